@@ -1,0 +1,87 @@
+import { Address4 } from 'ip-address';
+
+/** A parsed IPv4 CIDR block: its canonical text and its first and last address as integers. */
+export interface Cidr {
+  /** The block as written in canonical form, e.g. `10.0.0.0/16`. */
+  readonly text: string;
+  /** Prefix length, 0 to 32. */
+  readonly prefix: number;
+  /** First address of the block as an integer. */
+  readonly first: bigint;
+  /** Last address of the block as an integer. */
+  readonly last: bigint;
+  /** Number of addresses in the block. */
+  readonly size: bigint;
+}
+
+/** Why a string is not an acceptable CIDR block. */
+export type CidrParseResult =
+  | { readonly ok: true; readonly cidr: Cidr }
+  | { readonly ok: false; readonly reason: string };
+
+const CIDR_SHAPE = /^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/;
+
+/**
+ * Parses an IPv4 CIDR block with the `ip-address` library and insists on the
+ * network address (no host bits set), because clouds either reject or silently
+ * rewrite a block such as `10.0.0.5/16`.
+ */
+export function parseCidr(text: string): CidrParseResult {
+  if (!CIDR_SHAPE.test(text)) {
+    return { ok: false, reason: 'is not an IPv4 CIDR block (expected a.b.c.d/n, e.g. "10.0.0.0/16")' };
+  }
+  let address: Address4;
+  try {
+    address = new Address4(text);
+  } catch {
+    return { ok: false, reason: 'is not an IPv4 CIDR block (each octet 0-255 without leading zeroes, prefix 0-32)' };
+  }
+  const first = address.startAddress();
+  const network = `${first.correctForm()}/${address.subnetMask}`;
+  if (network !== text) {
+    return { ok: false, reason: `has host bits set; the network address of that block is "${network}"` };
+  }
+  const firstInt = first.bigInt();
+  const lastInt = address.endAddress().bigInt();
+  return {
+    ok: true,
+    cidr: { text, prefix: address.subnetMask, first: firstInt, last: lastInt, size: lastInt - firstInt + 1n },
+  };
+}
+
+/** Parses a CIDR block that is known to be valid (validated config); throws otherwise. */
+export function cidr(text: string): Cidr {
+  const result = parseCidr(text);
+  if (!result.ok) {
+    throw new Error(`"${text}" ${result.reason}`);
+  }
+  return result.cidr;
+}
+
+/** True when the two blocks share at least one address. */
+export function overlaps(a: Cidr, b: Cidr): boolean {
+  return a.first <= b.last && b.first <= a.last;
+}
+
+/** True when `inner` lies entirely inside `outer`. */
+export function contains(outer: Cidr, inner: Cidr): boolean {
+  return outer.first <= inner.first && inner.last <= outer.last;
+}
+
+/**
+ * The `index`-th block of prefix length `outer.prefix + newBits` inside `outer`
+ * (Terraform's `cidrsubnet`).
+ */
+export function subnet(outer: Cidr, newBits: number, index: number): Cidr {
+  const prefix = outer.prefix + newBits;
+  if (newBits < 0 || prefix > 32) {
+    throw new Error(`cannot split ${outer.text} into /${prefix} blocks`);
+  }
+  const size = 1n << BigInt(32 - prefix);
+  const count = 1n << BigInt(newBits);
+  if (index < 0 || BigInt(index) >= count) {
+    throw new Error(`${outer.text} holds ${count} /${prefix} blocks; index ${index} is out of range`);
+  }
+  const first = outer.first + size * BigInt(index);
+  return cidr(`${Address4.fromBigInt(first).correctForm()}/${prefix}`);
+}

@@ -1,0 +1,76 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from './problems';
+import { LabConfig } from './schema';
+import { validateConfig } from './validate';
+
+/** File names looked for in the working directory, in order. */
+export const CONFIG_FILE_NAMES = ['hoplab.config.json', 'hoplab.config.yaml', 'hoplab.config.yml'] as const;
+
+/** A validated lab config and where it came from. */
+export interface LoadedConfig {
+  readonly config: LabConfig;
+  /** The file read, or `defaults` when there was none. */
+  readonly source: string;
+}
+
+export interface LoadConfigOptions {
+  /** Directory to look for `hoplab.config.*` in. @default process.cwd() */
+  readonly cwd?: string;
+  /** Environment to read `HOPLAB_CONFIG` from. @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Finds, parses and validates the lab config: the file named by `HOPLAB_CONFIG`,
+ * else `hoplab.config.json`/`.yaml`/`.yml` in `cwd`, else the defaults.
+ * Throws a {@link ConfigError} listing every problem.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const path = findConfigFile(cwd, env);
+  if (path === undefined) {
+    return { config: validConfig({}, 'defaults'), source: 'defaults' };
+  }
+  return { config: validConfig(readConfigFile(path), path), source: path };
+}
+
+/** Validates an already parsed config object; throws a {@link ConfigError} on problems. */
+export function validConfig(raw: unknown, source: string): LabConfig {
+  const result = validateConfig(raw);
+  if (!result.ok) {
+    throw new ConfigError(source, result.problems);
+  }
+  return result.config;
+}
+
+function findConfigFile(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+  const fromEnv = env.HOPLAB_CONFIG;
+  if (fromEnv !== undefined && fromEnv !== '') {
+    const path = resolve(cwd, fromEnv);
+    if (!existsSync(path)) {
+      throw new ConfigError(fromEnv, [{ path: 'HOPLAB_CONFIG', value: fromEnv, reason: 'names a file that does not exist; point it at a hoplab.config.json or .yaml file, or unset it' }]);
+    }
+    return path;
+  }
+  const found = CONFIG_FILE_NAMES.map((name) => resolve(cwd, name)).filter((path) => existsSync(path));
+  if (found.length > 1) {
+    throw new ConfigError(found.join(', '), [
+      { path: '(config file)', value: found, reason: 'are several config files in one directory; keep one, or choose with HOPLAB_CONFIG' },
+    ]);
+  }
+  return found[0];
+}
+
+function readConfigFile(path: string): unknown {
+  const text = readFileSync(path, 'utf8');
+  const json = extname(path).toLowerCase() === '.json';
+  try {
+    return json ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ConfigError(path, [{ path: '(config file)', value: path, reason: `is not valid ${json ? 'JSON' : 'YAML'}: ${detail}` }]);
+  }
+}

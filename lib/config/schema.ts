@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { parseCidr } from './cidr';
+import { KNOWN_INSTANCE_TYPES } from './eni-limits';
+
+/** The three exposure modes, the same names on both clouds (see DESIGN.md). */
+export const EXPOSURE_MODES = ['native', 'nodeport', 'nodeport-local'] as const;
+export type ExposureMode = (typeof EXPOSURE_MODES)[number];
+
+/** EKS Kubernetes versions hoplab is tested against. */
+export const EKS_VERSIONS = ['1.31', '1.32', '1.33', '1.34', '1.35'] as const;
+
+/** AWS Load Balancer Controller Helm chart versions whose IAM policy hoplab ships. */
+export const LB_CONTROLLER_CHART_VERSIONS = ['3.5.0'] as const;
+
+/** GKE release channels. */
+export const GKE_RELEASE_CHANNELS = ['RAPID', 'REGULAR', 'STABLE', 'EXTENDED'] as const;
+
+/** The longest environment name: `<env>-gcp-cluster` must stay within GKE's 40-character cluster name limit with room for IAM role names. */
+export const ENV_NAME_MAX = 20;
+
+const cidrString = (example: string) =>
+  z.string({ error: `must be an IPv4 CIDR block string, e.g. "${example}"` }).superRefine((value, ctx) => {
+    const parsed = parseCidr(value);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', message: `${parsed.reason}` });
+    }
+  });
+
+const count = (what: string, min: number, max: number) =>
+  z
+    .number({ error: `must be a whole number of ${what} from ${min} to ${max}` })
+    .int({ error: `must be a whole number of ${what} from ${min} to ${max}` })
+    .min(min, { error: `must be at least ${min} ${what} (allowed: ${min} to ${max})` })
+    .max(max, { error: `must be at most ${max} ${what} (allowed: ${min} to ${max})` });
+
+const oneOf = <T extends readonly [string, ...string[]]>(values: T, fix: string) =>
+  z.enum(values, { error: `is not supported; allowed: ${values.join(', ')}. ${fix}` });
+
+export const envName = z
+  .string({ error: 'must be a string: a lowercase DNS label such as "lab"' })
+  .regex(/^[a-z]([a-z0-9-]*[a-z0-9])?$/, {
+    error: 'is not a DNS label: use lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen (e.g. "lab" or "team-a")',
+  })
+  .max(ENV_NAME_MAX, {
+    error: `is longer than ${ENV_NAME_MAX} characters; cloud resource names are derived from it (GKE cluster names stop at 40): shorten it`,
+  });
+
+const awsRegion = z
+  .string({ error: 'must be an AWS region name such as "us-east-1"' })
+  .regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d$/, { error: 'is not an AWS region name; use one such as "us-east-1" or "eu-west-1"' });
+
+const availabilityZone = z
+  .string({ error: 'must be an availability zone name such as "us-east-1a"' })
+  .regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d[a-z]$/, {
+    error: 'is not an availability zone name; use one such as "us-east-1a"',
+  });
+
+const endpointCidr = cidrString('203.0.113.0/24');
+
+export const awsConfig = z
+  .strictObject({
+    region: awsRegion.default('us-east-1').describe("AWS region of the lab."),
+    availabilityZones: z
+      .array(availabilityZone, { error: 'must be a list of availability zone names' })
+      .min(2, { error: 'must list at least two availability zones: EKS needs subnets in two AZs (e.g. ["us-east-1a", "us-east-1b"])' })
+      .max(6, { error: 'must list at most six availability zones' })
+      .default(['us-east-1a', 'us-east-1b']).describe("Availability zones for subnets and nodes: at least two, all in `region` (EKS requires two)."),
+    vpcCidr: cidrString('10.0.0.0/16').default('10.0.0.0/16').describe("VPC CIDR block, /16 to /24."),
+    publicSubnetCidrs: z.array(cidrString('10.0.224.0/23')).optional().describe("Public subnet per AZ (load balancers, NAT). Default: /(vpc+7) blocks from the top eighth of the VPC."),
+    privateSubnetCidrs: z.array(cidrString('10.0.0.0/19')).optional().describe("Private subnet per AZ (nodes and, through the VPC CNI, Pods). Default: the VPC's first /(vpc+3) blocks."),
+    natGateways: oneOf(['single', 'one-per-az'], 'A lab normally uses "single".').default('single').describe("NAT gateways for the private subnets: one shared (cheap) or one per AZ (resilient)."),
+    kubernetesVersion: oneOf(EKS_VERSIONS, 'Pick a version EKS supports today.').default('1.34').describe("EKS Kubernetes version."),
+    nodeInstanceType: z
+      .string({ error: 'must be an EC2 instance type name such as "t3.medium"' })
+      .refine((value) => KNOWN_INSTANCE_TYPES.includes(value), {
+        error: `is not an instance type hoplab knows the ENI limits of; allowed: ${KNOWN_INSTANCE_TYPES.join(', ')}. Add its limits to lib/config/eni-limits.ts to use another`,
+      })
+      .default('t3.medium').describe("EC2 instance type of the managed node group (its ENI limits set max Pods per node)."),
+    nodeCount: count('nodes', 1, 50).default(3).describe("Nodes in the managed node group."),
+    endpointPublicAccessCidrs: z
+      .array(endpointCidr, { error: 'must be a list of CIDR blocks' })
+      .min(1, { error: 'must list at least one CIDR block (use ["0.0.0.0/0"] to allow any address)' })
+      .default(['0.0.0.0/0']).describe("CIDR blocks allowed to reach the public EKS API endpoint. Restrict to the workshop's addresses where you can."),
+    loadBalancerController: z
+      .strictObject({
+        chartVersion: oneOf(LB_CONTROLLER_CHART_VERSIONS, 'hoplab ships the IAM policy of these releases only.').default('3.5.0'),
+      })
+      .prefault({}).describe("AWS Load Balancer Controller settings."),
+  })
+  .prefault({});
+
+export const gcpConfig = z
+  .strictObject({
+    project: z
+      .string({ error: 'must be a Google Cloud project ID such as "my-lab-project"' })
+      .regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, {
+        error: 'is not a Google Cloud project ID: 6 to 30 lowercase letters, digits or hyphens, starting with a letter and not ending with a hyphen',
+      })
+      .default('hoplab-demo').describe("Google Cloud project ID."),
+    region: z
+      .string({ error: 'must be a Google Cloud region name such as "us-central1"' })
+      .regex(/^[a-z]+-[a-z]+\d+$/, { error: 'is not a Google Cloud region name; use one such as "us-central1" or "europe-west1"' })
+      .default('us-central1').describe("Google Cloud region."),
+    zones: z
+      .array(
+        z
+          .string({ error: 'must be a zone name such as "us-central1-a"' })
+          .regex(/^[a-z]+-[a-z]+\d+-[a-z]$/, { error: 'is not a Google Cloud zone name; use one such as "us-central1-a"' }),
+        { error: 'must be a list of zone names' },
+      )
+      .min(1, { error: 'must list at least one zone (e.g. ["us-central1-a"])' })
+      .max(4, { error: 'must list at most four zones' })
+      .default(['us-central1-a']).describe("Zones for the node pool, all in `region`. A single zone makes a zonal (cheaper) cluster."),
+    nodeSubnetCidr: cidrString('10.10.0.0/20').default('10.10.0.0/20').describe("Primary range of the node subnet."),
+    podCidr: cidrString('10.20.0.0/16').default('10.20.0.0/16').describe("Secondary range for Pod alias IPs."),
+    serviceCidr: cidrString('10.30.0.0/20').default('10.30.0.0/20').describe("Secondary range for Service cluster IPs."),
+    releaseChannel: oneOf(GKE_RELEASE_CHANNELS, 'REGULAR suits a lab.').default('REGULAR').describe("GKE release channel."),
+    kubernetesVersion: z
+      .string({ error: 'must be a GKE version prefix such as "1.33"' })
+      .regex(/^1\.\d{2}(\.\d+(-gke\.\d+)?)?$/, { error: 'is not a GKE version; use a prefix such as "1.33" or a full version such as "1.33.5-gke.1000"' })
+      .optional().describe("Minimum GKE master version (a prefix such as \"1.33\"), or the channel's default when unset."),
+    machineType: z
+      .string({ error: 'must be a Compute Engine machine type such as "e2-standard-2"' })
+      .regex(/^[a-z][a-z0-9]*-[a-z0-9-]+$/, { error: 'is not a Compute Engine machine type; use one such as "e2-standard-2"' })
+      .default('e2-standard-2').describe("Machine type of the node pool."),
+    nodeCount: count('nodes per zone', 1, 50).default(3).describe("Nodes per zone in the node pool."),
+    maxPodsPerNode: count('Pods', 8, 256).default(110).describe("Max Pods per node; sets the per-node alias range (110 -> /24). GKE allows 8 to 256."),
+    dataplaneV2: z.boolean({ error: 'must be true or false' }).default(false).describe("Use GKE Dataplane V2 (eBPF, Cilium) instead of kube-proxy."),
+    masterAuthorizedCidrs: z
+      .array(endpointCidr, { error: 'must be a list of CIDR blocks' })
+      .min(1, { error: 'must list at least one CIDR block (use ["0.0.0.0/0"] to allow any address)' })
+      .default(['0.0.0.0/0']).describe("CIDR blocks allowed to reach the GKE control plane (master authorized networks)."),
+  })
+  .prefault({});
+
+export const appConfig = z
+  .strictObject({
+    replicas: count('replicas', 1, 50).default(2).describe("Replicas of the demo app. Fewer than nodes, so a node without a Pod exists and the extra hop shows."),
+    image: z
+      .string({ error: 'must be a container image reference' })
+      .regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)+(:[A-Za-z0-9._-]+|@sha256:[a-f0-9]{64})$/, {
+        error: 'is not a pinned image reference: name it with a tag or digest, e.g. "registry.k8s.io/echoserver:1.10"',
+      })
+      .default('registry.k8s.io/echoserver:1.10').describe("Container image of the demo echo server: answers with Pod name, node name and client address."),
+  })
+  .prefault({});
+
+export const labConfig = z.strictObject({
+  /** JSON Schema reference for editors; ignored by hoplab. */
+  $schema: z.string().optional().describe("JSON Schema reference for editors; ignored by hoplab."),
+  /** Environment name: prefixes every stack (`<name>-aws-cluster`) and cloud resource. */
+  name: envName.default('lab').describe("Environment name: prefixes every stack (`<name>-aws-cluster`) and cloud resource."),
+  /** Exposure modes to create, on both clouds. */
+  exposures: z
+    .array(oneOf(EXPOSURE_MODES, 'Use the mode names of DESIGN.md.'), { error: 'must be a list of exposure modes' })
+    .min(1, { error: `must list at least one exposure mode (${EXPOSURE_MODES.join(', ')})` })
+    .default([...EXPOSURE_MODES]).describe("Exposure modes to create, on both clouds."),
+  aws: awsConfig,
+  gcp: gcpConfig,
+  app: appConfig,
+});
+
+/** The lab config as written in a file: every field optional. */
+export type LabConfigInput = z.input<typeof labConfig>;
+/** The lab config after defaults: every field present. */
+export type LabConfig = z.output<typeof labConfig>;
+export type AwsConfig = LabConfig['aws'];
+export type GcpConfig = LabConfig['gcp'];
+export type AppConfig = LabConfig['app'];
