@@ -33,7 +33,7 @@ const count = (what: string, min: number, max: number) =>
     .min(min, { error: `must be at least ${min} ${what} (allowed: ${min} to ${max})` })
     .max(max, { error: `must be at most ${max} ${what} (allowed: ${min} to ${max})` });
 
-const oneOf = <T extends readonly [string, ...string[]]>(values: T, fix: string) =>
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fix: string) =>
   z.enum(values, { error: `is not supported; allowed: ${values.join(', ')}. ${fix}` });
 
 export const envName = z

@@ -1,0 +1,48 @@
+import { EksAddon as EksAddonResource } from '@cdktf/provider-aws/lib/eks-addon';
+import { ITerraformDependable } from 'cdktf';
+import { Construct } from 'constructs';
+
+export interface EksAddonProps {
+  /** Name of the cluster. */
+  readonly clusterName: string;
+  /** Add-on name, e.g. `vpc-cni`. */
+  readonly addonName: string;
+  /**
+   * Add-on version.
+   * @default - the default version EKS picks for the cluster's Kubernetes version
+   */
+  readonly addonVersion?: string;
+  /**
+   * IAM role for the add-on's service account (IRSA).
+   * @default - the node role's permissions
+   */
+  readonly serviceAccountRoleArn?: string;
+  /**
+   * Resources the add-on waits for (coredns needs nodes to schedule on).
+   * @default - none
+   */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * An EKS managed add-on. EKS owns its configuration: on create and update the
+ * add-on's settings overwrite what is in the cluster, so a lab always gets the
+ * stock add-on.
+ */
+export class EksAddon extends Construct {
+  /** The add-on resource, for dependencies. */
+  public readonly addon: EksAddonResource;
+
+  constructor(scope: Construct, id: string, props: EksAddonProps) {
+    super(scope, id);
+    this.addon = new EksAddonResource(this, 'addon', {
+      clusterName: props.clusterName,
+      addonName: props.addonName,
+      addonVersion: props.addonVersion,
+      serviceAccountRoleArn: props.serviceAccountRoleArn,
+      resolveConflictsOnCreate: 'OVERWRITE',
+      resolveConflictsOnUpdate: 'OVERWRITE',
+      dependsOn: props.dependsOn,
+    });
+  }
+}

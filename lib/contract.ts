@@ -1,0 +1,65 @@
+/**
+ * The output contract of DESIGN.md: output names every stack of a kind exports,
+ * so programs (`compare`, users' scripts) can read environments alike. Names are
+ * stable; renaming one breaks users' scripts.
+ */
+import { ExposureMode } from './config/schema';
+
+export type Cloud = 'aws' | 'gcp';
+
+/** Outputs of every `<env>-<cloud>-cluster` stack. */
+export const CLUSTER_OUTPUTS = {
+  /** Cloud of the stack: `aws` or `gcp`. */
+  cloud: 'cloud',
+  /** Kubernetes cluster name. */
+  clusterName: 'cluster_name',
+  /** AWS region or GCP region of the cluster. */
+  region: 'region',
+  /** Where the nodes run: the AZs or zones, comma-separated. */
+  location: 'location',
+  /** Nodes in the cluster. */
+  nodeCount: 'node_count',
+  /** Most Pods one node takes. */
+  maxPodsPerNode: 'max_pods_per_node',
+  /** Why that is the limit, in words. */
+  maxPodsPerNodeReason: 'max_pods_per_node_reason',
+  /** CIDR blocks Pod IPs come from (AWS: the private subnets; GCP: the Pod secondary range). */
+  podAddressRange: 'pod_address_range',
+  /** How Pods get VPC-routable addresses. */
+  podNetworking: 'pod_networking',
+} as const;
+
+/** Extra outputs of `<env>-aws-cluster`, read by `<env>-aws-lb`. */
+export const AWS_CLUSTER_OUTPUTS = {
+  clusterEndpoint: 'cluster_endpoint',
+  vpcId: 'vpc_id',
+  oidcProviderArn: 'oidc_provider_arn',
+  lbControllerRoleArn: 'lb_controller_role_arn',
+  kubernetesVersion: 'kubernetes_version',
+} as const;
+
+/** The object each `-lb` stack exports per exposure, as output `exposure_<mode>`. */
+export interface ExposureOutput {
+  /** `native`, `nodeport` or `nodeport-local`. */
+  readonly mode: ExposureMode;
+  readonly cloud: Cloud;
+  /** http URL of the load balancer, read back from the Kubernetes object's status. */
+  readonly url: string;
+  /** e.g. `alb`, `nlb`, `gclb-http` (external Application LB), `gcp-passthrough-nlb`. */
+  readonly lb_kind: string;
+  /** `ip` (Pod IPs), `instance` (node NodePorts), `neg` or `instance-group`. */
+  readonly target_type: string;
+  /** Hops from the load balancer to the Pod in the worst case. */
+  readonly expected_hops: number;
+  /** Whether the Pod sees the client's own address. */
+  readonly client_ip_preserved: boolean;
+  /** What the load balancer's health check probes. */
+  readonly health_check: string;
+  /** The Service's externalTrafficPolicy. */
+  readonly external_traffic_policy: 'Cluster' | 'Local';
+}
+
+/** Output name of an exposure: `exposure_native`, `exposure_nodeport`, `exposure_nodeport_local`. */
+export function exposureOutputName(mode: ExposureMode): string {
+  return `exposure_${mode.replace(/-/g, '_')}`;
+}

@@ -1,0 +1,171 @@
+import {
+  DescribeAddressesCommand,
+  DescribeInternetGatewaysCommand,
+  DescribeNatGatewaysCommand,
+  DescribeNetworkInterfacesCommand,
+  DescribeRouteTablesCommand,
+  DescribeSecurityGroupsCommand,
+  DescribeSubnetsCommand,
+  DescribeVpcsCommand,
+  EC2Client,
+  Filter,
+} from '@aws-sdk/client-ec2';
+import { DescribeClusterCommand, EKSClient, ResourceNotFoundException } from '@aws-sdk/client-eks';
+import {
+  DescribeLoadBalancersCommand,
+  DescribeTagsCommand,
+  DescribeTargetGroupsCommand,
+  ElasticLoadBalancingV2Client,
+} from '@aws-sdk/client-elastic-load-balancing-v2';
+import { IAMClient, ListOpenIDConnectProviderTagsCommand, ListOpenIDConnectProvidersCommand, ListPoliciesCommand, ListRolesCommand } from '@aws-sdk/client-iam';
+import { ENV_TAG } from '../tags';
+import { Leftover } from './leftover';
+
+/** Tag the AWS Load Balancer Controller puts on everything it creates. */
+export const LB_CONTROLLER_CLUSTER_TAG = 'elbv2.k8s.aws/cluster';
+
+export interface AwsLeftoverQuery {
+  /** Environment name (value of the `hoplab-env` tag). */
+  readonly env: string;
+  /** EKS cluster name (IAM names start with it; the controller tags with it). */
+  readonly clusterName: string;
+  /** AWS region. */
+  readonly region: string;
+  /**
+   * Endpoint of a local emulator; dummy credentials are used with it.
+   * @default - AWS, with the default credential chain
+   */
+  readonly endpoint?: string;
+}
+
+/**
+ * Lists what is left of an environment in AWS: resources tagged with its
+ * `hoplab-env` tag (VPC pieces, IAM), IAM roles and policies named after its
+ * cluster, the cluster itself, and what the AWS Load Balancer Controller made
+ * outside Terraform (load balancers, target groups, security groups tagged
+ * `elbv2.k8s.aws/cluster`), plus network interfaces left in its VPCs.
+ */
+export async function findAwsLeftovers(query: AwsLeftoverQuery): Promise<Leftover[]> {
+  const config = {
+    region: query.region,
+    maxAttempts: 2,
+    ...(query.endpoint ? { endpoint: query.endpoint, credentials: { accessKeyId: 'hoplab-local', secretAccessKey: 'hoplab-local' } } : {}),
+  };
+  const ec2 = new EC2Client(config);
+  const eks = new EKSClient(config);
+  const iam = new IAMClient(config);
+  const elb = new ElasticLoadBalancingV2Client(config);
+  try {
+    const results = await Promise.all([
+      findEc2(ec2, query),
+      findEks(eks, query),
+      findIam(iam, query),
+      findElb(elb, query),
+    ]);
+    return results.flat();
+  } finally {
+    for (const client of [ec2, eks, iam, elb]) {
+      client.destroy();
+    }
+  }
+}
+
+const tagged = (what: string, value: string) => `tag ${what}=${value}`;
+
+async function findEc2(ec2: EC2Client, query: AwsLeftoverQuery): Promise<Leftover[]> {
+  const byEnv: Filter[] = [{ Name: `tag:${ENV_TAG}`, Values: [query.env] }];
+  const envMatch = tagged(ENV_TAG, query.env);
+  const found: Leftover[] = [];
+  const add = (kind: string, ids: (string | undefined)[], matchedBy: string) => {
+    for (const id of ids) {
+      if (id) found.push({ cloud: 'aws', kind, id, matchedBy });
+    }
+  };
+  const [vpcs, subnets, igws, nats, eips, routeTables, envGroups, controllerGroups] = await Promise.all([
+    ec2.send(new DescribeVpcsCommand({ Filters: byEnv })),
+    ec2.send(new DescribeSubnetsCommand({ Filters: byEnv })),
+    ec2.send(new DescribeInternetGatewaysCommand({ Filters: byEnv })),
+    ec2.send(new DescribeNatGatewaysCommand({ Filter: byEnv })),
+    ec2.send(new DescribeAddressesCommand({ Filters: byEnv })),
+    ec2.send(new DescribeRouteTablesCommand({ Filters: byEnv })),
+    ec2.send(new DescribeSecurityGroupsCommand({ Filters: byEnv })),
+    ec2.send(new DescribeSecurityGroupsCommand({ Filters: [{ Name: `tag:${LB_CONTROLLER_CLUSTER_TAG}`, Values: [query.clusterName] }] })),
+  ]);
+  const vpcIds = (vpcs.Vpcs ?? []).map((v) => v.VpcId);
+  add('ec2:vpc', vpcIds, envMatch);
+  add('ec2:subnet', (subnets.Subnets ?? []).map((s) => s.SubnetId), envMatch);
+  add('ec2:internet-gateway', (igws.InternetGateways ?? []).map((g) => g.InternetGatewayId), envMatch);
+  add('ec2:nat-gateway', (nats.NatGateways ?? []).filter((n) => n.State !== 'deleted').map((n) => n.NatGatewayId), envMatch);
+  add('ec2:elastic-ip', (eips.Addresses ?? []).map((a) => a.AllocationId), envMatch);
+  add('ec2:route-table', (routeTables.RouteTables ?? []).map((r) => r.RouteTableId), envMatch);
+  add('ec2:security-group', (envGroups.SecurityGroups ?? []).map((g) => g.GroupId), envMatch);
+  add('ec2:security-group', (controllerGroups.SecurityGroups ?? []).map((g) => g.GroupId), tagged(LB_CONTROLLER_CLUSTER_TAG, query.clusterName));
+  const liveVpcs = vpcIds.filter((id): id is string => id !== undefined);
+  if (liveVpcs.length > 0) {
+    const enis = await ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [{ Name: 'vpc-id', Values: liveVpcs }] }));
+    add('ec2:network-interface', (enis.NetworkInterfaces ?? []).map((n) => n.NetworkInterfaceId), 'in a leftover VPC');
+  }
+  return found;
+}
+
+async function findEks(eks: EKSClient, query: AwsLeftoverQuery): Promise<Leftover[]> {
+  try {
+    const { cluster } = await eks.send(new DescribeClusterCommand({ name: query.clusterName }));
+    return cluster ? [{ cloud: 'aws', kind: 'eks:cluster', id: cluster.name ?? query.clusterName, matchedBy: 'cluster name' }] : [];
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException || (error as { name?: string }).name === 'ResourceNotFoundException') {
+      return [];
+    }
+    throw error;
+  }
+}
+
+async function findIam(iam: IAMClient, query: AwsLeftoverQuery): Promise<Leftover[]> {
+  const prefix = `${query.clusterName}-`;
+  const found: Leftover[] = [];
+  let marker: string | undefined;
+  do {
+    const page = await iam.send(new ListRolesCommand({ Marker: marker }));
+    for (const role of page.Roles ?? []) {
+      if (role.RoleName?.startsWith(prefix)) found.push({ cloud: 'aws', kind: 'iam:role', id: role.RoleName, matchedBy: `name starts with ${prefix}` });
+    }
+    marker = page.IsTruncated ? page.Marker : undefined;
+  } while (marker);
+  do {
+    const page = await iam.send(new ListPoliciesCommand({ Scope: 'Local', Marker: marker }));
+    for (const policy of page.Policies ?? []) {
+      if (policy.PolicyName?.startsWith(prefix)) found.push({ cloud: 'aws', kind: 'iam:policy', id: policy.Arn ?? policy.PolicyName, matchedBy: `name starts with ${prefix}` });
+    }
+    marker = page.IsTruncated ? page.Marker : undefined;
+  } while (marker);
+  const providers = await iam.send(new ListOpenIDConnectProvidersCommand({}));
+  for (const provider of providers.OpenIDConnectProviderList ?? []) {
+    const tags = await iam.send(new ListOpenIDConnectProviderTagsCommand({ OpenIDConnectProviderArn: provider.Arn }));
+    if ((tags.Tags ?? []).some((t) => t.Key === ENV_TAG && t.Value === query.env)) {
+      found.push({ cloud: 'aws', kind: 'iam:oidc-provider', id: provider.Arn ?? '?', matchedBy: tagged(ENV_TAG, query.env) });
+    }
+  }
+  return found;
+}
+
+async function findElb(elb: ElasticLoadBalancingV2Client, query: AwsLeftoverQuery): Promise<Leftover[]> {
+  const [lbs, tgs] = await Promise.all([elb.send(new DescribeLoadBalancersCommand({})), elb.send(new DescribeTargetGroupsCommand({}))]);
+  const candidates = [
+    ...(lbs.LoadBalancers ?? []).map((lb) => ({ kind: 'elbv2:load-balancer', arn: lb.LoadBalancerArn })),
+    ...(tgs.TargetGroups ?? []).map((tg) => ({ kind: 'elbv2:target-group', arn: tg.TargetGroupArn })),
+  ].filter((c): c is { kind: string; arn: string } => c.arn !== undefined);
+  const found: Leftover[] = [];
+  // DescribeTags takes at most 20 ARNs a call.
+  for (let i = 0; i < candidates.length; i += 20) {
+    const batch = candidates.slice(i, i + 20);
+    const tags = await elb.send(new DescribeTagsCommand({ ResourceArns: batch.map((c) => c.arn) }));
+    for (const description of tags.TagDescriptions ?? []) {
+      const match = (description.Tags ?? []).find(
+        (t) => (t.Key === ENV_TAG && t.Value === query.env) || (t.Key === LB_CONTROLLER_CLUSTER_TAG && t.Value === query.clusterName),
+      );
+      const candidate = batch.find((c) => c.arn === description.ResourceArn);
+      if (match && candidate) found.push({ cloud: 'aws', kind: candidate.kind, id: candidate.arn, matchedBy: tagged(match.Key ?? '', match.Value ?? '') });
+    }
+  }
+  return found;
+}
