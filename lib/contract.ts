@@ -51,8 +51,10 @@ export interface ExposureOutput {
   readonly target_type: string;
   /** Hops from the load balancer to the Pod in the worst case. */
   readonly expected_hops: number;
-  /** Whether the Pod sees the client's own address. */
+  /** Whether the client's own address reaches the Pod (as the TCP source, or in X-Forwarded-For behind an L7 proxy). */
   readonly client_ip_preserved: boolean;
+  /** Where the Pod finds the client address, and what its TCP peer is. */
+  readonly client_ip_seen_as: string;
   /** What the load balancer's health check probes. */
   readonly health_check: string;
   /** The Service's externalTrafficPolicy. */
