@@ -5,6 +5,10 @@ import { Cloud, ExposureOutput } from './contract';
 export type ExposureFacts = Omit<ExposureOutput, 'mode' | 'cloud' | 'url'>;
 
 /**
+ * `client_ip_preserved` follows DESIGN.md: whether the Pod sees the client and
+ * not a node of the cluster. Behind an L7 load balancer the TCP peer is always
+ * the proxy; `client_ip_seen_as` says where the client address is then.
+ *
  * The facts of DESIGN.md per cloud and exposure mode. The `-lb` stacks export
  * them next to each URL; `explain` derives the same facts from the synthesized
  * resources, and a test holds the two together.
@@ -24,8 +28,8 @@ export const EXPOSURE_FACTS: Readonly<Record<Cloud, Readonly<Record<ExposureMode
       lb_kind: 'alb',
       target_type: 'instance',
       expected_hops: 2,
-      client_ip_preserved: true,
-      client_ip_seen_as: 'X-Forwarded-For; the TCP peer is a node (SNAT by kube-proxy)',
+      client_ip_preserved: false,
+      client_ip_seen_as: 'a node address (SNAT by kube-proxy) as TCP peer; only the L7 X-Forwarded-For header still names the client',
       health_check: "every node's NodePort (HTTP /): passes on nodes without a Pod too",
       external_traffic_policy: 'Cluster',
     },
@@ -53,8 +57,8 @@ export const EXPOSURE_FACTS: Readonly<Record<Cloud, Readonly<Record<ExposureMode
       lb_kind: 'gclb-application',
       target_type: 'instance-group',
       expected_hops: 2,
-      client_ip_preserved: true,
-      client_ip_seen_as: 'X-Forwarded-For; the TCP peer is a node (SNAT by kube-proxy)',
+      client_ip_preserved: false,
+      client_ip_seen_as: 'a node address (SNAT by kube-proxy) as TCP peer; only the L7 X-Forwarded-For header still names the client',
       health_check: "every node's NodePort in the instance groups (HTTP /)",
       external_traffic_policy: 'Cluster',
     },
