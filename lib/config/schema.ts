@@ -15,6 +15,9 @@ export const LB_CONTROLLER_CHART_VERSIONS = ['3.5.0'] as const;
 /** GKE release channels. */
 export const GKE_RELEASE_CHANNELS = ['RAPID', 'REGULAR', 'STABLE', 'EXTENDED'] as const;
 
+/** How the `<env>-gcp-lb` stack's kubernetes provider gets a short-lived credential for the GKE API. */
+export const GKE_KUBERNETES_CREDENTIALS = ['gke-gcloud-auth-plugin', 'access-token'] as const;
+
 /** The longest environment name: `<env>-gcp-cluster` must stay within GKE's 40-character cluster name limit with room for IAM role names. */
 export const ENV_NAME_MAX = 20;
 
@@ -130,6 +133,11 @@ export const gcpConfig = z
       .array(endpointCidr, { error: 'must be a list of CIDR blocks' })
       .min(1, { error: 'must list at least one CIDR block (use ["0.0.0.0/0"] to allow any address)' })
       .default(['0.0.0.0/0']).describe("CIDR blocks allowed to reach the GKE control plane (master authorized networks)."),
+    kubernetesCredentials: oneOf(GKE_KUBERNETES_CREDENTIALS, 'Use "gke-gcloud-auth-plugin" unless the machine running Terraform has no gcloud.')
+      .default('gke-gcloud-auth-plugin')
+      .describe(
+        'How the -lb stack authenticates to the cluster: the gke-gcloud-auth-plugin exec plugin with Application Default Credentials (no token in state), or an OAuth access token from `data google_client_config` (stored in the -lb state, valid for up to an hour).',
+      ),
   })
   .prefault({});
 
@@ -138,7 +146,7 @@ export const appConfig = z
     replicas: count('replicas', 1, 50).default(2).describe("Replicas of the demo app. Fewer than nodes, so a node without a Pod exists and the extra hop shows."),
     image: z
       .string({ error: 'must be a container image reference' })
-      .regex(/^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)+(:[A-Za-z0-9._-]+|@sha256:[a-f0-9]{64})$/, {
+      .regex(/^([a-z0-9.-]+(:\d+)?\/)?[a-z0-9._-]+(\/[a-z0-9._-]+)*(:[A-Za-z0-9._-]+|@sha256:[a-f0-9]{64})$/, {
         error: 'is not a pinned image reference: name it with a tag or digest, e.g. "registry.k8s.io/echoserver:1.10"',
       })
       .default('registry.k8s.io/echoserver:1.10').describe("Container image of the demo echo server: answers with Pod name, node name and client address."),
@@ -155,9 +163,9 @@ export const labConfig = z.strictObject({
     .array(oneOf(EXPOSURE_MODES, 'Use the mode names of DESIGN.md.'), { error: 'must be a list of exposure modes' })
     .min(1, { error: `must list at least one exposure mode (${EXPOSURE_MODES.join(', ')})` })
     .default([...EXPOSURE_MODES]).describe("Exposure modes to create, on both clouds."),
-  aws: awsConfig,
-  gcp: gcpConfig,
-  app: appConfig,
+  aws: awsConfig.describe('Amazon EKS environment: VPC, cluster, nodes, AWS Load Balancer Controller.'),
+  gcp: gcpConfig.describe('Google GKE environment: VPC-native cluster, node pool, ranges.'),
+  app: appConfig.describe('The demo echo app both clouds run.'),
 });
 
 /** The lab config as written in a file: every field optional. */

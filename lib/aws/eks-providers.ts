@@ -1,0 +1,49 @@
+import { HelmProvider } from '@cdktf/provider-helm/lib/provider';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { Fn } from 'cdktf';
+import { Construct } from 'constructs';
+
+/** API version of the client credential `aws eks get-token` prints. */
+export const EKS_EXEC_API_VERSION = 'client.authentication.k8s.io/v1beta1';
+
+export interface EksProvidersProps {
+  /** Name of the EKS cluster (required); `aws eks get-token` signs a token for it. */
+  readonly clusterName: string;
+  /** The cluster's API server endpoint, `https://...` (required). */
+  readonly endpoint: string;
+  /** The cluster's certificate authority as EKS returns it: base64-encoded PEM (required). */
+  readonly certificateAuthorityData: string;
+  /** AWS region of the cluster (required). */
+  readonly region: string;
+  /**
+   * The AWS CLI command that prints the token.
+   * @default 'aws'
+   */
+  readonly awsCli?: string;
+}
+
+/**
+ * The kubernetes and helm providers of a stack that installs into an EKS
+ * cluster. Both authenticate with a token that `aws eks get-token` signs on
+ * every Terraform run (valid 15 minutes, fetched again when it expires), so no
+ * token is ever written to state or outputs and long applies do not outlive it.
+ */
+export class EksProviders extends Construct {
+  /** The kubernetes provider (default configuration). */
+  public readonly kubernetes: KubernetesProvider;
+  /** The helm provider (default configuration). */
+  public readonly helm: HelmProvider;
+
+  constructor(scope: Construct, id: string, props: EksProvidersProps) {
+    super(scope, id);
+    const exec = {
+      apiVersion: EKS_EXEC_API_VERSION,
+      command: props.awsCli ?? 'aws',
+      args: ['eks', 'get-token', '--cluster-name', props.clusterName, '--region', props.region, '--output', 'json'],
+    };
+    const host = props.endpoint;
+    const clusterCaCertificate = Fn.base64decode(props.certificateAuthorityData);
+    this.kubernetes = new KubernetesProvider(this, 'kubernetes', { host, clusterCaCertificate, exec: [exec] });
+    this.helm = new HelmProvider(this, 'helm', { kubernetes: { host, clusterCaCertificate, exec } });
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The structured result of `explain` (also its `--format json` output, under
+ * `schema: "hoplab.explain/v1"`). A `null` field means "not known from the
+ * synthesized JSON" (the table shows `unknown`). Field names are stable.
+ */
+import { Cloud } from '../contract';
+
+/** One step of the way from the client to the Pod. */
+export interface PathStep {
+  /** Where the packet is: `client`, `load balancer`, `node (NodePort)`, `Pod`. */
+  readonly at: string;
+  /** What happens on the way to the next step (empty for the last). */
+  readonly then: string;
+  /** This step rewrites the source address to a node address (SNAT). */
+  readonly snat: boolean;
+}
+
+/** What the synthesized resources say about one exposure. */
+export interface ExposureExplanation {
+  /** The exposure mode from the `hoplab.dev/exposure` label. */
+  readonly mode: string;
+  /** Terraform address of the object the load balancer is made from (Ingress or Service). */
+  readonly entry: string | null;
+  /** Terraform address of the Service behind it. */
+  readonly service: string | null;
+  /** `alb`, `nlb`, `clb`, `gclb-application`, `gcp-passthrough-nlb`, ... */
+  readonly lb_kind: string | null;
+  /** `ip`, `instance`, `neg` or `instance-group`. */
+  readonly target_type: string | null;
+  /** Whether the load balancer targets Pods or nodes. */
+  readonly targets: 'pods' | 'nodes' | null;
+  /** The Service's externalTrafficPolicy. */
+  readonly external_traffic_policy: 'Cluster' | 'Local' | null;
+  /** Hops from the load balancer to the Pod in the worst case. */
+  readonly expected_hops: number | null;
+  /** Whether a node rewrites the source address on the way (kube-proxy / eBPF SNAT). */
+  readonly snat: boolean | null;
+  /** Whether the Pod sees the client rather than a node (as TCP source, or in X-Forwarded-For behind an L7 proxy). */
+  readonly client_ip_preserved: boolean | null;
+  /** What the Pod sees as the client. */
+  readonly client_ip_seen_as: string;
+  /** What the load balancer's health check probes. */
+  readonly health_check: string;
+  /** The way, step by step. Empty when not known. */
+  readonly path: readonly PathStep[];
+  /** Path in one line, e.g. `client -> ALB -> Pod`. */
+  readonly path_summary: string;
+  /** Things that could not be derived, or that a reader should know. */
+  readonly notes: readonly string[];
+}
+
+/** Pod capacity limits of a cluster. */
+export interface PodCapacity {
+  /** Most Pods per node. */
+  readonly max_pods_per_node: number | null;
+  /** Why, in words. */
+  readonly max_pods_per_node_reason: string | null;
+  /** Nodes (AWS: the node group size; GCP: nodes per zone x zones). */
+  readonly node_count: number | null;
+  /** EC2 instance type or Compute Engine machine type. */
+  readonly machine_type: string | null;
+  /** Where Pod IPs come from. */
+  readonly pod_address_range: readonly string[];
+  /** GKE: size of each node's alias range, e.g. `/24`. */
+  readonly per_node_range: string | null;
+  /** GKE: most nodes the Pod range can serve; AWS: most nodes the Pod subnets can give addresses to. */
+  readonly max_nodes_for_pod_range: number | null;
+  /** Lines for the reader, e.g. what bounds the cluster. */
+  readonly notes: readonly string[];
+}
+
+/** One cloud of one environment. */
+export interface CloudExplanation {
+  readonly cloud: Cloud;
+  readonly cluster_stack: string;
+  readonly lb_stack: string;
+  readonly cluster_synthesized: boolean;
+  readonly lb_synthesized: boolean;
+  /** `kube-proxy (iptables)` or `GKE Dataplane V2 (eBPF)`: who does the NodePort DNAT/SNAT. */
+  readonly dataplane: string | null;
+  readonly capacity: PodCapacity | null;
+  /** Exposures in mode order (`native`, `nodeport`, `nodeport-local`, then others). */
+  readonly exposures: readonly ExposureExplanation[];
+  readonly notes: readonly string[];
+}
+
+export interface EnvironmentExplanation {
+  /** The environment name, `<env>` of the stack names. */
+  readonly env: string;
+  readonly clouds: readonly CloudExplanation[];
+}
+
+export interface ExplainModel {
+  readonly schema: 'hoplab.explain/v1';
+  /** The directory that was read. */
+  readonly dir: string;
+  readonly environments: readonly EnvironmentExplanation[];
+  /** Stacks in the directory that are not `<env>-<aws|gcp>-<cluster|lb>`. */
+  readonly ignored_stacks: readonly string[];
+}
+
+/** `null` shown as `unknown`. */
+export function shown(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) {
+    return 'unknown';
+  }
+  if (typeof value === 'boolean') {
+    return value ? 'yes' : 'no';
+  }
+  return String(value);
+}

@@ -1,0 +1,65 @@
+import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
+import { EksCluster as EksClusterResource } from '@cdktf/provider-aws/lib/eks-cluster';
+import { IamOpenidConnectProvider } from '@cdktf/provider-aws/lib/iam-openid-connect-provider';
+import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
+import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
+import { Testing } from 'cdktf';
+import { EKS_VERSIONS } from '../../lib/config/schema';
+import { EksCluster, EksClusterProps } from '../../lib/aws/eks-cluster';
+
+const PROPS: EksClusterProps = { clusterName: 'lab-eks', kubernetesVersion: '1.34', subnetIds: ['subnet-a', 'subnet-b'] };
+
+function synth(props: Partial<EksClusterProps> = {}) {
+  const json = Testing.synthScope((scope) => {
+    new EksCluster(scope, 'eks', { ...PROPS, ...props });
+  });
+  return { json, parsed: JSON.parse(json) as { resource: Record<string, Record<string, Record<string, unknown>>> } };
+}
+
+describe('EksCluster', () => {
+  test.each(EKS_VERSIONS.map((v) => [v]))('GIVEN Kubernetes %s WHEN synthesized THEN the cluster runs that version', (version) => {
+    expect(synth({ kubernetesVersion: version }).json).toHaveResourceWithProperties(EksClusterResource, { name: 'lab-eks', version });
+  });
+
+  test('GIVEN endpoint CIDRs WHEN synthesized THEN the public endpoint is limited to them and nodes use the private endpoint', () => {
+    expect(synth({ endpointPublicAccessCidrs: ['203.0.113.0/24'] }).json).toHaveResourceWithProperties(EksClusterResource, {
+      vpc_config: { subnet_ids: ['subnet-a', 'subnet-b'], endpoint_private_access: true, endpoint_public_access: true, public_access_cidrs: ['203.0.113.0/24'] },
+    });
+  });
+
+  test('GIVEN no endpoint CIDRs WHEN synthesized THEN the public endpoint is open, as EKS defaults', () => {
+    expect(synth().json).toHaveResourceWithProperties(EksClusterResource, { vpc_config: expect.objectContaining({ public_access_cidrs: ['0.0.0.0/0'] }) });
+  });
+
+  test('GIVEN the cluster WHEN synthesized THEN access entries are on and its creator is admin (so the -lb stack can install)', () => {
+    expect(synth().json).toHaveResourceWithProperties(EksClusterResource, {
+      access_config: { authentication_mode: 'API_AND_CONFIG_MAP', bootstrap_cluster_creator_admin_permissions: true },
+    });
+  });
+
+  test('GIVEN the cluster role WHEN synthesized THEN only EKS can assume it and it carries AmazonEKSClusterPolicy until the cluster is gone', () => {
+    const { json, parsed } = synth();
+    expect(json).toHaveDataSourceWithProperties(DataAwsIamPolicyDocument, {
+      statement: [{ effect: 'Allow', actions: ['sts:AssumeRole', 'sts:TagSession'], principals: [{ type: 'Service', identifiers: ['eks.amazonaws.com'] }] }],
+    });
+    expect(json).toHaveResourceWithProperties(IamRole, { name: 'lab-eks-cluster' });
+    expect(json).toHaveResourceWithProperties(IamRolePolicyAttachment, { policy_arn: 'arn:aws:iam::aws:policy/AmazonEKSClusterPolicy' });
+    const cluster = Object.values(parsed.resource.aws_eks_cluster)[0] as { depends_on: string[] };
+    expect(cluster.depends_on).toEqual([expect.stringMatching(/^aws_iam_role_policy_attachment\./)]);
+  });
+
+  test('GIVEN the cluster WHEN synthesized THEN an OIDC provider for its issuer trusts sts.amazonaws.com', () => {
+    expect(synth().json).toHaveResourceWithProperties(IamOpenidConnectProvider, {
+      client_id_list: ['sts.amazonaws.com'],
+      url: expect.stringMatching(/^\$\{aws_eks_cluster\.\w+\.identity\[0\]\.oidc\[0\]\.issuer\}$/),
+    });
+  });
+
+  test.each([
+    [false, undefined],
+    [true, { ignore_changes: ['access_config'] }],
+  ])('GIVEN emulated=%s WHEN synthesized THEN lifecycle is %j', (emulated, lifecycle) => {
+    const cluster = Object.values(synth({ emulated }).parsed.resource.aws_eks_cluster)[0];
+    expect(cluster.lifecycle).toEqual(lifecycle);
+  });
+});

@@ -1,0 +1,62 @@
+import { EksNodeGroup as EksNodeGroupResource } from '@cdktf/provider-aws/lib/eks-node-group';
+import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
+import { Testing } from 'cdktf';
+import { EksNodeGroup, EksNodeGroupProps } from '../../lib/aws/eks-node-group';
+
+const PROPS: EksNodeGroupProps = { clusterName: 'lab-eks', nodeGroupName: 'lab-eks-nodes', subnetIds: ['subnet-p1', 'subnet-p2'], instanceType: 't3.medium', nodeCount: 3 };
+
+function synth(props: Partial<EksNodeGroupProps> = {}) {
+  const json = Testing.synthScope((scope) => {
+    new EksNodeGroup(scope, 'nodes', { ...PROPS, ...props });
+  });
+  return { json, group: Object.values(JSON.parse(json).resource.aws_eks_node_group)[0] as Record<string, unknown> };
+}
+
+describe('EksNodeGroup', () => {
+  test.each([1, 3, 7])('GIVEN %i nodes WHEN synthesized THEN the group is fixed at that size', (nodeCount) => {
+    expect(synth({ nodeCount }).json).toHaveResourceWithProperties(EksNodeGroupResource, {
+      scaling_config: { desired_size: nodeCount, min_size: nodeCount, max_size: nodeCount },
+    });
+  });
+
+  test('GIVEN an instance type WHEN synthesized THEN nodes are on-demand AL2023 of that type in the given subnets', () => {
+    expect(synth({ instanceType: 'm5.large' }).json).toHaveResourceWithProperties(EksNodeGroupResource, {
+      cluster_name: 'lab-eks',
+      node_group_name: 'lab-eks-nodes',
+      instance_types: ['m5.large'],
+      ami_type: 'AL2023_x86_64_STANDARD',
+      capacity_type: 'ON_DEMAND',
+      subnet_ids: ['subnet-p1', 'subnet-p2'],
+      update_config: { max_unavailable: 1 },
+    });
+  });
+
+  test.each([['AmazonEKSWorkerNodePolicy'], ['AmazonEC2ContainerRegistryReadOnly']])('GIVEN the node role WHEN synthesized THEN it has %s', (policy) => {
+    expect(synth().json).toHaveResourceWithProperties(IamRolePolicyAttachment, { policy_arn: `arn:aws:iam::aws:policy/${policy}` });
+  });
+
+  test('GIVEN the node role WHEN synthesized THEN the CNI policy is NOT on it (the vpc-cni add-on has its own IRSA role)', () => {
+    expect(synth().json).not.toHaveResourceWithProperties(IamRolePolicyAttachment, { policy_arn: 'arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy' });
+  });
+
+  test('GIVEN dependencies WHEN synthesized THEN the group waits for its policies and for them', () => {
+    const json = Testing.synthScope((scope) => {
+      const before = new EksNodeGroup(scope, 'first', { ...PROPS, nodeGroupName: 'first' });
+      new EksNodeGroup(scope, 'nodes', { ...PROPS, dependsOn: [before.nodeGroup] });
+    });
+    const groups = JSON.parse(json).resource.aws_eks_node_group as Record<string, { node_group_name: string; depends_on: string[] }>;
+    const group = Object.values(groups).find((g) => g.node_group_name === 'lab-eks-nodes');
+    expect(group?.depends_on).toEqual([
+      expect.stringMatching(/^aws_iam_role_policy_attachment\.nodes_role-worker/),
+      expect.stringMatching(/^aws_iam_role_policy_attachment\.nodes_role-ecr/),
+      expect.stringMatching(/^aws_eks_node_group\.first_node-group/),
+    ]);
+  });
+
+  test.each([
+    [false, undefined],
+    [true, { ignore_changes: ['remote_access', 'update_config'] }],
+  ])('GIVEN emulated=%s WHEN synthesized THEN lifecycle is %j', (emulated, lifecycle) => {
+    expect(synth({ emulated }).group.lifecycle).toEqual(lifecycle);
+  });
+});

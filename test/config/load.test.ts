@@ -1,0 +1,85 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../lib/config';
+
+function dirWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hoplab-load-'));
+  for (const [name, text] of Object.entries(files)) {
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+function loadError(cwd: string, env: NodeJS.ProcessEnv = {}): ConfigError {
+  try {
+    loadConfig({ cwd, env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  test('GIVEN no config file WHEN loaded THEN the defaults apply', () => {
+    const loaded = loadConfig({ cwd: dirWith({}), env: {} });
+    expect(loaded.source).toBe('defaults');
+    expect(loaded.config.name).toBe('lab');
+  });
+
+  test('GIVEN hoplab.config.json WHEN loaded THEN it is read', () => {
+    const cwd = dirWith({ 'hoplab.config.json': JSON.stringify({ name: 'json-lab' }) });
+    expect(loadConfig({ cwd, env: {} })).toMatchObject({ source: join(cwd, 'hoplab.config.json'), config: { name: 'json-lab' } });
+  });
+
+  test('GIVEN hoplab.config.yaml WHEN loaded THEN it is read', () => {
+    const cwd = dirWith({ 'hoplab.config.yaml': 'name: yaml-lab\naws:\n  nodeCount: 4\n' });
+    expect(loadConfig({ cwd, env: {} }).config).toMatchObject({ name: 'yaml-lab', aws: { nodeCount: 4 } });
+  });
+
+  test('GIVEN HOPLAB_CONFIG WHEN loaded THEN that file wins over the working directory', () => {
+    const other = dirWith({ 'custom.yml': 'name: from-env\n' });
+    const cwd = dirWith({ 'hoplab.config.json': '{"name":"from-cwd"}' });
+    expect(loadConfig({ cwd, env: { HOPLAB_CONFIG: join(other, 'custom.yml') } }).config.name).toBe('from-env');
+  });
+
+  test('GIVEN HOPLAB_CONFIG naming a missing file WHEN loaded THEN the error says so', () => {
+    const error = loadError(dirWith({}), { HOPLAB_CONFIG: 'nope.yaml' });
+    expect(error.message).toBe(
+      'hoplab: the lab config (nope.yaml) has 1 problem; nothing was synthesized:\n' +
+        '  - HOPLAB_CONFIG: "nope.yaml" names a file that does not exist; point it at a hoplab.config.json or .yaml file, or unset it',
+    );
+  });
+
+  test('GIVEN both a JSON and a YAML config WHEN loaded THEN the ambiguity is an error', () => {
+    const cwd = dirWith({ 'hoplab.config.json': '{}', 'hoplab.config.yaml': '{}' });
+    expect(loadError(cwd).problems[0].reason).toBe('are several config files in one directory; keep one, or choose with HOPLAB_CONFIG');
+  });
+
+  test('GIVEN JSON with a syntax error WHEN loaded THEN the error names the file and the parser message', () => {
+    const cwd = dirWith({ 'hoplab.config.json': '{"name": }' });
+    const error = loadError(cwd);
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0].reason).toMatch(/^is not valid JSON: /);
+  });
+
+  test('GIVEN YAML with a syntax error WHEN loaded THEN the error names the file and the parser message', () => {
+    const cwd = dirWith({ 'hoplab.config.yaml': 'name: [unclosed\n' });
+    expect(loadError(cwd).problems[0].reason).toMatch(/^is not valid YAML: /);
+  });
+
+  test('GIVEN an invalid value WHEN loaded THEN the message lists each problem under the file name', () => {
+    const cwd = dirWith({ 'hoplab.config.yaml': 'name: Bad\naws:\n  nodeCount: 0\n' });
+    const error = loadError(cwd);
+    expect(error.message.split('\n')).toEqual([
+      `hoplab: the lab config (${join(cwd, 'hoplab.config.yaml')}) has 2 problems; nothing was synthesized:`,
+      '  - name: "Bad" is not a DNS label: use lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen (e.g. "lab" or "team-a")',
+      '  - aws.nodeCount: 0 must be at least 1 nodes (allowed: 1 to 50)',
+    ]);
+  });
+
+  test('GIVEN an empty YAML file WHEN loaded THEN the defaults apply', () => {
+    expect(loadConfig({ cwd: dirWith({ 'hoplab.config.yaml': '' }), env: {} }).config.name).toBe('lab');
+  });
+});

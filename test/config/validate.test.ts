@@ -1,0 +1,95 @@
+import { formatProblem, validateConfig } from '../../lib/config';
+
+/**
+ * One row per validation rule: GIVEN a config with one mistake, WHEN it is
+ * validated, THEN exactly these messages come back (field, value, what is
+ * allowed and how to fix it), in this order.
+ */
+const CASES: [string, unknown, string[]][] = [
+  ["name", {"name": "Lab_1"}, ["name: \"Lab_1\" is not a DNS label: use lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen (e.g. \"lab\" or \"team-a\")"]],
+  ["name long", {"name": "a-very-long-environment-name"}, ["name: \"a-very-long-environment-name\" is longer than 20 characters; cloud resource names are derived from it (GKE cluster names stop at 40): shorten it"]],
+  ["unknown top", {"nmae": "x"}, ["nmae: \"x\" is in an unknown field \"nmae\"; allowed fields here: name, exposures, aws, gcp, app. Check its spelling or remove it"]],
+  ["unknown aws", {"aws": {"vpcCIDR": "10.0.0.0/16"}}, ["aws.vpcCIDR: \"10.0.0.0/16\" is in an unknown field \"vpcCIDR\"; allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, loadBalancerController. Check its spelling or remove it"]],
+  ["not object", "hello", ["(config): \"hello\" must be an object of lab settings (see schema/hoplab.config.schema.json)"]],
+  ["exposures bad", {"exposures": ["native", "ingress"]}, ["exposures[1]: \"ingress\" is not supported; allowed: native, nodeport, nodeport-local. Use the mode names of DESIGN.md."]],
+  ["exposures empty", {"exposures": []}, ["exposures: [] must list at least one exposure mode (native, nodeport, nodeport-local)"]],
+  ["exposures dup", {"exposures": ["native", "native"]}, ["exposures: [\"native\",\"native\"] lists \"native\" more than once; list each exposure mode once"]],
+  ["region", {"aws": {"region": "useast1"}}, ["aws.region: \"useast1\" is not an AWS region name; use one such as \"us-east-1\" or \"eu-west-1\""]],
+  ["azs one", {"aws": {"availabilityZones": ["us-east-1a"]}}, ["aws.availabilityZones: [\"us-east-1a\"] must list at least two availability zones: EKS needs subnets in two AZs (e.g. [\"us-east-1a\", \"us-east-1b\"])"]],
+  ["az region", {"aws": {"availabilityZones": ["us-east-1a", "us-west-2b"]}}, ["aws.availabilityZones[1]: \"us-west-2b\" is not in region \"us-east-1\"; use zones such as \"us-east-1a\" and \"us-east-1b\", or change aws.region"]],
+  ["az dup", {"aws": {"availabilityZones": ["us-east-1a", "us-east-1a"]}}, ["aws.availabilityZones: [\"us-east-1a\",\"us-east-1a\"] lists \"us-east-1a\" more than once; list each zone once"]],
+  ["az shape", {"aws": {"availabilityZones": ["us-east-1a", "east"]}}, ["aws.availabilityZones[1]: \"east\" is not an availability zone name; use one such as \"us-east-1a\""]],
+  ["vpc syntax", {"aws": {"vpcCidr": "10.0.0.0/33"}}, ["aws.vpcCidr: \"10.0.0.0/33\" is not an IPv4 CIDR block (each octet 0-255 without leading zeroes, prefix 0-32)"]],
+  ["vpc octet", {"aws": {"vpcCidr": "10.0.300.0/16"}}, ["aws.vpcCidr: \"10.0.300.0/16\" is not an IPv4 CIDR block (each octet 0-255 without leading zeroes, prefix 0-32)"]],
+  ["vpc host bits", {"aws": {"vpcCidr": "10.0.0.5/16"}}, ["aws.vpcCidr: \"10.0.0.5/16\" has host bits set; the network address of that block is \"10.0.0.0/16\""]],
+  ["vpc too big", {"aws": {"vpcCidr": "10.0.0.0/8"}}, ["aws.vpcCidr: \"10.0.0.0/8\" has prefix /8; AWS allows VPCs from /16 to /24 (hoplab's default layout needs /16 to /21)"]],
+  ["vpc too small default", {"aws": {"vpcCidr": "10.0.0.0/22"}}, ["aws.vpcCidr: \"10.0.0.0/22\" is too small for the default subnet layout (at most /21); use a larger VPC or set both aws.publicSubnetCidrs and aws.privateSubnetCidrs"]],
+  ["subnet count", {"aws": {"publicSubnetCidrs": ["10.0.224.0/23"]}}, ["aws.publicSubnetCidrs: [\"10.0.224.0/23\"] has 1 blocks for 2 availability zones; give one block per zone in aws.availabilityZones, in the same order"]],
+  ["subnet outside", {"aws": {"privateSubnetCidrs": ["10.0.0.0/19", "10.1.0.0/19"]}}, ["aws.privateSubnetCidrs[1]: \"10.1.0.0/19\" is not inside aws.vpcCidr (10.0.0.0/16); pick a block inside the VPC"]],
+  ["subnet overlap", {"aws": {"privateSubnetCidrs": ["10.0.0.0/19", "10.0.16.0/20"]}}, ["aws.privateSubnetCidrs[1]: \"10.0.16.0/20\" overlaps aws.privateSubnetCidrs[0] (10.0.0.0/19); give each range its own addresses"]],
+  ["subnet public overlap", {"aws": {"publicSubnetCidrs": ["10.0.0.0/24", "10.0.226.0/23"]}}, ["aws.privateSubnetCidrs[0]: \"10.0.0.0/19\" overlaps aws.publicSubnetCidrs[0] (10.0.0.0/24); give each range its own addresses"]],
+  ["subnet prefix", {"aws": {"publicSubnetCidrs": ["10.0.224.0/29", "10.0.226.0/23"]}}, ["aws.publicSubnetCidrs[0]: \"10.0.224.0/29\" has prefix /29; AWS allows subnets from /16 to /28"]],
+  ["subnet capacity", {"aws": {"privateSubnetCidrs": ["10.0.0.0/27", "10.0.64.0/27"], "nodeCount": 6}}, ["aws.privateSubnetCidrs[0]: \"10.0.0.0/27\" has 27 usable addresses but 3 t3.medium nodes can claim 54 (the VPC CNI gives each node up to 3 ENIs x 6 IPv4 addresses); use a larger block or fewer nodes", "aws.privateSubnetCidrs[1]: \"10.0.64.0/27\" has 27 usable addresses but 3 t3.medium nodes can claim 54 (the VPC CNI gives each node up to 3 ENIs x 6 IPv4 addresses); use a larger block or fewer nodes"]],
+  ["k8s version", {"aws": {"kubernetesVersion": "1.20"}}, ["aws.kubernetesVersion: \"1.20\" is not supported; allowed: 1.31, 1.32, 1.33, 1.34, 1.35. Pick a version EKS supports today."]],
+  ["instance type", {"aws": {"nodeInstanceType": "x9.huge"}}, ["aws.nodeInstanceType: \"x9.huge\" is not an instance type hoplab knows the ENI limits of; allowed: c5.large, c6i.large, m5.large, m5.xlarge, m6i.large, m6i.xlarge, m7i.large, r5.large, t3.large, t3.medium, t3.small, t3.xlarge, t3a.large, t3a.medium. Add its limits to lib/config/eni-limits.ts to use another"]],
+  ["node count", {"aws": {"nodeCount": 0}}, ["aws.nodeCount: 0 must be at least 1 nodes (allowed: 1 to 50)"]],
+  ["node count frac", {"aws": {"nodeCount": 2.5}}, ["aws.nodeCount: 2.5 must be a whole number of nodes from 1 to 50"]],
+  ["node count string", {"aws": {"nodeCount": "3"}}, ["aws.nodeCount: \"3\" must be a whole number of nodes from 1 to 50"]],
+  ["node count max", {"aws": {"nodeCount": 51}}, ["aws.nodeCount: 51 must be at most 50 nodes (allowed: 1 to 50)"]],
+  ["endpoint cidrs empty", {"aws": {"endpointPublicAccessCidrs": []}}, ["aws.endpointPublicAccessCidrs: [] must list at least one CIDR block (use [\"0.0.0.0/0\"] to allow any address)"]],
+  ["endpoint cidr bad", {"aws": {"endpointPublicAccessCidrs": ["203.0.113.7"]}}, ["aws.endpointPublicAccessCidrs[0]: \"203.0.113.7\" is not an IPv4 CIDR block (expected a.b.c.d/n, e.g. \"10.0.0.0/16\")"]],
+  ["nat", {"aws": {"natGateways": "none"}}, ["aws.natGateways: \"none\" is not supported; allowed: single, one-per-az. A lab normally uses \"single\"."]],
+  ["chart", {"aws": {"loadBalancerController": {"chartVersion": "1.7.1"}}}, ["aws.loadBalancerController.chartVersion: \"1.7.1\" is not supported; allowed: 3.5.0. hoplab ships the IAM policy of these releases only."]],
+  ["gcp project", {"gcp": {"project": "My_Project"}}, ["gcp.project: \"My_Project\" is not a Google Cloud project ID: 6 to 30 lowercase letters, digits or hyphens, starting with a letter and not ending with a hyphen"]],
+  ["gcp region", {"gcp": {"region": "us central"}}, ["gcp.region: \"us central\" is not a Google Cloud region name; use one such as \"us-central1\" or \"europe-west1\""]],
+  ["gcp zone shape", {"gcp": {"zones": ["uscentral1a"]}}, ["gcp.zones[0]: \"uscentral1a\" is not a Google Cloud zone name; use one such as \"us-central1-a\""]],
+  ["gcp zone region", {"gcp": {"zones": ["us-east1-b"]}}, ["gcp.zones[0]: \"us-east1-b\" is not in region \"us-central1\"; use zones such as \"us-central1-a\", or change gcp.region"]],
+  ["gcp zone dup", {"gcp": {"zones": ["us-central1-a", "us-central1-a"]}}, ["gcp.zones: [\"us-central1-a\",\"us-central1-a\"] lists \"us-central1-a\" more than once; list each zone once"]],
+  ["gcp zones empty", {"gcp": {"zones": []}}, ["gcp.zones: [] must list at least one zone (e.g. [\"us-central1-a\"])"]],
+  ["gcp overlap", {"gcp": {"podCidr": "10.10.0.0/16"}}, ["gcp.podCidr: \"10.10.0.0/16\" overlaps gcp.nodeSubnetCidr (10.10.0.0/20); give each range its own addresses"]],
+  ["gcp pod capacity", {"gcp": {"podCidr": "10.20.0.0/23"}}, ["gcp.podCidr: \"10.20.0.0/23\" holds 2 nodes at 110 max Pods per node (a /24 alias range each) but 3 nodes are configured (gcp.nodeCount 3 x 1 zones); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode"]],
+  ["gcp node subnet small", {"gcp": {"nodeSubnetCidr": "10.10.0.0/30"}}, ["gcp.nodeSubnetCidr: \"10.10.0.0/30\" has prefix /30; Google Cloud subnets must be /29 or larger"]],
+  ["gcp node subnet capacity", {"gcp": {"nodeSubnetCidr": "10.10.0.0/29", "nodeCount": 5}}, ["gcp.nodeSubnetCidr: \"10.10.0.0/29\" has 4 usable addresses for 5 nodes; use a larger block or fewer nodes"]],
+  ["gcp service small", {"gcp": {"serviceCidr": "10.30.0.0/28"}}, ["gcp.serviceCidr: \"10.30.0.0/28\" has prefix /28; GKE needs a Service range of /27 or larger"]],
+  ["gcp max pods", {"gcp": {"maxPodsPerNode": 300}}, ["gcp.maxPodsPerNode: 300 must be at most 256 Pods (allowed: 8 to 256)"]],
+  ["gcp channel", {"gcp": {"releaseChannel": "FAST"}}, ["gcp.releaseChannel: \"FAST\" is not supported; allowed: RAPID, REGULAR, STABLE, EXTENDED. REGULAR suits a lab."]],
+  ["gcp version", {"gcp": {"kubernetesVersion": "latest"}}, ["gcp.kubernetesVersion: \"latest\" is not a GKE version; use a prefix such as \"1.33\" or a full version such as \"1.33.5-gke.1000\""]],
+  ["gcp machine", {"gcp": {"machineType": "E2 Standard"}}, ["gcp.machineType: \"E2 Standard\" is not a Compute Engine machine type; use one such as \"e2-standard-2\""]],
+  ["gcp dpv2", {"gcp": {"dataplaneV2": "yes"}}, ["gcp.dataplaneV2: \"yes\" must be true or false"]],
+  ["replicas", {"app": {"replicas": 0}}, ["app.replicas: 0 must be at least 1 replicas (allowed: 1 to 50)"]],
+  ["image", {"app": {"image": "nginx"}}, ["app.image: \"nginx\" is not a pinned image reference: name it with a tag or digest, e.g. \"registry.k8s.io/echoserver:1.10\""]],
+];
+
+describe('validateConfig', () => {
+  test('GIVEN no config WHEN validated THEN the defaults are valid', () => {
+    const result = validateConfig(undefined);
+    expect(result.ok).toBe(true);
+  });
+
+  test.each(CASES)('GIVEN %s WHEN validated THEN the exact messages name field, value and fix', (_name, raw, expected) => {
+    const result = validateConfig(raw);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual(expected);
+  });
+
+  test('GIVEN several mistakes in different sections WHEN validated THEN every one is reported in one run', () => {
+    const result = validateConfig({ name: 'Bad_Name', aws: { nodeCount: 0 }, gcp: { podCidr: '10.20.0.0/24' } });
+    expect(result.ok ? [] : result.problems.map((p) => p.path)).toEqual(['name', 'aws.nodeCount', 'gcp.podCidr']);
+  });
+
+  test.each([
+    ['a Docker Hub image with a tag', { app: { image: 'nginx:1.27' } }],
+    ['an image pinned by digest', { app: { image: `ghcr.io/acme/echo@sha256:${'a'.repeat(64)}` } }],
+    ['explicit subnets inside the VPC', { aws: { publicSubnetCidrs: ['10.0.240.0/24', '10.0.241.0/24'], privateSubnetCidrs: ['10.0.0.0/18', '10.0.64.0/18'] } }],
+    ['a /24 VPC with explicit subnets', { aws: { vpcCidr: '10.0.0.0/24', publicSubnetCidrs: ['10.0.0.0/28', '10.0.0.16/28'], privateSubnetCidrs: ['10.0.0.128/26', '10.0.0.192/26'], nodeCount: 2, nodeInstanceType: 't3.small' } }],
+    ['three zones and 8 max Pods', { gcp: { zones: ['us-central1-a', 'us-central1-b', 'us-central1-c'], maxPodsPerNode: 8, podCidr: '10.20.0.0/24', nodeCount: 5 } }],
+  ])('GIVEN %s WHEN validated THEN it is accepted', (_name, raw) => {
+    const result = validateConfig(raw);
+    expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual([]);
+  });
+
+  test('GIVEN a partial section WHEN validated THEN the rest of the section keeps its defaults', () => {
+    const result = validateConfig({ aws: { region: 'eu-west-1', availabilityZones: ['eu-west-1a', 'eu-west-1b', 'eu-west-1c'] } });
+    expect(result.ok && result.config.aws).toMatchObject({ region: 'eu-west-1', vpcCidr: '10.0.0.0/16', nodeCount: 3, nodeInstanceType: 't3.medium' });
+  });
+});
