@@ -1,0 +1,83 @@
+import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
+import { ITerraformDependable } from 'cdktf';
+import { Construct } from 'constructs';
+import { ExposureMode } from '../config/schema';
+import { EXPOSURE_PORT, LbExposure, exposureLabels, exposureObjectName, tagList } from './lb-exposure';
+
+export interface NlbServiceExposureProps {
+  /** Exposure mode (required): names the Service and labels it. */
+  readonly mode: ExposureMode;
+  /** Namespace of the app (required). */
+  readonly namespace: string;
+  /** Labels of the Pods to expose (required): the Service selector. */
+  readonly selector: Readonly<Record<string, string>>;
+  /** Name of the Pods' container port (required). */
+  readonly targetPort: string;
+  /** `spec.loadBalancerClass` of the AWS Load Balancer Controller (required). */
+  readonly loadBalancerClass: string;
+  /**
+   * Tags for this load balancer and its target group, on top of the controller's default tags.
+   * @default - none
+   */
+  readonly tags?: Readonly<Record<string, string>>;
+  /**
+   * The AWS Load Balancer Controller's Helm release (required). The Service
+   * depends on it: created after its webhooks answer, deleted (and its load
+   * balancer with it) before it is uninstalled.
+   */
+  readonly controller: ITerraformDependable;
+}
+
+/**
+ * An internet-facing NLB with `instance` targets, made by the AWS Load Balancer
+ * Controller from a `type: LoadBalancer` Service with
+ * `externalTrafficPolicy: Local`. The NLB health-checks each node's
+ * `healthCheckNodePort` (HTTP `/healthz`, kube-proxy answers 200 only where a
+ * ready Pod runs), so it sends only to nodes with a Pod: one hop, no SNAT, and
+ * the Pod sees the client's own address.
+ */
+export class NlbServiceExposure extends Construct implements LbExposure {
+  public readonly mode: ExposureMode;
+  public readonly url: string;
+  public readonly loadBalancerObject: ServiceV1;
+  /** The Service. */
+  public readonly service: ServiceV1;
+
+  constructor(scope: Construct, id: string, props: NlbServiceExposureProps) {
+    super(scope, id);
+    this.mode = props.mode;
+    const tags = props.tags ?? {};
+    this.service = new ServiceV1(this, 'service', {
+      metadata: {
+        name: exposureObjectName(props.mode),
+        namespace: props.namespace,
+        labels: exposureLabels(props.mode),
+        annotations: {
+          'service.beta.kubernetes.io/aws-load-balancer-type': 'external',
+          'service.beta.kubernetes.io/aws-load-balancer-scheme': 'internet-facing',
+          // NodePort-based on purpose, whatever the controller's defaultTargetType says.
+          'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'instance',
+          // With externalTrafficPolicy Local the health check port defaults to spec.healthCheckNodePort.
+          'service.beta.kubernetes.io/aws-load-balancer-healthcheck-protocol': 'http',
+          'service.beta.kubernetes.io/aws-load-balancer-healthcheck-path': '/healthz',
+          'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes':
+            'preserve_client_ip.enabled=true,deregistration_delay.timeout_seconds=30',
+          ...(Object.keys(tags).length > 0 ? { 'service.beta.kubernetes.io/aws-load-balancer-additional-resource-tags': tagList(tags) } : {}),
+        },
+      },
+      spec: {
+        type: 'LoadBalancer',
+        // Named here rather than left to the controller's Service webhook, so Terraform sees no drift.
+        loadBalancerClass: props.loadBalancerClass,
+        externalTrafficPolicy: 'Local',
+        selector: { ...props.selector },
+        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: props.targetPort, protocol: 'TCP' }],
+      },
+      waitForLoadBalancer: true,
+      timeouts: { create: '10m' },
+      dependsOn: [props.controller],
+    });
+    this.loadBalancerObject = this.service;
+    this.url = `http://${this.service.status.get(0).loadBalancer.get(0).ingress.get(0).hostname}/`;
+  }
+}
