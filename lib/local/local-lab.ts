@@ -84,6 +84,7 @@ export async function runLocalLab(options: LocalLabOptions): Promise<LocalLabRes
       options.endpoint ? externalEmulator(options.endpoint) : startMoto(),
     );
     const endpoint = emulator.endpoint;
+    progress.note(`      emulator: ${endpoint} (${emulator.owned ? 'started by hoplab, stopped at the end' : 'already running, left running'})`);
     checkAbort();
 
     const stack = await progress.run(`synthesize ${names.awsClusterStack} for the emulator`, async () => {

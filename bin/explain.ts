@@ -1,0 +1,11 @@
+/**
+ * `npm run explain`: how each exposure's path goes, from the synthesized
+ * stacks. See `npx tsx bin/explain.ts --help`.
+ */
+import { runExplain } from '../lib/explain/explain-cli';
+
+process.exitCode = runExplain(process.argv.slice(2), {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
+});

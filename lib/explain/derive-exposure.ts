@@ -1,0 +1,136 @@
+/**
+ * Derives an exposure's path from the load balancer shape and the Service's
+ * traffic policy: the DESIGN.md table, computed from the synthesized objects
+ * instead of stated.
+ */
+import { Cloud } from '../contract';
+import { ExposureResources } from './exposure-resources';
+import { ClusterContext, loadBalancerShape, LoadBalancerShape } from './load-balancer-shape';
+import { ExposureExplanation, PathStep } from './model';
+import { dig, literalNumber, SynthStack } from './terraform-json';
+
+function trafficPolicy(exposure: ExposureResources): { policy: 'Cluster' | 'Local' | null; note?: string } {
+  const value = exposure.service?.spec.external_traffic_policy;
+  if (value === 'Local' || value === 'Cluster') {
+    return { policy: value };
+  }
+  if (value === undefined && exposure.service) {
+    return { policy: 'Cluster', note: 'externalTrafficPolicy not set: Kubernetes defaults it to Cluster' };
+  }
+  return { policy: null };
+}
+
+function nodePortText(stack: SynthStack, exposure: ExposureResources): string {
+  const nodePort = literalNumber(stack, dig(exposure.service?.spec, 'port.node_port'));
+  return nodePort === undefined ? 'NodePort' : `NodePort ${nodePort}`;
+}
+
+function pathOf(
+  shape: LoadBalancerShape,
+  policy: 'Cluster' | 'Local' | null,
+  dataplane: string,
+  nodePort: string,
+): { steps: PathStep[]; summary: string } {
+  const client: PathStep = { at: 'client', then: `connects to the ${shape.label}`, snat: false };
+  const lbThen = shape.l7 ? 'opens its own connection (X-Forwarded-For: client)' : 'forwards the packet';
+  if (shape.targets === 'pods') {
+    return {
+      steps: [
+        client,
+        { at: shape.label, then: `${lbThen} straight to a Pod IP (target type ${shape.targetType})`, snat: false },
+        { at: 'Pod', then: '', snat: false },
+      ],
+      summary: `client -> ${shape.label} -> Pod`,
+    };
+  }
+  if (shape.targets === 'nodes' && policy === 'Cluster') {
+    return {
+      steps: [
+        client,
+        { at: shape.label, then: `${lbThen} to any node's ${nodePort}`, snat: false },
+        { at: `node (${nodePort})`, then: `${dataplane}: DNAT to any ready Pod + SNAT to the node address`, snat: true },
+        { at: 'Pod (maybe on another node)', then: '', snat: false },
+      ],
+      summary: `client -> ${shape.label} -> any node's ${nodePort} -> DNAT+SNAT -> Pod (maybe on another node)`,
+    };
+  }
+  if (shape.targets === 'nodes' && policy === 'Local') {
+    return {
+      steps: [
+        client,
+        { at: shape.label, then: `${lbThen} to a node with a ready Pod (${nodePort})`, snat: false },
+        { at: `node (${nodePort})`, then: `${dataplane}: DNAT to a Pod on this node only (no SNAT)`, snat: false },
+        { at: 'Pod (same node)', then: '', snat: false },
+      ],
+      summary: `client -> ${shape.label} -> node with a Pod (${nodePort}) -> DNAT -> Pod on that node`,
+    };
+  }
+  return { steps: [], summary: 'unknown' };
+}
+
+function clientSeenAs(shape: LoadBalancerShape, snat: boolean | null, dataplane: string): string {
+  if (snat === null || shape.targets === null) {
+    return 'unknown';
+  }
+  if (snat) {
+    return shape.l7
+      ? `a node address (SNAT by ${dataplane}) as TCP peer; only the L7 X-Forwarded-For header still names the client`
+      : `a node address (SNAT by ${dataplane}) as TCP source; the client address is lost`;
+  }
+  if (shape.l7) {
+    return `X-Forwarded-For; the TCP peer is the ${shape.label}`;
+  }
+  if (shape.keepsClientAsSource) {
+    return 'TCP source address (no proxy, no SNAT)';
+  }
+  return shape.keepsClientAsSource === false
+    ? `the ${shape.label}'s address as TCP source (the load balancer does not keep the client address)`
+    : 'unknown';
+}
+
+/** Explains one exposure of a `-lb` stack. */
+export function deriveExposure(
+  cloud: Cloud,
+  stack: SynthStack,
+  exposure: ExposureResources,
+  ctx: ClusterContext & { readonly dataplane: string },
+): ExposureExplanation {
+  const shape = loadBalancerShape(cloud, exposure, ctx);
+  const { policy, note } = trafficPolicy(exposure);
+  // The traffic policy only matters when the load balancer targets nodes.
+  const notes = [...exposure.notes, ...shape.notes, ...(note && shape.targets === 'nodes' ? [note] : [])];
+  let hops: number | null = null;
+  let snat: boolean | null = null;
+  if (shape.targets === 'pods') {
+    hops = 1;
+    snat = false;
+  } else if (shape.targets === 'nodes' && policy !== null) {
+    snat = policy === 'Cluster';
+    hops = snat ? 2 : 1;
+  }
+  let preserved: boolean | null = null;
+  if (snat !== null && shape.targets !== null) {
+    preserved = !snat && (shape.l7 || shape.keepsClientAsSource === true);
+    if (!snat && !shape.l7 && shape.keepsClientAsSource === null) {
+      preserved = null;
+    }
+  }
+  const path = pathOf(shape, policy, ctx.dataplane, nodePortText(stack, exposure));
+  return {
+    mode: exposure.mode,
+    entry: exposure.ingress?.resource.address ?? exposure.service?.resource.address ?? null,
+    service: exposure.service?.resource.address ?? null,
+    lb_kind: shape.lbKind,
+    target_type: shape.targetType,
+    targets: shape.targets,
+    external_traffic_policy: policy,
+    expected_hops: hops,
+    snat,
+    client_ip_preserved: preserved,
+    client_ip_seen_as: clientSeenAs(shape, snat, ctx.dataplane),
+    health_check: shape.targets === null ? 'unknown' : shape.healthCheck(policy),
+    path: path.steps,
+    path_summary: path.summary,
+    notes,
+  };
+}

@@ -1,0 +1,306 @@
+/**
+ * What kind of load balancer an exposure's objects make, per cloud, read from
+ * the annotations and fields the controllers document:
+ * - AWS Load Balancer Controller (Ingress class `alb`; Services with
+ *   `service.beta.kubernetes.io/aws-load-balancer-type: external` or
+ *   `loadBalancerClass: service.k8s.aws/nlb`), the in-tree AWS cloud provider
+ *   otherwise (CLB, or NLB with `aws-load-balancer-type: nlb`).
+ * - GKE Ingress (class `gce`, NEGs per `cloud.google.com/neg`, the default on
+ *   VPC-native clusters) and GKE passthrough Network Load Balancers.
+ */
+import { Cloud } from '../contract';
+import { ExposureResources, KubeObject } from './exposure-resources';
+import { block } from './terraform-json';
+
+/** The load balancer part of a path, before the Service's traffic policy is applied. */
+export interface LoadBalancerShape {
+  readonly lbKind: string | null;
+  /** How the path names it: `ALB`, `NLB`, `Google L7 LB`. */
+  readonly label: string;
+  /** Terminates the client's connection and adds X-Forwarded-For (L7). */
+  readonly l7: boolean;
+  readonly targets: 'pods' | 'nodes' | null;
+  readonly targetType: string | null;
+  /** Without SNAT on a node, the Pod's TCP peer is the client (not the load balancer). */
+  readonly keepsClientAsSource: boolean | null;
+  /** Health check text for the given traffic policy. */
+  readonly healthCheck: (policy: 'Cluster' | 'Local' | null) => string;
+  readonly notes: readonly string[];
+}
+
+/** What the cluster stack says that changes a path. */
+export interface ClusterContext {
+  /** GKE: the cluster is VPC-native (alias IPs), so Ingress backends default to NEGs. */
+  readonly vpcNative: boolean | null;
+  /** Namespace labels by name (readiness-gate injection). */
+  readonly namespaceLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
+}
+
+const LBC = {
+  ingressTargetType: 'alb.ingress.kubernetes.io/target-type',
+  ingressHealthPath: 'alb.ingress.kubernetes.io/healthcheck-path',
+  ingressHealthPort: 'alb.ingress.kubernetes.io/healthcheck-port',
+  ingressHealthProtocol: 'alb.ingress.kubernetes.io/healthcheck-protocol',
+  serviceType: 'service.beta.kubernetes.io/aws-load-balancer-type',
+  nlbTargetType: 'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type',
+  targetGroupAttributes: 'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes',
+  serviceHealthProtocol: 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-protocol',
+  serviceHealthPath: 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-path',
+  serviceHealthPort: 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-port',
+  readinessGateLabel: 'elbv2.k8s.aws/pod-readiness-gate-inject',
+  nlbClass: 'service.k8s.aws/nlb',
+} as const;
+
+const GKE = {
+  neg: 'cloud.google.com/neg',
+  lbType: 'networking.gke.io/load-balancer-type',
+  ingressClassAnnotation: 'kubernetes.io/ingress.class',
+} as const;
+
+const unknownShape = (note: string): LoadBalancerShape => ({
+  lbKind: null,
+  label: 'load balancer',
+  l7: false,
+  targets: null,
+  targetType: null,
+  keepsClientAsSource: null,
+  healthCheck: () => 'unknown',
+  notes: [note],
+});
+
+function ingressClass(ingress: KubeObject): string | undefined {
+  const fromSpec = ingress.spec.ingress_class_name;
+  if (typeof fromSpec === 'string' && !fromSpec.includes('${')) {
+    return fromSpec;
+  }
+  return ingress.annotations[GKE.ingressClassAnnotation];
+}
+
+/** The Service's target port as written (a number or a port name), for the health-check text. */
+export function targetPort(service: KubeObject | undefined): string {
+  const port = block(service?.spec.port);
+  const target = port?.target_port ?? port?.port;
+  return typeof target === 'string' || typeof target === 'number' ? `port ${String(target)}` : 'its port';
+}
+
+function awsIngress(exposure: ExposureResources, ingress: KubeObject, ctx: ClusterContext): LoadBalancerShape {
+  const cls = ingressClass(ingress);
+  if (cls !== 'alb') {
+    return unknownShape(`Ingress class ${cls ?? '(none)'} is not the AWS Load Balancer Controller's "alb": which load balancer serves it is not known`);
+  }
+  const service = exposure.service;
+  const notes: string[] = [];
+  // The controller reads these from the Ingress, and lets the backend Service override them.
+  const annotation = (key: string) => service?.annotations[key] ?? ingress.annotations[key];
+  const targetType = annotation(LBC.ingressTargetType) ?? 'instance';
+  if (annotation(LBC.ingressTargetType) === undefined) {
+    notes.push(`no ${LBC.ingressTargetType} annotation: the controller's default, instance`);
+  }
+  const path = annotation(LBC.ingressHealthPath) ?? '/';
+  const protocol = annotation(LBC.ingressHealthProtocol) ?? 'HTTP';
+  const port = annotation(LBC.ingressHealthPort);
+  const serviceType = service?.spec.type ?? 'ClusterIP';
+  if (targetType === 'instance' && service && serviceType !== 'NodePort' && serviceType !== 'LoadBalancer') {
+    notes.push(`target-type instance needs a NodePort Service, but ${service.resource.address} is ${String(serviceType)}: the controller will not register targets`);
+  }
+  if (targetType === 'ip') {
+    const gates = service?.namespace !== undefined && ctx.namespaceLabels.get(service.namespace)?.[LBC.readinessGateLabel] === 'enabled';
+    return {
+      lbKind: 'alb',
+      label: 'ALB',
+      l7: true,
+      targets: 'pods',
+      targetType: 'ip',
+      keepsClientAsSource: false,
+      healthCheck: () =>
+        `each Pod IP on ${port ?? targetPort(service)} (${protocol} ${path}), ` +
+        (gates ? 'with Pod readiness gates' : `without Pod readiness gates (namespace not labelled ${LBC.readinessGateLabel}: enabled)`),
+      notes,
+    };
+  }
+  if (targetType === 'instance') {
+    return {
+      lbKind: 'alb',
+      label: 'ALB',
+      l7: true,
+      targets: 'nodes',
+      targetType: 'instance',
+      keepsClientAsSource: false,
+      healthCheck: (policy) =>
+        `every node's NodePort${port ? ` (port ${port})` : ''} (${protocol} ${path}): ` +
+        (policy === 'Local' ? 'only nodes with a ready Pod pass' : 'passes on nodes without a Pod too'),
+      notes,
+    };
+  }
+  return { ...unknownShape(`${LBC.ingressTargetType}: ${targetType} is neither ip nor instance`), lbKind: 'alb', label: 'ALB', l7: true };
+}
+
+function awsService(service: KubeObject): LoadBalancerShape {
+  const lbType = service.annotations[LBC.serviceType];
+  const lbClass = typeof service.spec.load_balancer_class === 'string' ? service.spec.load_balancer_class : undefined;
+  const notes: string[] = [];
+  const byController = lbClass === LBC.nlbClass || lbType === 'external' || lbType === 'nlb-ip';
+  const healthAnnotated = service.annotations[LBC.serviceHealthPort] ?? service.annotations[LBC.serviceHealthPath];
+  if (byController) {
+    const targetType = lbType === 'nlb-ip' ? 'ip' : (service.annotations[LBC.nlbTargetType] ?? 'instance');
+    if (lbType !== 'nlb-ip' && service.annotations[LBC.nlbTargetType] === undefined) {
+      notes.push(`no ${LBC.nlbTargetType} annotation: the controller's default, instance`);
+    }
+    const attributes = service.annotations[LBC.targetGroupAttributes] ?? '';
+    const preserveSetting = /preserve_client_ip\.enabled=(true|false)/.exec(attributes)?.[1];
+    // The NLB keeps the client as source for instance targets by default, and for ip targets only when asked.
+    const preserve = preserveSetting === undefined ? targetType === 'instance' : preserveSetting === 'true';
+    if (targetType !== 'ip' && targetType !== 'instance') {
+      return unknownShape(`${LBC.nlbTargetType}: ${targetType} is neither ip nor instance`);
+    }
+    return {
+      lbKind: 'nlb',
+      label: 'NLB',
+      l7: false,
+      targets: targetType === 'ip' ? 'pods' : 'nodes',
+      targetType,
+      keepsClientAsSource: preserve,
+      healthCheck: (policy) => {
+        if (healthAnnotated) {
+          return `${service.annotations[LBC.serviceHealthProtocol] ?? 'TCP'} on ${service.annotations[LBC.serviceHealthPort] ?? 'traffic-port'} ${service.annotations[LBC.serviceHealthPath] ?? ''}`.trim() + ' (annotated)';
+        }
+        if (targetType === 'ip') {
+          return `each Pod IP on ${targetPort(service)} (TCP)`;
+        }
+        return policy === 'Local'
+          ? "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass"
+          : "every node's NodePort (TCP): passes on nodes without a Pod too";
+      },
+      notes,
+    };
+  }
+  if (lbType === 'nlb') {
+    return {
+      lbKind: 'nlb',
+      label: 'NLB',
+      l7: false,
+      targets: 'nodes',
+      targetType: 'instance',
+      keepsClientAsSource: true,
+      healthCheck: (policy) =>
+        policy === 'Local' ? "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass" : "every node's NodePort (TCP)",
+      notes: ['NLB from the in-tree AWS cloud provider (aws-load-balancer-type: nlb), not the AWS Load Balancer Controller'],
+    };
+  }
+  return {
+    lbKind: 'clb',
+    label: 'CLB',
+    l7: false,
+    targets: 'nodes',
+    targetType: 'instance',
+    keepsClientAsSource: false,
+    healthCheck: (policy) =>
+      policy === 'Local' ? "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass" : "every node's NodePort (TCP)",
+    notes: [
+      `no ${LBC.serviceType} annotation and no loadBalancerClass: a Classic LB from the in-tree cloud provider (TCP proxy), ` +
+        "unless the AWS Load Balancer Controller's Service webhook turns it into an NLB",
+    ],
+  };
+}
+
+function parseNeg(value: string | undefined): { ingress?: boolean } | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return parsed !== null && typeof parsed === 'object' ? (parsed as { ingress?: boolean }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function gcpIngress(exposure: ExposureResources, ingress: KubeObject, ctx: ClusterContext): LoadBalancerShape {
+  const cls = ingressClass(ingress);
+  if (cls !== undefined && cls !== 'gce' && cls !== 'gce-internal') {
+    return unknownShape(`Ingress class ${cls} is not GKE's "gce" or "gce-internal": which load balancer serves it is not known`);
+  }
+  const service = exposure.service;
+  const notes: string[] = [];
+  const label = cls === 'gce-internal' ? 'Google internal L7 LB' : 'Google L7 LB';
+  const lbKind = cls === 'gce-internal' ? 'gclb-internal-application' : 'gclb-application';
+  const negAnnotation = service?.annotations[GKE.neg];
+  const neg = parseNeg(negAnnotation);
+  let useNeg: boolean | null;
+  if (negAnnotation !== undefined && neg === undefined) {
+    notes.push(`${GKE.neg} is not valid JSON: ${negAnnotation}`);
+    useNeg = null;
+  } else if (neg?.ingress !== undefined) {
+    useNeg = neg.ingress === true;
+  } else {
+    useNeg = ctx.vpcNative;
+    notes.push(
+      ctx.vpcNative === null
+        ? `no ${GKE.neg} annotation and the cluster stack is not here: NEGs are the default only on VPC-native clusters`
+        : `no ${GKE.neg} annotation: ${ctx.vpcNative ? 'NEGs, the default on VPC-native clusters' : 'instance groups (the cluster is not VPC-native)'}`,
+    );
+  }
+  if (useNeg === null) {
+    return { ...unknownShape(notes.join('; ')), lbKind, label, l7: true };
+  }
+  if (!useNeg && service && service.spec.type !== 'NodePort' && service.spec.type !== 'LoadBalancer') {
+    notes.push(`instance-group backends need a NodePort Service, but ${service.resource.address} is ${String(service.spec.type ?? 'ClusterIP')}`);
+  }
+  return useNeg
+    ? {
+        lbKind,
+        label,
+        l7: true,
+        targets: 'pods',
+        targetType: 'neg',
+        keepsClientAsSource: false,
+        healthCheck: () => `each Pod endpoint in the NEGs on ${targetPort(service)} (HTTP, path from the Pods' readiness probe, else /)`,
+        notes,
+      }
+    : {
+        lbKind,
+        label,
+        l7: true,
+        targets: 'nodes',
+        targetType: 'instance-group',
+        keepsClientAsSource: false,
+        healthCheck: (policy) =>
+          `every node's NodePort in the instance groups (HTTP /): ${policy === 'Local' ? 'only nodes with a ready Pod pass' : 'passes on nodes without a Pod too'}`,
+        notes,
+      };
+}
+
+function gcpService(service: KubeObject): LoadBalancerShape {
+  const internal = service.annotations[GKE.lbType] === 'Internal';
+  return {
+    lbKind: internal ? 'gcp-internal-passthrough-nlb' : 'gcp-passthrough-nlb',
+    label: internal ? 'Google internal passthrough NLB' : 'Google passthrough NLB',
+    l7: false,
+    targets: 'nodes',
+    targetType: 'instance-group',
+    keepsClientAsSource: true,
+    healthCheck: (policy) =>
+      policy === 'Local'
+        ? "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass"
+        : 'kube-proxy health port 10256 (HTTP /healthz) on every node: passes on nodes without a Pod too',
+    notes: [],
+  };
+}
+
+/** The load balancer an exposure makes on `cloud`. */
+export function loadBalancerShape(cloud: Cloud, exposure: ExposureResources, ctx: ClusterContext): LoadBalancerShape {
+  if (exposure.ingress) {
+    return cloud === 'aws' ? awsIngress(exposure, exposure.ingress, ctx) : gcpIngress(exposure, exposure.ingress, ctx);
+  }
+  const service = exposure.service;
+  if (!service) {
+    return unknownShape('no Ingress or Service found for this exposure');
+  }
+  const type = service.spec.type;
+  if (type !== 'LoadBalancer') {
+    return unknownShape(
+      `${service.resource.address} is a ${typeof type === 'string' ? type : 'ClusterIP'} Service and no Ingress routes to it: no load balancer is made for it`,
+    );
+  }
+  return cloud === 'aws' ? awsService(service) : gcpService(service);
+}

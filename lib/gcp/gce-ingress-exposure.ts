@@ -1,0 +1,124 @@
+import { IngressV1 } from '@cdktf/provider-kubernetes/lib/ingress-v1';
+import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
+import { ITerraformDependable } from 'cdktf';
+import { Construct } from 'constructs';
+import { EXPOSURE_LABEL } from '../k8s/demo-app';
+
+/** Service annotation that turns container-native load balancing (NEGs) on or off for Ingress backends. */
+export const NEG_ANNOTATION = 'cloud.google.com/neg';
+/** Annotation the GKE NEG controller writes on a Service: which NEGs it made, in which zones. */
+export const NEG_STATUS_ANNOTATION = 'cloud.google.com/neg-status';
+/** Ingress class annotation; GKE ignores `spec.ingressClassName`, only this selects its controller. */
+export const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
+
+/** `ignore_changes` address of one metadata annotation. */
+export function annotationAddress(key: string): string {
+  return `metadata[0].annotations["${key}"]`;
+}
+
+/** The two GKE Ingress exposure modes and how each reaches the Pods. */
+export const GCE_INGRESS_MODES = {
+  /** NEG backends: the load balancer sends to Pod IP:port; the Service can stay ClusterIP. */
+  native: { serviceType: 'ClusterIP', negAnnotation: '{"ingress": true}' },
+  /**
+   * Instance-group backends: the load balancer sends to every node's NodePort.
+   * A VPC-native cluster gives Services NEGs by default, so the Service opts
+   * out explicitly, or this would silently become container-native too.
+   */
+  nodeport: { serviceType: 'NodePort', negAnnotation: '{"ingress": false}' },
+} as const;
+
+export interface GceIngressExposureProps {
+  /** `native` (NEG backends) or `nodeport` (instance-group backends). Required. */
+  readonly mode: keyof typeof GCE_INGRESS_MODES;
+  /** Namespace of the app (a reference to the namespace resource, so it is destroyed after the exposure). Required. */
+  readonly namespace: string;
+  /** Labels that select the app's Pods. Required. */
+  readonly selector: Readonly<Record<string, string>>;
+  /** Port the Pods serve on. Required. */
+  readonly targetPort: number;
+  /**
+   * Service and Ingress name.
+   * @default `echo-${mode}`
+   */
+  readonly name?: string;
+  /**
+   * Resources to create first and destroy after the exposure (the app's
+   * Deployment: its Pods keep serving while the load balancer drains).
+   * @default - none
+   */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * An external Application Load Balancer made by the GKE Ingress controller
+ * (class `gce`) in front of a Service of the demo app, with NEG backends
+ * (`native`) or instance-group backends over a NodePort Service with
+ * `externalTrafficPolicy: Cluster` (`nodeport`).
+ *
+ * The URL is read back from the Ingress status (`wait_for_load_balancer`).
+ * The NEG controller writes `cloud.google.com/neg-status` on the Service; it
+ * is ignored so plans stay empty. The Ingress controller's own annotations
+ * (`ingress.kubernetes.io/backends`, `.../url-map`, ...) need no rule: the
+ * kubernetes provider drops `*.kubernetes.io` annotations it did not set.
+ *
+ * On destroy the Ingress goes first and waits until GKE has deleted the load
+ * balancer (its finalizer), then the Service (its NEGs are garbage-collected
+ * by the NEG controller, whose ServiceNetworkEndpointGroup objects hold the
+ * namespace's deletion until they are gone).
+ */
+export class GceIngressExposure extends Construct {
+  /** The exposure mode. */
+  public readonly mode: keyof typeof GCE_INGRESS_MODES;
+  /** The backend Service. */
+  public readonly service: ServiceV1;
+  /** The Ingress. */
+  public readonly ingress: IngressV1;
+  /** `http://<load balancer IP>/`, from the Ingress status. */
+  public readonly url: string;
+
+  constructor(scope: Construct, id: string, props: GceIngressExposureProps) {
+    super(scope, id);
+    const style = GCE_INGRESS_MODES[props.mode];
+    if (!style) {
+      throw new Error(`GceIngressExposure ${id}: mode "${props.mode}" is not an Ingress exposure; use ${Object.keys(GCE_INGRESS_MODES).join(' or ')}`);
+    }
+    this.mode = props.mode;
+    const name = props.name ?? `echo-${props.mode}`;
+    const labels = { [EXPOSURE_LABEL]: props.mode };
+
+    this.service = new ServiceV1(this, 'service', {
+      metadata: {
+        name,
+        namespace: props.namespace,
+        labels,
+        annotations: { [NEG_ANNOTATION]: style.negAnnotation },
+      },
+      spec: {
+        type: style.serviceType,
+        ...(style.serviceType === 'NodePort' ? { externalTrafficPolicy: 'Cluster' } : {}),
+        selector: { ...props.selector },
+        port: [{ name: 'http', port: 80, targetPort: String(props.targetPort), protocol: 'TCP' }],
+      },
+      dependsOn: props.dependsOn,
+      lifecycle: { ignoreChanges: [annotationAddress(NEG_STATUS_ANNOTATION)] },
+    });
+
+    this.ingress = new IngressV1(this, 'ingress', {
+      metadata: {
+        name,
+        namespace: props.namespace,
+        labels,
+        annotations: { [INGRESS_CLASS_ANNOTATION]: 'gce' },
+      },
+      spec: {
+        defaultBackend: { service: { name: this.service.metadata.name, port: { number: 80 } } },
+      },
+      waitForLoadBalancer: true,
+      // GKE takes minutes to program (and to delete) a global load balancer.
+      timeouts: { create: '20m', delete: '20m' },
+      dependsOn: props.dependsOn,
+    });
+    this.url = `http://${this.ingress.status.get(0).loadBalancer.get(0).ingress.get(0).ip}/`;
+  }
+}

@@ -1,0 +1,134 @@
+import { ContainerCluster } from '@cdktf/provider-google/lib/container-cluster';
+import { Fn } from 'cdktf';
+import { Construct } from 'constructs';
+
+/** `datapath_provider` values: kube-proxy (iptables) or GKE Dataplane V2 (eBPF, Cilium). */
+export const DATAPATH = { kubeProxy: 'LEGACY_DATAPATH', dataplaneV2: 'ADVANCED_DATAPATH' } as const;
+
+/**
+ * Cluster fields GKE fills in or changes after creation, ignored so a plan
+ * after apply is empty: the default node pool is removed right after creation
+ * (its `node_config`, `node_pool` and `initial_node_count` no longer describe
+ * anything hoplab manages; nodes live in {@link GkeNodePool}).
+ */
+export const GKE_CLUSTER_IGNORED_CHANGES = ['node_config', 'node_pool', 'initial_node_count'] as const;
+
+/** Where a GKE cluster lives: one zone makes a zonal cluster, several a regional one limited to those zones. */
+export interface GkeLocation {
+  /** The cluster's `location`: the zone (zonal) or the region (regional). */
+  readonly location: string;
+  /** The cluster's `node_locations`: the zones of a regional cluster; unset for a zonal one. */
+  readonly nodeLocations?: string[];
+}
+
+/** One zone: a zonal cluster (one control plane replica, cheaper). Several: a regional cluster with nodes in exactly those zones. */
+export function gkeLocation(region: string, zones: readonly string[]): GkeLocation {
+  if (zones.length === 0) {
+    throw new Error('gkeLocation: zones is empty; give at least one zone of the region (e.g. ["us-central1-a"])');
+  }
+  return zones.length === 1 ? { location: zones[0] } : { location: region, nodeLocations: [...zones] };
+}
+
+export interface GkeClusterProps {
+  /** Cluster name (at most 40 characters). Required. */
+  readonly name: string;
+  /** Zone (zonal cluster) or region (regional cluster); see {@link gkeLocation}. Required. */
+  readonly location: string;
+  /**
+   * Zones of a regional cluster's nodes (for the default pool created and
+   * removed at creation time).
+   * @default - the zone of a zonal cluster
+   */
+  readonly nodeLocations?: readonly string[];
+  /** The VPC network's id. Required. */
+  readonly networkId: string;
+  /** The node subnet's id. Required. */
+  readonly subnetId: string;
+  /** Name of the subnet's secondary range for Pods. Required. */
+  readonly podRangeName: string;
+  /** Name of the subnet's secondary range for Services. Required. */
+  readonly serviceRangeName: string;
+  /** Release channel: RAPID, REGULAR, STABLE or EXTENDED. Required. */
+  readonly releaseChannel: string;
+  /**
+   * Lowest control plane version (`min_master_version`), e.g. `1.33`.
+   * @default - the channel's default version
+   */
+  readonly minMasterVersion?: string;
+  /**
+   * GKE Dataplane V2 (eBPF/Cilium, no kube-proxy) instead of kube-proxy.
+   * Cannot be changed on an existing cluster: changing it replaces the cluster.
+   * @default false
+   */
+  readonly dataplaneV2?: boolean;
+  /** CIDR blocks allowed to reach the control plane's public endpoint. Required (use ['0.0.0.0/0'] for any). */
+  readonly masterAuthorizedCidrs: readonly string[];
+  /**
+   * Max Pods per node of the (removed) default pool; node pools set their own.
+   * @default 110
+   */
+  readonly defaultMaxPodsPerNode?: number;
+}
+
+/**
+ * A VPC-native GKE Standard cluster: Pods get alias IPs from the subnet's
+ * named Pod range (one per-node range sized by max Pods per node), Services
+ * get cluster IPs from the Service range. Nodes are private (internal IPs
+ * only; the control plane reaches them through Private Service Connect) and
+ * the control plane's public endpoint only answers `masterAuthorizedCidrs`.
+ * The default node pool is removed; add a {@link GkeNodePool}.
+ *
+ * `deletion_protection` is off so `cdktf destroy` can delete the lab without
+ * manual steps. HTTP load balancing (the GKE Ingress and NEG controllers) is
+ * on explicitly: the `native` and `nodeport` exposures need it.
+ */
+export class GkeCluster extends Construct {
+  /** The cluster resource. */
+  public readonly cluster: ContainerCluster;
+  /** The cluster's name. */
+  public readonly clusterName: string;
+  /** The cluster's location (zone or region). */
+  public readonly location: string;
+  /** The control plane's public endpoint (an IP address, no scheme). */
+  public readonly endpoint: string;
+  /** The cluster CA certificate, PEM (decoded from the API's base64). */
+  public readonly caCertificate: string;
+
+  constructor(scope: Construct, id: string, props: GkeClusterProps) {
+    super(scope, id);
+    if (props.masterAuthorizedCidrs.length === 0) {
+      throw new Error(`GkeCluster ${id}: masterAuthorizedCidrs is empty; list the CIDR blocks that may reach the control plane (["0.0.0.0/0"] for any)`);
+    }
+    this.cluster = new ContainerCluster(this, 'cluster', {
+      name: props.name,
+      location: props.location,
+      nodeLocations: props.nodeLocations ? [...props.nodeLocations] : undefined,
+      network: props.networkId,
+      subnetwork: props.subnetId,
+      networkingMode: 'VPC_NATIVE',
+      ipAllocationPolicy: {
+        clusterSecondaryRangeName: props.podRangeName,
+        servicesSecondaryRangeName: props.serviceRangeName,
+        stackType: 'IPV4',
+      },
+      defaultMaxPodsPerNode: props.defaultMaxPodsPerNode ?? 110,
+      datapathProvider: props.dataplaneV2 ? DATAPATH.dataplaneV2 : DATAPATH.kubeProxy,
+      releaseChannel: { channel: props.releaseChannel },
+      minMasterVersion: props.minMasterVersion,
+      // Nodes get internal IPs only; the endpoint stays public behind authorized networks.
+      privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false },
+      masterAuthorizedNetworksConfig: {
+        cidrBlocks: props.masterAuthorizedCidrs.map((cidrBlock) => ({ cidrBlock, displayName: `hoplab ${cidrBlock}` })),
+      },
+      addonsConfig: { httpLoadBalancing: { disabled: false } },
+      removeDefaultNodePool: true,
+      initialNodeCount: 1,
+      deletionProtection: false,
+      lifecycle: { ignoreChanges: [...GKE_CLUSTER_IGNORED_CHANGES] },
+    });
+    this.clusterName = this.cluster.name;
+    this.location = this.cluster.location;
+    this.endpoint = this.cluster.endpoint;
+    this.caCertificate = Fn.base64decode(this.cluster.masterAuth.clusterCaCertificate);
+  }
+}

@@ -1,0 +1,79 @@
+import { ComputeFirewall } from '@cdktf/provider-google/lib/compute-firewall';
+import { Construct } from 'constructs';
+
+/**
+ * Source ranges of Google's health checkers and of the Google Front End
+ * proxies of external Application Load Balancers (the GKE Ingress), for both
+ * instance-group and zonal NEG (GCE_VM_IP_PORT) backends.
+ * https://cloud.google.com/load-balancing/docs/firewall-rules
+ */
+export const GOOGLE_L7_SOURCE_RANGES = ['130.211.0.0/22', '35.191.0.0/16'] as const;
+
+/**
+ * Source ranges of the health checks of external passthrough Network Load
+ * Balancers (`type: LoadBalancer` Services). Client traffic reaches the nodes
+ * from anywhere; GKE opens the Service port for it itself.
+ */
+export const GOOGLE_L4_HEALTH_CHECK_RANGES = ['35.191.0.0/16', '209.85.152.0/22', '209.85.204.0/22'] as const;
+
+/** Kubernetes' default NodePort range; `healthCheckNodePort` is allocated from it too. */
+export const NODE_PORT_RANGE = '30000-32767';
+
+/** kube-proxy's health endpoint, which GKE's L4 health checks probe for `externalTrafficPolicy: Cluster` Services. */
+export const KUBE_PROXY_HEALTH_PORT = 10256;
+
+export interface GkeHealthCheckFirewallProps {
+  /** Name prefix of the rules (normally the cluster name). Required. */
+  readonly name: string;
+  /** The VPC network's id. Required. */
+  readonly networkId: string;
+  /** Network tags of the nodes the rules apply to (Pods' alias IPs belong to their node's VM). Required. */
+  readonly targetTags: readonly string[];
+  /** Ports the app's Pods serve on: NEG backends and their health checks go straight to Pod IP:port. Required. */
+  readonly podPorts: readonly number[];
+}
+
+/**
+ * Ingress firewall rules that let Google's load balancers reach the nodes
+ * and the Pods on them:
+ * - `l7`: health checkers and GFE proxies ({@link GOOGLE_L7_SOURCE_RANGES})
+ *   to every NodePort (instance-group backends, `healthCheckNodePort`) and to
+ *   the Pod ports (NEG backends: Pod IP:port).
+ * - `l4`: passthrough NLB health checkers ({@link GOOGLE_L4_HEALTH_CHECK_RANGES})
+ *   to every NodePort (`healthCheckNodePort` of `externalTrafficPolicy: Local`)
+ *   and to kube-proxy's health port.
+ *
+ * GKE's Ingress and Service controllers create similar `k8s-*` rules of their
+ * own per load balancer and delete them with the load balancer; these rules
+ * make the lab independent of that (and of a Shared VPC where the controllers
+ * may not create rules). They live in the cluster stack, so they outlast the
+ * load balancers on destroy.
+ */
+export class GkeHealthCheckFirewall extends Construct {
+  /** Rule for Application Load Balancers (GKE Ingress). */
+  public readonly l7: ComputeFirewall;
+  /** Rule for passthrough Network Load Balancers (LoadBalancer Services). */
+  public readonly l4: ComputeFirewall;
+
+  constructor(scope: Construct, id: string, props: GkeHealthCheckFirewallProps) {
+    super(scope, id);
+    if (props.targetTags.length === 0) {
+      throw new Error(`GkeHealthCheckFirewall ${id}: targetTags is empty; give the node pool's network tags, or the rules would open every VM in the network`);
+    }
+    const common = { network: props.networkId, direction: 'INGRESS', priority: 1000, targetTags: [...props.targetTags] };
+    this.l7 = new ComputeFirewall(this, 'l7', {
+      ...common,
+      name: `${props.name}-allow-l7-lb`,
+      description: 'hoplab: Google health checks and Application Load Balancer proxies to NodePorts (instance groups) and Pod ports (NEGs)',
+      sourceRanges: [...GOOGLE_L7_SOURCE_RANGES],
+      allow: [{ protocol: 'tcp', ports: [NODE_PORT_RANGE, ...props.podPorts.map(String)] }],
+    });
+    this.l4 = new ComputeFirewall(this, 'l4', {
+      ...common,
+      name: `${props.name}-allow-l4-lb-hc`,
+      description: 'hoplab: passthrough Network Load Balancer health checks to healthCheckNodePorts and kube-proxy',
+      sourceRanges: [...GOOGLE_L4_HEALTH_CHECK_RANGES],
+      allow: [{ protocol: 'tcp', ports: [NODE_PORT_RANGE, String(KUBE_PROXY_HEALTH_PORT)] }],
+    });
+  }
+}

@@ -1,0 +1,80 @@
+import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
+import { ITerraformDependable } from 'cdktf';
+import { Construct } from 'constructs';
+import { EXPOSURE_LABEL } from '../k8s/demo-app';
+import { annotationAddress, NEG_ANNOTATION, NEG_STATUS_ANNOTATION } from './gce-ingress-exposure';
+
+/**
+ * Annotations GKE adds to a Service it did not get from us: on a VPC-native
+ * cluster every Service is annotated `cloud.google.com/neg: '{"ingress":true}'`
+ * by default (it only matters if an Ingress points at the Service), and the
+ * NEG controller may add its status. Ignored so plans stay empty.
+ */
+export const LB_SERVICE_IGNORED_ANNOTATIONS = [NEG_ANNOTATION, NEG_STATUS_ANNOTATION] as const;
+
+export interface GkeLoadBalancerServiceExposureProps {
+  /** Namespace of the app (a reference to the namespace resource, so it is destroyed after the exposure). Required. */
+  readonly namespace: string;
+  /** Labels that select the app's Pods. Required. */
+  readonly selector: Readonly<Record<string, string>>;
+  /** Port the Pods serve on. Required. */
+  readonly targetPort: number;
+  /**
+   * The exposure mode, used for the name and the `hoplab.dev/exposure` label.
+   * @default 'nodeport-local'
+   */
+  readonly mode?: string;
+  /**
+   * Service name.
+   * @default `echo-${mode}`
+   */
+  readonly name?: string;
+  /**
+   * Resources to create first and destroy after the exposure (the app's Deployment).
+   * @default - none
+   */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * A `type: LoadBalancer` Service with `externalTrafficPolicy: Local`: GKE
+ * makes an external passthrough Network Load Balancer whose backends are the
+ * nodes; its health check probes each node's `healthCheckNodePort`, which only
+ * answers on nodes that host a ready Pod, so traffic takes one hop and keeps
+ * the client's source address (no SNAT).
+ *
+ * The URL is read back from the Service status (`wait_for_load_balancer`).
+ * On destroy the provider waits until the Service is gone, which GKE's
+ * `service.kubernetes.io/load-balancer-cleanup` finalizer holds until the
+ * load balancer, its health check and its `k8s-*` firewall rules are deleted.
+ */
+export class GkeLoadBalancerServiceExposure extends Construct {
+  /** The exposure mode. */
+  public readonly mode: string;
+  /** The Service. */
+  public readonly service: ServiceV1;
+  /** `http://<load balancer IP>/`, from the Service status. */
+  public readonly url: string;
+
+  constructor(scope: Construct, id: string, props: GkeLoadBalancerServiceExposureProps) {
+    super(scope, id);
+    this.mode = props.mode ?? 'nodeport-local';
+    this.service = new ServiceV1(this, 'service', {
+      metadata: {
+        name: props.name ?? `echo-${this.mode}`,
+        namespace: props.namespace,
+        labels: { [EXPOSURE_LABEL]: this.mode },
+      },
+      spec: {
+        type: 'LoadBalancer',
+        externalTrafficPolicy: 'Local',
+        selector: { ...props.selector },
+        port: [{ name: 'http', port: 80, targetPort: String(props.targetPort), protocol: 'TCP' }],
+      },
+      waitForLoadBalancer: true,
+      dependsOn: props.dependsOn,
+      lifecycle: { ignoreChanges: LB_SERVICE_IGNORED_ANNOTATIONS.map(annotationAddress) },
+    });
+    this.url = `http://${this.service.status.get(0).loadBalancer.get(0).ingress.get(0).ip}/`;
+  }
+}

@@ -1,0 +1,79 @@
+import { DataGoogleClientConfig } from '@cdktf/provider-google/lib/data-google-client-config';
+import { GoogleProvider } from '@cdktf/provider-google/lib/provider';
+import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
+import { Construct } from 'constructs';
+
+/** How the kubernetes provider authenticates to GKE. */
+export type GkeCredentials = 'gke-gcloud-auth-plugin' | 'access-token';
+
+/** The exec credential plugin the kubernetes provider runs for a token (`gke-gcloud-auth-plugin`, as kubectl does). */
+export const GKE_AUTH_PLUGIN_EXEC = {
+  apiVersion: 'client.authentication.k8s.io/v1beta1',
+  command: 'gke-gcloud-auth-plugin',
+  // Same identity as the google provider: Application Default Credentials.
+  args: ['--use_application_default_credentials'],
+} as const;
+
+export interface GkeProvidersProps {
+  /** The cluster's API endpoint: host name or IP, without scheme (a cross-stack reference). Required. */
+  readonly endpoint: string;
+  /** The cluster CA certificate, PEM (a cross-stack reference). Required. */
+  readonly caCertificate: string;
+  /** Google Cloud project, for the google provider (`access-token` only). Required. */
+  readonly project: string;
+  /** Google Cloud region, for the google provider (`access-token` only). Required. */
+  readonly region: string;
+  /**
+   * How the kubernetes provider gets its short-lived credential:
+   * - `gke-gcloud-auth-plugin`: the provider runs the plugin (the same one
+   *   kubectl uses) for every session; the plugin mints a token from
+   *   Application Default Credentials. Nothing lands in Terraform state; the
+   *   machine running Terraform needs the plugin on its PATH
+   *   (`gcloud components install gke-gcloud-auth-plugin`).
+   * - `access-token`: the google provider's own OAuth access token, read with
+   *   `data google_client_config`. Needs nothing beyond the google provider,
+   *   but the token (valid for up to an hour, scope cloud-platform) is stored
+   *   in this stack's state as a sensitive attribute of the data source.
+   * @default 'gke-gcloud-auth-plugin'
+   */
+  readonly credentials?: GkeCredentials;
+  /**
+   * Labels the google provider adds to every resource it creates (`access-token` only).
+   * @default - none
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The providers of a stack that deploys into a GKE cluster: kubernetes,
+ * configured from the cluster stack's endpoint and CA with a short-lived
+ * credential, and (for `access-token`) google to mint that credential. No
+ * long-lived secret (client certificate, static token, kubeconfig file) is
+ * involved.
+ */
+export class GkeProviders extends Construct {
+  /** The kubernetes provider. */
+  public readonly kubernetes: KubernetesProvider;
+  /** The google provider; only with `access-token` credentials, the exec plugin needs none. */
+  public readonly google?: GoogleProvider;
+
+  constructor(scope: Construct, id: string, props: GkeProvidersProps) {
+    super(scope, id);
+    const credentials = props.credentials ?? 'gke-gcloud-auth-plugin';
+    const connection = { host: `https://${props.endpoint}`, clusterCaCertificate: props.caCertificate };
+    if (credentials === 'access-token') {
+      this.google = new GoogleProvider(this, 'google', {
+        project: props.project,
+        region: props.region,
+        defaultLabels: props.labels ? { ...props.labels } : undefined,
+      });
+      const client = new DataGoogleClientConfig(this, 'client-config', {});
+      this.kubernetes = new KubernetesProvider(this, 'kubernetes', { ...connection, token: client.accessToken });
+    } else {
+      this.kubernetes = new KubernetesProvider(this, 'kubernetes', {
+        ...connection,
+        exec: [{ apiVersion: GKE_AUTH_PLUGIN_EXEC.apiVersion, command: GKE_AUTH_PLUGIN_EXEC.command, args: [...GKE_AUTH_PLUGIN_EXEC.args] }],
+      });
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import { Annotations, TerraformOutput, TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
+import { ExposureMode, LabConfig } from '../config/schema';
+import { ExposureOutput, exposureOutputName } from '../contract';
+import { EXPOSURE_FACTS } from '../exposure-facts';
+import { AlbIngressExposure, AlbTargetType } from '../aws/alb-ingress-exposure';
+import { EksProviders } from '../aws/eks-providers';
+import { LbExposure } from '../aws/lb-exposure';
+import { LoadBalancerController, READINESS_GATE_INJECT_LABEL } from '../aws/load-balancer-controller';
+import { NlbServiceExposure } from '../aws/nlb-service-exposure';
+import { DEMO_APP_LABELS, DemoApp } from '../k8s/demo-app';
+import { labTags } from '../tags';
+import { AwsClusterStack } from './aws-cluster-stack';
+
+/** Namespace of the demo app and its exposures. */
+export const AWS_LB_APP_NAMESPACE = 'hoplab';
+/** Name of the demo app's container port (see `DemoApp`). */
+const APP_PORT_NAME = 'http';
+
+export interface AwsLbStackProps {
+  /** The validated lab config (required). */
+  readonly config: LabConfig;
+  /** The environment's `<env>-aws-cluster` stack (required): its cluster, VPC and controller role, read through cross-stack references. */
+  readonly cluster: AwsClusterStack;
+}
+
+/**
+ * `<env>-aws-lb`: the AWS Load Balancer Controller, the demo app and one load
+ * balancer per exposure mode, in the cluster of `<env>-aws-cluster`.
+ *
+ * Order, both ways: controller, then namespace and exposures (each waits for its
+ * load balancer), then the app's Pods (so the webhook sees the `ip` target
+ * groups and injects readiness gates). `cdktf destroy` runs it backwards: the
+ * Ingresses and Services go first, and each delete waits until the controller
+ * has removed its load balancer, target groups and security groups and dropped
+ * its finalizer; only then is the controller uninstalled.
+ */
+export class AwsLbStack extends TerraformStack {
+  /** The kubernetes and helm providers. */
+  public readonly providers: EksProviders;
+  /** The AWS Load Balancer Controller. */
+  public readonly controller: LoadBalancerController;
+  /** The demo app. */
+  public readonly app: DemoApp;
+  /** The exposures, in the order of `config.exposures`. */
+  public readonly exposures: readonly LbExposure[];
+
+  constructor(scope: Construct, id: string, props: AwsLbStackProps) {
+    super(scope, id);
+    const { config, cluster } = props;
+    const eks = cluster.cluster;
+
+    this.providers = new EksProviders(this, 'providers', {
+      clusterName: eks.clusterName,
+      endpoint: eks.cluster.endpoint,
+      certificateAuthorityData: eks.cluster.certificateAuthority.get(0).data,
+      region: config.aws.region,
+    });
+
+    this.controller = new LoadBalancerController(this, 'lb-controller', {
+      chartVersion: config.aws.loadBalancerController.chartVersion,
+      clusterName: eks.clusterName,
+      region: config.aws.region,
+      vpcId: cluster.vpc.vpcId,
+      roleArn: cluster.lbControllerRoleArn,
+      defaultTags: labTags(config, id),
+      readinessGatePodLabels: DEMO_APP_LABELS,
+    });
+    const release = this.controller.release;
+
+    this.app = new DemoApp(this, 'app', {
+      namespace: AWS_LB_APP_NAMESPACE,
+      image: config.app.image,
+      replicas: config.app.replicas,
+      namespaceLabels: { [READINESS_GATE_INJECT_LABEL]: 'enabled' },
+      dependsOn: [release],
+    });
+
+    this.exposures = config.exposures.map((mode) => this.exposure(mode));
+    // Pods after load balancers: readiness gates are injected only at Pod creation,
+    // and only for target groups that exist by then.
+    this.app.deployment.dependsOn = [...(this.app.deployment.dependsOn ?? []), ...this.exposures.map((e) => e.loadBalancerObject.fqn)];
+
+    for (const exposure of this.exposures) {
+      const value: ExposureOutput = { mode: exposure.mode, cloud: 'aws', url: exposure.url, ...EXPOSURE_FACTS.aws[exposure.mode] };
+      new TerraformOutput(this, exposureOutputName(exposure.mode), { value, description: `The ${exposure.mode} exposure of ${config.name} on EKS` });
+    }
+
+    if (config.app.replicas >= config.aws.nodeCount) {
+      Annotations.of(this).addWarning(
+        `app.replicas (${config.app.replicas}) is not below aws.nodeCount (${config.aws.nodeCount}): every node may host a Pod, ` +
+          `so the nodeport exposure's extra hop may not show; use fewer replicas than nodes`,
+      );
+    }
+  }
+
+  /** One exposure, built as EXPOSURE_FACTS describes it, so the outputs and the resources cannot disagree. Construct id: `exposure-<mode>`. */
+  private exposure(mode: ExposureMode): LbExposure {
+    const facts = EXPOSURE_FACTS.aws[mode];
+    const common = {
+      mode,
+      namespace: this.app.namespace,
+      selector: DEMO_APP_LABELS,
+      targetPort: APP_PORT_NAME,
+      tags: { 'hoplab-exposure': mode },
+      controller: this.controller.release,
+    };
+    switch (facts.lb_kind) {
+      case 'alb':
+        return new AlbIngressExposure(this, `exposure-${mode}`, {
+          ...common,
+          targetType: facts.target_type as AlbTargetType,
+          ingressClassName: this.controller.ingressClassName,
+        });
+      case 'nlb':
+        return new NlbServiceExposure(this, `exposure-${mode}`, { ...common, loadBalancerClass: this.controller.loadBalancerClass });
+      default:
+        throw new Error(`AwsLbStack: EXPOSURE_FACTS.aws["${mode}"].lb_kind "${facts.lb_kind}" has no construct; use "alb" or "nlb"`);
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import { GoogleProvider } from '@cdktf/provider-google/lib/provider';
+import { TerraformOutput, TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
+import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix, gkePerNodeRangeSize } from '../config/gke-limits';
+import { LabConfig } from '../config/schema';
+import { CLUSTER_OUTPUTS } from '../contract';
+import { GkeCluster, gkeLocation } from '../gcp/gke-cluster';
+import { GkeHealthCheckFirewall } from '../gcp/gke-health-check-firewall';
+import { GkeNetwork } from '../gcp/gke-network';
+import { GkeNodePool } from '../gcp/gke-node-pool';
+import { DEMO_APP_PORT } from '../k8s/demo-app';
+import { labNames } from '../names';
+import { labTags } from '../tags';
+
+/** Extra outputs of `<env>-gcp-cluster` (next to {@link CLUSTER_OUTPUTS}). Names are stable: scripts read them. */
+export const GCP_CLUSTER_OUTPUTS = {
+  /** Zone (zonal cluster) or region (regional cluster) of the cluster. */
+  clusterLocation: 'cluster_location',
+  /** The control plane's public endpoint (IP address). */
+  clusterEndpoint: 'cluster_endpoint',
+  /** The control plane's Kubernetes version (changes as the release channel upgrades it). */
+  kubernetesVersion: 'kubernetes_version',
+  /** Release channel. */
+  releaseChannel: 'release_channel',
+  /** `kube-proxy` or `dataplane-v2`. */
+  dataplane: 'dataplane',
+  /** Prefix length of the alias range each node gets from the Pod range, e.g. 24. */
+  perNodePodRangePrefix: 'per_node_pod_range_prefix',
+  /** Addresses in that per-node range, e.g. 256. */
+  perNodePodRangeSize: 'per_node_pod_range_size',
+  /** Most nodes the Pod range can serve at this max Pods per node. */
+  maxNodesForPodRange: 'max_nodes_for_pod_range',
+  /** Secondary range for Service cluster IPs. */
+  serviceAddressRange: 'service_address_range',
+  /** Primary range of the node subnet. */
+  nodeAddressRange: 'node_address_range',
+  /** VPC network name (the leftover check and `gcloud` commands use it). */
+  networkName: 'network_name',
+  /** Network tag of the nodes. */
+  nodeNetworkTag: 'node_network_tag',
+} as const;
+
+export interface GcpClusterStackProps {
+  /** The validated lab config. Required. */
+  readonly config: LabConfig;
+}
+
+/**
+ * `<env>-gcp-cluster`: the VPC network and node subnet (secondary ranges for
+ * Pods and Services), Cloud Router and NAT for the private nodes, the
+ * VPC-native GKE cluster and its node pool, and the firewall rules that let
+ * Google's load balancers reach nodes and Pods.
+ */
+export class GcpClusterStack extends TerraformStack {
+  /** The GKE cluster, for the `-lb` stack's providers. */
+  public readonly cluster: GkeCluster;
+  /** The network. */
+  public readonly network: GkeNetwork;
+  /** The node pool. */
+  public readonly nodePool: GkeNodePool;
+
+  constructor(scope: Construct, id: string, props: GcpClusterStackProps) {
+    super(scope, id);
+    const { config } = props;
+    const gcp = config.gcp;
+    const names = labNames(config);
+    const nodeTag = `${names.gkeCluster}-node`;
+
+    new GoogleProvider(this, 'google', { project: gcp.project, region: gcp.region, defaultLabels: labTags(config, id) });
+
+    this.network = new GkeNetwork(this, 'network', {
+      name: names.gkeCluster,
+      region: gcp.region,
+      nodeCidr: gcp.nodeSubnetCidr,
+      podCidr: gcp.podCidr,
+      serviceCidr: gcp.serviceCidr,
+    });
+
+    const where = gkeLocation(gcp.region, gcp.zones);
+    this.cluster = new GkeCluster(this, 'gke', {
+      name: names.gkeCluster,
+      location: where.location,
+      nodeLocations: where.nodeLocations,
+      networkId: this.network.networkId,
+      subnetId: this.network.subnetId,
+      podRangeName: this.network.podRangeName,
+      serviceRangeName: this.network.serviceRangeName,
+      releaseChannel: gcp.releaseChannel,
+      minMasterVersion: gcp.kubernetesVersion,
+      dataplaneV2: gcp.dataplaneV2,
+      masterAuthorizedCidrs: gcp.masterAuthorizedCidrs,
+      defaultMaxPodsPerNode: gcp.maxPodsPerNode,
+    });
+
+    this.nodePool = new GkeNodePool(this, 'nodes', {
+      name: `${names.gkeCluster}-nodes`,
+      clusterName: this.cluster.clusterName,
+      location: this.cluster.location,
+      zones: gcp.zones,
+      nodeCountPerZone: gcp.nodeCount,
+      machineType: gcp.machineType,
+      maxPodsPerNode: gcp.maxPodsPerNode,
+      networkTags: [nodeTag],
+      labels: { 'hoplab.dev/env': config.name },
+      dependsOn: [this.network.nat],
+    });
+
+    new GkeHealthCheckFirewall(this, 'lb-firewall', {
+      name: names.gkeCluster,
+      networkId: this.network.networkId,
+      targetTags: [nodeTag],
+      podPorts: [DEMO_APP_PORT],
+    });
+
+    const podRangePrefix = Number(gcp.podCidr.split('/')[1]);
+    const perNodePrefix = gkePerNodeRangePrefix(gcp.maxPodsPerNode);
+    const perNodeSize = gkePerNodeRangeSize(gcp.maxPodsPerNode);
+    const outputs: Record<string, unknown> = {
+      [CLUSTER_OUTPUTS.cloud]: 'gcp',
+      [CLUSTER_OUTPUTS.clusterName]: this.cluster.clusterName,
+      [CLUSTER_OUTPUTS.region]: gcp.region,
+      [CLUSTER_OUTPUTS.location]: gcp.zones.join(','),
+      [CLUSTER_OUTPUTS.nodeCount]: gcp.nodeCount * gcp.zones.length,
+      [CLUSTER_OUTPUTS.maxPodsPerNode]: gcp.maxPodsPerNode,
+      [CLUSTER_OUTPUTS.maxPodsPerNodeReason]:
+        `GKE VPC-native: max Pods per node set to ${gcp.maxPodsPerNode}; each node gets a /${perNodePrefix} alias range ` +
+        `(${perNodeSize} addresses, at least twice the max Pods) from the Pod range ${gcp.podCidr}`,
+      [CLUSTER_OUTPUTS.podAddressRange]: [gcp.podCidr],
+      [CLUSTER_OUTPUTS.podNetworking]: `gke-vpc-native: Pods get alias IPs from the subnet's secondary range "${this.network.podRangeName}"`,
+      [GCP_CLUSTER_OUTPUTS.clusterLocation]: this.cluster.location,
+      [GCP_CLUSTER_OUTPUTS.clusterEndpoint]: this.cluster.endpoint,
+      [GCP_CLUSTER_OUTPUTS.kubernetesVersion]: this.cluster.cluster.masterVersion,
+      [GCP_CLUSTER_OUTPUTS.releaseChannel]: gcp.releaseChannel,
+      [GCP_CLUSTER_OUTPUTS.dataplane]: gcp.dataplaneV2 ? 'dataplane-v2' : 'kube-proxy',
+      [GCP_CLUSTER_OUTPUTS.perNodePodRangePrefix]: perNodePrefix,
+      [GCP_CLUSTER_OUTPUTS.perNodePodRangeSize]: perNodeSize,
+      [GCP_CLUSTER_OUTPUTS.maxNodesForPodRange]: gkeMaxNodesForPodRange(podRangePrefix, gcp.maxPodsPerNode),
+      [GCP_CLUSTER_OUTPUTS.serviceAddressRange]: gcp.serviceCidr,
+      [GCP_CLUSTER_OUTPUTS.nodeAddressRange]: gcp.nodeSubnetCidr,
+      [GCP_CLUSTER_OUTPUTS.networkName]: this.network.network.name,
+      [GCP_CLUSTER_OUTPUTS.nodeNetworkTag]: nodeTag,
+    };
+    for (const [name, value] of Object.entries(outputs)) {
+      new TerraformOutput(this, name, { value });
+    }
+  }
+}

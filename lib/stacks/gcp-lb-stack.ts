@@ -1,0 +1,72 @@
+import { TerraformOutput, TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
+import { ExposureMode, LabConfig } from '../config/schema';
+import { ExposureOutput, exposureOutputName } from '../contract';
+import { EXPOSURE_FACTS } from '../exposure-facts';
+import { GceIngressExposure } from '../gcp/gce-ingress-exposure';
+import { GkeLoadBalancerServiceExposure } from '../gcp/gke-load-balancer-service-exposure';
+import { GkeProviders } from '../gcp/gke-providers';
+import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../k8s/demo-app';
+import { labTags } from '../tags';
+import { GcpClusterStack } from './gcp-cluster-stack';
+
+/** Namespace of the demo app on GKE. */
+export const GCP_DEMO_NAMESPACE = 'hoplab';
+
+export interface GcpLbStackProps {
+  /** The validated lab config. Required. */
+  readonly config: LabConfig;
+  /** The cluster stack whose cluster this stack deploys into (cross-stack references). Required. */
+  readonly cluster: GcpClusterStack;
+}
+
+/**
+ * `<env>-gcp-lb`: the demo app and one exposure per mode in
+ * `config.exposures`, each exported as `exposure_<mode>` with the URL read
+ * back from the load balancer status and the facts of DESIGN.md.
+ *
+ * Destroy order (Terraform reverses the dependencies): Ingresses, then their
+ * Services, then the Deployment, then the namespace; every exposure depends on
+ * the Deployment and names the namespace. This whole stack depends on
+ * `<env>-gcp-cluster` (cross-stack references), so `cdktf destroy` removes it,
+ * and with it every load balancer, NEG and `k8s-*` firewall rule GKE created,
+ * before the cluster and network.
+ */
+export class GcpLbStack extends TerraformStack {
+  /** The demo app. */
+  public readonly app: DemoApp;
+  /** The exposures created, by mode. */
+  public readonly exposures: Partial<Record<ExposureMode, GceIngressExposure | GkeLoadBalancerServiceExposure>> = {};
+
+  constructor(scope: Construct, id: string, props: GcpLbStackProps) {
+    super(scope, id);
+    const { config, cluster } = props;
+
+    new GkeProviders(this, 'providers', {
+      endpoint: cluster.cluster.endpoint,
+      caCertificate: cluster.cluster.caCertificate,
+      project: config.gcp.project,
+      region: config.gcp.region,
+      credentials: config.gcp.kubernetesCredentials,
+      labels: labTags(config, id),
+    });
+
+    this.app = new DemoApp(this, 'app', { namespace: GCP_DEMO_NAMESPACE, image: config.app.image, replicas: config.app.replicas });
+    const common = {
+      namespace: this.app.namespace,
+      selector: DEMO_APP_LABELS,
+      targetPort: DEMO_APP_PORT,
+      dependsOn: [this.app.deployment],
+    };
+
+    for (const mode of config.exposures) {
+      const exposure =
+        mode === 'nodeport-local'
+          ? new GkeLoadBalancerServiceExposure(this, mode, { ...common, mode })
+          : new GceIngressExposure(this, mode, { ...common, mode });
+      this.exposures[mode] = exposure;
+      const value: ExposureOutput = { mode, cloud: 'gcp', url: exposure.url, ...EXPOSURE_FACTS.gcp[mode] };
+      new TerraformOutput(this, exposureOutputName(mode), { value });
+    }
+  }
+}

@@ -1,0 +1,2 @@
+// Brings cdktf's jest matcher types (toHaveResourceWithProperties, ...) into the type-check.
+import 'cdktf/lib/testing/adapters/jest';

@@ -1,0 +1,46 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..', '..');
+const APP = join(ROOT, 'dist', 'hoplab.js');
+
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
+});
+
+function runIn(files: Record<string, string>) {
+  const cwd = mkdtempSync(join(tmpdir(), 'hoplab-cli-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
+  const env = { ...process.env };
+  delete env.HOPLAB_CONFIG;
+  delete env.CDKTF_OUTDIR;
+  const result = spawnSync(process.execPath, [APP], { cwd, env, encoding: 'utf8' });
+  return { ...result, cwd };
+}
+
+describe('npm run synth (dist/hoplab.js)', () => {
+  test('GIVEN no config WHEN synthesized THEN the default stacks are written and it exits 0', () => {
+    const result = runIn({});
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(readdirSync(join(result.cwd, 'cdktf.out', 'stacks'))).toContain('lab-aws-cluster');
+    expect(result.stdout).toMatch(/^hoplab: synthesized \d+ stacks for "lab" \(config: defaults\) into cdktf.out\/stacks\n$/);
+  });
+
+  test('GIVEN a config with two bad values WHEN synthesized THEN it exits 1, prints one line per problem, and writes nothing', () => {
+    const result = runIn({ 'hoplab.config.yaml': 'name: Lab\naws:\n  vpcCidr: 10.0.0.0/33\n' });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      [
+        `hoplab: the lab config (${join(result.cwd, 'hoplab.config.yaml')}) has 2 problems; nothing was synthesized:`,
+        '  - name: "Lab" is not a DNS label: use lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen (e.g. "lab" or "team-a")',
+        '  - aws.vpcCidr: "10.0.0.0/33" is not an IPv4 CIDR block (each octet 0-255 without leading zeroes, prefix 0-32)',
+        '',
+      ].join('\n'),
+    );
+    expect(existsSync(join(result.cwd, 'cdktf.out'))).toBe(false);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The embedded default for real: Terraform 1.x, the AWS provider from the
+ * machine's provider mirror, and moto on loopback. Nothing here is mocked.
+ */
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { validConfig } from '../../lib/config/load';
+import { Emulator, startMoto } from '../../lib/local/moto';
+import { runLocalLab } from '../../lib/local/local-lab';
+
+const ROOT = resolve(__dirname, '..', '..');
+jest.setTimeout(300_000);
+
+async function answers(endpoint: string): Promise<boolean> {
+  try {
+    await fetch(`${endpoint}/moto-api/`, { signal: AbortSignal.timeout(1000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('npm run local against the AWS emulator', () => {
+  let external: Emulator | undefined;
+  afterAll(async () => {
+    await external?.stop();
+  });
+
+  test('GIVEN a running emulator WHEN the lab runs THEN it applies, outputs, re-plans empty, destroys, leaves nothing, and leaves the emulator running', async () => {
+    external = await startMoto();
+    const lines: string[] = [];
+    const result = await runLocalLab({ config: validConfig({}, 'test'), endpoint: external.endpoint, write: (line) => lines.push(line) });
+
+    expect(result.outputs).toMatchObject({
+      cloud: 'aws',
+      cluster_name: 'lab-eks',
+      region: 'us-east-1',
+      node_count: 3,
+      max_pods_per_node: 17,
+      pod_address_range: ['10.0.0.0/19', '10.0.32.0/19'],
+      lb_controller_role_arn: expect.stringMatching(/^arn:aws:iam::\d+:role\/lab-eks-aws-lb-controller$/),
+      oidc_provider_arn: expect.stringMatching(/^arn:aws:iam::\d+:oidc-provider\/oidc\.eks\./),
+    });
+    expect(result.resources).toEqual(expect.arrayContaining(['aws_eks_cluster.eks_cluster_55B0C966', 'aws_eks_node_group.nodes_node-group_12AEBAC4']));
+    expect(result.resources.filter((r) => r.startsWith('aws_eks_addon'))).toEqual([]);
+    expect(result.addonsLeftOut).toEqual(['vpc-cni', 'kube-proxy', 'coredns']);
+    expect(result.replanEmpty).toBe(true);
+    expect(result.leftovers).toEqual([]);
+    expect(lines).toEqual(expect.arrayContaining([
+      '[1/8] use the AWS emulator at ' + external.endpoint + ' ...',
+      expect.stringMatching(/^ {6}note: left out in emulator mode \(moto has no EKS add-on API\): vpc-cni, kube-proxy, coredns; real deploys keep them$/),
+      expect.stringMatching(/^ {6}ok: terraform destroy \(\d+\.\d s\)$/),
+      expect.stringMatching(/^ {6}ok: check the emulator for anything left of "lab" \(\d+\.\d s\)$/),
+    ]));
+    expect(await answers(external.endpoint)).toBe(true);
+  });
+
+  test('GIVEN a run of the real command WHEN it gets Ctrl-C during apply THEN it destroys what it applied, stops its emulator and exits 130', async () => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
+    const env = { ...process.env };
+    delete env.HOPLAB_AWS_ENDPOINT;
+    delete env.HOPLAB_CONFIG;
+    const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'local.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const sawApply = new Promise<void>((resolveSeen) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (/\[4\/8\] terraform apply/.test(output)) resolveSeen();
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+    });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    await sawApply;
+    await new Promise((r) => setTimeout(r, 4000));
+    child.kill('SIGINT');
+    const code = await exited;
+
+    expect(code).toBe(130);
+    expect(output).toContain('SIGINT received; stopping and cleaning up');
+    expect(output).toContain('cleanup: destroying what was applied ...');
+    expect(output).toContain('cleanup: destroyed');
+    expect(output).toContain('cleanup: emulator stopped');
+    const endpoint = /emulator: (http:\/\/127\.0\.0\.1:\d+) \(started by hoplab/.exec(output)?.[1];
+    expect(endpoint).toBeDefined();
+    expect(await answers(endpoint!)).toBe(false);
+  });
+
+  test('GIVEN HOPLAB_AWS_ENDPOINT pointing at nothing WHEN the command runs THEN it fails fast with the endpoint in the message', () => {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
+    const run = () => execFileSync(process.execPath, [join(ROOT, 'dist', 'local.js')], { cwd: ROOT, env: { ...process.env, HOPLAB_AWS_ENDPOINT: 'http://127.0.0.1:9' }, encoding: 'utf8', stdio: 'pipe' });
+    expect(run).toThrow(/hoplab local: FAILED: the emulator at http:\/\/127\.0\.0\.1:9 did not answer within 5 s/);
+  });
+});
