@@ -1,4 +1,4 @@
-import { Annotations, TerraformOutput, TerraformStack } from 'cdktf';
+import { Annotations, dependable, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode, LabConfig } from '../config/schema';
 import { ExposureOutput, exposureOutputName } from '../contract';
@@ -79,7 +79,7 @@ export class AwsLbStack extends TerraformStack {
     this.exposures = config.exposures.map((mode) => this.exposure(mode));
     // Pods after load balancers: readiness gates are injected only at Pod creation,
     // and only for target groups that exist by then.
-    this.app.deployment.dependsOn = [...(this.app.deployment.dependsOn ?? []), ...this.exposures.map((e) => e.loadBalancerObject.fqn)];
+    this.app.deployment.dependsOn = [...(this.app.deployment.dependsOn ?? []), ...this.exposures.map((e) => dependable(e.loadBalancerObject))];
 
     for (const exposure of this.exposures) {
       const value: ExposureOutput = { mode: exposure.mode, cloud: 'aws', url: exposure.url, ...EXPOSURE_FACTS.aws[exposure.mode] };

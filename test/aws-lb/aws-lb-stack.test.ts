@@ -1,0 +1,218 @@
+import { AnnotationMetadataEntryType } from 'cdktf';
+import { parse } from 'yaml';
+import { EXPOSURE_MODES, ExposureMode } from '../../lib/config/schema';
+import { exposureOutputName } from '../../lib/contract';
+import { EXPOSURE_FACTS } from '../../lib/exposure-facts';
+import { LB_CONTROLLER_SERVICE_ACCOUNT } from '../../lib/aws/load-balancer-controller-role';
+import { ENV_TAG } from '../../lib/tags';
+import { kubernetesObjects } from '../support/k8s-objects';
+import { dependencyGraph, destroyOrder, portable, resourceOf, synthAwsLb } from './support';
+
+const REMOTE = 'data.terraform_remote_state.cross-stack-reference-input-lab-aws-cluster.outputs';
+
+describe('AwsLbStack', () => {
+  describe('GIVEN the default config', () => {
+    const { json, text, lb, cluster } = synthAwsLb();
+    const release = resourceOf(json, 'helm_release');
+    const values = parse(release.config.values[0]);
+    const loadBalancerObjects = [
+      resourceOf(json, 'kubernetes_ingress_v1', 'exposure-native_'),
+      resourceOf(json, 'kubernetes_ingress_v1', 'exposure-nodeport_'),
+      resourceOf(json, 'kubernetes_service_v1', 'exposure-nodeport-local_'),
+    ];
+
+    describe('cross-stack wiring', () => {
+      test('THEN the stack depends on the cluster stack, so cdktf deploys it after and destroys it before', () => {
+        expect(lb.dependencies).toEqual([cluster]);
+      });
+
+      test('THEN both providers read endpoint, CA and cluster name from the cluster stack state', () => {
+        const kubernetes = json.provider.kubernetes[0] as Record<string, any>;
+        expect(kubernetes.host).toBe(`\${${REMOTE}.cross-stack-output-aws_eks_clustereks_cluster_55B0C966endpoint}`);
+        expect(kubernetes.cluster_ca_certificate).toBe(`\${base64decode(${REMOTE}.cross-stack-output-aws_eks_clustereks_cluster_55B0C966certificate_authority0data)}`);
+        expect(kubernetes.exec[0].args).toEqual([
+          'eks', 'get-token', '--cluster-name', `\${${REMOTE}.cross-stack-output-aws_eks_clustereks_cluster_55B0C966name}`, '--region', 'us-east-1', '--output', 'json',
+        ]);
+        expect((json.provider.helm[0] as Record<string, any>).kubernetes).toEqual({ host: kubernetes.host, cluster_ca_certificate: kubernetes.cluster_ca_certificate, exec: kubernetes.exec[0] });
+      });
+
+      test('THEN the controller gets cluster name, VPC and IAM role from the cluster stack', () => {
+        expect(values.clusterName).toBe(`\${${REMOTE}.cross-stack-output-aws_eks_clustereks_cluster_55B0C966name}`);
+        expect(values.vpcId).toBe(`\${${REMOTE}.cross-stack-output-aws_vpcvpc_6776A399id}`);
+        expect(values.serviceAccount.name).toBe(LB_CONTROLLER_SERVICE_ACCOUNT);
+        expect(values.serviceAccount.annotations['eks.amazonaws.com/role-arn']).toBe(`\${${REMOTE}.cross-stack-output-aws_iam_rolelb-controller-role_6B9A885Farn}`);
+      });
+
+      test('THEN no credential is stored: no token data source, no token output', () => {
+        expect(json.data).toEqual({ terraform_remote_state: expect.any(Object) });
+        expect(text).not.toMatch(/"token"|aws_eks_cluster_auth/);
+      });
+    });
+
+    describe('controller and app', () => {
+      test('THEN the chart version comes from the config and its AWS resources carry the environment tags', () => {
+        expect(release.config.version).toBe('3.5.0');
+        expect(values.defaultTags).toEqual({ [ENV_TAG]: 'lab', 'hoplab-stack': 'lab-aws-lb', 'managed-by': 'hoplab' });
+      });
+
+      test('THEN the app namespace turns on readiness-gate injection, and the webhook fails closed for the app Pods', () => {
+        const namespace = resourceOf(json, 'kubernetes_namespace_v1');
+        expect(namespace.config.metadata).toEqual({
+          name: 'hoplab',
+          labels: { 'app.kubernetes.io/name': 'hoplab-echo', 'app.kubernetes.io/part-of': 'hoplab', 'elbv2.k8s.aws/pod-readiness-gate-inject': 'enabled' },
+        });
+        const deployment = resourceOf(json, 'kubernetes_deployment_v1');
+        expect(values.objectSelector).toEqual({ matchLabels: deployment.config.spec.template.metadata.labels });
+        expect(values.podMutatorWebhookConfig).toEqual({ failurePolicy: 'Fail' });
+      });
+
+      test('THEN the demo app runs the configured image with fewer replicas than nodes', () => {
+        const deployment = resourceOf(json, 'kubernetes_deployment_v1');
+        expect(deployment.config.spec.replicas).toBe('2');
+        expect(deployment.config.spec.template.spec.container[0].image).toBe('registry.k8s.io/echoserver:1.10');
+        expect(lb.node.metadata.filter((m) => m.type === AnnotationMetadataEntryType.WARN)).toEqual([]);
+      });
+    });
+
+    describe('order', () => {
+      const graph = dependencyGraph(json);
+      const order = destroyOrder(graph);
+      const before = (a: string, b: string) => order.indexOf(a) < order.indexOf(b);
+
+      test.each(['kubernetes_ingress_v1.exposure-native_', 'kubernetes_ingress_v1.exposure-nodeport_', 'kubernetes_service_v1.exposure-nodeport-local_'])(
+        'THEN %s is created after, and destroyed before, the controller release',
+        (prefix) => {
+          const object = loadBalancerObjects.find((o) => o.address.startsWith(prefix))!;
+          expect(object.config.depends_on).toEqual([release.address]);
+          expect(before(object.address, release.address)).toBe(true);
+        },
+      );
+
+      test('THEN every Kubernetes object of the stack goes before the controller, which goes last', () => {
+        expect(order[order.length - 1]).toBe(release.address);
+        expect(graph.get(release.address)).toEqual(new Set());
+      });
+
+      test('THEN the Pods come after every load balancer (readiness gates need the target groups) and go before them', () => {
+        const deployment = resourceOf(json, 'kubernetes_deployment_v1');
+        expect(deployment.config.depends_on).toEqual(loadBalancerObjects.map((o) => o.address));
+        for (const object of loadBalancerObjects) {
+          expect(before(deployment.address, object.address)).toBe(true);
+        }
+      });
+
+      test('THEN an Ingress goes before its backend Service and the namespace', () => {
+        const namespace = resourceOf(json, 'kubernetes_namespace_v1');
+        for (const mode of ['native', 'nodeport']) {
+          const ingress = resourceOf(json, 'kubernetes_ingress_v1', `exposure-${mode}_`);
+          const service = resourceOf(json, 'kubernetes_service_v1', `exposure-${mode}_`);
+          expect(before(ingress.address, service.address)).toBe(true);
+          expect(before(service.address, namespace.address)).toBe(true);
+        }
+      });
+    });
+
+    describe('outputs', () => {
+      test('THEN there is one output per exposure, named by the contract, and nothing else', () => {
+        expect(Object.keys(json.output).sort()).toEqual(['exposure_native', 'exposure_nodeport', 'exposure_nodeport_local']);
+      });
+
+      test.each(EXPOSURE_MODES.map((mode) => [mode]))('THEN exposure %s holds mode, cloud, URL from the load balancer status and the facts', (mode) => {
+        const object = loadBalancerObjects.find((o) => o.address.includes(`exposure-${mode}_`))!;
+        expect(json.output[exposureOutputName(mode)].value).toEqual({
+          mode,
+          cloud: 'aws',
+          url: `http://\${${object.address}.status[0].load_balancer[0].ingress[0].hostname}/`,
+          ...EXPOSURE_FACTS.aws[mode],
+        });
+      });
+    });
+
+    describe('the facts in the outputs are what the resources do', () => {
+      const backend = (mode: ExposureMode) => resourceOf(json, 'kubernetes_service_v1', `exposure-${mode}_`).config;
+
+      test.each(['native', 'nodeport'] as const)('THEN %s: an Ingress (ALB) whose target-type and Service match the facts', (mode) => {
+        const facts = EXPOSURE_FACTS.aws[mode];
+        const ingress = resourceOf(json, 'kubernetes_ingress_v1', `exposure-${mode}_`).config;
+        expect(facts.lb_kind).toBe('alb');
+        expect(ingress.metadata.annotations['alb.ingress.kubernetes.io/target-type']).toBe(facts.target_type);
+        expect(backend(mode).spec.type).toBe(facts.target_type === 'instance' ? 'NodePort' : 'ClusterIP');
+        expect(backend(mode).spec.external_traffic_policy ?? 'Cluster').toBe(facts.external_traffic_policy);
+      });
+
+      test('THEN nodeport-local: an NLB Service with instance targets, the facts traffic policy and an HTTP health check', () => {
+        const facts = EXPOSURE_FACTS.aws['nodeport-local'];
+        const service = backend('nodeport-local');
+        expect(facts.lb_kind).toBe('nlb');
+        expect(service.spec.load_balancer_class).toBe('service.k8s.aws/nlb');
+        expect(service.metadata.annotations['service.beta.kubernetes.io/aws-load-balancer-nlb-target-type']).toBe(facts.target_type);
+        expect(service.spec.external_traffic_policy).toBe(facts.external_traffic_policy);
+        expect(facts.health_check).toContain(service.metadata.annotations['service.beta.kubernetes.io/aws-load-balancer-healthcheck-path']);
+      });
+    });
+
+    test('THEN every Kubernetes object is valid against the Kubernetes API schema', () => {
+      const objects = kubernetesObjects(json);
+      expect(objects.map((o) => o.address.split('.')[0]).sort()).toEqual([
+        'kubernetes_deployment_v1',
+        'kubernetes_ingress_v1',
+        'kubernetes_ingress_v1',
+        'kubernetes_namespace_v1',
+        'kubernetes_service_v1',
+        'kubernetes_service_v1',
+        'kubernetes_service_v1',
+      ]);
+      for (const object of objects) {
+        expect(() => object.validate()).not.toThrow();
+      }
+    });
+
+    test('THEN the stack matches the snapshot', () => {
+      expect(portable(text)).toMatchSnapshot();
+    });
+  });
+
+  describe('GIVEN a config that selects exposures and sizes', () => {
+    const { json, lb } = synthAwsLb({
+      name: 'team-a',
+      exposures: ['nodeport-local'],
+      app: { replicas: 3, image: 'registry.k8s.io/echoserver:1.9' },
+      aws: { nodeCount: 3 },
+    });
+
+    test('THEN only the selected exposure exists, with its output', () => {
+      expect(Object.keys(json.output)).toEqual(['exposure_nodeport_local']);
+      expect(json.resource.kubernetes_ingress_v1).toBeUndefined();
+      expect(Object.keys(json.resource.kubernetes_service_v1)).toEqual([expect.stringMatching(/^exposure-nodeport-local_/)]);
+      const deployment = resourceOf(json, 'kubernetes_deployment_v1');
+      expect(deployment.config.depends_on).toEqual([resourceOf(json, 'kubernetes_service_v1').address]);
+    });
+
+    test('THEN replicas, image and environment name come from the config', () => {
+      const deployment = resourceOf(json, 'kubernetes_deployment_v1');
+      expect(deployment.config.spec.replicas).toBe('3');
+      expect(deployment.config.spec.template.spec.container[0].image).toBe('registry.k8s.io/echoserver:1.9');
+      expect(json.data?.terraform_remote_state).toHaveProperty(['cross-stack-reference-input-team-a-aws-cluster']);
+    });
+
+    test('THEN synth warns that as many replicas as nodes can hide the extra hop', () => {
+      expect(lb.node.metadata.filter((m) => m.type === AnnotationMetadataEntryType.WARN).map((m) => m.data)).toEqual([
+        'app.replicas (3) is not below aws.nodeCount (3): every node may host a Pod, so the nodeport exposure\'s extra hop may not show; use fewer replicas than nodes',
+      ]);
+    });
+  });
+
+  describe('GIVEN a bad value for what this stack reads THEN synth stops with one clear line per problem', () => {
+    const header = 'hoplab: the lab config (test) has 1 problem; nothing was synthesized:\n  - ';
+    test.each([
+      [{ aws: { loadBalancerController: { chartVersion: '1.8.0' } } }, 'aws.loadBalancerController.chartVersion: "1.8.0" is not supported; allowed: 3.5.0. hoplab ships the IAM policy of these releases only.'],
+      [{ app: { replicas: 0 } }, 'app.replicas: 0 must be at least 1 replicas (allowed: 1 to 50)'],
+      [{ app: { replicas: 2.5 } }, 'app.replicas: 2.5 must be a whole number of replicas from 1 to 50'],
+      [{ app: { image: 'echoserver' } }, 'app.image: "echoserver" is not a pinned image reference: name it with a tag or digest, e.g. "registry.k8s.io/echoserver:1.10"'],
+      [{ exposures: ['ingress'] }, 'exposures[0]: "ingress" is not supported; allowed: native, nodeport, nodeport-local. Use the mode names of DESIGN.md.'],
+      [{ exposures: ['native', 'native'] }, 'exposures: ["native","native"] lists "native" more than once; list each exposure mode once'],
+    ])('%j', (raw, problem) => {
+      expect(() => synthAwsLb(raw as never)).toThrow(header + problem);
+    });
+  });
+});
