@@ -135,12 +135,34 @@ function awsIngress(exposure: ExposureResources, ingress: KubeObject, ctx: Clust
   return { ...unknownShape(`${LBC.ingressTargetType}: ${targetType} is neither ip nor instance`), lbKind: 'alb', label: 'ALB', l7: true };
 }
 
+/**
+ * The controller's NLB health check: annotations win; without them TCP on the
+ * traffic port, or for instance targets with ETP Local HTTP /healthz on the
+ * Service's healthCheckNodePort (model_builder.go, v3.5.0).
+ */
+function nlbHealthCheck(service: KubeObject, targetType: string, policy: 'Cluster' | 'Local' | null): string {
+  const localInstance = targetType === 'instance' && policy === 'Local';
+  const protocol = (service.annotations[LBC.serviceHealthProtocol] ?? (localInstance ? 'HTTP' : 'TCP')).toUpperCase();
+  const path = protocol === 'TCP' ? '' : ` ${service.annotations[LBC.serviceHealthPath] ?? (localInstance ? '/healthz' : '/')}`;
+  const port = service.annotations[LBC.serviceHealthPort];
+  if (targetType === 'ip') {
+    return `each Pod IP on ${port && port !== 'traffic-port' ? `port ${port}` : targetPort(service)} (${protocol}${path})`;
+  }
+  const where = port === undefined ? (localInstance ? 'healthCheckNodePort' : 'NodePort') : port === 'traffic-port' ? 'NodePort' : `port ${port}`;
+  const verdict =
+    policy === 'Local' && where !== 'NodePort'
+      ? 'only nodes with a ready Pod pass'
+      : policy === 'Local'
+        ? 'only nodes with a ready Pod answer on the NodePort'
+        : 'passes on nodes without a Pod too';
+  return `${policy === 'Local' ? 'each' : 'every'} node's ${where} (${protocol}${path}): ${verdict}`;
+}
+
 function awsService(service: KubeObject): LoadBalancerShape {
   const lbType = service.annotations[LBC.serviceType];
   const lbClass = typeof service.spec.load_balancer_class === 'string' ? service.spec.load_balancer_class : undefined;
   const notes: string[] = [];
   const byController = lbClass === LBC.nlbClass || lbType === 'external' || lbType === 'nlb-ip';
-  const healthAnnotated = service.annotations[LBC.serviceHealthPort] ?? service.annotations[LBC.serviceHealthPath];
   if (byController) {
     const targetType = lbType === 'nlb-ip' ? 'ip' : (service.annotations[LBC.nlbTargetType] ?? 'instance');
     if (lbType !== 'nlb-ip' && service.annotations[LBC.nlbTargetType] === undefined) {
@@ -160,17 +182,7 @@ function awsService(service: KubeObject): LoadBalancerShape {
       targets: targetType === 'ip' ? 'pods' : 'nodes',
       targetType,
       keepsClientAsSource: preserve,
-      healthCheck: (policy) => {
-        if (healthAnnotated) {
-          return `${service.annotations[LBC.serviceHealthProtocol] ?? 'TCP'} on ${service.annotations[LBC.serviceHealthPort] ?? 'traffic-port'} ${service.annotations[LBC.serviceHealthPath] ?? ''}`.trim() + ' (annotated)';
-        }
-        if (targetType === 'ip') {
-          return `each Pod IP on ${targetPort(service)} (TCP)`;
-        }
-        return policy === 'Local'
-          ? "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass"
-          : "every node's NodePort (TCP): passes on nodes without a Pod too";
-      },
+      healthCheck: (policy) => nlbHealthCheck(service, targetType, policy),
       notes,
     };
   }

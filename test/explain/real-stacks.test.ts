@@ -1,0 +1,69 @@
+/**
+ * explain over the real stacks, synthesized with the default config: what it
+ * derives from them must be what their outputs state (EXPOSURE_FACTS).
+ */
+import { App } from 'cdktf';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validConfig } from '../../lib/config/load';
+import { EXPOSURE_MODES } from '../../lib/config/schema';
+import { exposureOutputName } from '../../lib/contract';
+import { explainDir } from '../../lib/explain/explain-dir';
+import { ExplainModel } from '../../lib/explain/model';
+import { SynthStack } from '../../lib/explain/terraform-json';
+import { readSynthDir } from '../../lib/explain/synth-dir';
+import { labNames } from '../../lib/names';
+import { AwsClusterStack } from '../../lib/stacks/aws-cluster-stack';
+import { AwsLbStack } from '../../lib/stacks/aws-lb-stack';
+import { GcpClusterStack } from '../../lib/stacks/gcp-cluster-stack';
+import { GcpLbStack } from '../../lib/stacks/gcp-lb-stack';
+
+const config = validConfig({}, 'test');
+const names = labNames(config);
+let dir: string;
+let model: ExplainModel;
+let stacks: Map<string, SynthStack>;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hoplab-explain-real-'));
+  const app = new App({ outdir: dir });
+  const awsCluster = new AwsClusterStack(app, names.awsClusterStack, { config });
+  new AwsLbStack(app, names.awsLbStack, { config, cluster: awsCluster });
+  const gcpCluster = new GcpClusterStack(app, names.gcpClusterStack, { config });
+  new GcpLbStack(app, names.gcpLbStack, { config, cluster: gcpCluster });
+  app.synth();
+  model = explainDir(dir);
+  stacks = new Map(readSynthDir(dir).clouds.flatMap((c) => [c.cluster, c.lb]).filter((s): s is SynthStack => s !== undefined).map((s) => [s.name, s]));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const cases = (['aws', 'gcp'] as const).flatMap((cloud) => EXPOSURE_MODES.map((mode) => [cloud, mode] as const));
+
+test.each(cases)('%s %s: derived from the resources = stated in the exposure output', (cloud, mode) => {
+  const cloudModel = model.environments[0].clouds.find((c) => c.cloud === cloud)!;
+  const derived = cloudModel.exposures.find((e) => e.mode === mode)!;
+  // The URL in it is computed by Terraform; the facts next to it are literals.
+  const raw = (stacks.get(`${config.name}-${cloud}-lb`)!.json.output as Record<string, { value: Record<string, unknown> }>)[exposureOutputName(mode)].value;
+  expect({
+    lb_kind: derived.lb_kind,
+    target_type: derived.target_type,
+    expected_hops: derived.expected_hops,
+    client_ip_preserved: derived.client_ip_preserved,
+    external_traffic_policy: derived.external_traffic_policy,
+  }).toEqual({
+    lb_kind: raw.lb_kind,
+    target_type: raw.target_type,
+    expected_hops: raw.expected_hops,
+    client_ip_preserved: raw.client_ip_preserved,
+    external_traffic_policy: raw.external_traffic_policy,
+  });
+  expect(derived.notes).toEqual([]);
+});
+
+test('cluster facts of the real stacks: VPC CNI limit on AWS, alias range on GKE', () => {
+  const [aws, gcp] = model.environments[0].clouds;
+  expect(aws.capacity).toMatchObject({ max_pods_per_node: 17, node_count: config.aws.nodeCount, machine_type: config.aws.nodeInstanceType });
+  expect(gcp.capacity).toMatchObject({ max_pods_per_node: config.gcp.maxPodsPerNode, per_node_range: '/24', pod_address_range: [config.gcp.podCidr] });
+});
