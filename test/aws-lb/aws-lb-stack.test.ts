@@ -4,7 +4,7 @@ import { EXPOSURE_MODES, ExposureMode } from '../../lib/config/schema';
 import { exposureOutputName } from '../../lib/contract';
 import { EXPOSURE_FACTS } from '../../lib/exposure-facts';
 import { LB_CONTROLLER_SERVICE_ACCOUNT } from '../../lib/aws/load-balancer-controller-role';
-import { ENV_TAG } from '../../lib/tags';
+import { ENV_TAG, labTags } from '../../lib/tags';
 import { kubernetesObjects } from '../support/k8s-objects';
 import { dependencyGraph, destroyOrder, portable, resourceOf, synthAwsLb } from './support';
 
@@ -12,7 +12,7 @@ const REMOTE = 'data.terraform_remote_state.cross-stack-reference-input-lab-aws-
 
 describe('AwsLbStack', () => {
   describe('GIVEN the default config', () => {
-    const { json, text, lb, cluster } = synthAwsLb();
+    const { json, text, lb, cluster, config } = synthAwsLb();
     const release = resourceOf(json, 'helm_release');
     const values = parse(release.config.values[0]);
     const loadBalancerObjects = [
@@ -52,7 +52,8 @@ describe('AwsLbStack', () => {
     describe('controller and app', () => {
       test('THEN the chart version comes from the config and its AWS resources carry the environment tags', () => {
         expect(release.config.version).toBe('3.5.0');
-        expect(values.defaultTags).toEqual({ [ENV_TAG]: 'lab', 'hoplab-stack': 'lab-aws-lb', 'managed-by': 'hoplab' });
+        expect(values.defaultTags).toEqual(labTags(config, 'lab-aws-lb'));
+        expect(values.defaultTags).toEqual(expect.objectContaining({ [ENV_TAG]: 'lab', 'hoplab-stack': 'lab-aws-lb' }));
       });
 
       test('THEN the app namespace turns on readiness-gate injection, and the webhook fails closed for the app Pods', () => {
