@@ -19,11 +19,14 @@ function main(): void {
     }
     throw error;
   }
-  const app = new App({ outdir: process.env.CDKTF_OUTDIR ?? 'cdktf.out', skipValidation: false });
-  const stacks = addLab(app, loaded.config);
+  // No stack traces in construct metadata: they cost a third of synth time and nobody reads them in cdk.tf.json.
+  const app = new App({ outdir: process.env.CDKTF_OUTDIR ?? 'cdktf.out', stackTraces: false });
+  const environments = addLab(app, loaded.config);
   app.synth();
   if (process.env.CDKTF_OUTDIR === undefined) {
-    console.log(`hoplab: synthesized ${Object.keys(stacks).length} stacks for "${loaded.config.name}" (config: ${loaded.source}) into cdktf.out/stacks`);
+    const envs = environments.map((e) => e.env);
+    const which = envs.length === 1 ? `"${envs[0]}"` : `${envs.length} environments`;
+    console.log(`hoplab: synthesized ${envs.length * 4} stacks for ${which} (config: ${loaded.source}) into cdktf.out/stacks`);
   }
 }
 

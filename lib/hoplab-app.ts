@@ -1,16 +1,39 @@
-import { App } from 'cdktf';
+import { App, TerraformStack } from 'cdktf';
 import { LabConfig } from './config/schema';
+import { labEnvironments } from './environments';
 import { labNames } from './names';
 import { AwsClusterStack } from './stacks/aws-cluster-stack';
+import { AwsLbStack } from './stacks/aws-lb-stack';
+import { GcpClusterStack } from './stacks/gcp-cluster-stack';
+import { GcpLbStack } from './stacks/gcp-lb-stack';
+import { addStateBackend } from './state-backend';
 
-/** The stacks of one environment. */
+/** The four stacks of one environment. AWS and GCP never depend on each other. */
 export interface LabStacks {
+  readonly env: string;
   readonly awsCluster: AwsClusterStack;
+  readonly awsLb: AwsLbStack;
+  readonly gcpCluster: GcpClusterStack;
+  readonly gcpLb: GcpLbStack;
 }
 
-/** Adds every stack of the lab to `app`. The config must be validated (see `loadConfig`). */
-export function addLab(app: App, config: LabConfig): LabStacks {
-  const names = labNames(config);
-  const awsCluster = new AwsClusterStack(app, names.awsClusterStack, { config });
-  return { awsCluster };
+/**
+ * Adds every stack of every environment of the lab to `app`: per environment
+ * (one per attendee, or one named `name`) `<env>-aws-cluster`, `<env>-aws-lb`,
+ * `<env>-gcp-cluster`, `<env>-gcp-lb`, each with its state where `backend`
+ * says. The config must be validated (see `loadConfig`).
+ */
+export function addLab(app: App, config: LabConfig): LabStacks[] {
+  return labEnvironments(config).map((env) => {
+    const names = labNames(env);
+    const withBackend = <T extends TerraformStack>(stack: T, name: string): T => {
+      addStateBackend(stack, env.backend, name);
+      return stack;
+    };
+    const awsCluster = withBackend(new AwsClusterStack(app, names.awsClusterStack, { config: env }), names.awsClusterStack);
+    const awsLb = withBackend(new AwsLbStack(app, names.awsLbStack, { config: env, cluster: awsCluster }), names.awsLbStack);
+    const gcpCluster = withBackend(new GcpClusterStack(app, names.gcpClusterStack, { config: env }), names.gcpClusterStack);
+    const gcpLb = withBackend(new GcpLbStack(app, names.gcpLbStack, { config: env, cluster: gcpCluster }), names.gcpLbStack);
+    return { env: env.name, awsCluster, awsLb, gcpCluster, gcpLb };
+  });
 }

@@ -2,15 +2,30 @@ import { LabConfig } from './config/schema';
 
 /** Tag key that marks every resource of an environment; leftover checks search by it. */
 export const ENV_TAG = 'hoplab-env';
+/** Tag keys every resource carries. */
+export const TAG_KEYS = { env: ENV_TAG, workshop: 'hoplab-workshop', owner: 'hoplab-owner', expires: 'hoplab-expires', stack: 'hoplab-stack', managedBy: 'managed-by' } as const;
 
 /**
- * Tags for every taggable AWS resource of a stack (provider default tags), and,
- * lowercased, labels for GCP resources: which environment and stack made it.
+ * Tags for every taggable AWS resource of a stack (provider default tags):
+ * which environment, workshop and stack made it, who owns it, and when it may
+ * be deleted.
  */
 export function labTags(config: LabConfig, stackName: string): Record<string, string> {
   return {
-    [ENV_TAG]: config.name,
-    'hoplab-stack': stackName,
-    'managed-by': 'hoplab',
+    [TAG_KEYS.env]: config.name,
+    [TAG_KEYS.workshop]: config.workshop.name,
+    [TAG_KEYS.owner]: config.workshop.owner,
+    [TAG_KEYS.expires]: config.workshop.expiresAt ?? 'unset',
+    [TAG_KEYS.stack]: stackName,
+    [TAG_KEYS.managedBy]: 'hoplab',
   };
+}
+
+/**
+ * The same as Google Cloud labels (provider default labels): values may hold
+ * only lowercase letters, digits, `_` and `-`, so the expiry time
+ * `2026-12-01T18:00:00Z` becomes `2026-12-01t18-00-00z`.
+ */
+export function labLabels(config: LabConfig, stackName: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(labTags(config, stackName)).map(([key, value]) => [key, value.toLowerCase().replace(/[^a-z0-9_-]/g, '-').slice(0, 63)]));
 }

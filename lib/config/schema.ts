@@ -153,6 +153,78 @@ export const appConfig = z
   })
   .prefault({});
 
+/** A value Google Cloud accepts as a label (and AWS as a tag): lowercase letters, digits, `_` and `-`, at most 63. */
+const labelValue = (example: string) =>
+  z
+    .string({ error: `must be a string such as "${example}"` })
+    .regex(/^[a-z0-9]([a-z0-9_-]{0,61}[a-z0-9])?$/, {
+      error: `is not usable as a cloud label value: use 1 to 63 lowercase letters, digits, "_" or "-", starting and ending with a letter or digit (e.g. "${example}")`,
+    });
+
+export const workshopConfig = z
+  .strictObject({
+    name: labelValue('k8s-networking-101').default('hoplab').describe('Workshop name: tag/label `hoplab-workshop` on every resource.'),
+    owner: labelValue('jane-doe').default('workshop-host').describe('Who answers for the resources: tag/label `hoplab-owner` on every resource.'),
+    expiresAt: z
+      .string({ error: 'must be an ISO 8601 UTC time such as "2026-12-01T18:00:00Z"' })
+      .superRefine((value, ctx) => {
+        const shape = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:(\d{2}))?Z$/.exec(value);
+        const parsed = new Date(value);
+        // Date.parse rolls 2026-02-31 over to March; a real date reads back the same.
+        if (!shape || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 16) !== value.slice(0, 16)) {
+          ctx.addIssue({ code: 'custom', message: 'is not a real ISO 8601 UTC time; write it as "2026-12-01T18:00:00Z"' });
+        }
+      })
+      .optional()
+      .describe('When the environments may be deleted (UTC): tag/label `hoplab-expires`. Unset: "unset".'),
+    durationHours: z
+      .number({ error: 'must be a number of hours from 1 to 720' })
+      .min(1, { error: 'must be at least 1 hour (allowed: 1 to 720)' })
+      .max(720, { error: 'must be at most 720 hours (allowed: 1 to 720)' })
+      .default(8)
+      .describe('Planned length of the workshop, for the cost estimate printed before deploying.'),
+  })
+  .prefault({});
+
+const required = (what: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`;
+
+const s3Bucket = z
+  .string({ error: required('name an existing S3 bucket for the state files') })
+  .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'is not an S3 bucket name: 3 to 63 lowercase letters, digits, dots and hyphens' });
+const gcsBucket = z
+  .string({ error: required('name an existing Cloud Storage bucket for the state files') })
+  .regex(/^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/, { error: 'is not a Cloud Storage bucket name: 3 to 63 lowercase letters, digits, dots, "_" and "-"' });
+const statePrefix = z
+  .string({ error: 'must be a path prefix such as "hoplab"' })
+  .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, { error: 'is not a path prefix: use letters, digits, ".", "_", "-" and "/" between parts (e.g. "workshops/2026-12")' });
+
+export const BACKEND_TYPES = ['local', 's3', 'gcs'] as const;
+
+export const backendConfig = z
+  .discriminatedUnion(
+    'type',
+    [
+      z.strictObject({ type: z.literal('local') }),
+      z.strictObject({
+        type: z.literal('s3'),
+        bucket: s3Bucket.describe('Existing S3 bucket for the state files.'),
+        region: z
+          .string({ error: required('the AWS region of the bucket, e.g. "us-east-1"') })
+          .pipe(awsRegion)
+          .describe('Region of the bucket.'),
+        keyPrefix: statePrefix.default('hoplab').describe('State key prefix: each stack is `<keyPrefix>/<stack>.tfstate`.'),
+      }),
+      z.strictObject({
+        type: z.literal('gcs'),
+        bucket: gcsBucket.describe('Existing Cloud Storage bucket for the state files.'),
+        prefix: statePrefix.default('hoplab').describe('State prefix: each stack is `<prefix>/<stack>/default.tfstate`.'),
+      }),
+    ],
+    { error: `must be an object whose "type" is one of: ${BACKEND_TYPES.join(', ')} (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })` },
+  )
+  .default({ type: 'local' });
+
 export const labConfig = z.strictObject({
   /** JSON Schema reference for editors; ignored by hoplab. */
   $schema: z.string().optional().describe("JSON Schema reference for editors; ignored by hoplab."),
@@ -166,6 +238,26 @@ export const labConfig = z.strictObject({
   aws: awsConfig.describe('Amazon EKS environment: VPC, cluster, nodes, AWS Load Balancer Controller.'),
   gcp: gcpConfig.describe('Google GKE environment: VPC-native cluster, node pool, ranges.'),
   app: appConfig.describe('The demo echo app both clouds run.'),
+  workshop: workshopConfig.describe('The workshop these environments are for: tags, expiry, cost estimate.'),
+  attendees: z
+    .array(envName, { error: 'must be a list of attendee names' })
+    .min(1, { error: 'must list at least one attendee, or be left out for a single environment named by `name`' })
+    .max(100, { error: 'must list at most 100 attendees' })
+    .optional()
+    .describe('One environment per attendee, named after them (`<attendee>-aws-cluster` ...). Unset: one environment named `name`.'),
+  backend: backendConfig.describe('Where Terraform keeps state: local files (default), S3 with a native lock file, or GCS. One state per stack.'),
+  deploy: z
+    .strictObject({
+      parallelism: z
+        .number({ error: 'must be a whole number of stacks from 1 to 32' })
+        .int({ error: 'must be a whole number of stacks from 1 to 32' })
+        .min(1, { error: 'must be at least 1 (allowed: 1 to 32)' })
+        .max(32, { error: 'must be at most 32 (allowed: 1 to 32)' })
+        .default(4)
+        .describe('Stacks `npm run deploy` and `teardown` run at once.'),
+    })
+    .prefault({})
+    .describe('How `npm run deploy` and `npm run teardown` run.'),
 });
 
 /** The lab config as written in a file: every field optional. */
@@ -175,3 +267,5 @@ export type LabConfig = z.output<typeof labConfig>;
 export type AwsConfig = LabConfig['aws'];
 export type GcpConfig = LabConfig['gcp'];
 export type AppConfig = LabConfig['app'];
+export type WorkshopConfig = LabConfig['workshop'];
+export type BackendConfig = LabConfig['backend'];

@@ -35,7 +35,7 @@ export function validateConfig(raw: unknown): ValidationResult {
       ],
     };
   }
-  const problems = [...checkExposures(parsed.data), ...checkAws(parsed.data.aws), ...checkGcp(parsed.data.gcp)];
+  const problems = [...checkExposures(parsed.data), ...checkAttendees(parsed.data), ...checkAws(parsed.data.aws), ...checkGcp(parsed.data.gcp)];
   return problems.length > 0 ? { ok: false, problems } : { ok: true, config: parsed.data };
 }
 
@@ -76,6 +76,15 @@ function unwrap(schema: z.ZodType): z.ZodType {
 
 function duplicates<T>(values: readonly T[]): T[] {
   return values.filter((value, index) => values.indexOf(value) !== index);
+}
+
+function checkAttendees(config: LabConfig): ConfigProblem[] {
+  const attendees = config.attendees ?? [];
+  return [...new Set(duplicates(attendees))].map((name) => ({
+    path: `attendees[${attendees.lastIndexOf(name)}]`,
+    value: name,
+    reason: `is listed more than once; each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "${name}-2")`,
+  }));
 }
 
 function checkExposures(config: LabConfig): ConfigProblem[] {
@@ -206,13 +215,22 @@ function checkGcp(gcp: GcpConfig): ConfigProblem[] {
     });
   }
   const maxNodes = gkeMaxNodesForPodRange(pods.prefix, gcp.maxPodsPerNode);
-  if (maxNodes < totalNodes) {
-    const perNode = gkePerNodeRangePrefix(gcp.maxPodsPerNode);
+  const perNodePrefix = gkePerNodeRangePrefix(gcp.maxPodsPerNode);
+  if (maxNodes === 0) {
+    const needed = perNodePrefix - Math.ceil(Math.log2(totalNodes));
     problems.push({
       path: 'gcp.podCidr',
       value: gcp.podCidr,
       reason:
-        `holds ${maxNodes} nodes at ${gcp.maxPodsPerNode} max Pods per node (a /${perNode} alias range each) but ` +
+        `is smaller than the /${perNodePrefix} alias range GKE gives each node at ${gcp.maxPodsPerNode} max Pods per node; ` +
+        `${totalNodes} node(s) need at least a /${needed}: use a larger range or a lower gcp.maxPodsPerNode`,
+    });
+  } else if (maxNodes < totalNodes) {
+    problems.push({
+      path: 'gcp.podCidr',
+      value: gcp.podCidr,
+      reason:
+        `holds ${maxNodes} nodes at ${gcp.maxPodsPerNode} max Pods per node (a /${perNodePrefix} alias range each) but ` +
         `${totalNodes} nodes are configured (gcp.nodeCount ${gcp.nodeCount} x ${gcp.zones.length} zones); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode`,
     });
   }

@@ -8,7 +8,7 @@ import { formatProblem, validateConfig } from '../../lib/config';
 const CASES: [string, unknown, string[]][] = [
   ["name", {"name": "Lab_1"}, ["name: \"Lab_1\" is not a DNS label: use lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen (e.g. \"lab\" or \"team-a\")"]],
   ["name long", {"name": "a-very-long-environment-name"}, ["name: \"a-very-long-environment-name\" is longer than 20 characters; cloud resource names are derived from it (GKE cluster names stop at 40): shorten it"]],
-  ["unknown top", {"nmae": "x"}, ["nmae: \"x\" is in an unknown field \"nmae\"; allowed fields here: name, exposures, aws, gcp, app. Check its spelling or remove it"]],
+  ["unknown top", {"nmae": "x"}, ["nmae: \"x\" is in an unknown field \"nmae\"; allowed fields here: name, exposures, aws, gcp, app, workshop, attendees, backend, deploy. Check its spelling or remove it"]],
   ["unknown aws", {"aws": {"vpcCIDR": "10.0.0.0/16"}}, ["aws.vpcCIDR: \"10.0.0.0/16\" is in an unknown field \"vpcCIDR\"; allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, loadBalancerController. Check its spelling or remove it"]],
   ["not object", "hello", ["(config): \"hello\" must be an object of lab settings (see schema/hoplab.config.schema.json)"]],
   ["exposures bad", {"exposures": ["native", "ingress"]}, ["exposures[1]: \"ingress\" is not supported; allowed: native, nodeport, nodeport-local. Use the mode names of DESIGN.md."]],

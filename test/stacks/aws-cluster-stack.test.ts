@@ -29,7 +29,18 @@ describe('AwsClusterStack', () => {
     const { json } = synth({ name: 'team-a', aws: { region: 'eu-west-1', availabilityZones: ['eu-west-1a', 'eu-west-1b'] } });
     expect(json).toHaveProviderWithProperties(AwsProvider, {
       region: 'eu-west-1',
-      default_tags: [{ tags: { 'hoplab-env': 'team-a', 'hoplab-stack': 'lab-aws-cluster', 'managed-by': 'hoplab' } }],
+      default_tags: [
+        {
+          tags: {
+            'hoplab-env': 'team-a',
+            'hoplab-workshop': 'hoplab',
+            'hoplab-owner': 'workshop-host',
+            'hoplab-expires': 'unset',
+            'hoplab-stack': 'lab-aws-cluster',
+            'managed-by': 'hoplab',
+          },
+        },
+      ],
     });
   });
 
