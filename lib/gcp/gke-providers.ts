@@ -28,15 +28,25 @@ export interface LabGoogleProviderProps {
 }
 
 /**
- * A google provider with project, region and default labels. The labels go in
- * through an override: cdktf 0.21 rewrites the keys of provider-level maps to
- * snake_case (`hoplab-env` would become `hoplab_env`, unlike the AWS tags the
- * leftover check also searches by), and overrides are written verbatim.
+ * A Google Cloud label value: lowercase letters, digits, `_` and `-`, at most
+ * 63 characters (`2026-12-01T18:00:00Z` becomes `2026-12-01t18-00-00z`).
+ */
+export function gcpLabelValue(value: string): string {
+  return value.toLowerCase().replace(/[^a-z0-9_-]/g, '-').slice(0, 63);
+}
+
+/**
+ * A google provider with project, region and default labels (values made
+ * valid with {@link gcpLabelValue}). The labels go in through an override:
+ * cdktf 0.21 rewrites the keys of provider-level maps to snake_case
+ * (`hoplab-env` would become `hoplab_env`, unlike the AWS tags the leftover
+ * check also searches by), and overrides are written verbatim.
  */
 export function labGoogleProvider(scope: Construct, id: string, props: LabGoogleProviderProps): GoogleProvider {
   const provider = new GoogleProvider(scope, id, { project: props.project, region: props.region });
-  if (props.labels && Object.keys(props.labels).length > 0) {
-    provider.addOverride('default_labels', { ...props.labels });
+  const labels = Object.entries(props.labels ?? {});
+  if (labels.length > 0) {
+    provider.addOverride('default_labels', Object.fromEntries(labels.map(([key, value]) => [key, gcpLabelValue(value)])));
   }
   return provider;
 }

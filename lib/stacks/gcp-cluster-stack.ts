@@ -1,4 +1,3 @@
-import { GoogleProvider } from '@cdktf/provider-google/lib/provider';
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix, gkePerNodeRangeSize } from '../config/gke-limits';
@@ -8,6 +7,7 @@ import { GkeCluster, gkeLocation } from '../gcp/gke-cluster';
 import { GkeHealthCheckFirewall } from '../gcp/gke-health-check-firewall';
 import { GkeNetwork } from '../gcp/gke-network';
 import { GkeNodePool } from '../gcp/gke-node-pool';
+import { labGoogleProvider } from '../gcp/gke-providers';
 import { DEMO_APP_PORT } from '../k8s/demo-app';
 import { labNames } from '../names';
 import { labTags } from '../tags';
@@ -66,7 +66,7 @@ export class GcpClusterStack extends TerraformStack {
     const names = labNames(config);
     const nodeTag = `${names.gkeCluster}-node`;
 
-    new GoogleProvider(this, 'google', { project: gcp.project, region: gcp.region, defaultLabels: labTags(config, id) });
+    labGoogleProvider(this, 'google', { project: gcp.project, region: gcp.region, labels: labTags(config, id) });
 
     this.network = new GkeNetwork(this, 'network', {
       name: names.gkeCluster,

@@ -1,7 +1,7 @@
 import { DataGoogleClientConfig } from '@cdktf/provider-google/lib/data-google-client-config';
 import { GoogleProvider } from '@cdktf/provider-google/lib/provider';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
-import { GKE_AUTH_PLUGIN_EXEC, GkeProviders, GkeProvidersProps, labGoogleProvider } from '../../lib/gcp/gke-providers';
+import { gcpLabelValue, GKE_AUTH_PLUGIN_EXEC, GkeProviders, GkeProvidersProps, labGoogleProvider } from '../../lib/gcp/gke-providers';
 import { synthScope } from './synth';
 
 const PROPS: GkeProvidersProps = { endpoint: '34.1.2.3', caCertificate: '-----BEGIN CERTIFICATE-----', project: 'hoplab-demo', region: 'us-central1' };
@@ -41,6 +41,22 @@ describe('labGoogleProvider', () => {
       labGoogleProvider(scope, 'google', { project: 'hoplab-demo', region: 'europe-west1', labels: { 'hoplab-env': 'lab', 'managed-by': 'hoplab' } });
     });
     expect(parsed.provider?.google).toEqual([{ project: 'hoplab-demo', region: 'europe-west1', default_labels: { 'hoplab-env': 'lab', 'managed-by': 'hoplab' } }]);
+  });
+
+  test.each([
+    ['2026-12-01T18:00:00Z', '2026-12-01t18-00-00z'],
+    ['Alice@Example.com', 'alice-example-com'],
+    ['x'.repeat(70), 'x'.repeat(63)],
+    ['lab-gcp-cluster', 'lab-gcp-cluster'],
+  ])('GIVEN label value %s WHEN made a GCP label THEN it is %s', (value, label) => {
+    expect(gcpLabelValue(value)).toBe(label);
+  });
+
+  test('GIVEN a label value GCP would reject WHEN synthesized THEN the provider gets the valid form', () => {
+    const { parsed } = synthScope((scope) => {
+      labGoogleProvider(scope, 'google', { project: 'hoplab-demo', region: 'europe-west1', labels: { 'hoplab-expires': '2026-12-01T18:00:00Z' } });
+    });
+    expect(parsed.provider?.google[0].default_labels).toEqual({ 'hoplab-expires': '2026-12-01t18-00-00z' });
   });
 
   test('GIVEN no labels WHEN synthesized THEN no default_labels are written', () => {
