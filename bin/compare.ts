@@ -1,0 +1,20 @@
+/**
+ * `npm run compare`: the deployed environments side by side, optionally
+ * probed. See `npx tsx bin/compare.ts --help`.
+ */
+import { runCompare } from '../lib/compare/compare-cli';
+
+runCompare(process.argv.slice(2), {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  progress: process.stderr,
+  ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`compare: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import { runCompare } from '../../lib/compare/compare-cli';
+
+async function run(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCompare(argv, {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    progress: { write: () => true, isTTY: false },
+    run: async () => ({ code: 1, stderr: 'Error: no state' }),
+  });
+  return { code, out, err };
+}
+
+describe('compare command', () => {
+  test('--help prints usage with the JSON shape and exits 0', async () => {
+    const { code, out } = await run('--help');
+    expect(code).toBe(0);
+    expect(out).toContain('usage: npx tsx bin/compare.ts [--outputs FILE]');
+    expect(out).toContain('"schema":"hoplab.compare/v1"');
+  });
+
+  test.each([
+    [['--count', '0'], 'compare: --count 0 is not allowed: use a whole number from 1 to 1000'],
+    [['--concurrency', '500'], 'compare: --concurrency 500 is not allowed: use a whole number from 1 to 32'],
+    [['--timeout', 'soon'], 'compare: --timeout soon is not allowed: use a whole number from 100 to 60000'],
+    [['--my-ip', 'me'], 'compare: --my-ip me is not an IP address (e.g. 203.0.113.7)'],
+    [['--format', 'xml'], 'compare: --format xml is not supported; use one of table, markdown, json'],
+    [['--bogus'], "compare: Unknown option '--bogus'"],
+  ])('%j exits 2: %s', async (argv, message) => {
+    const { code, err, out } = await run(...argv);
+    expect(code).toBe(2);
+    expect(err).toContain(message);
+    expect(out).toBe('');
+  });
+
+  test('a missing outputs file exits 1 with the reason', async () => {
+    const { code, err } = await run('--outputs', '/nonexistent/outputs.json');
+    expect(code).toBe(1);
+    expect(err).toBe('compare: cannot read outputs file /nonexistent/outputs.json: ENOENT\n');
+  });
+
+  test('without --outputs and without a synthesized app it exits 1 and says what to do', async () => {
+    const { code, err } = await run('--dir', '/nonexistent');
+    expect(code).toBe(1);
+    expect(err).toContain('compare: no /nonexistent/manifest.json: synthesize first (npx tsx bin/hoplab.ts), or pass --outputs FILE');
+  });
+
+  test('without --outputs and cdktf failing it exits 1 with cdktf’s message', async () => {
+    const { code, err } = await run('--dir', join(__dirname, '..', 'explain', 'fixtures', 'lab'));
+    expect(code).toBe(1);
+    expect(err).toContain('no ');
+  });
+
+  test('--format json without --probe is the outputs side by side', async () => {
+    const { code, out } = await run('--outputs', join(__dirname, 'fixtures', 'outputs.json'), '--format', 'json');
+    expect(code).toBe(0);
+    const model = JSON.parse(out);
+    expect(model).toMatchObject({ schema: 'hoplab.compare/v1', probe: null });
+    expect(model.environments[0].rows).toHaveLength(3);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * Local HTTP servers on 127.0.0.1 that answer like the demo app
+ * (registry.k8s.io/echoserver:1.10) behind each kind of exposure.
+ */
+import { createServer, IncomingMessage, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+export interface EchoFields {
+  readonly pod: string;
+  readonly node: string;
+  readonly podIp: string;
+  readonly clientAddress: string;
+  readonly forwardedFor?: string;
+  readonly host: string;
+}
+
+/** The reply text of echoserver 1.10, with the given values. */
+export function echoBody(f: EchoFields): string {
+  return [
+    '',
+    '',
+    `Hostname: ${f.pod}`,
+    '',
+    'Pod Information:',
+    `\tnode name:\t${f.node}`,
+    `\tpod name:\t${f.pod}`,
+    '\tpod namespace:\thoplab',
+    `\tpod IP:\t${f.podIp}`,
+    '',
+    'Server values:',
+    '\tserver_version=nginx: 1.13.3 - lua: 10008',
+    '',
+    'Request Information:',
+    `\tclient_address=${f.clientAddress}`,
+    '\tmethod=GET',
+    '\treal path=/',
+    '\tquery=',
+    '\trequest_version=1.1',
+    '\trequest_scheme=http',
+    `\trequest_uri=http://${f.host}:8080/`,
+    '',
+    'Request Headers:',
+    '\taccept=text/plain',
+    '\tconnection=close',
+    `\thost=${f.host}`,
+    '\tuser-agent=hoplab-compare',
+    ...(f.forwardedFor ? [`\tx-forwarded-for=${f.forwardedFor}`] : []),
+    '',
+    'Request Body:',
+    '\t-no body in request-',
+    '',
+    '',
+  ].join('\n');
+}
+
+const PODS = [
+  { pod: 'echo-5d9c7b8f6d-x2k4p', node: 'ip-10-0-1-23.ec2.internal', podIp: '10.0.1.57' },
+  { pod: 'echo-5d9c7b8f6d-q8w7e', node: 'ip-10-0-33-41.ec2.internal', podIp: '10.0.33.90' },
+];
+/** Node addresses, the third node has no Pod. */
+const NODE_ADDRESSES = ['10.0.1.23', '10.0.33.41', '10.0.2.200'];
+
+export type Behaviour = 'client-address' | 'snat' | 'slow';
+
+export interface RunningServer {
+  readonly url: string;
+  readonly requests: () => number;
+  close(): Promise<void>;
+}
+
+function remote(req: IncomingMessage): string {
+  return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+}
+
+/**
+ * - `client-address`: the Pod sees the prober (NLB instance + ETP Local: no proxy, no SNAT).
+ * - `snat`: the Pod sees a node address, the client only in X-Forwarded-For (ALB instance + ETP Cluster).
+ * - `slow`: answers after `slowMs` (longer than the probe timeout).
+ */
+export async function startEchoServer(behaviour: Behaviour, slowMs = 5000): Promise<RunningServer> {
+  let count = 0;
+  const timers = new Set<NodeJS.Timeout>();
+  const server: Server = createServer((req, res) => {
+    const n = count;
+    count += 1;
+    const pod = PODS[n % PODS.length];
+    const host = req.headers.host ?? 'localhost';
+    const body =
+      behaviour === 'snat'
+        ? echoBody({ ...pod, host, clientAddress: NODE_ADDRESSES[n % NODE_ADDRESSES.length], forwardedFor: remote(req) })
+        : echoBody({ ...pod, host, clientAddress: remote(req) });
+    const reply = () => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(body);
+    };
+    if (behaviour === 'slow') {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        reply();
+      }, slowMs);
+      timers.add(timer);
+    } else {
+      reply();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests: () => count,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) {
+          clearTimeout(timer);
+        }
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A loopback URL nothing listens on (connection refused): a port bound and released. */
+export async function deadUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/`;
+}
