@@ -12,13 +12,14 @@ import { addLab } from '../hoplab-app';
 import { explainDir, ExplainOptions } from './explain-dir';
 import { ExplainModel } from './model';
 
-export function explainLab(config: LabConfig, options: Pick<ExplainOptions, 'clouds'> = {}): ExplainModel {
+/** Every environment of the lab (one per attendee in a workshop config) unless `options.env` picks one. */
+export function explainLab(config: LabConfig, options: ExplainOptions = {}): ExplainModel {
   const dir = mkdtempSync(join(tmpdir(), `hoplab-explain-${config.name}-`));
   try {
     const app = new App({ outdir: dir });
     addLab(app, config);
     app.synth();
-    return { ...explainDir(dir, { env: config.name, ...options }), dir: 'synthesized from the lab config' };
+    return { ...explainDir(dir, options), dir: 'synthesized from the lab config' };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 /**
- * explain over the real stacks, synthesized with the default config: what it
+ * explain over the real app (addLab), synthesized with the default config: what it
  * derives from them must be what their outputs state (EXPOSURE_FACTS).
  */
 import { App } from 'cdktf';
@@ -13,14 +13,9 @@ import { explainDir } from '../../lib/explain/explain-dir';
 import { ExplainModel } from '../../lib/explain/model';
 import { SynthStack } from '../../lib/explain/terraform-json';
 import { readSynthDir } from '../../lib/explain/synth-dir';
-import { labNames } from '../../lib/names';
-import { AwsClusterStack } from '../../lib/stacks/aws-cluster-stack';
-import { AwsLbStack } from '../../lib/stacks/aws-lb-stack';
-import { GcpClusterStack } from '../../lib/stacks/gcp-cluster-stack';
-import { GcpLbStack } from '../../lib/stacks/gcp-lb-stack';
+import { addLab } from '../../lib/hoplab-app';
 
 const config = validConfig({}, 'test');
-const names = labNames(config);
 let dir: string;
 let model: ExplainModel;
 let stacks: Map<string, SynthStack>;
@@ -28,10 +23,7 @@ let stacks: Map<string, SynthStack>;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'hoplab-explain-real-'));
   const app = new App({ outdir: dir });
-  const awsCluster = new AwsClusterStack(app, names.awsClusterStack, { config });
-  new AwsLbStack(app, names.awsLbStack, { config, cluster: awsCluster });
-  const gcpCluster = new GcpClusterStack(app, names.gcpClusterStack, { config });
-  new GcpLbStack(app, names.gcpLbStack, { config, cluster: gcpCluster });
+  addLab(app, config);
   app.synth();
   model = explainDir(dir);
   stacks = new Map(readSynthDir(dir).clouds.flatMap((c) => [c.cluster, c.lb]).filter((s): s is SynthStack => s !== undefined).map((s) => [s.name, s]));
