@@ -55,6 +55,7 @@ const GKE = {
   neg: 'cloud.google.com/neg',
   lbType: 'networking.gke.io/load-balancer-type',
   ingressClassAnnotation: 'kubernetes.io/ingress.class',
+  l4Rbs: 'cloud.google.com/l4-rbs',
 } as const;
 
 const unknownShape = (note: string): LoadBalancerShape => ({
@@ -284,12 +285,14 @@ function gcpIngress(exposure: ExposureResources, ingress: KubeObject, ctx: Clust
 
 function gcpService(service: KubeObject): LoadBalancerShape {
   const internal = service.annotations[GKE.lbType] === 'Internal';
+  // External: backend service-based over instance groups with l4-rbs, else GKE's legacy target pool.
+  const targetType = internal || service.annotations[GKE.l4Rbs] === 'enabled' ? 'instance-group' : 'target-pool';
   return {
     lbKind: internal ? 'gcp-internal-passthrough-nlb' : 'gcp-passthrough-nlb',
     label: internal ? 'Google internal passthrough NLB' : 'Google passthrough NLB',
     l7: false,
     targets: 'nodes',
-    targetType: 'instance-group',
+    targetType,
     keepsClientAsSource: true,
     healthCheck: (policy) =>
       policy === 'Local'

@@ -25,7 +25,7 @@ export interface ExposureExplanation {
   readonly service: string | null;
   /** `alb`, `nlb`, `clb`, `gclb-application`, `gcp-passthrough-nlb`, ... */
   readonly lb_kind: string | null;
-  /** `ip`, `instance`, `neg` or `instance-group`. */
+  /** `ip`, `instance`, `neg`, `instance-group` or `target-pool`. */
   readonly target_type: string | null;
   /** Whether the load balancer targets Pods or nodes. */
   readonly targets: 'pods' | 'nodes' | null;

@@ -12,6 +12,15 @@ import { annotationAddress, NEG_ANNOTATION, NEG_STATUS_ANNOTATION } from './gce-
  */
 export const LB_SERVICE_IGNORED_ANNOTATIONS = [NEG_ANNOTATION, NEG_STATUS_ANNOTATION] as const;
 
+/**
+ * Asks GKE for a backend service-based passthrough Network Load Balancer
+ * (regional backend service over the nodes' instance groups, GKE 1.25.5+)
+ * instead of the legacy target pool-based one a plain LoadBalancer Service
+ * gets, so this exposure's targets are the same instance groups as the
+ * `nodeport` Ingress's.
+ */
+export const L4_RBS_ANNOTATION = 'cloud.google.com/l4-rbs';
+
 export interface GkeLoadBalancerServiceExposureProps {
   /** Namespace of the app (a reference to the namespace resource, so it is destroyed after the exposure). Required. */
   readonly namespace: string;
@@ -38,8 +47,8 @@ export interface GkeLoadBalancerServiceExposureProps {
 
 /**
  * A `type: LoadBalancer` Service with `externalTrafficPolicy: Local`: GKE
- * makes an external passthrough Network Load Balancer whose backends are the
- * nodes; its health check probes each node's `healthCheckNodePort`, which only
+ * makes a backend service-based external passthrough Network Load Balancer
+ * (see {@link L4_RBS_ANNOTATION}) whose backends are the nodes' instance groups; its health check probes each node's `healthCheckNodePort`, which only
  * answers on nodes that host a ready Pod, so traffic takes one hop and keeps
  * the client's source address (no SNAT).
  *
@@ -64,6 +73,7 @@ export class GkeLoadBalancerServiceExposure extends Construct {
         name: props.name ?? `echo-${this.mode}`,
         namespace: props.namespace,
         labels: { [EXPOSURE_LABEL]: this.mode },
+        annotations: { [L4_RBS_ANNOTATION]: 'enabled' },
       },
       spec: {
         type: 'LoadBalancer',

@@ -213,6 +213,15 @@ describe('explainDir follows changes to the synthesized stacks', () => {
     expect(structuralFacts(e)).toEqual(structuralFacts(exposureOf(explainDir(FIXTURE_APP), 'gcp', 'native')));
   });
 
+  test('GIVEN the GKE nodeport-local Service without the l4-rbs annotation THEN it is a legacy target pool-based NLB, still one hop to the nodes', () => {
+    const dir = fixtureCopy();
+    alterStack(dir, 'lab-gcp-lb', (json) => {
+      delete service(json, 'nodeport-local-service').metadata.annotations['cloud.google.com/l4-rbs'];
+    });
+    const e = exposureOf(explainDir(dir), 'gcp', 'nodeport-local');
+    expect([e.lb_kind, e.target_type, e.expected_hops, e.client_ip_preserved]).toEqual(['gcp-passthrough-nlb', 'target-pool', 1, true]);
+  });
+
   test('GIVEN no NEG annotation THEN the cluster decides: NEGs when VPC-native, unknown without the cluster stack', () => {
     const dir = fixtureCopy();
     alterStack(dir, 'lab-gcp-lb', (json) => {

@@ -13,12 +13,12 @@ const synth = () =>
   });
 
 describe('GkeLoadBalancerServiceExposure', () => {
-  test('GIVEN the defaults WHEN synthesized THEN a LoadBalancer Service with externalTrafficPolicy Local waits for its address and ignores the NEG annotations GKE adds', () => {
+  test('GIVEN the defaults WHEN synthesized THEN a backend service-based (l4-rbs) LoadBalancer Service with externalTrafficPolicy Local waits for its address and ignores the NEG annotations GKE adds', () => {
     const { parsed } = synth();
     const [nsId] = only(parsed, 'kubernetes_namespace_v1');
     const [serviceId, service] = only(parsed, 'kubernetes_service_v1');
     expect(service).toEqual({
-      metadata: { name: 'echo-nodeport-local', namespace: `\${kubernetes_namespace_v1.${nsId}.metadata[0].name}`, labels: { 'hoplab.dev/exposure': 'nodeport-local' } },
+      metadata: { name: 'echo-nodeport-local', namespace: `\${kubernetes_namespace_v1.${nsId}.metadata[0].name}`, labels: { 'hoplab.dev/exposure': 'nodeport-local' }, annotations: { 'cloud.google.com/l4-rbs': 'enabled' } },
       spec: {
         type: 'LoadBalancer',
         external_traffic_policy: 'Local',
