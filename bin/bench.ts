@@ -24,7 +24,14 @@ interface BenchCase {
 /** Stacks of one environment: aws-cluster, aws-lb, gcp-cluster, gcp-lb. */
 const STACKS_PER_ENV = 4;
 
-const BENCH_CASES: readonly BenchCase[] = [{ name: 'default lab', stacks: STACKS_PER_ENV, maxSeconds: 0.5, maxMiB: 200 }];
+const attendees = (count: number) => ({ attendees: Array.from({ length: count }, (_, i) => `attendee-${String(i + 1).padStart(2, '0')}`) });
+
+/** Targets: issue 2 (default lab < 0.5 s, < 200 MiB) and issue 6 (30 attendees well under 10 s, growing linearly). */
+const BENCH_CASES: readonly BenchCase[] = [
+  { name: 'default lab', stacks: STACKS_PER_ENV, maxSeconds: 0.5, maxMiB: 200 },
+  { name: '10 attendees', config: attendees(10), stacks: 10 * STACKS_PER_ENV, maxSeconds: 3, maxMiB: 600 },
+  { name: '30 attendees', config: attendees(30), stacks: 30 * STACKS_PER_ENV, maxSeconds: 5, maxMiB: 1200 },
+];
 
 interface Run {
   readonly seconds: number;
@@ -61,7 +68,7 @@ function median(values: number[]): number {
 }
 
 function main(): number {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, json: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, json: { type: 'boolean', default: false } } });
   const runs = Number(values.runs);
   const app = resolve('dist/hoplab.js');
   const preload = resolve('scripts/report-peak-rss.cjs');
@@ -74,14 +81,21 @@ function main(): number {
     const ok = seconds <= benchCase.maxSeconds && peakMiB <= benchCase.maxMiB && stacks === benchCase.stacks;
     return { case: benchCase.name, stacks, runs, medianSeconds: Number(seconds.toFixed(3)), maxSeconds: benchCase.maxSeconds, peakMiB: Number(peakMiB.toFixed(1)), maxMiB: benchCase.maxMiB, ok };
   });
+  const ten = results.find((r) => r.case === '10 attendees');
+  const thirty = results.find((r) => r.case === '30 attendees');
+  const growth = ten && thirty ? Number((thirty.medianSeconds / ten.medianSeconds).toFixed(2)) : undefined;
   if (values.json) {
-    console.log(JSON.stringify(results, null, 2));
+    console.log(JSON.stringify({ results, growth10to30: growth }, null, 2));
   } else {
     console.log(`hoplab bench: node ${process.version}, ${runs} runs per case (median wall time of a whole synth process, peak RSS)`);
     for (const r of results) {
       console.log(
-        `  ${r.ok ? 'ok  ' : 'MISS'} ${r.case.padEnd(28)} ${String(r.stacks).padStart(4)} stacks  ${r.medianSeconds.toFixed(3)} s (target < ${r.maxSeconds} s)  ${r.peakMiB.toFixed(0)} MiB (target < ${r.maxMiB} MiB)`,
+        `  ${r.ok ? 'ok  ' : 'MISS'} ${r.case.padEnd(14)} ${String(r.stacks).padStart(4)} stacks  ${r.medianSeconds.toFixed(3)} s (target < ${r.maxSeconds} s)  ` +
+          `${r.peakMiB.toFixed(0)} MiB (target < ${r.maxMiB} MiB)  ${((r.medianSeconds * 1000) / r.stacks).toFixed(1)} ms/stack`,
       );
+    }
+    if (growth !== undefined) {
+      console.log(`  growth 10 -> 30 attendees: x${growth} time for x3 stacks (linear: about 3, less because start-up is shared)`);
     }
   }
   return results.every((r) => r.ok) ? 0 : 1;

@@ -1,4 +1,5 @@
 import { App, TerraformStack } from 'cdktf';
+import { AwsEmulator } from './aws/emulator';
 import { LabConfig } from './config/schema';
 import { labEnvironments } from './environments';
 import { labNames } from './names';
@@ -23,14 +24,23 @@ export interface LabStacks {
  * `<env>-gcp-cluster`, `<env>-gcp-lb`, each with its state where `backend`
  * says. The config must be validated (see `loadConfig`).
  */
-export function addLab(app: App, config: LabConfig): LabStacks[] {
+export interface AddLabOptions {
+  /**
+   * Point the `<env>-aws-cluster` stacks at a local AWS emulator (see `npm run local`);
+   * only those stacks can then be applied.
+   * @default - real AWS
+   */
+  readonly awsEmulator?: AwsEmulator;
+}
+
+export function addLab(app: App, config: LabConfig, options: AddLabOptions = {}): LabStacks[] {
   return labEnvironments(config).map((env) => {
     const names = labNames(env);
     const withBackend = <T extends TerraformStack>(stack: T, name: string): T => {
       addStateBackend(stack, env.backend, name);
       return stack;
     };
-    const awsCluster = withBackend(new AwsClusterStack(app, names.awsClusterStack, { config: env }), names.awsClusterStack);
+    const awsCluster = withBackend(new AwsClusterStack(app, names.awsClusterStack, { config: env, emulator: options.awsEmulator }), names.awsClusterStack);
     const awsLb = withBackend(new AwsLbStack(app, names.awsLbStack, { config: env, cluster: awsCluster }), names.awsLbStack);
     const gcpCluster = withBackend(new GcpClusterStack(app, names.gcpClusterStack, { config: env }), names.gcpClusterStack);
     const gcpLb = withBackend(new GcpLbStack(app, names.gcpLbStack, { config: env, cluster: gcpCluster }), names.gcpLbStack);

@@ -1,0 +1,62 @@
+/**
+ * `npm run deploy`: applies every stack of every environment to the real
+ * clouds, each cloud's cluster stack before its lb stack, AWS and GCP and
+ * attendees in parallel. Prints the cost estimate first and asks to go on.
+ */
+import { createInterface } from 'node:readline/promises';
+import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
+import { abortOnSignals, parseLifecycleArgs, runCli, selectedConfig } from '../lib/lifecycle/cli';
+import { runLifecycle } from '../lib/lifecycle/lifecycle';
+
+const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N] [--yes]
+
+Synthesizes the lab and applies its stacks with Terraform in dependency order
+(<env>-aws-cluster before <env>-aws-lb, <env>-gcp-cluster before <env>-gcp-lb;
+AWS, GCP and environments in parallel, N stacks at a time: deploy.parallelism, default 4).
+Prints the estimated cost per hour and for workshop.durationHours first and asks to go on
+(--yes to skip the question; required when not on a terminal).
+
+  --env a,b        only these environments (attendee names, or the config's name)
+  --stacks kinds   only these stack kinds
+  --parallelism N  stacks at once (1-32)
+  --yes, -y        do not ask
+Credentials: AWS's default chain (and the AWS CLI for EKS tokens); Google Application Default Credentials.
+Logs: .hoplab/logs/<stack>.deploy.log. Exit 0 only if every selected stack applied.`;
+
+runCli(async () => {
+  const options = parseLifecycleArgs(process.argv.slice(2));
+  if (options.help) {
+    console.log(HELP);
+    return 0;
+  }
+  for (const line of formatCostEstimate(estimateCost(selectedConfig(options.config, options.envs)))) console.log(line);
+  if (!options.yes) {
+    if (!process.stdin.isTTY) {
+      console.error('hoplab deploy: not on a terminal; add --yes to deploy without the question');
+      return 1;
+    }
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    const answer = await rl.question('Deploy and start paying for these resources? [y/N] ');
+    rl.close();
+    if (!/^y(es)?$/i.test(answer.trim())) {
+      console.log('hoplab deploy: nothing deployed');
+      return 1;
+    }
+  }
+  const abort = abortOnSignals('deploy');
+  const result = await runLifecycle('deploy', {
+    config: options.config,
+    envs: options.envs,
+    kinds: options.kinds,
+    parallelism: options.parallelism,
+    awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined,
+    write: (line) => console.log(line),
+    signal: abort.signal,
+  });
+  if (!result.ok) {
+    console.error('hoplab deploy: not every stack applied (see above and .hoplab/logs); what was created keeps costing money: fix and deploy again, or run npm run teardown');
+    return abort.signal.aborted ? 130 : 1;
+  }
+  console.log('hoplab deploy: every stack applied; see the outputs with npm run compare');
+  return 0;
+});

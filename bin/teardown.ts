@@ -1,0 +1,44 @@
+/**
+ * `npm run teardown`: destroys every stack in reverse dependency order (lb
+ * stacks first, so the controllers delete their load balancers while the
+ * clusters run), then checks each cloud for anything left of each environment.
+ */
+import { abortOnSignals, parseLifecycleArgs, runCli } from '../lib/lifecycle/cli';
+import { checkLeftovers, runLifecycle, selectEnvironments } from '../lib/lifecycle/lifecycle';
+
+const HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N] [--leftovers-only]
+
+Destroys the lab's stacks with Terraform in reverse dependency order (<env>-aws-lb before
+<env>-aws-cluster, <env>-gcp-lb before <env>-gcp-cluster; clouds and environments in parallel),
+then lists anything of each environment still in AWS (VPC pieces, IAM, the cluster, and the
+load balancers, target groups, security groups and ENIs the controller made) and in GCP
+(network, firewall rules, NEGs, instance groups, backend services, URL maps, proxies,
+forwarding rules, target pools, health checks, the cluster). Exit 0 only if every stack was
+destroyed and nothing is left.
+
+  --env a,b         only these environments
+  --stacks kinds    only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)
+  --parallelism N   stacks at once (1-32)
+  --leftovers-only  skip the destroy; only check for leftovers`;
+
+runCli(async () => {
+  const options = parseLifecycleArgs(process.argv.slice(2));
+  if (options.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const awsEndpoint = process.env.HOPLAB_AWS_ENDPOINT || undefined;
+  const write = (line: string) => console.log(line);
+  if (options.leftoversOnly) {
+    const check = await checkLeftovers({ config: options.config, envs: selectEnvironments(options.config, options.envs), kinds: options.kinds, awsEndpoint, write });
+    return check.leftovers.length === 0 && check.uncheckedClouds.length === 0 ? 0 : 1;
+  }
+  const abort = abortOnSignals('teardown');
+  const result = await runLifecycle('destroy', { config: options.config, envs: options.envs, kinds: options.kinds, parallelism: options.parallelism, awsEndpoint, write, signal: abort.signal });
+  if (!result.ok) {
+    console.error('hoplab teardown: NOT clean (see above); resources may still cost money');
+    return abort.signal.aborted ? 130 : 1;
+  }
+  console.log('hoplab teardown: every stack destroyed and nothing left');
+  return 0;
+});

@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../config/problems';
+import { loadConfig } from '../config/load';
+import { LabConfig } from '../config/schema';
+import { labEnvironments } from '../environments';
+import { parseKinds, selectEnvironments } from './lifecycle';
+import { StackKind } from './stack-graph';
+
+/** Options common to `deploy` and `teardown`. */
+export interface LifecycleCliOptions {
+  readonly config: LabConfig;
+  readonly envs?: string[];
+  readonly kinds: StackKind[];
+  readonly parallelism?: number;
+  readonly yes: boolean;
+  readonly leftoversOnly: boolean;
+  readonly help: boolean;
+}
+
+/** Parses the command line; throws a message for a bad flag or config. */
+export function parseLifecycleArgs(argv: readonly string[]): LifecycleCliOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      env: { type: 'string' },
+      stacks: { type: 'string' },
+      parallelism: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
+      'leftovers-only': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    return { config: undefined as unknown as LabConfig, kinds: [], yes: false, leftoversOnly: false, help: true };
+  }
+  const config = loadConfig().config;
+  let parallelism: number | undefined;
+  if (values.parallelism !== undefined) {
+    parallelism = Number(values.parallelism);
+    if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 32) {
+      throw new Error(`--parallelism: ${JSON.stringify(values.parallelism)} is not a whole number from 1 to 32`);
+    }
+  }
+  const envs = values.env === undefined ? undefined : values.env.split(',').map((e) => e.trim()).filter(Boolean);
+  selectEnvironments(config, envs);
+  return { config, envs, kinds: parseKinds(values.stacks), parallelism, yes: values.yes ?? false, leftoversOnly: values['leftovers-only'] ?? false, help: false };
+}
+
+/** The config narrowed to the selected environments (for the cost estimate). */
+export function selectedConfig(config: LabConfig, envs?: readonly string[]): LabConfig {
+  if (!envs) return config;
+  return { ...config, attendees: labEnvironments(config).map((e) => e.name).filter((n) => envs.includes(n)) };
+}
+
+/** Runs a command's main, turning config and flag errors into one clear message and exit 1. */
+export function runCli(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error instanceof ConfigError ? error.message : `hoplab: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
+
+/** Ctrl-C once: stop starting stacks, let running Terraform stop gracefully; twice: exit at once. */
+export function abortOnSignals(what: string): AbortController {
+  const controller = new AbortController();
+  let count = 0;
+  const handler = (signal: NodeJS.Signals) => {
+    count += 1;
+    if (count > 1) process.exit(130);
+    console.error(`\nhoplab ${what}: ${signal}: no new stacks start; running Terraform stops gracefully (again to exit at once)`);
+    controller.abort();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return controller;
+}

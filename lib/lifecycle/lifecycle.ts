@@ -1,0 +1,189 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { App } from 'cdktf';
+import { LabConfig } from '../config/schema';
+import { addLab } from '../hoplab-app';
+import { findAwsLeftovers } from '../leftovers/aws-leftovers';
+import { findGcpLeftovers, gcpAccessToken } from '../leftovers/gcp-leftovers';
+import { formatLeftover, Leftover } from '../leftovers/leftover';
+import { findProviderMirror, writeMirrorCliConfig } from '../local/terraform';
+import { labNames } from '../names';
+import { runGraph, TaskOutcome } from './run-graph';
+import { StackRunner } from './stack-runner';
+import { Direction, STACK_KINDS, stackGraph, StackKind } from './stack-graph';
+
+export interface LifecycleOptions {
+  readonly config: LabConfig;
+  /** Environments to act on (names); all when undefined. */
+  readonly envs?: readonly string[];
+  /** Stack kinds to act on. @default all four */
+  readonly kinds?: readonly StackKind[];
+  /** Stacks at once. @default config.deploy.parallelism */
+  readonly parallelism?: number;
+  /** Project directory: cdktf.out, state files and logs go under it. @default process.cwd() */
+  readonly cwd?: string;
+  /** A local AWS emulator endpoint (only aws-cluster stacks can run there). @default - real AWS */
+  readonly awsEndpoint?: string;
+  readonly write: (line: string) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** What a deploy or teardown did. */
+export interface LifecycleResult {
+  readonly outcomes: readonly TaskOutcome[];
+  /** Leftovers found after a teardown (empty for deploy). */
+  readonly leftovers: readonly Leftover[];
+  /** Clouds whose leftover check could not run, with why. */
+  readonly uncheckedClouds: readonly string[];
+  readonly ok: boolean;
+}
+
+/** Throws a message naming the bad option, the value and what is allowed. */
+export function selectEnvironments(config: LabConfig, requested?: readonly string[]): string[] {
+  const all = config.attendees ?? [config.name];
+  if (!requested) return all;
+  const unknown = requested.filter((e) => !all.includes(e));
+  if (unknown.length > 0) throw new Error(`--env: ${unknown.map((e) => `"${e}"`).join(', ')} not in this config; environments: ${all.join(', ')}`);
+  return [...requested];
+}
+
+/** Parses `--stacks aws-cluster,gcp-lb`. */
+export function parseKinds(text: string | undefined): StackKind[] {
+  if (text === undefined) return [...STACK_KINDS];
+  const kinds = text.split(',').map((k) => k.trim()).filter(Boolean);
+  const bad = kinds.filter((k) => !(STACK_KINDS as readonly string[]).includes(k));
+  if (bad.length > 0 || kinds.length === 0) throw new Error(`--stacks: ${JSON.stringify(text)} is not a list of stack kinds; allowed: ${STACK_KINDS.join(', ')} (comma-separated)`);
+  return kinds as StackKind[];
+}
+
+/**
+ * Synthesizes the app and applies (`deploy`) or destroys (`destroy`) its
+ * stacks in dependency order, AWS and GCP and environments in parallel up to
+ * `parallelism`. After a destroy, checks each cloud for anything left of each
+ * environment, including what the controllers created outside Terraform.
+ */
+export async function runLifecycle(direction: Direction, options: LifecycleOptions): Promise<LifecycleResult> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const kinds = options.kinds ?? [...STACK_KINDS];
+  const envs = selectEnvironments(options.config, options.envs);
+  const parallelism = options.parallelism ?? options.config.deploy.parallelism;
+  if (options.awsEndpoint && kinds.some((k) => k !== 'aws-cluster')) {
+    throw new Error('HOPLAB_AWS_ENDPOINT is set: only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster');
+  }
+  const outdir = join(cwd, 'cdktf.out');
+  const app = new App({ outdir, stackTraces: false });
+  addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined });
+  app.synth();
+
+  const tfEnv: NodeJS.ProcessEnv = {};
+  // Real clouds install providers from the registry; the emulator (offline) uses the mirror.
+  const mirror = process.env.HOPLAB_PROVIDER_MIRROR || options.awsEndpoint ? findProviderMirror() : undefined;
+  if (mirror) {
+    const cliConfig = join(cwd, '.hoplab', 'terraform.rc');
+    mkdirSync(join(cwd, '.hoplab'), { recursive: true });
+    writeMirrorCliConfig(cliConfig, mirror);
+    tfEnv.TF_CLI_CONFIG_FILE = cliConfig;
+  }
+  const runner = new StackRunner({
+    outdir,
+    logDir: join(cwd, '.hoplab', 'logs'),
+    env: tfEnv,
+    onLine: (stack, line) => {
+      if (line.startsWith('Error:')) options.write(`    ${stack}: ${line}`);
+    },
+  });
+  const onAbort = () => runner.interrupt();
+  options.signal?.addEventListener('abort', onAbort);
+  const tasks = stackGraph(envs, direction, kinds);
+  const verb = direction === 'deploy' ? 'apply' : 'destroy';
+  options.write(`${direction}: ${tasks.length} stacks of ${envs.length} environment${envs.length === 1 ? '' : 's'}, ${parallelism} at a time (logs: .hoplab/logs/)`);
+  let outcomes: TaskOutcome[];
+  try {
+    outcomes = await runGraph(tasks, {
+      parallelism,
+      signal: options.signal,
+      run: (task) => runner.run(task, direction),
+      onEvent: (event) => {
+        if (event.type === 'start') options.write(`  start  ${event.task.stack} (${verb}; ${event.running} running)`);
+        else if (event.outcome?.status === 'done') options.write(`  done   ${event.task.stack} in ${event.outcome.seconds.toFixed(1)} s`);
+        else if (event.outcome?.status === 'failed') options.write(`  FAILED ${event.task.stack} after ${event.outcome.seconds.toFixed(1)} s:\n${indent(event.outcome.error)}`);
+      },
+    });
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  for (const outcome of outcomes.filter((o) => o.status === 'skipped')) {
+    options.write(`  skip   ${outcome.stack} (${outcome.status === 'skipped' ? outcome.reason : ''})`);
+  }
+  const failed = outcomes.some((o) => o.status !== 'done');
+  if (direction === 'deploy') {
+    return { outcomes, leftovers: [], uncheckedClouds: [], ok: !failed };
+  }
+  const check = await checkLeftovers({ config: options.config, envs, kinds, awsEndpoint: options.awsEndpoint, write: options.write });
+  return { outcomes, ...check, ok: !failed && check.leftovers.length === 0 && check.uncheckedClouds.length === 0 };
+}
+
+export interface LeftoverCheckOptions {
+  readonly config: LabConfig;
+  readonly envs: readonly string[];
+  readonly kinds: readonly StackKind[];
+  readonly awsEndpoint?: string;
+  readonly write: (line: string) => void;
+  /** Overrides for tests (recorded GCP responses on loopback). */
+  readonly gcpApis?: { readonly compute: string; readonly container: string; readonly accessToken: string };
+}
+
+/** Checks each selected cloud for anything left of each environment and prints it. */
+export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ leftovers: Leftover[]; uncheckedClouds: string[] }> {
+  const leftovers: Leftover[] = [];
+  const unchecked: string[] = [];
+  const clouds = new Set(options.kinds.map((k) => k.split('-')[0]));
+  for (const env of options.envs) {
+    const names = labNames({ name: env });
+    if (clouds.has('aws')) {
+      try {
+        leftovers.push(...(await findAwsLeftovers({ env, clusterName: names.eksCluster, region: options.config.aws.region, endpoint: options.awsEndpoint })));
+      } catch (error) {
+        unchecked.push(`aws (${env}): ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (clouds.has('gcp')) {
+      const token = options.gcpApis?.accessToken ?? gcpAccessToken();
+      if (!token) {
+        unchecked.push(`gcp (${env}): no credentials (set GOOGLE_OAUTH_ACCESS_TOKEN or log in with gcloud)`);
+        continue;
+      }
+      try {
+        leftovers.push(
+          ...(await findGcpLeftovers({
+            env,
+            project: options.config.gcp.project,
+            networkName: names.gkeCluster,
+            clusterName: names.gkeCluster,
+            accessToken: token,
+            computeApi: options.gcpApis?.compute,
+            containerApi: options.gcpApis?.container,
+          })),
+        );
+      } catch (error) {
+        unchecked.push(`gcp (${env}): ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+  if (leftovers.length > 0) {
+    options.write(`leftovers: ${leftovers.length} resources of ${options.envs.join(', ')} still exist:`);
+    for (const leftover of leftovers) options.write(`  ${formatLeftover(leftover)}`);
+  }
+  for (const cloud of unchecked) options.write(`leftover check could not run: ${cloud}`);
+  if (leftovers.length === 0 && unchecked.length === 0) {
+    options.write(`leftovers: none in ${[...clouds].join(' and ')} for ${options.envs.join(', ')}`);
+  }
+  return { leftovers, uncheckedClouds: unchecked };
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `      ${l}`)
+    .join('\n');
+}

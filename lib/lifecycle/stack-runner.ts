@@ -1,0 +1,52 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { TerraformRunner } from '../local/terraform';
+import { Direction, StackTask } from './stack-graph';
+
+export interface StackRunnerOptions {
+  /** cdktf output directory holding `stacks/<stack>/cdk.tf.json`. */
+  readonly outdir: string;
+  /** Directory for one log file per stack and action. */
+  readonly logDir: string;
+  /** Extra environment for Terraform (e.g. TF_CLI_CONFIG_FILE). */
+  readonly env: NodeJS.ProcessEnv;
+  /** Receives one line per notable Terraform line, prefixed with the stack. @default - nothing */
+  readonly onLine?: (stack: string, line: string) => void;
+}
+
+/**
+ * Applies or destroys one synthesized stack with Terraform directly
+ * (`init`, then `apply` or `destroy`), the way `cdktf deploy` does, without
+ * its provider-lock step that needs the registry. Cross-stack references
+ * read the other stacks' state through their backends.
+ */
+export class StackRunner {
+  private readonly runners = new Set<TerraformRunner>();
+
+  constructor(private readonly options: StackRunnerOptions) {
+    mkdirSync(options.logDir, { recursive: true });
+  }
+
+  async run(task: StackTask, direction: Direction): Promise<void> {
+    const runner = new TerraformRunner({
+      cwd: join(this.options.outdir, 'stacks', task.stack),
+      env: this.options.env,
+      logFile: join(this.options.logDir, `${task.stack}.${direction}.log`),
+      onLine: (line) => {
+        if (/(complete after|Error:|Apply complete|Destroy complete)/.test(line)) this.options.onLine?.(task.stack, line.trim());
+      },
+    });
+    this.runners.add(runner);
+    try {
+      await runner.run(['init', '-input=false', '-no-color']);
+      await runner.run([direction === 'deploy' ? 'apply' : 'destroy', '-auto-approve', '-input=false', '-no-color']);
+    } finally {
+      this.runners.delete(runner);
+    }
+  }
+
+  /** Asks every running Terraform to stop gracefully (Ctrl-C). */
+  interrupt(): void {
+    for (const runner of this.runners) runner.interrupt();
+  }
+}
