@@ -9,6 +9,8 @@
  */
 import { ConfigError } from '../lib/config/problems';
 import { loadConfig } from '../lib/config/load';
+import { explainLab } from '../lib/explain/explain-lab';
+import { renderExplainTable } from '../lib/explain/render-explain';
 import { runLocalLab } from '../lib/local/local-lab';
 
 async function main(): Promise<number> {
@@ -68,6 +70,13 @@ async function main(): Promise<number> {
         `re-plan empty, destroyed, nothing left in the emulator` +
         (result.addonsLeftOut.length ? ` (left out in emulator mode: ${result.addonsLeftOut.join(', ')} add-ons)` : ''),
     );
+    console.log('');
+    console.log(`What the "${config.name}" environment shows on AWS (npm run explain, from its synthesized stacks; the -lb stack needs a real cluster):`);
+    try {
+      console.log(renderExplainTable(explainLab(config, { env: config.name, clouds: ['aws'] }), { width: process.stdout.columns || 120 }));
+    } catch (error) {
+      console.error(`hoplab local: explain skipped: ${error instanceof Error ? error.message : String(error)}`);
+    }
     return 0;
   } catch (error) {
     console.error(`hoplab local: FAILED: ${error instanceof Error ? error.message : String(error)}`);
