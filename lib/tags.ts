@@ -6,7 +6,8 @@ export const ENV_TAG = 'hoplab-env';
 export const TAG_KEYS = { env: ENV_TAG, workshop: 'hoplab-workshop', owner: 'hoplab-owner', expires: 'hoplab-expires', stack: 'hoplab-stack', managedBy: 'managed-by' } as const;
 
 /**
- * Tags for every taggable AWS resource of a stack (provider default tags):
+ * Tags for every taggable AWS resource of a stack (provider default tags), and
+ * the google provider's default labels (made label-safe by `gcpLabelValue`):
  * which environment, workshop and stack made it, who owns it, and when it may
  * be deleted.
  */
@@ -19,13 +20,4 @@ export function labTags(config: LabConfig, stackName: string): Record<string, st
     [TAG_KEYS.stack]: stackName,
     [TAG_KEYS.managedBy]: 'hoplab',
   };
-}
-
-/**
- * The same as Google Cloud labels (provider default labels): values may hold
- * only lowercase letters, digits, `_` and `-`, so the expiry time
- * `2026-12-01T18:00:00Z` becomes `2026-12-01t18-00-00z`.
- */
-export function labLabels(config: LabConfig, stackName: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(labTags(config, stackName)).map(([key, value]) => [key, value.toLowerCase().replace(/[^a-z0-9_-]/g, '-').slice(0, 63)]));
 }

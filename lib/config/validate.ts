@@ -41,7 +41,7 @@ export function validateConfig(raw: unknown): ValidationResult {
 
 function fromZodIssue(raw: unknown, issue: z.core.$ZodIssue): ConfigProblem[] {
   if (issue.code === 'unrecognized_keys') {
-    const allowed = allowedKeysAt(issue.path);
+    const allowed = allowedKeysAt(raw, issue.path);
     return issue.keys.map((key) => ({
       path: pathToString([...issue.path, key]),
       value: valueAt(raw, [...issue.path, key]),
@@ -54,15 +54,29 @@ function fromZodIssue(raw: unknown, issue: z.core.$ZodIssue): ConfigProblem[] {
   return [{ path: pathToString(issue.path), value: valueAt(raw, issue.path), reason: issue.message }];
 }
 
-function allowedKeysAt(path: readonly PropertyKey[]): string[] {
+function allowedKeysAt(raw: unknown, path: readonly PropertyKey[]): string[] {
   let schema: z.ZodType = labConfig;
+  const walked: PropertyKey[] = [];
+  const resolve = (current: z.ZodType): z.ZodType => {
+    const plain = unwrap(current);
+    // A union of objects (the backend): the option whose literal `type` the config chose.
+    if (plain instanceof z.ZodDiscriminatedUnion || plain instanceof z.ZodUnion) {
+      const chosen = (valueAt(raw, walked) as { type?: unknown } | undefined)?.type;
+      const options = plain.options as z.ZodType[];
+      return unwrap(
+        options.find((option) => option instanceof z.ZodObject && (option.shape.type as z.ZodLiteral | undefined)?.value === chosen) ?? options[0],
+      );
+    }
+    return plain;
+  };
   for (const key of path) {
-    schema = unwrap(schema);
+    schema = resolve(schema);
     if (schema instanceof z.ZodObject) {
       schema = schema.shape[key as string];
     }
+    walked.push(key);
   }
-  schema = unwrap(schema);
+  schema = resolve(schema);
   return schema instanceof z.ZodObject ? Object.keys(schema.shape).filter((k) => k !== '$schema') : [];
 }
 

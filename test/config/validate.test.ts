@@ -58,6 +58,22 @@ const CASES: [string, unknown, string[]][] = [
   ["gcp dpv2", {"gcp": {"dataplaneV2": "yes"}}, ["gcp.dataplaneV2: \"yes\" must be true or false"]],
   ["replicas", {"app": {"replicas": 0}}, ["app.replicas: 0 must be at least 1 replicas (allowed: 1 to 50)"]],
   ["image", {"app": {"image": "nginx"}}, ["app.image: \"nginx\" is not a pinned image reference: name it with a tag or digest, e.g. \"registry.k8s.io/echoserver:1.10\""]],
+  ["attendee name", {"attendees": ["ann", "Bob_1"]}, ["attendees[1]: \"Bob_1\" is not a DNS label: use lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen (e.g. \"lab\" or \"team-a\")"]],
+  ["attendee too long", {"attendees": ["a-very-long-attendee-name-x"]}, ["attendees[0]: \"a-very-long-attendee-name-x\" is longer than 20 characters; cloud resource names are derived from it (GKE cluster names stop at 40): shorten it"]],
+  ["attendees empty", {"attendees": []}, ["attendees: [] must list at least one attendee, or be left out for a single environment named by `name`"]],
+  ["attendee duplicate", {"attendees": ["ann", "bob", "ann"]}, ["attendees[2]: \"ann\" is listed more than once; each attendee needs a unique name because stacks and cloud resources are named after it (e.g. \"ann-2\")"]],
+  ["attendees too many", { attendees: Array.from({ length: 101 }, (_, i) => `a${i}`) }, ["attendees: [\"a0\",\"a1\",\"a2\",\"a3\",\"a4\",\"a5\",\"a6\",\"a7\",\"a8\",\"a9\",\"a10\",\"a11\",\"a12\",\"a13\",\"a14\",\"a15\",\"a16\",\"a17\",\"a18\",\"a19\",\"a20\",\"a21\",\"a22\",\"a23\",\"a24\",\"a25\",\"a26\",\"a27\",\"a28\",\"a29\",\"a30\",\"a31\",\"a32\",\"a33\",\"a34\",\"a35\",\"a36\",\"a37\",\"a38\",\"a39\",\"a40\",\"a41\",\"a42\",\"a43\",\"a44\",\"a45\",\"a46\",\"a47\",\"a48\",\"a49\",\"a50\",\"a51\",\"a52\",\"a53\",\"a54\",\"a55\",\"a56\",\"a57\",\"a58\",\"a59\",\"a60\",\"a61\",\"a62\",\"a63\",\"a64\",\"a65\",\"a66\",\"a67\",\"a68\",\"a69\",\"a70\",\"a71\",\"a72\",\"a73\",\"a74\",\"a75\",\"a76\",\"a77\",\"a78\",\"a79\",\"a80\",\"a81\",\"a82\",\"a83\",\"a84\",\"a85\",\"a86\",\"a87\",\"a88\",\"a89\",\"a90\",\"a91\",\"a92\",\"a93\",\"a94\",\"a95\",\"a96\",\"a97\",\"a98\",\"a99\",\"a100\"] must list at most 100 attendees"]],
+  ["workshop owner", {"workshop": {"owner": "Jane@example.com"}}, ["workshop.owner: \"Jane@example.com\" is not usable as a cloud label value: use 1 to 63 lowercase letters, digits, \"_\" or \"-\", starting and ending with a letter or digit (e.g. \"jane-doe\")"]],
+  ["workshop name", {"workshop": {"name": "-x"}}, ["workshop.name: \"-x\" is not usable as a cloud label value: use 1 to 63 lowercase letters, digits, \"_\" or \"-\", starting and ending with a letter or digit (e.g. \"k8s-networking-101\")"]],
+  ["workshop expiry shape", {"workshop": {"expiresAt": "tomorrow"}}, ["workshop.expiresAt: \"tomorrow\" is not a real ISO 8601 UTC time; write it as \"2026-12-01T18:00:00Z\""]],
+  ["workshop expiry date", {"workshop": {"expiresAt": "2026-02-30T10:00:00Z"}}, ["workshop.expiresAt: \"2026-02-30T10:00:00Z\" is not a real ISO 8601 UTC time; write it as \"2026-12-01T18:00:00Z\""]],
+  ["workshop duration", {"workshop": {"durationHours": 0}}, ["workshop.durationHours: 0 must be at least 1 hour (allowed: 1 to 720)"]],
+  ["backend type", {"backend": {"type": "ftp"}}, ["backend.type: \"ftp\" must be an object whose \"type\" is one of: local, s3, gcs (e.g. { \"type\": \"s3\", \"bucket\": \"my-state\", \"region\": \"us-east-1\" })"]],
+  ["backend s3 missing", {"backend": {"type": "s3"}}, ["backend.bucket: (missing) is required: name an existing S3 bucket for the state files", "backend.region: (missing) is required: the AWS region of the bucket, e.g. \"us-east-1\""]],
+  ["backend s3 bucket", {"backend": {"type": "s3", "bucket": "Bad_Bucket", "region": "us-east-1"}}, ["backend.bucket: \"Bad_Bucket\" is not an S3 bucket name: 3 to 63 lowercase letters, digits, dots and hyphens"]],
+  ["backend gcs prefix", {"backend": {"type": "gcs", "bucket": "ws-state", "prefix": "/abs"}}, ["backend.prefix: \"/abs\" is not a path prefix: use letters, digits, \".\", \"_\", \"-\" and \"/\" between parts (e.g. \"workshops/2026-12\")"]],
+  ["backend extra", {"backend": {"type": "local", "path": "x"}}, ["backend.path: \"x\" is in an unknown field \"path\"; allowed fields here: type. Check its spelling or remove it"]],
+  ["deploy parallelism", {"deploy": {"parallelism": 64}}, ["deploy.parallelism: 64 must be at most 32 (allowed: 1 to 32)"]],
 ];
 
 describe('validateConfig', () => {
