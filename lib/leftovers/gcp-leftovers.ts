@@ -6,6 +6,9 @@ export const COMPUTE_API = 'https://compute.googleapis.com/compute/v1';
 /** GKE API base. */
 export const CONTAINER_API = 'https://container.googleapis.com/v1';
 
+/** Default per-request timeout of the leftover check. */
+export const GCP_REQUEST_TIMEOUT_MS = 20_000;
+
 export interface GcpLeftoverQuery {
   readonly env: string;
   readonly project: string;
@@ -19,10 +22,11 @@ export interface GcpLeftoverQuery {
   readonly computeApi?: string;
   /** @default CONTAINER_API */
   readonly containerApi?: string;
-  /** Per-request timeout. @default 20000 */
+  /** Per-request timeout (each page of each list). @default GCP_REQUEST_TIMEOUT_MS */
   readonly timeoutMs?: number;
 }
 
+/** A Compute Engine resource as the REST API returns it (only the fields the check reads). */
 interface Item {
   readonly name: string;
   readonly selfLink?: string;
@@ -41,112 +45,350 @@ export function gcpAccessToken(env: NodeJS.ProcessEnv = process.env): string | u
   return result.status === 0 && result.stdout.trim() ? result.stdout.trim() : undefined;
 }
 
-/** The path of a resource URL from `projects/` on, so URLs of different API versions compare equal. */
+/**
+ * The path of a resource URL from `projects/` on, so references compare equal
+ * whatever host (`www.googleapis.com`, `compute.googleapis.com`) or API
+ * version (`v1`, `beta`) the API wrote them with.
+ */
 const resourcePath = (url: string | undefined) => (url ? url.replace(/^.*?(projects\/)/, '$1') : '');
 
+/** The order leftovers are listed in: one that can be deleted comes before what it uses. */
+const KIND_ORDER = [
+  'container:cluster',
+  'compute:instance',
+  'compute:forwarding-rule',
+  'compute:target-proxy',
+  'compute:url-map',
+  'compute:backend-service',
+  'compute:target-pool',
+  'compute:health-check',
+  'compute:network-endpoint-group',
+  'compute:instance-group',
+  'compute:firewall',
+  'compute:router',
+  'compute:subnetwork',
+  'compute:network',
+] as const;
+type Kind = (typeof KIND_ORDER)[number];
+
+/** Reads Compute Engine / GKE list endpoints with a bearer token, bounded time per request, and all pages. */
+class GoogleApiReader {
+  constructor(
+    private readonly accessToken: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** GET one JSON document; any non-2xx answer (including 404: a list never answers 404 for "empty") is an error. */
+  async get(url: string): Promise<Record<string, unknown>> {
+    try {
+      const response = await fetch(url, {
+        headers: { Authorization: `Bearer ${this.accessToken}`, Accept: 'application/json' },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      if (!response.ok) {
+        throw new ApiError(`GET ${url} answered ${response.status}${googleStatus(await response.text())}`);
+      }
+      return (await response.json()) as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      // fetch rejects with a DOMException (not always `instanceof Error` across realms): read its name and message.
+      const { name, message, cause } = (error ?? {}) as { name?: string; message?: string; cause?: { code?: string } };
+      const timedOut = name === 'TimeoutError' || name === 'AbortError';
+      const why = timedOut ? `no answer within ${this.timeoutMs} ms` : `${message ?? String(error)}${cause?.code ? ` (${cause.code})` : ''}`;
+      throw new ApiError(`GET ${url} failed: ${why}`);
+    }
+  }
+
+  /** Every page of a list, following `nextPageToken`; `pageItems` picks the resources out of one page. */
+  async pages(url: string, pageItems: (page: Record<string, unknown>) => Item[]): Promise<Item[]> {
+    const items: Item[] = [];
+    const seen = new Set<string>();
+    let pageToken: string | undefined;
+    do {
+      const pageUrl = new URL(url);
+      if (pageToken) pageUrl.searchParams.set('pageToken', pageToken);
+      const page = await this.get(pageUrl.toString());
+      items.push(...pageItems(page));
+      pageToken = typeof page.nextPageToken === 'string' && page.nextPageToken ? page.nextPageToken : undefined;
+      if (pageToken && seen.has(pageToken)) throw new ApiError(`GET ${url} returned the page token "${pageToken}" twice; stopping instead of looping`);
+      if (pageToken) seen.add(pageToken);
+    } while (pageToken);
+    return items;
+  }
+
+  /** `GET .../global/<kind>` and the like: `{ items: [...], nextPageToken }`. */
+  list(url: string): Promise<Item[]> {
+    return this.pages(url, (page) => (page.items as Item[] | undefined) ?? []);
+  }
+
+  /**
+   * `GET .../aggregated/<kind>`: `{ items: { "<scope>": { <kind>: [...] } | { warning } }, nextPageToken, unreachables }`,
+   * scopes such as `zones/us-central1-a`, `regions/us-central1` and `global`. A scope without resources carries only a
+   * `warning` (NO_RESULTS_ON_PAGE). With `returnPartialSuccess=true` (Google's advice for aggregated lists) a scope that
+   * could not be read is named in `unreachables`: a leftover check cannot call that clean, so it is an error.
+   */
+  aggregated(projectUrl: string, kind: string): Promise<Item[]> {
+    const url = `${projectUrl}/aggregated/${kind}?returnPartialSuccess=true`;
+    return this.pages(url, (page) => {
+      const unreachables = (page.unreachables as string[] | undefined) ?? [];
+      if (unreachables.length > 0) throw new ApiError(`GET ${url} could not read ${unreachables.join(', ')}; run the check again`);
+      const scopes = (page.items as Record<string, Record<string, unknown>> | undefined) ?? {};
+      return Object.values(scopes).flatMap((scoped) => (scoped[kind] as Item[] | undefined) ?? []);
+    });
+  }
+}
+
+class ApiError extends Error {}
+
+/** ` (PERMISSION_DENIED): Required 'compute.networks.list' permission ...` from a Google error body, or its start. */
+function googleStatus(body: string): string {
+  try {
+    const error = (JSON.parse(body) as { error?: { status?: string; message?: string } }).error;
+    if (error?.message) return `${error.status ? ` (${error.status})` : ''}: ${error.message}`;
+  } catch {
+    // not JSON: show the text
+  }
+  return body.trim() ? `: ${body.trim().slice(0, 300)}` : '';
+}
+
+/** Resources that appear in both a global list and an aggregated list (which may include the `global` scope), once. */
+function unique(...lists: Item[][]): Item[] {
+  const byPath = new Map<string, Item>();
+  for (const item of lists.flat()) byPath.set(resourcePath(item.selfLink) || item.name, item);
+  return [...byPath.values()];
+}
+
 /**
- * Lists what is left of an environment in a Google Cloud project, anchored on
- * its network (names of GKE-created load-balancer pieces carry no environment):
- * the network and what lives in it (subnetworks, routers, firewall rules,
- * NEGs, instance groups), then what points at those (backend services, URL
- * maps, target proxies, forwarding rules, health checks), target pools of the
- * environment's nodes, and the GKE cluster itself.
+ * The cluster ids GKE's controllers write into the names of what they create
+ * (see kubernetes/ingress-gce `pkg/utils/namer`): `k8s-ig--<uid>`,
+ * `k8s-be-<port>--<uid>`, `k8s-fw-l7--<uid>` carry the Ingress controller's
+ * cluster uid; NEGs `k8s1-<uid[:8]>-<ns>-<svc>-<port>-<hash>`; L4 and v2
+ * frontend names `k8s2-[<tcp|udp|um|tp|fr...>-]<id8>-...` and `k8s3-<id8>-...`
+ * a hash of the kube-system namespace uid.
+ */
+const SHORT_ID = /^k8s[123]-(?:[a-z0-9]{2,3}-)?([a-z0-9]{8})-/;
+const LONG_ID = /--([a-z0-9]+)$/;
+
+class GkeIds {
+  private readonly short = new Set<string>();
+  private readonly long = new Set<string>();
+
+  /** Learns the ids in the names of resources known to be the environment's. */
+  learn(items: readonly Item[]): void {
+    for (const { name } of items) {
+      const short = SHORT_ID.exec(name)?.[1];
+      if (short) this.short.add(short);
+      const long = LONG_ID.exec(name)?.[1];
+      if (long && name.startsWith('k8s-') && long.length >= 8) {
+        this.long.add(long);
+        this.short.add(long.slice(0, 8));
+      }
+    }
+  }
+
+  /** The id in `name` that is the environment's, if any. */
+  match(name: string): string | undefined {
+    const short = SHORT_ID.exec(name)?.[1];
+    if (short && this.short.has(short)) return short;
+    const long = name.startsWith('k8s-') ? LONG_ID.exec(name)?.[1] : undefined;
+    if (long && (this.long.has(long) || (long.length >= 8 && this.short.has(long.slice(0, 8))))) return long;
+    return undefined;
+  }
+}
+
+/**
+ * Lists what is left of an environment in a Google Cloud project.
+ *
+ * The names GKE's controllers give load-balancer pieces carry no environment,
+ * so the check anchors on the environment's network and walks the references:
+ * - in the network: subnetworks, routers (with their NATs), firewall rules,
+ *   NEGs, instance groups, VM instances (`network` / `networkInterfaces[].network`);
+ * - backend services (global and regional) whose `backends[].group` is one of
+ *   those NEGs or instance groups; URL maps whose default service, path
+ *   matchers, path rules or route rules use those backend services; target
+ *   HTTP(S) proxies whose `urlMap` is one of those; forwarding rules whose
+ *   `target` is one of those proxies or target pools, or whose
+ *   `backendService` is one of those backend services (backend
+ *   service-based passthrough NLBs), or that are in the network (internal);
+ *   health checks (global, regional, legacy HTTP) that those backend
+ *   services and target pools name in `healthChecks`;
+ * - legacy target pools whose `instances` are VMs of the network or that
+ *   share their name with a legacy `k8s-fw-<name>` firewall rule of the network;
+ * - what is no longer linked (an empty instance group has no network; a
+ *   health check outlives its backend service): GKE names that carry one of
+ *   the cluster ids found in the names of the network's NEGs and firewall rules;
+ * - the GKE cluster, by name.
+ *
+ * Leftovers come in an order they can be deleted in. Any API error, timeout,
+ * unreachable scope or missing zone is an error naming the request: a check
+ * that could not see everything must not report "nothing left".
  */
 export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftover[]> {
-  const compute = query.computeApi ?? COMPUTE_API;
-  const project = `${compute}/projects/${query.project}`;
-  const get = async (url: string): Promise<Record<string, unknown>> => {
-    const response = await fetch(url, { headers: { Authorization: `Bearer ${query.accessToken}` }, signal: AbortSignal.timeout(query.timeoutMs ?? 20_000) });
-    if (response.status === 404) return {};
-    if (!response.ok) throw new Error(`GET ${url} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-    return (await response.json()) as Record<string, unknown>;
-  };
-  const list = async (url: string): Promise<Item[]> => {
-    const items: Item[] = [];
-    let pageToken: string | undefined;
-    do {
-      const page = await get(pageToken ? `${url}${url.includes('?') ? '&' : '?'}pageToken=${encodeURIComponent(pageToken)}` : url);
-      items.push(...((page.items as Item[] | undefined) ?? []));
-      pageToken = page.nextPageToken as string | undefined;
-    } while (pageToken);
-    return items;
-  };
-  const aggregated = async (kind: string): Promise<Item[]> => {
-    const items: Item[] = [];
-    let pageToken: string | undefined;
-    do {
-      const url = `${project}/aggregated/${kind}${pageToken ? `?pageToken=${encodeURIComponent(pageToken)}` : ''}`;
-      const page = await get(url);
-      for (const scoped of Object.values((page.items as Record<string, Record<string, unknown>> | undefined) ?? {})) {
-        items.push(...((scoped[kind] as Item[] | undefined) ?? []));
-      }
-      pageToken = page.nextPageToken as string | undefined;
-    } while (pageToken);
-    return items;
-  };
+  const api = new GoogleApiReader(query.accessToken, query.timeoutMs ?? GCP_REQUEST_TIMEOUT_MS);
+  const project = `${query.computeApi ?? COMPUTE_API}/projects/${query.project}`;
+  const globalList = (kind: string) => api.list(`${project}/global/${kind}`);
+  const everywhere = async (kind: string) => unique(...(await Promise.all([globalList(kind), api.aggregated(project, kind)])));
 
+  const [
+    networks,
+    firewalls,
+    httpHealthChecks,
+    subnetworks,
+    routers,
+    negs,
+    instanceGroups,
+    instances,
+    targetPools,
+    backendServices,
+    urlMaps,
+    httpProxies,
+    httpsProxies,
+    forwardingRules,
+    healthChecks,
+    clusterList,
+  ] = await Promise.all([
+    globalList('networks'),
+    globalList('firewalls'),
+    globalList('httpHealthChecks'),
+    api.aggregated(project, 'subnetworks'),
+    api.aggregated(project, 'routers'),
+    api.aggregated(project, 'networkEndpointGroups'),
+    api.aggregated(project, 'instanceGroups'),
+    api.aggregated(project, 'instances'),
+    api.aggregated(project, 'targetPools'),
+    everywhere('backendServices'),
+    everywhere('urlMaps'),
+    everywhere('targetHttpProxies'),
+    everywhere('targetHttpsProxies'),
+    everywhere('forwardingRules'),
+    everywhere('healthChecks'),
+    api.get(`${query.containerApi ?? CONTAINER_API}/projects/${query.project}/locations/-/clusters`),
+  ]);
+
+  const found = new Map<string, Leftover>();
+  const add = (kind: Kind, items: readonly Item[], matchedBy: (item: Item) => string) => {
+    for (const item of items) {
+      const id = resourcePath(item.selfLink) || item.name;
+      if (!found.has(id)) found.set(id, { cloud: 'gcp', kind, id, matchedBy: matchedBy(item) });
+    }
+  };
+  const paths = (items: readonly Item[]) => new Set(items.map((i) => resourcePath(i.selfLink)));
+
+  // 1. What lives in the network.
   const networkPath = `projects/${query.project}/global/networks/${query.networkName}`;
   const inNetwork = (item: Item) => resourcePath(item.network) === networkPath;
-  const found: Leftover[] = [];
-  const add = (kind: string, items: Item[], matchedBy: string) => {
-    for (const item of items) found.push({ cloud: 'gcp', kind, id: resourcePath(item.selfLink) || item.name, matchedBy });
+  const byNetwork = () => `in network ${query.networkName}`;
+  const envNetworks = networks.filter((n) => resourcePath(n.selfLink) === networkPath || n.name === query.networkName);
+  const envSubnets = subnetworks.filter(inNetwork);
+  const envRouters = routers.filter(inNetwork);
+  const envFirewalls = firewalls.filter(inNetwork);
+  const envNegs = negs.filter(inNetwork);
+  const envInstances = instances.filter((vm) => ((vm.networkInterfaces as { network?: string }[] | undefined) ?? []).some((nic) => resourcePath(nic.network) === networkPath));
+
+  const ids = new GkeIds();
+  ids.learn([...envFirewalls, ...envNegs, ...instanceGroups.filter(inNetwork)]);
+  const byId = (item: Item) => {
+    const id = ids.match(item.name);
+    return id ? `GKE name with cluster id ${id} (from network ${query.networkName})` : undefined;
+  };
+  const linkedOrNamed = (linked: (item: Item) => string | undefined) => (item: Item) => linked(item) ?? byId(item);
+  const pick = (items: readonly Item[], why: (item: Item) => string | undefined) => {
+    const picked = items.filter((item) => why(item) !== undefined);
+    return { items: picked, why: (item: Item) => why(item) as string };
   };
 
-  const [networks, subnetworks, routers, firewalls, negs, instanceGroups, backendServices, regionBackendServices, urlMaps, httpProxies, httpsProxies, globalRules, regionalRules, targetPools] =
-    await Promise.all([
-      list(`${project}/global/networks`),
-      aggregated('subnetworks'),
-      aggregated('routers'),
-      list(`${project}/global/firewalls`),
-      aggregated('networkEndpointGroups'),
-      aggregated('instanceGroups'),
-      list(`${project}/global/backendServices`),
-      aggregated('backendServices'),
-      list(`${project}/global/urlMaps`),
-      list(`${project}/global/targetHttpProxies`),
-      list(`${project}/global/targetHttpsProxies`),
-      list(`${project}/global/forwardingRules`),
-      aggregated('forwardingRules'),
-      aggregated('targetPools'),
-    ]);
+  const groups = pick(instanceGroups, linkedOrNamed((g) => (inNetwork(g) ? byNetwork() : undefined)));
+  const groupPaths = paths([...envNegs, ...groups.items]);
 
-  const byNetwork = `network ${query.networkName}`;
-  add('compute:network', networks.filter((n) => n.name === query.networkName), 'network name');
-  add('compute:subnetwork', subnetworks.filter(inNetwork), byNetwork);
-  add('compute:router', routers.filter(inNetwork), byNetwork);
-  add('compute:firewall', firewalls.filter(inNetwork), byNetwork);
-  const envNegs = negs.filter(inNetwork);
-  const envGroups = instanceGroups.filter(inNetwork);
+  // 2. Backend services over those groups, and the frontends that use them.
+  const services = pick(
+    backendServices,
+    linkedOrNamed((s) => {
+      if (((s.backends as { group?: string }[] | undefined) ?? []).some((b) => groupPaths.has(resourcePath(b.group)))) return 'backends are NEGs or instance groups of the environment';
+      return inNetwork(s) ? byNetwork() : undefined;
+    }),
+  );
+  const servicePaths = paths(services.items);
+  const maps = pick(urlMaps, linkedOrNamed((m) => (urlMapServices(m).some((s) => servicePaths.has(resourcePath(s))) ? 'routes to a backend service of the environment' : undefined)));
+  const mapPaths = paths(maps.items);
+  const proxies = pick([...httpProxies, ...httpsProxies], linkedOrNamed((p) => (mapPaths.has(resourcePath(p.urlMap as string | undefined)) ? 'uses a URL map of the environment' : undefined)));
+
+  const instancePaths = paths(envInstances);
+  const legacyLbNames = new Set(envFirewalls.map((f) => /^k8s-fw-(a[0-9a-f]{20,})$/.exec(f.name)?.[1]).filter((n): n is string => !!n));
+  const pools = pick(
+    targetPools,
+    linkedOrNamed((pool) => {
+      if (((pool.instances as string[] | undefined) ?? []).some((vm) => instancePaths.has(resourcePath(vm)))) return `targets VMs in network ${query.networkName}`;
+      return legacyLbNames.has(pool.name) ? `legacy load balancer with firewall rule k8s-fw-${pool.name} in network ${query.networkName}` : undefined;
+    }),
+  );
+  const targetPaths = paths([...proxies.items, ...pools.items]);
+  const rules = pick(
+    forwardingRules,
+    linkedOrNamed((r) => {
+      if (targetPaths.has(resourcePath(r.target as string | undefined))) return 'sends to a target proxy or target pool of the environment';
+      if (servicePaths.has(resourcePath(r.backendService as string | undefined))) return 'sends to a backend service of the environment';
+      if (inNetwork(r)) return byNetwork();
+      return legacyLbNames.has(r.name) ? `legacy load balancer with firewall rule k8s-fw-${r.name} in network ${query.networkName}` : undefined;
+    }),
+  );
+
+  const checkedBy = new Set([...services.items, ...pools.items].flatMap((s) => ((s.healthChecks as string[] | undefined) ?? []).map(resourcePath)));
+  const checks = pick(
+    [...healthChecks, ...httpHealthChecks],
+    linkedOrNamed((hc) => {
+      if (checkedBy.has(resourcePath(hc.selfLink))) return 'used by a backend service or target pool of the environment';
+      return legacyLbNames.has(hc.name) ? `legacy load balancer with firewall rule k8s-fw-${hc.name} in network ${query.networkName}` : undefined;
+    }),
+  );
+
+  // 3. The cluster.
+  const missingZones = (clusterList.missingZones as string[] | undefined) ?? [];
+  if (missingZones.length > 0) throw new Error(`GKE could not list clusters in ${missingZones.join(', ')} of project ${query.project}; run the check again`);
+  const clusters = ((clusterList.clusters as Item[] | undefined) ?? []).filter((c) => c.name === query.clusterName);
+  for (const cluster of clusters) {
+    const id = `projects/${query.project}/locations/${String(cluster.location ?? cluster.zone ?? '-')}/clusters/${cluster.name}`;
+    found.set(id, { cloud: 'gcp', kind: 'container:cluster', id, matchedBy: 'cluster name' });
+  }
+
+  add('compute:instance', envInstances, byNetwork);
+  add('compute:forwarding-rule', rules.items, rules.why);
+  add('compute:target-proxy', proxies.items, proxies.why);
+  add('compute:url-map', maps.items, maps.why);
+  add('compute:backend-service', services.items, services.why);
+  add('compute:target-pool', pools.items, pools.why);
+  add('compute:health-check', checks.items, checks.why);
   add('compute:network-endpoint-group', envNegs, byNetwork);
-  add('compute:instance-group', envGroups, byNetwork);
+  add('compute:instance-group', groups.items, groups.why);
+  add('compute:firewall', envFirewalls, byNetwork);
+  add('compute:router', envRouters, byNetwork);
+  add('compute:subnetwork', envSubnets, byNetwork);
+  add('compute:network', envNetworks, () => 'network name');
 
-  const groupPaths = new Set([...envNegs, ...envGroups].map((g) => resourcePath(g.selfLink)));
-  const usesGroup = (service: Item) => ((service.backends as { group?: string }[] | undefined) ?? []).some((b) => groupPaths.has(resourcePath(b.group)));
-  const envServices = [...backendServices, ...regionBackendServices].filter((s) => usesGroup(s) || inNetwork(s));
-  add('compute:backend-service', envServices, 'backends in the environment network');
-  const servicePaths = new Set(envServices.map((s) => resourcePath(s.selfLink)));
+  return [...found.values()].sort((a, b) => KIND_ORDER.indexOf(a.kind as Kind) - KIND_ORDER.indexOf(b.kind as Kind) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
 
-  const envUrlMaps = urlMaps.filter((m) => {
-    const services = [m.defaultService as string | undefined, ...((m.pathMatchers as { defaultService?: string }[] | undefined) ?? []).map((p) => p.defaultService)];
-    return services.some((s) => servicePaths.has(resourcePath(s)));
-  });
-  add('compute:url-map', envUrlMaps, 'routes to an environment backend service');
-  const urlMapPaths = new Set(envUrlMaps.map((m) => resourcePath(m.selfLink)));
-  const envProxies = [...httpProxies, ...httpsProxies].filter((p) => urlMapPaths.has(resourcePath(p.urlMap as string | undefined)));
-  add('compute:target-proxy', envProxies, 'uses an environment URL map');
-
-  const nodePrefix = `gke-${query.clusterName}-`;
-  const envPools = targetPools.filter((pool) => ((pool.instances as string[] | undefined) ?? []).some((i) => (i.split('/').pop() ?? '').startsWith(nodePrefix)));
-  add('compute:target-pool', envPools, `targets nodes named ${nodePrefix}*`);
-
-  const targetPaths = new Set([...envProxies, ...envPools].map((t) => resourcePath(t.selfLink)));
-  const envRules = [...globalRules, ...regionalRules].filter((r) => targetPaths.has(resourcePath(r.target as string | undefined)) || servicePaths.has(resourcePath(r.backendService as string | undefined)) || inNetwork(r));
-  add('compute:forwarding-rule', envRules, 'sends to an environment target');
-
-  const healthChecks = new Set([...envServices, ...envPools].flatMap((s) => ((s.healthChecks as string[] | undefined) ?? []).map(resourcePath)));
-  for (const path of healthChecks) found.push({ cloud: 'gcp', kind: 'compute:health-check', id: path, matchedBy: 'used by an environment backend' });
-
-  const clusters = (await get(`${query.containerApi ?? CONTAINER_API}/projects/${query.project}/locations/-/clusters`)).clusters as Item[] | undefined;
-  add('container:cluster', (clusters ?? []).filter((c) => c.name === query.clusterName), 'cluster name');
-  return found;
+/** Every backend service a URL map can send to: default service, path matchers, path rules, route rules, weighted backends. */
+function urlMapServices(map: Item): string[] {
+  interface RouteAction {
+    weightedBackendServices?: { backendService?: string }[];
+  }
+  interface Rule {
+    service?: string;
+    routeAction?: RouteAction;
+  }
+  interface Matcher {
+    defaultService?: string;
+    defaultRouteAction?: RouteAction;
+    pathRules?: Rule[];
+    routeRules?: Rule[];
+  }
+  const weighted = (action: RouteAction | undefined) => (action?.weightedBackendServices ?? []).map((w) => w.backendService);
+  const fromMatcher = (m: Matcher) => [
+    m.defaultService,
+    ...weighted(m.defaultRouteAction),
+    ...[...(m.pathRules ?? []), ...(m.routeRules ?? [])].flatMap((r) => [r.service, ...weighted(r.routeAction)]),
+  ];
+  const top = map as Item & Matcher & { pathMatchers?: Matcher[] };
+  return [...fromMatcher(top), ...(top.pathMatchers ?? []).flatMap(fromMatcher)].filter((s): s is string => typeof s === 'string');
 }
