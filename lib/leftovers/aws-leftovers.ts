@@ -12,10 +12,10 @@ import {
 } from '@aws-sdk/client-ec2';
 import { DescribeClusterCommand, EKSClient, ResourceNotFoundException } from '@aws-sdk/client-eks';
 import {
-  DescribeLoadBalancersCommand,
   DescribeTagsCommand,
-  DescribeTargetGroupsCommand,
   ElasticLoadBalancingV2Client,
+  paginateDescribeLoadBalancers,
+  paginateDescribeTargetGroups,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { IAMClient, ListOpenIDConnectProviderTagsCommand, ListOpenIDConnectProvidersCommand, ListPoliciesCommand, ListRolesCommand } from '@aws-sdk/client-iam';
 import { ENV_TAG } from '../tags';
@@ -45,6 +45,13 @@ export interface AwsLeftoverQuery {
    * @default - AWS, with the default credential chain
    */
   readonly endpoint?: string;
+  /**
+   * `environment`: everything of the environment (after destroying its cluster stack).
+   * `controller`: only what the AWS Load Balancer Controller makes outside Terraform
+   * (after destroying only the `-lb` stack, while the cluster stays).
+   * @default 'environment'
+   */
+  readonly scope?: 'environment' | 'controller';
 }
 
 /**
@@ -65,12 +72,10 @@ export async function findAwsLeftovers(query: AwsLeftoverQuery): Promise<Leftove
   const iam = new IAMClient(config);
   const elb = new ElasticLoadBalancingV2Client(config);
   try {
-    const results = await Promise.all([
-      findEc2(ec2, query),
-      findEks(eks, query),
-      findIam(iam, query),
-      findElb(elb, query),
-    ]);
+    const results =
+      query.scope === 'controller'
+        ? await Promise.all([findControllerGroups(ec2, query), findElb(elb, query)])
+        : await Promise.all([findEc2(ec2, query), findEks(eks, query), findIam(iam, query), findElb(elb, query)]);
     return results.flat();
   } finally {
     for (const client of [ec2, eks, iam, elb]) {
@@ -117,6 +122,13 @@ async function findEc2(ec2: EC2Client, query: AwsLeftoverQuery): Promise<Leftove
   return found;
 }
 
+async function findControllerGroups(ec2: EC2Client, query: AwsLeftoverQuery): Promise<Leftover[]> {
+  const groups = await ec2.send(new DescribeSecurityGroupsCommand({ Filters: [{ Name: `tag:${LB_CONTROLLER_CLUSTER_TAG}`, Values: [query.clusterName] }] }));
+  return (groups.SecurityGroups ?? []).flatMap((g) =>
+    g.GroupId ? [{ cloud: 'aws' as const, kind: 'ec2:security-group', id: g.GroupId, matchedBy: tagged(LB_CONTROLLER_CLUSTER_TAG, query.clusterName) }] : [],
+  );
+}
+
 async function findEks(eks: EKSClient, query: AwsLeftoverQuery): Promise<Leftover[]> {
   try {
     const { cluster } = await eks.send(new DescribeClusterCommand({ name: query.clusterName }));
@@ -158,11 +170,14 @@ async function findIam(iam: IAMClient, query: AwsLeftoverQuery): Promise<Leftove
 }
 
 async function findElb(elb: ElasticLoadBalancingV2Client, query: AwsLeftoverQuery): Promise<Leftover[]> {
-  const [lbs, tgs] = await Promise.all([elb.send(new DescribeLoadBalancersCommand({})), elb.send(new DescribeTargetGroupsCommand({}))]);
-  const candidates = [
-    ...(lbs.LoadBalancers ?? []).map((lb) => ({ kind: 'elbv2:load-balancer', arn: lb.LoadBalancerArn })),
-    ...(tgs.TargetGroups ?? []).map((tg) => ({ kind: 'elbv2:target-group', arn: tg.TargetGroupArn })),
-  ].filter((c): c is { kind: string; arn: string } => c.arn !== undefined);
+  const candidates: { kind: string; arn: string }[] = [];
+  // Both calls return at most 400 a page; a shared account can have more.
+  for await (const page of paginateDescribeLoadBalancers({ client: elb }, {})) {
+    for (const lb of page.LoadBalancers ?? []) if (lb.LoadBalancerArn) candidates.push({ kind: 'elbv2:load-balancer', arn: lb.LoadBalancerArn });
+  }
+  for await (const page of paginateDescribeTargetGroups({ client: elb }, {})) {
+    for (const tg of page.TargetGroups ?? []) if (tg.TargetGroupArn) candidates.push({ kind: 'elbv2:target-group', arn: tg.TargetGroupArn });
+  }
   const found: Leftover[] = [];
   // DescribeTags takes at most 20 ARNs a call.
   for (let i = 0; i < candidates.length; i += 20) {

@@ -70,17 +70,29 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   if (options.awsEndpoint && kinds.some((k) => k !== 'aws-cluster')) {
     throw new Error('HOPLAB_AWS_ENDPOINT is set: only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster');
   }
+  if (direction === 'destroy' && !options.awsEndpoint) {
+    for (const cloud of ['aws', 'gcp'] as const) {
+      if (kinds.includes(`${cloud}-cluster`) && !kinds.includes(`${cloud}-lb`)) {
+        throw new Error(
+          `--stacks: destroying ${cloud}-cluster without ${cloud}-lb would strand the load balancers its controller made ` +
+            `(and block deleting the network); add ${cloud}-lb (it is destroyed first)`,
+        );
+      }
+    }
+  }
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
   addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined });
   app.synth();
 
-  const tfEnv: NodeJS.ProcessEnv = {};
+  // One provider download per machine, not one per stack (30 attendees would otherwise fetch 120 copies).
+  const pluginCache = join(cwd, '.hoplab', 'plugin-cache');
+  mkdirSync(pluginCache, { recursive: true });
+  const tfEnv: NodeJS.ProcessEnv = { TF_PLUGIN_CACHE_DIR: process.env.TF_PLUGIN_CACHE_DIR || pluginCache };
   // Real clouds install providers from the registry; the emulator (offline) uses the mirror.
   const mirror = process.env.HOPLAB_PROVIDER_MIRROR || options.awsEndpoint ? findProviderMirror() : undefined;
   if (mirror) {
     const cliConfig = join(cwd, '.hoplab', 'terraform.rc');
-    mkdirSync(join(cwd, '.hoplab'), { recursive: true });
     writeMirrorCliConfig(cliConfig, mirror);
     tfEnv.TF_CLI_CONFIG_FILE = cliConfig;
   }
@@ -142,7 +154,9 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
     const names = labNames({ name: env });
     if (clouds.has('aws')) {
       try {
-        leftovers.push(...(await findAwsLeftovers({ env, clusterName: names.eksCluster, region: options.config.aws.region, endpoint: options.awsEndpoint })));
+        // With the cluster stack kept, only the controller's own resources count as left over.
+        const scope = options.kinds.includes('aws-cluster') ? 'environment' : 'controller';
+        leftovers.push(...(await findAwsLeftovers({ env, clusterName: names.eksCluster, region: options.config.aws.region, endpoint: options.awsEndpoint, scope })));
       } catch (error) {
         unchecked.push(`aws (${env}): ${error instanceof Error ? error.message : String(error)}`);
       }

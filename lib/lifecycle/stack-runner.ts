@@ -22,6 +22,8 @@ export interface StackRunnerOptions {
  */
 export class StackRunner {
   private readonly runners = new Set<TerraformRunner>();
+  /** `terraform init`s run one at a time: concurrent first installs into one plugin cache can race. */
+  private initQueue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: StackRunnerOptions) {
     mkdirSync(options.logDir, { recursive: true });
@@ -38,7 +40,9 @@ export class StackRunner {
     });
     this.runners.add(runner);
     try {
-      await runner.run(['init', '-input=false', '-no-color']);
+      const init = this.initQueue.then(() => runner.run(['init', '-input=false', '-no-color']));
+      this.initQueue = init.catch(() => undefined);
+      await init;
       await runner.run([direction === 'deploy' ? 'apply' : 'destroy', '-auto-approve', '-input=false', '-no-color']);
     } finally {
       this.runners.delete(runner);

@@ -1,4 +1,4 @@
-import { TerraformOutput, TerraformStack } from 'cdktf';
+import { dependable, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode, LabConfig } from '../config/schema';
 import { ExposureOutput, exposureOutputName } from '../contract';
@@ -56,7 +56,6 @@ export class GcpLbStack extends TerraformStack {
       namespace: this.app.namespace,
       selector: DEMO_APP_LABELS,
       targetPort: DEMO_APP_PORT,
-      dependsOn: [this.app.deployment],
     };
 
     for (const mode of config.exposures) {
@@ -68,5 +67,12 @@ export class GcpLbStack extends TerraformStack {
       const value: ExposureOutput = { mode, cloud: 'gcp', url: exposure.url, ...EXPOSURE_FACTS.gcp[mode] };
       new TerraformOutput(this, exposureOutputName(mode), { value });
     }
+    // Pods come after the Services and Ingresses that select them: GKE adds the
+    // `cloud.google.com/load-balancer-neg-ready` readiness gate only to Pods created
+    // while a NEG-backed Service selects them. On destroy the Deployment goes first.
+    this.app.deployment.dependsOn = [
+      ...(this.app.deployment.dependsOn ?? []),
+      ...Object.values(this.exposures).flatMap((e) => (e instanceof GceIngressExposure ? [e.service, e.ingress] : [e.service])).map((r) => dependable(r)),
+    ];
   }
 }

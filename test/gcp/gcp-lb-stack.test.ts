@@ -118,17 +118,19 @@ describe('GcpLbStack', () => {
     ]);
   });
 
-  test('GIVEN every mode WHEN synthesized THEN the destroy order is Ingress, Service, Deployment, namespace', () => {
+  test('GIVEN every mode WHEN synthesized THEN Pods are created after every Service and Ingress (NEG readiness gates) and the namespace goes last', () => {
     const { parsed } = synth();
-    const [deploymentId] = only(parsed, 'kubernetes_deployment_v1');
+    const [, deployment] = only(parsed, 'kubernetes_deployment_v1');
     const [nsId] = only(parsed, 'kubernetes_namespace_v1');
-    const deployment = `kubernetes_deployment_v1.${deploymentId}`;
+    const exposureAddresses: string[] = [];
     for (const type of ['kubernetes_service_v1', 'kubernetes_ingress_v1']) {
-      for (const resource of Object.values(parsed.resource[type])) {
-        expect(resource.depends_on).toEqual([deployment]);
+      for (const [id, resource] of Object.entries(parsed.resource[type])) {
+        exposureAddresses.push(`${type}.${id}`);
+        expect(resource.depends_on).toBeUndefined();
         expect((resource.metadata as { namespace: string }).namespace).toBe(`\${kubernetes_namespace_v1.${nsId}.metadata[0].name}`);
       }
     }
+    expect([...(deployment.depends_on as string[])].sort()).toEqual(exposureAddresses.sort());
     for (const mode of ['native', 'nodeport']) {
       const [serviceId] = named(parsed, 'kubernetes_service_v1', `echo-${mode}`);
       const [, ingress] = named(parsed, 'kubernetes_ingress_v1', `echo-${mode}`);

@@ -69,6 +69,17 @@ describe('deploy and teardown against the AWS emulator', () => {
     expect(checkOnly.out).toContain(`aws ec2:security-group ${sg.GroupId} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
     expect(checkOnly.out).toContain(`aws eks:cluster ws1-eks (cluster name)`);
 
+    // With only the lb stack torn down (cluster kept), only the controller's own resources count.
+    const lbOnly = run('teardown', ['--stacks', 'aws-lb', '--leftovers-only']);
+    expect(lbOnly.code).toBe(1);
+    expect(lbOnly.out.split('\n').filter((l) => l.startsWith('  aws ')).sort()).toEqual(
+      [
+        `  aws ec2:security-group ${sg.GroupId} (tag elbv2.k8s.aws/cluster=ws1-eks)`,
+        `  aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`,
+        `  aws elbv2:target-group ${tgArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`,
+      ].sort(),
+    );
+
     const firstTeardown = run('teardown', ['--stacks', 'aws-cluster']);
     expect(firstTeardown.code).toBe(1);
     expect(firstTeardown.out).toContain(`aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);

@@ -1,0 +1,40 @@
+import { validConfig } from '../../lib/config/load';
+import { parseKinds, runLifecycle, selectEnvironments } from '../../lib/lifecycle/lifecycle';
+
+describe('runLifecycle guards', () => {
+  test.each([
+    ['aws', ['aws-cluster', 'gcp-cluster', 'gcp-lb']],
+    ['gcp', ['gcp-cluster']],
+  ] as const)('GIVEN a real teardown of %s-cluster without its lb stack WHEN run THEN it refuses before touching anything', async (cloud, kinds) => {
+    await expect(runLifecycle('destroy', { config: validConfig({}, 'test'), kinds: [...kinds], write: () => undefined })).rejects.toThrow(
+      `--stacks: destroying ${cloud}-cluster without ${cloud}-lb would strand the load balancers its controller made (and block deleting the network); add ${cloud}-lb (it is destroyed first)`,
+    );
+  });
+
+  test('GIVEN the emulator WHEN any stack but aws-cluster is asked for THEN it refuses', async () => {
+    await expect(
+      runLifecycle('deploy', { config: validConfig({}, 'test'), kinds: ['aws-cluster', 'aws-lb'], awsEndpoint: 'http://127.0.0.1:1', write: () => undefined }),
+    ).rejects.toThrow('HOPLAB_AWS_ENDPOINT is set: only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster');
+  });
+});
+
+describe('parseKinds and selectEnvironments', () => {
+  test('GIVEN no --stacks WHEN parsed THEN all four kinds', () => {
+    expect(parseKinds(undefined)).toEqual(['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb']);
+  });
+
+  test('GIVEN --stacks with spaces WHEN parsed THEN the kinds in order', () => {
+    expect(parseKinds('gcp-lb, aws-lb')).toEqual(['gcp-lb', 'aws-lb']);
+  });
+
+  test.each(['', 'aws', 'aws-cluster,eks'])('GIVEN --stacks %p WHEN parsed THEN the error names the value and the allowed kinds', (text) => {
+    expect(() => parseKinds(text)).toThrow(`--stacks: ${JSON.stringify(text)} is not a list of stack kinds; allowed: aws-cluster, aws-lb, gcp-cluster, gcp-lb (comma-separated)`);
+  });
+
+  test('GIVEN attendees WHEN --env picks some THEN only those, and an unknown one is named', () => {
+    const config = validConfig({ attendees: ['ann', 'bob', 'cy'] }, 'test');
+    expect(selectEnvironments(config)).toEqual(['ann', 'bob', 'cy']);
+    expect(selectEnvironments(config, ['cy'])).toEqual(['cy']);
+    expect(() => selectEnvironments(config, ['cy', 'dan'])).toThrow('--env: "dan" not in this config; environments: ann, bob, cy');
+  });
+});
