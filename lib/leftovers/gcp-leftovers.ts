@@ -24,6 +24,25 @@ export interface GcpLeftoverQuery {
   readonly containerApi?: string;
   /** Per-request timeout (each page of each list). @default GCP_REQUEST_TIMEOUT_MS */
   readonly timeoutMs?: number;
+  /**
+   * `environment`: everything of the environment (after destroying its cluster stack).
+   * `controller`: only what GKE's load-balancer controllers made outside Terraform
+   * (after destroying only the `-lb` stack, while the cluster and its network stay).
+   * @default 'environment'
+   */
+  readonly scope?: 'environment' | 'controller';
+}
+
+/** Kinds that belong to the cluster stack (Terraform or the node pool), not to the load-balancer controllers. */
+const CLUSTER_STACK_KINDS = new Set(['container:cluster', 'compute:instance', 'compute:router', 'compute:subnetwork', 'compute:network']);
+
+/** With the cluster kept: only the controllers' pieces; their firewall rules and instance groups are the `k8s*` ones. */
+function controllerMade(leftover: Leftover): boolean {
+  if (CLUSTER_STACK_KINDS.has(leftover.kind)) return false;
+  if (leftover.kind === 'compute:firewall' || leftover.kind === 'compute:instance-group') {
+    return (leftover.id.split('/').pop() ?? '').startsWith('k8s');
+  }
+  return true;
 }
 
 /** A Compute Engine resource as the REST API returns it (only the fields the check reads). */
@@ -365,7 +384,9 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
   add('compute:subnetwork', envSubnets, byNetwork);
   add('compute:network', envNetworks, () => 'network name');
 
-  return [...found.values()].sort((a, b) => KIND_ORDER.indexOf(a.kind as Kind) - KIND_ORDER.indexOf(b.kind as Kind) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...found.values()]
+    .filter((leftover) => query.scope !== 'controller' || controllerMade(leftover))
+    .sort((a, b) => KIND_ORDER.indexOf(a.kind as Kind) - KIND_ORDER.indexOf(b.kind as Kind) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** Every backend service a URL map can send to: default service, path matchers, path rules, route rules, weighted backends. */

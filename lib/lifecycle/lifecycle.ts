@@ -177,6 +177,7 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
             accessToken: token,
             computeApi: options.gcpApis?.compute,
             containerApi: options.gcpApis?.container,
+            scope: options.kinds.includes('gcp-cluster') ? 'environment' : 'controller',
           })),
         );
       } catch (error) {

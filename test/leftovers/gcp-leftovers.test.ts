@@ -163,6 +163,18 @@ describe('findGcpLeftovers over recorded API responses', () => {
     await expect(check('leftovers')).resolves.toEqual(LAB_LEFTOVERS);
   });
 
+  test('GIVEN only the lb stack was destroyed (cluster kept) WHEN lab is checked in controller scope THEN only the GKE controllers\' pieces count, not the network, subnet or cluster', async () => {
+    const leftovers = await check('leftovers', 'lab', {}, { scope: 'controller' });
+    expect(leftovers).toEqual(LAB_LEFTOVERS.filter((l) => l.kind !== 'compute:network' && l.kind !== 'compute:subnetwork'));
+  });
+
+  test("GIVEN the live bob WHEN bob is checked in controller scope THEN bob's cluster, nodes, network and its own firewall rules are not leftovers", async () => {
+    const leftovers = await check('leftovers', 'bob', {}, { scope: 'controller' });
+    expect(leftovers.filter((l) => ['container:cluster', 'compute:instance', 'compute:network', 'compute:subnetwork', 'compute:router'].includes(l.kind))).toEqual([]);
+    expect(leftovers.filter((l) => ['compute:firewall', 'compute:instance-group'].includes(l.kind) && !(l.id.split('/').pop() ?? '').startsWith('k8s'))).toEqual([]);
+    expect(leftovers.length).toBeGreaterThan(0);
+  });
+
   test("GIVEN bob's k8s2-/k8s1-/k8s-ig-- look-alikes and a legacy target pool WHEN lab is checked THEN none of bob's resources is reported", async () => {
     const leftovers = await check('leftovers');
     expect(leftovers.filter((l) => BOB_MARKERS.test(l.id))).toEqual([]);
