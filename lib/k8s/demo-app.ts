@@ -12,6 +12,9 @@ export const DEMO_APP_LABELS: Readonly<Record<string, string>> = {
 /** Label every exposure (Service or Ingress) carries, with its mode as value; `explain` finds exposures by it. */
 export const EXPOSURE_LABEL = 'hoplab.dev/exposure';
 
+/** Seconds a terminating Pod keeps serving, so load balancers deregister it before it stops. */
+export const DEMO_APP_PRESTOP_SECONDS = 15;
+
 /** Port the echo server listens on inside the Pod. */
 export const DEMO_APP_PORT = 8080;
 
@@ -83,10 +86,14 @@ export class DemoApp extends Construct {
                 readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 },
                 resources: { requests: { cpu: '50m', memory: '32Mi' }, limits: { memory: '64Mi' } },
                 securityContext: { allowPrivilegeEscalation: false },
+                // The load balancers keep sending to a Pod until they have deregistered it
+                // (a few seconds after it leaves the endpoints); nginx would exit at SIGTERM
+                // at once and turn those requests into 502s that spoil `compare --probe`.
+                lifecycle: { preStop: [{ exec: { command: ['sh', '-c', `sleep ${DEMO_APP_PRESTOP_SECONDS}`] } }] },
               },
             ],
-            // Load balancers drain a Pod for a while after it leaves the endpoints; stay up through it.
-            terminationGracePeriodSeconds: 40,
+            // Covers the preStop sleep and nginx's own shutdown.
+            terminationGracePeriodSeconds: DEMO_APP_PRESTOP_SECONDS + 25,
           },
         },
       },

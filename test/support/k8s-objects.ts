@@ -50,7 +50,7 @@ const RENAMES: Readonly<Record<string, string>> = {
 };
 
 /** Blocks that Terraform writes as a one-element list where the API has an object. */
-const SINGLE_BLOCKS = new Set(['label_selector']);
+const SINGLE_BLOCKS = new Set(['label_selector', 'pre_stop', 'post_start']);
 
 /** Terraform-only arguments that are not part of the API object. */
 const TERRAFORM_ONLY = new Set(['wait_for_rollout', 'wait_for_load_balancer', 'timeouts', 'depends_on', 'lifecycle', 'provider', 'count', 'for_each', 'wait_for_default_service_account']);
