@@ -1,4 +1,6 @@
 import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
+import { EksAccessEntry } from '@cdktf/provider-aws/lib/eks-access-entry';
+import { EksAccessPolicyAssociation } from '@cdktf/provider-aws/lib/eks-access-policy-association';
 import { EksCluster as EksClusterResource } from '@cdktf/provider-aws/lib/eks-cluster';
 import { IamOpenidConnectProvider } from '@cdktf/provider-aws/lib/iam-openid-connect-provider';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
@@ -7,6 +9,9 @@ import { Construct } from 'constructs';
 
 /** The AWS partition prefix for managed policy ARNs. */
 export const AWS_MANAGED_POLICY_PREFIX = 'arn:aws:iam::aws:policy';
+
+/** The EKS access policy that makes a principal cluster admin. */
+export const EKS_CLUSTER_ADMIN_POLICY = 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy';
 
 export interface EksClusterProps {
   /** Cluster name (at most 100 characters). */
@@ -21,6 +26,12 @@ export interface EksClusterProps {
    */
   readonly endpointPublicAccessCidrs?: readonly string[];
   /**
+   * IAM roles or users made cluster admins through EKS access entries, besides
+   * the identity that creates the cluster (other workshop hosts, CI runners).
+   * @default - none
+   */
+  readonly adminPrincipalArns?: readonly string[];
+  /**
    * The target is the local emulator (moto), which does not store
    * `access_config`: ignore it so a re-plan after apply is empty.
    * @default false
@@ -32,9 +43,10 @@ export interface EksClusterProps {
  * An EKS control plane with its IAM role and the IAM OIDC provider that IAM
  * Roles for Service Accounts need. The public endpoint is limited to
  * `endpointPublicAccessCidrs`; nodes reach the control plane privately.
- * Authentication is by EKS access entries (and the aws-auth ConfigMap), and
- * the identity that creates the cluster becomes its admin, so the `-lb` stack
- * can install into it with the same credentials.
+ * Authentication is by EKS access entries (and the aws-auth ConfigMap): the
+ * identity that creates the cluster becomes its admin, so the `-lb` stack can
+ * install into it with the same credentials, and `adminPrincipalArns` get
+ * access entries with the cluster admin policy (other hosts, CI runners).
  */
 export class EksCluster extends Construct {
   /** The cluster resource. */
@@ -73,6 +85,18 @@ export class EksCluster extends Construct {
     });
     this.clusterName = this.cluster.name;
     this.oidcIssuerUrl = this.cluster.identity.get(0).oidc.get(0).issuer;
+
+    for (const principalArn of props.adminPrincipalArns ?? []) {
+      // The ARN is part of the construct id, so adding or removing one leaves the others alone.
+      const id = `admin-${principalArn.split(':').pop()!.replace(/[^A-Za-z0-9-]/g, '-')}`;
+      const entry = new EksAccessEntry(this, id, { clusterName: this.cluster.name, principalArn, type: 'STANDARD' });
+      new EksAccessPolicyAssociation(this, `${id}-policy`, {
+        clusterName: this.cluster.name,
+        principalArn: entry.principalArn,
+        policyArn: EKS_CLUSTER_ADMIN_POLICY,
+        accessScope: { type: 'cluster' },
+      });
+    }
 
     // No thumbprint: IAM trusts the EKS OIDC issuer's certificate authority itself.
     const oidc = new IamOpenidConnectProvider(this, 'oidc-provider', {

@@ -2,6 +2,7 @@ import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-p
 import { EksNodeGroup as EksNodeGroupResource } from '@cdktf/provider-aws/lib/eks-node-group';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
+import { LaunchTemplate } from '@cdktf/provider-aws/lib/launch-template';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { AWS_MANAGED_POLICY_PREFIX } from './eks-cluster';
@@ -30,9 +31,17 @@ export interface EksNodeGroupProps {
    */
   readonly dependsOn?: ITerraformDependable[];
   /**
+   * Tags for the nodes' EC2 instances, root volumes and network interfaces.
+   * Provider default tags do not reach them (EKS launches them), so they go
+   * through a launch template's tag specifications.
+   * @default - no launch template: EKS's own, and untagged instances
+   */
+  readonly instanceTags?: Readonly<Record<string, string>>;
+  /**
    * The target is the local emulator (moto): ignore the fields it reports
-   * differently (`remote_access`, which would force a replacement) or does not
-   * store (`update_config`), so a re-plan after apply is empty.
+   * differently (`remote_access`, which would force a replacement, and the
+   * launch template's tag specifications) or does not store (`update_config`),
+   * so a re-plan after apply is empty.
    * @default false
    */
   readonly emulated?: boolean;
@@ -60,6 +69,19 @@ export class EksNodeGroup extends Construct {
     );
     this.nodeRoleArn = role.arn;
 
+    const launchTemplate = props.instanceTags
+      ? new LaunchTemplate(this, 'launch-template', {
+          namePrefix: `${props.nodeGroupName}-`,
+          description: `EKS managed node group ${props.nodeGroupName}`,
+          // IMDSv2 only; hop limit 2 so Pods that need it (the VPC CNI's aws-node) still reach it.
+          metadataOptions: { httpEndpoint: 'enabled', httpTokens: 'required', httpPutResponseHopLimit: 2 },
+          tagSpecifications: ['instance', 'volume', 'network-interface'].map((resourceType) => ({ resourceType, tags: { ...props.instanceTags } })),
+          updateDefaultVersion: true,
+          // moto copies the template's own tags into its data as a "launch-template" tag specification.
+          lifecycle: props.emulated ? { ignoreChanges: ['tag_specifications'] } : undefined,
+        })
+      : undefined;
+
     this.nodeGroup = new EksNodeGroupResource(this, 'node-group', {
       clusterName: props.clusterName,
       nodeGroupName: props.nodeGroupName,
@@ -70,6 +92,7 @@ export class EksNodeGroup extends Construct {
       capacityType: 'ON_DEMAND',
       scalingConfig: { desiredSize: props.nodeCount, minSize: props.nodeCount, maxSize: props.nodeCount },
       updateConfig: { maxUnavailable: 1 },
+      launchTemplate: launchTemplate ? { id: launchTemplate.id, version: launchTemplate.latestVersion.toString() } : undefined,
       // Policies stay attached until the nodes are gone, or they cannot deregister cleanly.
       dependsOn: [...attachments, ...(props.dependsOn ?? [])],
       lifecycle: props.emulated ? { ignoreChanges: ['remote_access', 'update_config'] } : undefined,

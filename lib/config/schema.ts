@@ -84,6 +84,20 @@ export const awsConfig = z
       .array(endpointCidr, { error: 'must be a list of CIDR blocks' })
       .min(1, { error: 'must list at least one CIDR block (use ["0.0.0.0/0"] to allow any address)' })
       .default(['0.0.0.0/0']).describe("CIDR blocks allowed to reach the public EKS API endpoint. Restrict to the workshop's addresses where you can."),
+    clusterAdminArns: z
+      .array(
+        z
+          .string({ error: 'must be an IAM role or user ARN string' })
+          .regex(/^arn:aws(-[a-z]+)*:iam::\d{12}:(role|user)\/[\w+=,.@/-]+$/, {
+            error: 'is not an IAM role or user ARN; use one such as "arn:aws:iam::123456789012:role/workshop-ci"',
+          }),
+        { error: 'must be a list of IAM role or user ARNs' },
+      )
+      .max(20, { error: 'must list at most 20 ARNs' })
+      .default([])
+      .describe(
+        'IAM roles or users (besides the identity that creates the cluster) made cluster admins through EKS access entries: other hosts or CI runners that deploy or tear down the -lb stack.',
+      ),
     loadBalancerController: z
       .strictObject({
         chartVersion: oneOf(LB_CONTROLLER_CHART_VERSIONS, 'hoplab ships the IAM policy of these releases only.').default('3.5.0'),

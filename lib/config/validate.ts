@@ -137,6 +137,9 @@ function checkAws(aws: AwsConfig): ConfigProblem[] {
       });
     }
   });
+  for (const arn of new Set(duplicates(aws.clusterAdminArns))) {
+    problems.push({ path: 'aws.clusterAdminArns', value: aws.clusterAdminArns, reason: `lists "${arn}" more than once; list each ARN once` });
+  }
   for (const az of new Set(duplicates(aws.availabilityZones))) {
     problems.push({ path: 'aws.availabilityZones', value: aws.availabilityZones, reason: `lists "${az}" more than once; list each zone once` });
   }

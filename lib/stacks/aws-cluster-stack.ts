@@ -73,6 +73,7 @@ export class AwsClusterStack extends TerraformStack {
       kubernetesVersion: aws.kubernetesVersion,
       subnetIds: [...this.vpc.privateSubnetIds, ...this.vpc.publicSubnetIds],
       endpointPublicAccessCidrs: aws.endpointPublicAccessCidrs,
+      adminPrincipalArns: aws.clusterAdminArns,
       emulated: props.emulator !== undefined,
     });
 
@@ -101,6 +102,7 @@ export class AwsClusterStack extends TerraformStack {
       subnetIds: this.vpc.privateSubnetIds,
       instanceType: aws.nodeInstanceType,
       nodeCount: aws.nodeCount,
+      instanceTags: labTags(config, id),
       dependsOn: [...beforeNodes, ...this.vpc.natGateways],
       emulated: props.emulator !== undefined,
     });

@@ -1,4 +1,6 @@
 import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
+import { EksAccessEntry } from '@cdktf/provider-aws/lib/eks-access-entry';
+import { EksAccessPolicyAssociation } from '@cdktf/provider-aws/lib/eks-access-policy-association';
 import { EksCluster as EksClusterResource } from '@cdktf/provider-aws/lib/eks-cluster';
 import { IamOpenidConnectProvider } from '@cdktf/provider-aws/lib/iam-openid-connect-provider';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
@@ -61,5 +63,27 @@ describe('EksCluster', () => {
   ])('GIVEN emulated=%s WHEN synthesized THEN lifecycle is %j', (emulated, lifecycle) => {
     const cluster = Object.values(synth({ emulated }).parsed.resource.aws_eks_cluster)[0];
     expect(cluster.lifecycle).toEqual(lifecycle);
+  });
+});
+
+describe('EksCluster admin access entries', () => {
+  const CI = 'arn:aws:iam::123456789012:role/workshop-ci';
+  const HOST = 'arn:aws:iam::123456789012:user/jane';
+
+  test('GIVEN admin principals WHEN synthesized THEN each gets an access entry with the cluster admin policy at cluster scope', () => {
+    const { json, parsed } = synth({ adminPrincipalArns: [CI, HOST] });
+    for (const principal of [CI, HOST]) {
+      expect(json).toHaveResourceWithProperties(EksAccessEntry, { principal_arn: principal, type: 'STANDARD', cluster_name: expect.stringContaining('aws_eks_cluster.') });
+    }
+    expect(json).toHaveResourceWithProperties(EksAccessPolicyAssociation, {
+      policy_arn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy',
+      access_scope: { type: 'cluster' },
+    });
+    expect(Object.keys(parsed.resource.aws_eks_access_entry)).toEqual([expect.stringMatching(/^eks_admin-role-workshop-ci_/), expect.stringMatching(/^eks_admin-user-jane_/)]);
+    expect(Object.keys(parsed.resource.aws_eks_access_policy_association)).toHaveLength(2);
+  });
+
+  test('GIVEN no admin principals WHEN synthesized THEN only the creator is admin and no access entries exist', () => {
+    expect(synth().json).not.toHaveResource(EksAccessEntry);
   });
 });

@@ -1,5 +1,6 @@
 import { EksNodeGroup as EksNodeGroupResource } from '@cdktf/provider-aws/lib/eks-node-group';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
+import { LaunchTemplate } from '@cdktf/provider-aws/lib/launch-template';
 import { Testing } from 'cdktf';
 import { EksNodeGroup, EksNodeGroupProps } from '../../lib/aws/eks-node-group';
 
@@ -59,4 +60,44 @@ describe('EksNodeGroup', () => {
   ])('GIVEN emulated=%s WHEN synthesized THEN lifecycle is %j', (emulated, lifecycle) => {
     expect(synth({ emulated }).group.lifecycle).toEqual(lifecycle);
   });
+});
+
+describe('EksNodeGroup instance tags', () => {
+  const TAGS = { 'hoplab-env': 'lab', 'hoplab-owner': 'jane-doe' };
+
+  test('GIVEN instance tags WHEN synthesized THEN a launch template tags instances, volumes and ENIs, requires IMDSv2 and the group uses its latest version', () => {
+    const json = Testing.synthScope((scope) => {
+      new EksNodeGroup(scope, 'nodes', { ...PROPS, instanceTags: TAGS });
+    });
+    expect(json).toHaveResourceWithProperties(LaunchTemplate, {
+      name_prefix: 'lab-eks-nodes-',
+      metadata_options: { http_endpoint: 'enabled', http_tokens: 'required', http_put_response_hop_limit: 2 },
+      tag_specifications: [
+        { resource_type: 'instance', tags: TAGS },
+        { resource_type: 'volume', tags: TAGS },
+        { resource_type: 'network-interface', tags: TAGS },
+      ],
+    });
+    const group = Object.values(JSON.parse(json).resource.aws_eks_node_group)[0] as { launch_template: unknown };
+    expect(group.launch_template).toEqual({
+      id: expect.stringMatching(/^\$\{aws_launch_template\.[\w-]+\.id\}$/),
+      version: expect.stringMatching(/^\$\{aws_launch_template\.[\w-]+\.latest_version\}$/),
+    });
+  });
+
+  test('GIVEN no instance tags WHEN synthesized THEN there is no launch template and EKS uses its own', () => {
+    const { json, group } = synth();
+    expect(json).not.toHaveResource(LaunchTemplate);
+    expect(group.launch_template).toBeUndefined();
+  });
+});
+
+test.each([
+  [false, undefined],
+  [true, { ignore_changes: ['tag_specifications'] }],
+])('GIVEN instance tags and emulated=%s WHEN synthesized THEN the launch template lifecycle is %j (moto echoes its own tags back)', (emulated, lifecycle) => {
+  const json = Testing.synthScope((scope) => {
+    new EksNodeGroup(scope, 'nodes', { ...PROPS, instanceTags: { a: 'b' }, emulated });
+  });
+  expect((Object.values(JSON.parse(json).resource.aws_launch_template)[0] as { lifecycle?: unknown }).lifecycle).toEqual(lifecycle);
 });

@@ -9,7 +9,7 @@ const CASES: [string, unknown, string[]][] = [
   ["name", {"name": "Lab_1"}, ["name: \"Lab_1\" is not a DNS label: use lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen (e.g. \"lab\" or \"team-a\")"]],
   ["name long", {"name": "a-very-long-environment-name"}, ["name: \"a-very-long-environment-name\" is longer than 20 characters; cloud resource names are derived from it (GKE cluster names stop at 40): shorten it"]],
   ["unknown top", {"nmae": "x"}, ["nmae: \"x\" is in an unknown field \"nmae\"; allowed fields here: name, exposures, aws, gcp, app, workshop, attendees, backend, deploy. Check its spelling or remove it"]],
-  ["unknown aws", {"aws": {"vpcCIDR": "10.0.0.0/16"}}, ["aws.vpcCIDR: \"10.0.0.0/16\" is in an unknown field \"vpcCIDR\"; allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, loadBalancerController. Check its spelling or remove it"]],
+  ["unknown aws", {"aws": {"vpcCIDR": "10.0.0.0/16"}}, ["aws.vpcCIDR: \"10.0.0.0/16\" is in an unknown field \"vpcCIDR\"; allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController. Check its spelling or remove it"]],
   ["not object", "hello", ["(config): \"hello\" must be an object of lab settings (see schema/hoplab.config.schema.json)"]],
   ["exposures bad", {"exposures": ["native", "ingress"]}, ["exposures[1]: \"ingress\" is not supported; allowed: native, nodeport, nodeport-local. Use the mode names of DESIGN.md."]],
   ["exposures empty", {"exposures": []}, ["exposures: [] must list at least one exposure mode (native, nodeport, nodeport-local)"]],
@@ -74,6 +74,8 @@ const CASES: [string, unknown, string[]][] = [
   ["backend gcs prefix", {"backend": {"type": "gcs", "bucket": "ws-state", "prefix": "/abs"}}, ["backend.prefix: \"/abs\" is not a path prefix: use letters, digits, \".\", \"_\", \"-\" and \"/\" between parts (e.g. \"workshops/2026-12\")"]],
   ["backend extra", {"backend": {"type": "local", "path": "x"}}, ["backend.path: \"x\" is in an unknown field \"path\"; allowed fields here: type. Check its spelling or remove it"]],
   ["deploy parallelism", {"deploy": {"parallelism": 64}}, ["deploy.parallelism: 64 must be at most 32 (allowed: 1 to 32)"]],
+  ["cluster admin arn", {"aws": {"clusterAdminArns": ["arn:aws:iam::1234:role/x"]}}, ["aws.clusterAdminArns[0]: \"arn:aws:iam::1234:role/x\" is not an IAM role or user ARN; use one such as \"arn:aws:iam::123456789012:role/workshop-ci\""]],
+  ["cluster admin duplicate", {"aws": {"clusterAdminArns": ["arn:aws:iam::123456789012:role/ci", "arn:aws:iam::123456789012:role/ci"]}}, ["aws.clusterAdminArns: [\"arn:aws:iam::123456789012:role/ci\",\"arn:aws:iam::123456789012:role/ci\"] lists \"arn:aws:iam::123456789012:role/ci\" more than once; list each ARN once"]],
 ];
 
 describe('validateConfig', () => {
