@@ -3,9 +3,9 @@ import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 
 export interface EksAddonProps {
-  /** Name of the cluster. */
+  /** Name of the cluster. Required. */
   readonly clusterName: string;
-  /** Add-on name, e.g. `vpc-cni`. */
+  /** Add-on name, e.g. `vpc-cni`. Required. */
   readonly addonName: string;
   /**
    * Add-on version.

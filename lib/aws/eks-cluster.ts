@@ -14,11 +14,11 @@ export const AWS_MANAGED_POLICY_PREFIX = 'arn:aws:iam::aws:policy';
 export const EKS_CLUSTER_ADMIN_POLICY = 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy';
 
 export interface EksClusterProps {
-  /** Cluster name (at most 100 characters). */
+  /** Cluster name (at most 100 characters). Required. */
   readonly clusterName: string;
-  /** Kubernetes version, e.g. `1.34`. */
+  /** Kubernetes version, e.g. `1.34`. Required. */
   readonly kubernetesVersion: string;
-  /** Subnets for the control plane's ENIs: the private and public subnets of the VPC. */
+  /** Subnets for the control plane's ENIs: the private and public subnets of the VPC. Required. */
   readonly subnetIds: readonly string[];
   /**
    * CIDR blocks allowed to reach the public API endpoint.

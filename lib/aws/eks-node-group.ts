@@ -14,15 +14,15 @@ const NODE_POLICIES: Readonly<Record<string, string>> = {
 };
 
 export interface EksNodeGroupProps {
-  /** Name of the cluster the nodes join. */
+  /** Name of the cluster the nodes join. Required. */
   readonly clusterName: string;
-  /** Node group name; also prefixes the node IAM role's name. */
+  /** Node group name; also prefixes the node IAM role's name. Required. */
   readonly nodeGroupName: string;
-  /** Subnets for the nodes (the private ones). */
+  /** Subnets for the nodes (the private ones). Required. */
   readonly subnetIds: readonly string[];
-  /** EC2 instance type. */
+  /** EC2 instance type. Required. */
   readonly instanceType: string;
-  /** Number of nodes; the group is fixed at this size. */
+  /** Number of nodes; the group is fixed at this size. Required. */
   readonly nodeCount: number;
   /**
    * Resources that must exist before nodes join, such as the VPC CNI add-on:

@@ -9,19 +9,20 @@ import { Vpc } from '@cdktf/provider-aws/lib/vpc';
 import { Construct } from 'constructs';
 
 export interface LabVpcProps {
-  /** Name prefix of every resource, normally the EKS cluster name. */
+  /** Name prefix of every resource, normally the EKS cluster name. Required. */
   readonly name: string;
-  /** VPC CIDR block. */
+  /** VPC CIDR block. Required. */
   readonly cidr: string;
-  /** Availability zones, one public and one private subnet each. */
+  /** Availability zones, one public and one private subnet each. Required. */
   readonly availabilityZones: readonly string[];
-  /** Public subnet CIDR per availability zone, same order. */
+  /** Public subnet CIDR per availability zone, same order. Required. */
   readonly publicSubnetCidrs: readonly string[];
-  /** Private subnet CIDR per availability zone, same order. */
+  /** Private subnet CIDR per availability zone, same order. Required. */
   readonly privateSubnetCidrs: readonly string[];
   /**
    * EKS cluster whose load balancers and nodes use these subnets: the subnets
    * are tagged `kubernetes.io/cluster/<name>: shared` for it.
+   * Required.
    */
   readonly clusterName: string;
   /**
@@ -52,7 +53,10 @@ export class LabVpc extends Construct {
   constructor(scope: Construct, id: string, props: LabVpcProps) {
     super(scope, id);
     if (props.publicSubnetCidrs.length !== props.availabilityZones.length || props.privateSubnetCidrs.length !== props.availabilityZones.length) {
-      throw new Error(`LabVpc ${id}: give one public and one private subnet CIDR per availability zone`);
+      throw new Error(
+        `LabVpc ${id}: availabilityZones has ${props.availabilityZones.length} entries, publicSubnetCidrs ${props.publicSubnetCidrs.length}, ` +
+          `privateSubnetCidrs ${props.privateSubnetCidrs.length}; give one public and one private subnet CIDR per availability zone, in the same order`,
+      );
     }
     const clusterTag = { [`kubernetes.io/cluster/${props.clusterName}`]: 'shared' };
 

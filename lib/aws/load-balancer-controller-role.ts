@@ -8,11 +8,11 @@ export const LB_CONTROLLER_NAMESPACE = 'kube-system';
 export const LB_CONTROLLER_SERVICE_ACCOUNT = 'aws-load-balancer-controller';
 
 export interface LoadBalancerControllerRoleProps {
-  /** Cluster name; prefixes the role and policy names. */
+  /** Cluster name; prefixes the role and policy names. Required. */
   readonly clusterName: string;
-  /** ARN of the cluster's IAM OIDC provider. */
+  /** ARN of the cluster's IAM OIDC provider. Required. */
   readonly oidcProviderArn: string;
-  /** The cluster's OIDC issuer URL. */
+  /** The cluster's OIDC issuer URL. Required. */
   readonly oidcIssuerUrl: string;
 }
 

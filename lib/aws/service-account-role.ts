@@ -5,15 +5,15 @@ import { Fn } from 'cdktf';
 import { Construct } from 'constructs';
 
 export interface ServiceAccountRoleProps {
-  /** IAM role name (at most 64 characters). */
+  /** IAM role name (at most 64 characters). Required. */
   readonly roleName: string;
-  /** ARN of the cluster's IAM OIDC provider. */
+  /** ARN of the cluster's IAM OIDC provider. Required. */
   readonly oidcProviderArn: string;
-  /** The cluster's OIDC issuer URL (`https://oidc.eks.<region>.amazonaws.com/id/<id>`). */
+  /** The cluster's OIDC issuer URL (`https://oidc.eks.<region>.amazonaws.com/id/<id>`). Required. */
   readonly oidcIssuerUrl: string;
-  /** Namespace of the Kubernetes service account allowed to assume the role. */
+  /** Namespace of the Kubernetes service account allowed to assume the role. Required. */
   readonly namespace: string;
-  /** Name of the Kubernetes service account allowed to assume the role. */
+  /** Name of the Kubernetes service account allowed to assume the role. Required. */
   readonly serviceAccount: string;
   /**
    * IAM policies to attach, by a stable key (the key is part of the attachment's
@@ -39,7 +39,7 @@ export class ServiceAccountRole extends Construct {
   constructor(scope: Construct, id: string, props: ServiceAccountRoleProps) {
     super(scope, id);
     if (props.roleName.length > 64) {
-      throw new Error(`ServiceAccountRole ${id}: roleName "${props.roleName}" is ${props.roleName.length} characters; IAM allows 64`);
+      throw new Error(`ServiceAccountRole ${id}: roleName "${props.roleName}" is ${props.roleName.length} characters; IAM allows 64: shorten the environment name (it prefixes the role name)`);
     }
     const issuerHostPath = Fn.replace(props.oidcIssuerUrl, 'https://', '');
     const trust = new DataAwsIamPolicyDocument(this, 'trust', {

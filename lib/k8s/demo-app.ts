@@ -19,11 +19,11 @@ export const DEMO_APP_PRESTOP_SECONDS = 15;
 export const DEMO_APP_PORT = 8080;
 
 export interface DemoAppProps {
-  /** Namespace to create for the app. */
+  /** Namespace to create for the app. Required. */
   readonly namespace: string;
-  /** Container image of the echo server, pinned by tag or digest. */
+  /** Container image of the echo server, pinned by tag or digest. Required. */
   readonly image: string;
-  /** Number of replicas; fewer than nodes leaves a node without a Pod, which makes the NodePort extra hop visible. */
+  /** Number of replicas; fewer than nodes leaves a node without a Pod, which makes the NodePort extra hop visible. Required. */
   readonly replicas: number;
   /**
    * Extra labels on the namespace, e.g. the AWS Load Balancer Controller's

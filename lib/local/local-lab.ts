@@ -12,7 +12,7 @@ import { Progress } from './progress';
 import { findProviderMirror, TerraformRunner, writeMirrorCliConfig } from './terraform';
 
 export interface LocalLabOptions {
-  /** The validated lab config. */
+  /** The validated lab config. Required. */
   readonly config: LabConfig;
   /**
    * Endpoint of an emulator that is already running; it is used and left running.

@@ -20,7 +20,7 @@ import { labTags } from '../tags';
 export const ADDONS_LEFT_OUT_IN_EMULATOR = ['vpc-cni', 'kube-proxy', 'coredns'] as const;
 
 export interface AwsClusterStackProps {
-  /** The validated lab config. */
+  /** The validated lab config. Required. */
   readonly config: LabConfig;
   /**
    * Deploy to a local AWS emulator instead of AWS: provider endpoints point at

@@ -92,6 +92,8 @@ describe('LabVpc', () => {
   });
 
   test('GIVEN fewer subnet CIDRs than AZs WHEN constructed THEN it throws naming the fix', () => {
-    expect(() => synth({ privateSubnetCidrs: ['10.0.0.0/19'] })).toThrow('LabVpc vpc: give one public and one private subnet CIDR per availability zone');
+    expect(() => synth({ privateSubnetCidrs: ['10.0.0.0/19'] })).toThrow(
+      'LabVpc vpc: availabilityZones has 2 entries, publicSubnetCidrs 2, privateSubnetCidrs 1; give one public and one private subnet CIDR per availability zone, in the same order',
+    );
   });
 });

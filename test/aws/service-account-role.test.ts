@@ -47,6 +47,6 @@ describe('ServiceAccountRole', () => {
       Testing.synthScope((scope) => {
         new ServiceAccountRole(scope, 'role', { ...PROPS, roleName });
       }),
-    ).toThrow(`ServiceAccountRole role: roleName "${roleName}" is 65 characters; IAM allows 64`);
+    ).toThrow(`ServiceAccountRole role: roleName "${roleName}" is 65 characters; IAM allows 64: shorten the environment name (it prefixes the role name)`);
   });
 });
