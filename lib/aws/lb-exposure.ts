@@ -1,9 +1,5 @@
 import { ITerraformDependable } from 'cdktf';
 import { ExposureMode } from '../config/schema';
-import { DEMO_APP_LABELS, EXPOSURE_LABEL } from '../k8s/demo-app';
-
-/** Port every exposure's Service and load balancer listens on. */
-export const EXPOSURE_PORT = 80;
 
 /** What the `-lb` stack needs of each exposure construct. */
 export interface LbExposure {
@@ -17,16 +13,6 @@ export interface LbExposure {
    * the controller has removed the load balancer, target groups and security groups.
    */
   readonly loadBalancerObject: ITerraformDependable;
-}
-
-/** Name of an exposure's Service and Ingress: `echo-native`, `echo-nodeport`, `echo-nodeport-local`. */
-export function exposureObjectName(mode: ExposureMode): string {
-  return `echo-${mode}`;
-}
-
-/** Labels of an exposure's Service and Ingress: the app's part-of label and `hoplab.dev/exposure: <mode>`. */
-export function exposureLabels(mode: ExposureMode): Record<string, string> {
-  return { 'app.kubernetes.io/part-of': DEMO_APP_LABELS['app.kubernetes.io/part-of'], [EXPOSURE_LABEL]: mode };
 }
 
 /** `key=value,key=value`, the tag list format of the controller's annotations. */

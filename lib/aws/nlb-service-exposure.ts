@@ -2,7 +2,8 @@ import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../config/schema';
-import { EXPOSURE_PORT, LbExposure, exposureLabels, exposureObjectName, tagList } from './lb-exposure';
+import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
+import { LbExposure, tagList } from './lb-exposure';
 
 export interface NlbServiceExposureProps {
   /** Exposure mode (required): names the Service and labels it. */

@@ -2,7 +2,7 @@ import { IngressV1 } from '@cdktf/provider-kubernetes/lib/ingress-v1';
 import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { EXPOSURE_LABEL } from '../k8s/demo-app';
+import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
 
 /** Service annotation that turns container-native load balancing (NEGs) on or off for Ingress backends. */
 export const NEG_ANNOTATION = 'cloud.google.com/neg';
@@ -84,8 +84,8 @@ export class GceIngressExposure extends Construct {
       throw new Error(`GceIngressExposure ${id}: mode "${props.mode}" is not an Ingress exposure; use ${Object.keys(GCE_INGRESS_MODES).join(' or ')}`);
     }
     this.mode = props.mode;
-    const name = props.name ?? `echo-${props.mode}`;
-    const labels = { [EXPOSURE_LABEL]: props.mode };
+    const name = props.name ?? exposureObjectName(props.mode);
+    const labels = exposureLabels(props.mode);
 
     this.service = new ServiceV1(this, 'service', {
       metadata: {
@@ -98,7 +98,7 @@ export class GceIngressExposure extends Construct {
         type: style.serviceType,
         ...(style.serviceType === 'NodePort' ? { externalTrafficPolicy: 'Cluster' } : {}),
         selector: { ...props.selector },
-        port: [{ name: 'http', port: 80, targetPort: String(props.targetPort), protocol: 'TCP' }],
+        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: String(props.targetPort), protocol: 'TCP' }],
       },
       dependsOn: props.dependsOn,
       lifecycle: { ignoreChanges: [annotationAddress(NEG_STATUS_ANNOTATION)] },
@@ -112,7 +112,7 @@ export class GceIngressExposure extends Construct {
         annotations: { [INGRESS_CLASS_ANNOTATION]: 'gce' },
       },
       spec: {
-        defaultBackend: { service: { name: this.service.metadata.name, port: { number: 80 } } },
+        defaultBackend: { service: { name: this.service.metadata.name, port: { number: EXPOSURE_PORT } } },
       },
       waitForLoadBalancer: true,
       // GKE takes minutes to program (and to delete) a global load balancer.

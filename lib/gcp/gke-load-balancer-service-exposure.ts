@@ -1,7 +1,8 @@
 import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { EXPOSURE_LABEL } from '../k8s/demo-app';
+import { ExposureMode } from '../config/schema';
+import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
 import { annotationAddress, NEG_ANNOTATION, NEG_STATUS_ANNOTATION } from './gce-ingress-exposure';
 
 /**
@@ -70,16 +71,16 @@ export class GkeLoadBalancerServiceExposure extends Construct {
     this.mode = props.mode ?? 'nodeport-local';
     this.service = new ServiceV1(this, 'service', {
       metadata: {
-        name: props.name ?? `echo-${this.mode}`,
+        name: props.name ?? exposureObjectName(this.mode as ExposureMode),
         namespace: props.namespace,
-        labels: { [EXPOSURE_LABEL]: this.mode },
+        labels: exposureLabels(this.mode as ExposureMode),
         annotations: { [L4_RBS_ANNOTATION]: 'enabled' },
       },
       spec: {
         type: 'LoadBalancer',
         externalTrafficPolicy: 'Local',
         selector: { ...props.selector },
-        port: [{ name: 'http', port: 80, targetPort: String(props.targetPort), protocol: 'TCP' }],
+        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: String(props.targetPort), protocol: 'TCP' }],
       },
       waitForLoadBalancer: true,
       dependsOn: props.dependsOn,

@@ -22,7 +22,7 @@ describe('GceIngressExposure', () => {
       metadata: {
         name: 'echo-native',
         namespace: `\${kubernetes_namespace_v1.${nsId}.metadata[0].name}`,
-        labels: { 'hoplab.dev/exposure': 'native' },
+        labels: { 'app.kubernetes.io/part-of': 'hoplab', 'hoplab.dev/exposure': 'native' },
         annotations: { 'cloud.google.com/neg': '{"ingress": true}' },
       },
       spec: {
@@ -36,7 +36,7 @@ describe('GceIngressExposure', () => {
 
   test('GIVEN nodeport WHEN synthesized THEN a NodePort Service with externalTrafficPolicy Cluster opts out of NEGs, so the backends stay instance groups', () => {
     const [, service] = only(synth({ mode: 'nodeport' }).parsed, 'kubernetes_service_v1');
-    expect(service.metadata).toMatchObject({ name: 'echo-nodeport', labels: { 'hoplab.dev/exposure': 'nodeport' }, annotations: { 'cloud.google.com/neg': '{"ingress": false}' } });
+    expect(service.metadata).toMatchObject({ name: 'echo-nodeport', labels: { 'app.kubernetes.io/part-of': 'hoplab', 'hoplab.dev/exposure': 'nodeport' }, annotations: { 'cloud.google.com/neg': '{"ingress": false}' } });
     expect(service.spec).toMatchObject({ type: 'NodePort', external_traffic_policy: 'Cluster' });
     expect(service.lifecycle).toEqual({ ignore_changes: ['metadata[0].annotations["cloud.google.com/neg-status"]'] });
   });
@@ -50,7 +50,7 @@ describe('GceIngressExposure', () => {
       metadata: {
         name: `echo-${mode}`,
         namespace: `\${kubernetes_namespace_v1.${nsId}.metadata[0].name}`,
-        labels: { 'hoplab.dev/exposure': mode },
+        labels: { 'app.kubernetes.io/part-of': 'hoplab', 'hoplab.dev/exposure': mode },
         annotations: { 'kubernetes.io/ingress.class': 'gce' },
       },
       spec: { default_backend: { service: { name: `\${kubernetes_service_v1.${serviceId}.metadata[0].name}`, port: { number: 80 } } } },

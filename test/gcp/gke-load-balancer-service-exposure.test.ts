@@ -18,7 +18,7 @@ describe('GkeLoadBalancerServiceExposure', () => {
     const [nsId] = only(parsed, 'kubernetes_namespace_v1');
     const [serviceId, service] = only(parsed, 'kubernetes_service_v1');
     expect(service).toEqual({
-      metadata: { name: 'echo-nodeport-local', namespace: `\${kubernetes_namespace_v1.${nsId}.metadata[0].name}`, labels: { 'hoplab.dev/exposure': 'nodeport-local' }, annotations: { 'cloud.google.com/l4-rbs': 'enabled' } },
+      metadata: { name: 'echo-nodeport-local', namespace: `\${kubernetes_namespace_v1.${nsId}.metadata[0].name}`, labels: { 'app.kubernetes.io/part-of': 'hoplab', 'hoplab.dev/exposure': 'nodeport-local' }, annotations: { 'cloud.google.com/l4-rbs': 'enabled' } },
       spec: {
         type: 'LoadBalancer',
         external_traffic_policy: 'Local',
