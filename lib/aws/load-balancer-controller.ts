@@ -2,6 +2,7 @@ import { Release } from '@cdktf/provider-helm/lib/release';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
+import { LB_CONTROLLER_CHART_VERSIONS } from '../config/schema';
 import { LB_CONTROLLER_POLICY_VERSION } from './load-balancer-controller-policy';
 import { LB_CONTROLLER_NAMESPACE, LB_CONTROLLER_SERVICE_ACCOUNT } from './load-balancer-controller-role';
 
@@ -9,8 +10,12 @@ import { LB_CONTROLLER_NAMESPACE, LB_CONTROLLER_SERVICE_ACCOUNT } from './load-b
 export const LB_CONTROLLER_CHART_REPOSITORY = 'https://aws.github.io/eks-charts';
 export const LB_CONTROLLER_CHART = 'aws-load-balancer-controller';
 
-/** The controller release each supported chart version installs (the chart's `appVersion`). */
-export const LB_CONTROLLER_APP_VERSIONS: Readonly<Record<string, string>> = {
+/**
+ * The controller release each supported chart version installs (the chart's
+ * `appVersion`). Keyed by the config's allowed versions, so the two lists
+ * cannot drift apart.
+ */
+export const LB_CONTROLLER_APP_VERSIONS: Readonly<Record<(typeof LB_CONTROLLER_CHART_VERSIONS)[number], string>> = {
   '3.5.0': 'v3.5.0',
 };
 
@@ -78,7 +83,7 @@ export class LoadBalancerController extends Construct {
 
   constructor(scope: Construct, id: string, props: LoadBalancerControllerProps) {
     super(scope, id);
-    const appVersion = LB_CONTROLLER_APP_VERSIONS[props.chartVersion];
+    const appVersion = (LB_CONTROLLER_APP_VERSIONS as Readonly<Record<string, string | undefined>>)[props.chartVersion];
     if (appVersion !== LB_CONTROLLER_POLICY_VERSION) {
       const known = Object.keys(LB_CONTROLLER_APP_VERSIONS).join(', ');
       throw new Error(
