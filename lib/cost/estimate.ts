@@ -49,7 +49,7 @@ export function estimateCost(config: LabConfig): CostEstimate {
     { cloud: 'aws', item: 'public IPv4 address', quantity: natGateways + (albs + nlbs) * azs, unitPerHour: aws.publicIpv4Hour },
     { cloud: 'gcp', item: 'GKE cluster management', quantity: 1, unitPerHour: gcp.gkeClusterHour },
     { cloud: 'gcp', item: `Compute Engine ${config.gcp.machineType} node`, quantity: gkeNodes, unitPerHour: gcp.machineHour[config.gcp.machineType] },
-    { cloud: 'gcp', item: 'node boot disk (pd-balanced 100 GB)', quantity: gkeNodes, unitPerHour: gcp.nodeDiskHour },
+    { cloud: 'gcp', item: 'node boot disk (pd-balanced 50 GB)', quantity: gkeNodes, unitPerHour: gcp.nodeDiskHour },
     { cloud: 'gcp', item: 'Cloud NAT (per VM)', quantity: gkeNodes, unitPerHour: gcp.natPerVmHour },
     { cloud: 'gcp', item: 'load balancer forwarding rule', quantity: modes.length, unitPerHour: gcp.forwardingRuleHour },
   ];

@@ -37,6 +37,11 @@ export interface GkeNodePoolProps {
    */
   readonly labels?: Readonly<Record<string, string>>;
   /**
+   * Email of the service account the nodes run as.
+   * @default - the Compute Engine default service account
+   */
+  readonly serviceAccount?: string;
+  /**
    * Resources the nodes need while they exist (Cloud NAT for image pulls):
    * created before the pool, destroyed after it.
    * @default - none
@@ -48,9 +53,8 @@ export interface GkeNodePoolProps {
  * The cluster's own node pool (the default pool is removed): a fixed number
  * of nodes per zone, Shielded VMs on Container-Optimized OS, auto-repair and
  * auto-upgrade on (release channels require both), and network tags for the
- * load-balancer health-check firewall rules. Nodes use the Compute Engine
- * default service account with the `cloud-platform` scope, so IAM alone
- * decides what they may do.
+ * load-balancer health-check firewall rules. Nodes run as `serviceAccount`
+ * with the `cloud-platform` scope, so IAM alone decides what they may do.
  */
 export class GkeNodePool extends Construct {
   /** The node pool resource. */
@@ -78,6 +82,7 @@ export class GkeNodePool extends Construct {
         imageType: 'COS_CONTAINERD',
         diskSizeGb: props.diskSizeGb ?? 50,
         diskType: 'pd-balanced',
+        serviceAccount: props.serviceAccount,
         oauthScopes: ['https://www.googleapis.com/auth/cloud-platform'],
         tags: [...props.networkTags],
         labels: props.labels ? { ...props.labels } : undefined,

@@ -7,6 +7,7 @@ import { GkeCluster, gkeLocation } from '../gcp/gke-cluster';
 import { GkeHealthCheckFirewall } from '../gcp/gke-health-check-firewall';
 import { GkeNetwork } from '../gcp/gke-network';
 import { GkeNodePool } from '../gcp/gke-node-pool';
+import { GkeNodeServiceAccount } from '../gcp/gke-node-service-account';
 import { labGoogleProvider } from '../gcp/gke-providers';
 import { DEMO_APP_PORT } from '../k8s/demo-app';
 import { labNames } from '../names';
@@ -92,6 +93,8 @@ export class GcpClusterStack extends TerraformStack {
       defaultMaxPodsPerNode: gcp.maxPodsPerNode,
     });
 
+    const nodeAccount = new GkeNodeServiceAccount(this, 'node-sa', { project: gcp.project, accountId: `${names.gkeCluster}-nodes` });
+
     this.nodePool = new GkeNodePool(this, 'nodes', {
       name: `${names.gkeCluster}-nodes`,
       clusterName: this.cluster.clusterName,
@@ -102,7 +105,8 @@ export class GcpClusterStack extends TerraformStack {
       maxPodsPerNode: gcp.maxPodsPerNode,
       networkTags: [nodeTag],
       labels: { 'hoplab.dev/env': config.name },
-      dependsOn: [this.network.nat],
+      serviceAccount: nodeAccount.email,
+      dependsOn: [this.network.nat, nodeAccount.binding],
     });
 
     new GkeHealthCheckFirewall(this, 'lb-firewall', {

@@ -48,7 +48,8 @@ describe('GcpClusterStack', () => {
     ]);
     expect([cluster.network, cluster.subnetwork]).toEqual([`\${google_compute_network.${networkId}.id}`, `\${google_compute_subnetwork.${subnetId}.id}`]);
     expect([pool.cluster, pool.location]).toEqual([`\${google_container_cluster.${clusterId}.name}`, `\${google_container_cluster.${clusterId}.location}`]);
-    expect(pool.depends_on).toEqual([`google_compute_router_nat.${natId}`]);
+    const [bindingId] = only(parsed, 'google_project_iam_member');
+    expect(pool.depends_on).toEqual([`google_compute_router_nat.${natId}`, `google_project_iam_member.${bindingId}`]);
     for (const rule of Object.values(parsed.resource.google_compute_firewall)) {
       expect([rule.network, rule.target_tags]).toEqual([`\${google_compute_network.${networkId}.id}`, ['lab-gke-node']]);
     }
