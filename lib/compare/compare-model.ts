@@ -153,7 +153,9 @@ export async function probeModel(model: CompareModel, settings: ProbeSettings): 
           gaveUp,
           proberAddress: proberAddressFor(url, settings.myIp),
           expectedPreserved: cell.exposure.client_ip_preserved,
-          nodeRanges: cloud === 'aws' ? (env.clusters.aws?.pod_address_range ?? []) : [],
+          // Addresses a SNATed request can come from: on EKS nodes and Pods share the private
+          // subnets; on GKE it is a node's primary IP or, for a Pod on the same node, its Pod-range gateway.
+          nodeRanges: [...(env.clusters[cloud]?.pod_address_range ?? []), ...(env.clusters[cloud]?.node_address_range ?? [])],
         });
         settings.progress?.done(
           `${probe.ok}/${probe.sent} ok` +

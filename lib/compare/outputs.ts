@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLUSTER_OUTPUTS, Cloud } from '../contract';
+import { CLUSTER_OUTPUTS, Cloud, GCP_CLUSTER_OUTPUTS } from '../contract';
 import { parseStackName } from '../explain/synth-dir';
 import { isRecord } from '../explain/terraform-json';
 
@@ -40,6 +40,8 @@ export interface ClusterInfo {
   readonly node_count: number | null;
   readonly max_pods_per_node: number | null;
   readonly pod_address_range: readonly string[];
+  /** CIDR blocks of the nodes' own addresses where the cloud separates them from Pods (GKE's node subnet); empty on AWS, where nodes and Pods share the private subnets. */
+  readonly node_address_range: readonly string[];
 }
 
 export interface EnvironmentOutputs {
@@ -96,18 +98,19 @@ function exposureInfo(name: string, value: unknown, cloud: Cloud): ExposureInfo 
   };
 }
 
+function cidrList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((r): r is string => typeof r === 'string');
+  return typeof value === 'string' ? value.split(',').map((r) => r.trim()).filter((r) => r !== '') : [];
+}
+
 function clusterInfo(outputs: Record<string, unknown>): ClusterInfo {
-  const ranges = outputs[CLUSTER_OUTPUTS.podAddressRange];
   return {
     cluster_name: str(outputs[CLUSTER_OUTPUTS.clusterName]),
     region: str(outputs[CLUSTER_OUTPUTS.region]),
     node_count: num(outputs[CLUSTER_OUTPUTS.nodeCount]),
     max_pods_per_node: num(outputs[CLUSTER_OUTPUTS.maxPodsPerNode]),
-    pod_address_range: Array.isArray(ranges)
-      ? ranges.filter((r): r is string => typeof r === 'string')
-      : typeof ranges === 'string'
-        ? ranges.split(',').map((r) => r.trim()).filter((r) => r !== '')
-        : [],
+    pod_address_range: cidrList(outputs[CLUSTER_OUTPUTS.podAddressRange]),
+    node_address_range: cidrList(outputs[GCP_CLUSTER_OUTPUTS.nodeAddressRange]),
   };
 }
 

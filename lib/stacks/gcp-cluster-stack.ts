@@ -2,7 +2,7 @@ import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix, gkePerNodeRangeSize } from '../config/gke-limits';
 import { LabConfig } from '../config/schema';
-import { CLUSTER_OUTPUTS } from '../contract';
+import { CLUSTER_OUTPUTS, GCP_CLUSTER_OUTPUTS } from '../contract';
 import { GkeCluster, gkeLocation } from '../gcp/gke-cluster';
 import { GkeHealthCheckFirewall } from '../gcp/gke-health-check-firewall';
 import { GkeNetwork } from '../gcp/gke-network';
@@ -13,33 +13,6 @@ import { DEMO_APP_PORT } from '../k8s/demo-app';
 import { labNames } from '../names';
 import { labTags } from '../tags';
 
-/** Extra outputs of `<env>-gcp-cluster` (next to {@link CLUSTER_OUTPUTS}). Names are stable: scripts read them. */
-export const GCP_CLUSTER_OUTPUTS = {
-  /** Zone (zonal cluster) or region (regional cluster) of the cluster. */
-  clusterLocation: 'cluster_location',
-  /** The control plane's public endpoint (IP address). */
-  clusterEndpoint: 'cluster_endpoint',
-  /** The control plane's Kubernetes version (changes as the release channel upgrades it). */
-  kubernetesVersion: 'kubernetes_version',
-  /** Release channel. */
-  releaseChannel: 'release_channel',
-  /** `kube-proxy` or `dataplane-v2`. */
-  dataplane: 'dataplane',
-  /** Prefix length of the alias range each node gets from the Pod range, e.g. 24. */
-  perNodePodRangePrefix: 'per_node_pod_range_prefix',
-  /** Addresses in that per-node range, e.g. 256. */
-  perNodePodRangeSize: 'per_node_pod_range_size',
-  /** Most nodes the Pod range can serve at this max Pods per node. */
-  maxNodesForPodRange: 'max_nodes_for_pod_range',
-  /** Secondary range for Service cluster IPs. */
-  serviceAddressRange: 'service_address_range',
-  /** Primary range of the node subnet. */
-  nodeAddressRange: 'node_address_range',
-  /** VPC network name (the leftover check and `gcloud` commands use it). */
-  networkName: 'network_name',
-  /** Network tag of the nodes. */
-  nodeNetworkTag: 'node_network_tag',
-} as const;
 
 export interface GcpClusterStackProps {
   /** The validated lab config. Required. */

@@ -60,7 +60,14 @@ const PODS = [
 /** Node addresses, the third node has no Pod. */
 const NODE_ADDRESSES = ['10.0.1.23', '10.0.33.41', '10.0.2.200'];
 
-export type Behaviour = 'client-address' | 'snat' | 'slow';
+/** GKE Pods: node names carry no address; SNAT shows a node's IP (node subnet) or, on the Pod's own node, its Pod-range gateway. */
+const GKE_PODS = [
+  { pod: 'echo-7f6b9c5d4-g2h8k', node: 'gke-lab-gke-lab-gke-nodes-3b1f9c2e-7xqd', podIp: '10.20.1.12' },
+  { pod: 'echo-7f6b9c5d4-m4n6p', node: 'gke-lab-gke-lab-gke-nodes-3b1f9c2e-k2vz', podIp: '10.20.2.7' },
+];
+const GKE_SNAT_SOURCES = ['10.10.0.4', '10.20.1.1', '10.10.0.6'];
+
+export type Behaviour = 'client-address' | 'snat' | 'snat-gke' | 'slow';
 
 export interface RunningServer {
   readonly url: string;
@@ -75,6 +82,7 @@ function remote(req: IncomingMessage): string {
 /**
  * - `client-address`: the Pod sees the prober (NLB instance + ETP Local: no proxy, no SNAT).
  * - `snat`: the Pod sees a node address, the client only in X-Forwarded-For (ALB instance + ETP Cluster).
+ * - `snat-gke`: the same behind a GKE Ingress over instance groups (node names without addresses).
  * - `slow`: answers after `slowMs` (longer than the probe timeout).
  */
 export async function startEchoServer(behaviour: Behaviour, slowMs = 5000): Promise<RunningServer> {
@@ -83,12 +91,14 @@ export async function startEchoServer(behaviour: Behaviour, slowMs = 5000): Prom
   const server: Server = createServer((req, res) => {
     const n = count;
     count += 1;
-    const pod = PODS[n % PODS.length];
+    const pod = behaviour === 'snat-gke' ? GKE_PODS[n % GKE_PODS.length] : PODS[n % PODS.length];
     const host = req.headers.host ?? 'localhost';
     const body =
       behaviour === 'snat'
         ? echoBody({ ...pod, host, clientAddress: NODE_ADDRESSES[n % NODE_ADDRESSES.length], forwardedFor: remote(req) })
-        : echoBody({ ...pod, host, clientAddress: remote(req) });
+        : behaviour === 'snat-gke'
+          ? echoBody({ ...pod, host, clientAddress: GKE_SNAT_SOURCES[n % GKE_SNAT_SOURCES.length], forwardedFor: remote(req) })
+          : echoBody({ ...pod, host, clientAddress: remote(req) });
     const reply = () => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(body);

@@ -19,12 +19,17 @@ const COUNT = 20;
 const TIMEOUT_MS = 300;
 let servers: RunningServer[] = [];
 let outputsFile: string;
-let urls: { direct: string; snat: string; dead: string; slow: string };
+let urls: { direct: string; snat: string; snatGke: string; dead: string; slow: string };
 
 beforeAll(async () => {
-  const [direct, snat, slow] = await Promise.all([startEchoServer('client-address'), startEchoServer('snat'), startEchoServer('slow', 5000)]);
-  servers = [direct, snat, slow];
-  urls = { direct: direct.url, snat: snat.url, dead: await deadUrl(), slow: slow.url };
+  const [direct, snat, snatGke, slow] = await Promise.all([
+    startEchoServer('client-address'),
+    startEchoServer('snat'),
+    startEchoServer('snat-gke'),
+    startEchoServer('slow', 5000),
+  ]);
+  servers = [direct, snat, snatGke, slow];
+  urls = { direct: direct.url, snat: snat.url, snatGke: snatGke.url, dead: await deadUrl(), slow: slow.url };
   const facts = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'outputs.json'), 'utf8'));
   const exposure = (cloud: 'aws' | 'gcp', key: string, url: string) => ({ ...facts[`lab-${cloud}-lb`][key], url });
   outputsFile = join(mkdtempSync(join(tmpdir(), 'hoplab-probe-')), 'outputs.json');
@@ -32,6 +37,7 @@ beforeAll(async () => {
     outputsFile,
     JSON.stringify({
       'lab-aws-cluster': facts['lab-aws-cluster'],
+      'lab-gcp-cluster': facts['lab-gcp-cluster'],
       'lab-aws-lb': {
         exposure_native: exposure('aws', 'exposure_native', urls.slow),
         exposure_nodeport: exposure('aws', 'exposure_nodeport', urls.snat),
@@ -39,7 +45,8 @@ beforeAll(async () => {
       },
       'lab-gcp-lb': {
         exposure_native: exposure('gcp', 'exposure_native', urls.dead),
-        exposure_nodeport: exposure('gcp', 'exposure_nodeport', 'http://${not-deployed}/'),
+        exposure_nodeport: exposure('gcp', 'exposure_nodeport', urls.snatGke),
+        exposure_nodeport_local: exposure('gcp', 'exposure_nodeport_local', 'http://${not-deployed}/'),
       },
     }),
   );
@@ -111,6 +118,18 @@ describe('compare --probe against loopback exposures', () => {
     expect(probe.client_ip.summary).toMatch(/^Pod saw a node address \(10\.0\.1\.23, 10\.0\.2\.200, 10\.0\.33\.41\), not the prober \(127\.0\.0\.1\): SNAT on the node/);
   });
 
+  test('the GKE SNAT exposure: node-subnet and Pod-range gateway addresses count as nodes, so the client IP is measured as lost', () => {
+    const probe = cell('gcp', 'nodeport').probe!;
+    expect(probe.ok).toBe(COUNT);
+    expect(probe.client_ip).toMatchObject({
+      peer_kinds: { node: COUNT },
+      forwarded_for_names_prober: COUNT,
+      preserved: false,
+      expected_preserved: false,
+      as_expected: true,
+    });
+  });
+
   test('the dead exposure: connection refused, given up after 5 in a row, the rest still probed', () => {
     const probe = cell('gcp', 'native').probe!;
     expect(probe.ok).toBe(0);
@@ -131,7 +150,7 @@ describe('compare --probe against loopback exposures', () => {
   });
 
   test('an exposure without a usable URL is not probed, and says why', () => {
-    expect(cell('gcp', 'nodeport')).toMatchObject({ probe: null, not_probed_because: 'URL http://${not-deployed}/ has no host yet' });
+    expect(cell('gcp', 'nodeport-local')).toMatchObject({ probe: null, not_probed_because: 'URL http://${not-deployed}/ has no host yet' });
   });
 
   test('progress: plain lines on a non-terminal, on the progress stream only', () => {

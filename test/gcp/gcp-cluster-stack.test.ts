@@ -3,8 +3,8 @@ import { ContainerNodePool } from '@cdktf/provider-google/lib/container-node-poo
 import { GoogleProvider } from '@cdktf/provider-google/lib/provider';
 import { Testing } from 'cdktf';
 import { validConfig } from '../../lib/config/load';
-import { CLUSTER_OUTPUTS } from '../../lib/contract';
-import { GCP_CLUSTER_OUTPUTS, GcpClusterStack } from '../../lib/stacks/gcp-cluster-stack';
+import { CLUSTER_OUTPUTS, GCP_CLUSTER_OUTPUTS } from '../../lib/contract';
+import { GcpClusterStack } from '../../lib/stacks/gcp-cluster-stack';
 import { gcpLabelValue } from '../../lib/gcp/gke-providers';
 import { labNames } from '../../lib/names';
 import { labTags } from '../../lib/tags';
