@@ -50,7 +50,7 @@ export const EXPOSURE_FACTS: Readonly<Record<Cloud, Readonly<Record<ExposureMode
       expected_hops: 1,
       client_ip_preserved: true,
       client_ip_seen_as: "X-Forwarded-For; the TCP peer is a Google Front End proxy",
-      health_check: 'each Pod endpoint in the NEGs (HTTP /, from the readiness probe)',
+      health_check: "each Pod endpoint in the NEGs (HTTP /: Pods start after the Ingress, so GKE uses its default path, not the readiness probe's)",
       external_traffic_policy: 'Cluster',
     },
     nodeport: {
@@ -64,7 +64,8 @@ export const EXPOSURE_FACTS: Readonly<Record<Cloud, Readonly<Record<ExposureMode
     },
     'nodeport-local': {
       lb_kind: 'gcp-passthrough-nlb',
-      target_type: 'instance-group',
+      // The node VMs: behind a regional backend service as instance groups, or GCE_VM_IP NEGs on newer GKE.
+      target_type: 'instance',
       expected_hops: 1,
       client_ip_preserved: true,
       client_ip_seen_as: 'TCP source address (passthrough, no SNAT)',

@@ -115,7 +115,7 @@ export function deriveExposure(
       preserved = null;
     }
   }
-  const path = pathOf(shape, policy, ctx.dataplane, nodePortText(stack, exposure));
+  const path = pathOf(shape, policy, ctx.dataplane, shape.nodeEntry ?? nodePortText(stack, exposure));
   return {
     mode: exposure.mode,
     entry: exposure.ingress?.resource.address ?? exposure.service?.resource.address ?? null,

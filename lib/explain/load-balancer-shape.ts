@@ -25,6 +25,13 @@ export interface LoadBalancerShape {
   readonly keepsClientAsSource: boolean | null;
   /** Health check text for the given traffic policy. */
   readonly healthCheck: (policy: 'Cluster' | 'Local' | null) => string;
+  /**
+   * Where packets enter a node, when not the NodePort: a passthrough load
+   * balancer that keeps the destination delivers to the load balancer's own
+   * IP and port, which kube-proxy or Cilium match as the Service's external IP.
+   * @default - the Service's NodePort
+   */
+  readonly nodeEntry?: string;
   readonly notes: readonly string[];
 }
 
@@ -267,7 +274,8 @@ function gcpIngress(exposure: ExposureResources, ingress: KubeObject, ctx: Clust
         targets: 'pods',
         targetType: 'neg',
         keepsClientAsSource: false,
-        healthCheck: () => `each Pod endpoint in the NEGs on ${targetPort(service)} (HTTP, path from the Pods' readiness probe, else /)`,
+        healthCheck: () =>
+          `each Pod endpoint in the NEGs on ${targetPort(service)} (HTTP; GKE takes the path from the Pods' readiness probe only if they exist when the Ingress is created, else /)`,
         notes,
       }
     : {
@@ -285,9 +293,12 @@ function gcpIngress(exposure: ExposureResources, ingress: KubeObject, ctx: Clust
 
 function gcpService(service: KubeObject): LoadBalancerShape {
   const internal = service.annotations[GKE.lbType] === 'Internal';
-  // External: backend service-based over instance groups with l4-rbs, else GKE's legacy target pool.
-  const targetType = internal || service.annotations[GKE.l4Rbs] === 'enabled' ? 'instance-group' : 'target-pool';
+  // External: backend service-based with l4-rbs (backends are the node VMs: instance groups, or GCE_VM_IP
+  // NEGs on newer GKE versions), else GKE's legacy target pool of the node VMs.
+  const targetType = internal || service.annotations[GKE.l4Rbs] === 'enabled' ? 'instance' : 'target-pool';
   return {
+    // Passthrough: the packet reaches the node still addressed to the load balancer's IP and port.
+    nodeEntry: 'LB IP:port, passthrough',
     lbKind: internal ? 'gcp-internal-passthrough-nlb' : 'gcp-passthrough-nlb',
     label: internal ? 'Google internal passthrough NLB' : 'Google passthrough NLB',
     l7: false,

@@ -43,8 +43,7 @@ export interface GceIngressExposureProps {
    */
   readonly name?: string;
   /**
-   * Resources to create first and destroy after the exposure (the app's
-   * Deployment: its Pods keep serving while the load balancer drains).
+   * Resources to create first and destroy after the exposure.
    * @default - none
    */
   readonly dependsOn?: ITerraformDependable[];

@@ -68,6 +68,13 @@ export interface GkeClusterProps {
    * @default 110
    */
   readonly defaultMaxPodsPerNode?: number;
+  /**
+   * Service account of the default pool GKE creates and hoplab removes right
+   * away. Set it to the nodes' own account: creating the cluster otherwise
+   * needs the Compute Engine default service account, which some projects disable.
+   * @default - the Compute Engine default service account
+   */
+  readonly defaultPoolServiceAccount?: string;
 }
 
 /**
@@ -123,6 +130,9 @@ export class GkeCluster extends Construct {
       addonsConfig: { httpLoadBalancing: { disabled: false } },
       removeDefaultNodePool: true,
       initialNodeCount: 1,
+      nodeConfig: props.defaultPoolServiceAccount
+        ? { serviceAccount: props.defaultPoolServiceAccount, oauthScopes: ['https://www.googleapis.com/auth/cloud-platform'] }
+        : undefined,
       deletionProtection: false,
       lifecycle: { ignoreChanges: [...GKE_CLUSTER_IGNORED_CHANGES] },
     });

@@ -14,11 +14,11 @@ import { annotationAddress, NEG_ANNOTATION, NEG_STATUS_ANNOTATION } from './gce-
 export const LB_SERVICE_IGNORED_ANNOTATIONS = [NEG_ANNOTATION, NEG_STATUS_ANNOTATION] as const;
 
 /**
- * Asks GKE for a backend service-based passthrough Network Load Balancer
- * (regional backend service over the nodes' instance groups, GKE 1.25.5+)
- * instead of the legacy target pool-based one a plain LoadBalancer Service
- * gets, so this exposure's targets are the same instance groups as the
- * `nodeport` Ingress's.
+ * Asks GKE (1.25.5+) for a backend service-based passthrough Network Load
+ * Balancer instead of the legacy target pool-based one a plain LoadBalancer
+ * Service gets. Its regional backend service targets the node VMs, as
+ * instance groups or, on newer GKE versions, GCE_VM_IP NEGs; either way the
+ * nodes, health-checked on `healthCheckNodePort`.
  */
 export const L4_RBS_ANNOTATION = 'cloud.google.com/l4-rbs';
 
@@ -49,7 +49,7 @@ export interface GkeLoadBalancerServiceExposureProps {
 /**
  * A `type: LoadBalancer` Service with `externalTrafficPolicy: Local`: GKE
  * makes a backend service-based external passthrough Network Load Balancer
- * (see {@link L4_RBS_ANNOTATION}) whose backends are the nodes' instance groups; its health check probes each node's `healthCheckNodePort`, which only
+ * (see {@link L4_RBS_ANNOTATION}) whose backends are the nodes; its health check probes each node's `healthCheckNodePort`, which only
  * answers on nodes that host a ready Pod, so traffic takes one hop and keeps
  * the client's source address (no SNAT).
  *

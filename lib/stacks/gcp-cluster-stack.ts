@@ -50,6 +50,8 @@ export class GcpClusterStack extends TerraformStack {
       serviceCidr: gcp.serviceCidr,
     });
 
+    const nodeAccount = new GkeNodeServiceAccount(this, 'node-sa', { project: gcp.project, accountId: `${names.gkeCluster}-nodes` });
+
     const where = gkeLocation(gcp.region, gcp.zones);
     this.cluster = new GkeCluster(this, 'gke', {
       name: names.gkeCluster,
@@ -64,9 +66,8 @@ export class GcpClusterStack extends TerraformStack {
       dataplaneV2: gcp.dataplaneV2,
       masterAuthorizedCidrs: gcp.masterAuthorizedCidrs,
       defaultMaxPodsPerNode: gcp.maxPodsPerNode,
+      defaultPoolServiceAccount: nodeAccount.email,
     });
-
-    const nodeAccount = new GkeNodeServiceAccount(this, 'node-sa', { project: gcp.project, accountId: `${names.gkeCluster}-nodes` });
 
     this.nodePool = new GkeNodePool(this, 'nodes', {
       name: `${names.gkeCluster}-nodes`,

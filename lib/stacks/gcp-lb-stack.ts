@@ -25,9 +25,10 @@ export interface GcpLbStackProps {
  * `config.exposures`, each exported as `exposure_<mode>` with the URL read
  * back from the load balancer status and the facts of DESIGN.md.
  *
- * Destroy order (Terraform reverses the dependencies): Ingresses, then their
- * Services, then the Deployment, then the namespace; every exposure depends on
- * the Deployment and names the namespace. This whole stack depends on
+ * Create order: namespace, then every Service and Ingress, then the Deployment
+ * (so GKE adds the NEG readiness gate to its Pods). Destroy order, the reverse:
+ * the Deployment, then Ingresses and Services (each waits for GKE to delete its
+ * load balancer), then the namespace they name. This whole stack depends on
  * `<env>-gcp-cluster` (cross-stack references), so `cdktf destroy` removes it,
  * and with it every load balancer, NEG and `k8s-*` firewall rule GKE created,
  * before the cluster and network.

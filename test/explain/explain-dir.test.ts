@@ -213,6 +213,13 @@ describe('explainDir follows changes to the synthesized stacks', () => {
     expect(structuralFacts(e)).toEqual(structuralFacts(exposureOf(explainDir(FIXTURE_APP), 'gcp', 'native')));
   });
 
+  test('GIVEN the GKE passthrough NLB WHEN explained THEN packets reach the node at the load balancer IP and port, not a NodePort; the AWS NLB uses the NodePort', () => {
+    const gcp = exposureOf(explainDir(FIXTURE_APP), 'gcp', 'nodeport-local');
+    expect(gcp.path_summary).toBe('client -> Google passthrough NLB -> node with a Pod (LB IP:port, passthrough) -> DNAT -> Pod on that node');
+    expect(gcp.target_type).toBe('instance');
+    expect(exposureOf(explainDir(FIXTURE_APP), 'aws', 'nodeport-local').path_summary).toMatch(/-> node with a Pod \(NodePort( \d+)?\) -> DNAT -> Pod on that node$/);
+  });
+
   test('GIVEN the GKE nodeport-local Service without the l4-rbs annotation THEN it is a legacy target pool-based NLB, still one hop to the nodes', () => {
     const dir = fixtureCopy();
     alterStack(dir, 'lab-gcp-lb', (json) => {

@@ -32,5 +32,8 @@ describe('GkeNodeServiceAccount', () => {
     expect(sa.account_id).toBe(`${name}-gke-nodes`);
     const pool = Object.values(parsed.resource.google_container_node_pool)[0] as { node_config: { service_account: string } };
     expect(pool.node_config.service_account).toBe(`\${google_service_account.${saId}.email}`);
+    // The default pool GKE creates (and hoplab removes) runs as it too: no need for the Compute Engine default account.
+    const cluster = Object.values(parsed.resource.google_container_cluster)[0] as { node_config: { service_account: string } };
+    expect(cluster.node_config.service_account).toBe(`\${google_service_account.${saId}.email}`);
   });
 });
