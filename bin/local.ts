@@ -44,8 +44,12 @@ async function main(): Promise<number> {
   }
   const abort = new AbortController();
   let interrupts = 0;
+  let firstAt = 0;
   const onSignal = (signal: NodeJS.Signals) => {
+    // One Ctrl-C can arrive twice (from the terminal and forwarded by npm): count it once.
+    if (interrupts === 1 && Date.now() - firstAt < 1500) return;
     interrupts += 1;
+    firstAt = firstAt || Date.now();
     if (interrupts > 1) {
       console.error(`\nhoplab local: second ${signal}, exiting now; the emulator's state is in memory only and goes with it`);
       process.exit(130);

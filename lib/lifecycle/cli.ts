@@ -68,8 +68,12 @@ export function runCli(main: () => Promise<number>): void {
 export function abortOnSignals(what: string): AbortController {
   const controller = new AbortController();
   let count = 0;
+  let firstAt = 0;
   const handler = (signal: NodeJS.Signals) => {
+    // One Ctrl-C can arrive twice (from the terminal and forwarded by npm): count it once.
+    if (count === 1 && Date.now() - firstAt < 1500) return;
     count += 1;
+    firstAt = firstAt || Date.now();
     if (count > 1) process.exit(130);
     console.error(`\nhoplab ${what}: ${signal}: no new stacks start; running Terraform stops gracefully (again to exit at once)`);
     controller.abort();

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { track } from './child-processes';
 
 /** A running local AWS emulator. */
 export interface Emulator {
@@ -63,7 +64,10 @@ export async function startMoto(options: StartEmulatorOptions = {}): Promise<Emu
   const child: ChildProcess = spawn(options.python ?? 'python3', ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], {
     env: { ...process.env, MOTO_IAM_LOAD_MANAGED_POLICIES: 'true' },
     stdio: ['ignore', 'ignore', 'pipe'],
+    // Its own process group: a terminal Ctrl-C must not stop it before hoplab's cleanup destroy.
+    detached: true,
   });
+  track(child);
   let stderr = '';
   let exit: string | undefined;
   child.stderr?.on('data', (chunk: Buffer) => {

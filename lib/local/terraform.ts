@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { track } from './child-processes';
 
 /** Places a filesystem provider mirror is commonly kept, searched in order. */
 export const MIRROR_CANDIDATES = [
@@ -75,11 +76,15 @@ export class TerraformRunner {
     const { cwd, env, logFile, onLine } = this.options;
     appendFileSync(logFile, `\n$ terraform ${args.join(' ')}\n`);
     return new Promise((resolve, reject) => {
-      const child = spawn('terraform', [...args], {
-        cwd,
-        env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = track(
+        spawn('terraform', [...args], {
+          cwd,
+          env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          // Its own process group: a terminal Ctrl-C reaches hoplab only, which forwards one interrupt.
+          detached: true,
+        }),
+      );
       this.current = child;
       let stdout = '';
       let tail: string[] = [];

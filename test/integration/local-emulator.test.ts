@@ -55,12 +55,13 @@ describe('npm run local against the AWS emulator', () => {
     expect(await answers(external.endpoint)).toBe(true);
   });
 
-  test('GIVEN a run of the real command WHEN it gets Ctrl-C during apply THEN it destroys what it applied, stops its emulator and exits 130', async () => {
+  test('GIVEN a run of the real command WHEN a terminal Ctrl-C reaches its whole process group during apply THEN Terraform stops gracefully, what it applied is destroyed, its emulator stopped, and it exits 130', async () => {
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
     const env = { ...process.env };
     delete env.HOPLAB_AWS_ENDPOINT;
     delete env.HOPLAB_CONFIG;
-    const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'local.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own, as a shell gives a foreground job: Ctrl-C is sent to the whole group.
+    const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'local.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     const sawApply = new Promise<void>((resolveSeen) => {
       const onData = (chunk: Buffer) => {
@@ -73,7 +74,7 @@ describe('npm run local against the AWS emulator', () => {
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     await sawApply;
     await new Promise((r) => setTimeout(r, 4000));
-    child.kill('SIGINT');
+    process.kill(-child.pid!, 'SIGINT');
     const code = await exited;
 
     expect(code).toBe(130);
@@ -81,6 +82,8 @@ describe('npm run local against the AWS emulator', () => {
     expect(output).toContain('cleanup: destroying what was applied ...');
     expect(output).toContain('cleanup: destroyed');
     expect(output).toContain('cleanup: emulator stopped');
+    expect(output).not.toContain('Two interrupts received');
+    expect(output).not.toContain('cleanup: destroy failed');
     const endpoint = /emulator: (http:\/\/127\.0\.0\.1:\d+) \(started by hoplab/.exec(output)?.[1];
     expect(endpoint).toBeDefined();
     expect(await answers(endpoint!)).toBe(false);
