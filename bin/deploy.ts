@@ -3,10 +3,9 @@
  * clouds, each cloud's cluster stack before its lb stack, AWS and GCP and
  * attendees in parallel. Prints the cost estimate first and asks to go on.
  */
-import { createInterface } from 'node:readline/promises';
 import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
-import { abortOnSignals, parseLifecycleArgs, runCli, selectedConfig } from '../lib/lifecycle/cli';
-import { runLifecycle } from '../lib/lifecycle/lifecycle';
+import { abortOnSignals, confirm, parseLifecycleArgs, runCli, selectedConfig } from '../lib/lifecycle/cli';
+import { checkLifecycleRequest, runLifecycle } from '../lib/lifecycle/lifecycle';
 
 const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N] [--yes]
 
@@ -29,19 +28,10 @@ runCli(async () => {
     console.log(HELP);
     return 0;
   }
+  checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config);
   for (const line of formatCostEstimate(estimateCost(selectedConfig(options.config, options.envs)))) console.log(line);
-  if (!options.yes) {
-    if (!process.stdin.isTTY) {
-      console.error('hoplab deploy: not on a terminal; add --yes to deploy without the question');
-      return 1;
-    }
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
-    const answer = await rl.question('Deploy and start paying for these resources? [y/N] ');
-    rl.close();
-    if (!/^y(es)?$/i.test(answer.trim())) {
-      console.log('hoplab deploy: nothing deployed');
-      return 1;
-    }
+  if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
+    return 1;
   }
   const abort = abortOnSignals('deploy');
   const result = await runLifecycle('deploy', {

@@ -3,6 +3,8 @@
  * cdktf.out (or $CDKTF_OUTDIR, as `cdktf` sets it). A bad config prints one
  * line per problem, exits 1 and writes nothing.
  */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { App } from 'cdktf';
 import { ConfigError } from '../lib/config/problems';
 import { loadConfig } from '../lib/config/load';
@@ -22,6 +24,8 @@ function main(): void {
   // No stack traces in construct metadata: they cost a third of synth time and nobody reads them in cdk.tf.json.
   const app = new App({ outdir: process.env.CDKTF_OUTDIR ?? 'cdktf.out', stackTraces: false });
   const environments = addLab(app, loaded.config);
+  // Stacks of a previous config (say, an attendee since removed) must not linger and be explained or deployed.
+  rmSync(join(app.outdir, 'stacks'), { recursive: true, force: true });
   app.synth();
   if (process.env.CDKTF_OUTDIR === undefined) {
     const envs = environments.map((e) => e.env);

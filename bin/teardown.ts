@@ -3,10 +3,10 @@
  * stacks first, so the controllers delete their load balancers while the
  * clusters run), then checks each cloud for anything left of each environment.
  */
-import { abortOnSignals, parseLifecycleArgs, runCli } from '../lib/lifecycle/cli';
-import { checkLeftovers, runLifecycle, selectEnvironments } from '../lib/lifecycle/lifecycle';
+import { abortOnSignals, confirm, parseLifecycleArgs, runCli } from '../lib/lifecycle/cli';
+import { checkLeftovers, checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/lifecycle/lifecycle';
 
-const HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N] [--leftovers-only]
+const HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N] [--yes] [--leftovers-only]
 
 Destroys the lab's stacks with Terraform in reverse dependency order (<env>-aws-lb before
 <env>-aws-cluster, <env>-gcp-lb before <env>-gcp-cluster; clouds and environments in parallel),
@@ -19,6 +19,7 @@ destroyed and nothing is left.
   --env a,b         only these environments
   --stacks kinds    only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)
   --parallelism N   stacks at once (1-32)
+  --yes, -y         do not ask (required when not on a terminal)
   --leftovers-only  skip the destroy; only check for leftovers`;
 
 runCli(async () => {
@@ -32,6 +33,12 @@ runCli(async () => {
   if (options.leftoversOnly) {
     const check = await checkLeftovers({ config: options.config, envs: selectEnvironments(options.config, options.envs), kinds: options.kinds, awsEndpoint, write });
     return check.leftovers.length === 0 && check.uncheckedClouds.length === 0 ? 0 : 1;
+  }
+  checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config);
+  const envs = selectEnvironments(options.config, options.envs);
+  const what = `${options.kinds.join(', ')} of ${envs.length === 1 ? `environment ${envs[0]}` : `${envs.length} environments (${envs.join(', ')})`}`;
+  if (!(await confirm('teardown', `Destroy ${what}?`, options.yes))) {
+    return 1;
   }
   const abort = abortOnSignals('teardown');
   const result = await runLifecycle('destroy', { config: options.config, envs: options.envs, kinds: options.kinds, parallelism: options.parallelism, awsEndpoint, write, signal: abort.signal });

@@ -106,6 +106,9 @@ export const awsConfig = z
   })
   .prefault({});
 
+/** A placeholder project ID, so a lab synthesizes without config; deploy refuses it. */
+export const DEFAULT_GCP_PROJECT = 'hoplab-demo';
+
 export const gcpConfig = z
   .strictObject({
     project: z

@@ -54,14 +54,24 @@ interface Item {
 }
 
 /**
- * An access token for the Google APIs: `GOOGLE_OAUTH_ACCESS_TOKEN` if set (as
- * the google provider reads it), else `gcloud auth print-access-token`.
- * Returns undefined when neither is available.
+ * An access token for the Google APIs, from the identity Terraform's google
+ * provider uses: `GOOGLE_OAUTH_ACCESS_TOKEN` if set (as the provider reads
+ * it), else Application Default Credentials through
+ * `gcloud auth application-default print-access-token` (what the README's
+ * `gcloud auth application-default login` sets up, and a service-account key
+ * in GOOGLE_APPLICATION_CREDENTIALS), else the gcloud user login.
+ * Returns undefined when none is available.
  */
 export function gcpAccessToken(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.GOOGLE_OAUTH_ACCESS_TOKEN) return env.GOOGLE_OAUTH_ACCESS_TOKEN;
-  const result = spawnSync('gcloud', ['auth', 'print-access-token'], { encoding: 'utf8', timeout: 20_000 });
-  return result.status === 0 && result.stdout.trim() ? result.stdout.trim() : undefined;
+  for (const args of [
+    ['auth', 'application-default', 'print-access-token'],
+    ['auth', 'print-access-token'],
+  ]) {
+    const result = spawnSync('gcloud', args, { encoding: 'utf8', timeout: 20_000, env });
+    if (result.status === 0 && result.stdout.trim()) return result.stdout.trim();
+  }
+  return undefined;
 }
 
 /**

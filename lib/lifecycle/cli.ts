@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/problems';
 import { loadConfig } from '../config/load';
@@ -81,4 +82,23 @@ export function abortOnSignals(what: string): AbortController {
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   return controller;
+}
+
+/**
+ * Asks before a command that costs money or destroys labs. `--yes` skips the
+ * question; without a terminal `--yes` is required (nothing is done).
+ * Returns whether to go on, having said why not.
+ */
+export async function confirm(command: string, question: string, yes: boolean): Promise<boolean> {
+  if (yes) return true;
+  if (!process.stdin.isTTY) {
+    console.error(`hoplab ${command}: not on a terminal; add --yes to ${command} without the question`);
+    return false;
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await rl.question(`${question} [y/N] `);
+  rl.close();
+  if (/^y(es)?$/i.test(answer.trim())) return true;
+  console.log(`hoplab ${command}: nothing done`);
+  return false;
 }

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { App } from 'cdktf';
-import { LabConfig } from '../config/schema';
+import { DEFAULT_GCP_PROJECT, LabConfig } from '../config/schema';
 import { addLab } from '../hoplab-app';
 import { findAwsLeftovers } from '../leftovers/aws-leftovers';
 import { findGcpLeftovers, gcpAccessToken } from '../leftovers/gcp-leftovers';
@@ -57,6 +57,32 @@ export function parseKinds(text: string | undefined): StackKind[] {
 }
 
 /**
+ * Refuses requests that would go wrong, before anything runs: stacks the
+ * emulator cannot run, and (real clouds) destroying a cluster stack without its
+ * lb stack, which would strand the load balancers the controller made.
+ */
+export function checkLifecycleRequest(direction: Direction, kinds: readonly StackKind[], awsEndpoint?: string, config?: LabConfig): void {
+  if (config && kinds.some((k) => k.startsWith('gcp-')) && config.gcp.project === DEFAULT_GCP_PROJECT) {
+    throw new Error(
+      `gcp.project is "${DEFAULT_GCP_PROJECT}", a placeholder that lets the lab synthesize without config; set gcp.project to your Google Cloud project ID, or add --stacks aws-cluster,aws-lb`,
+    );
+  }
+  if (awsEndpoint && kinds.some((k) => k !== 'aws-cluster')) {
+    throw new Error('HOPLAB_AWS_ENDPOINT is set: only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster');
+  }
+  if (direction === 'destroy' && !awsEndpoint) {
+    for (const cloud of ['aws', 'gcp'] as const) {
+      if (kinds.includes(`${cloud}-cluster`) && !kinds.includes(`${cloud}-lb`)) {
+        throw new Error(
+          `--stacks: destroying ${cloud}-cluster without ${cloud}-lb would strand the load balancers its controller made ` +
+            `(and block deleting the network); add ${cloud}-lb (it is destroyed first)`,
+        );
+      }
+    }
+  }
+}
+
+/**
  * Synthesizes the app and applies (`deploy`) or destroys (`destroy`) its
  * stacks in dependency order, AWS and GCP and environments in parallel up to
  * `parallelism`. After a destroy, checks each cloud for anything left of each
@@ -67,22 +93,12 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const kinds = options.kinds ?? [...STACK_KINDS];
   const envs = selectEnvironments(options.config, options.envs);
   const parallelism = options.parallelism ?? options.config.deploy.parallelism;
-  if (options.awsEndpoint && kinds.some((k) => k !== 'aws-cluster')) {
-    throw new Error('HOPLAB_AWS_ENDPOINT is set: only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster');
-  }
-  if (direction === 'destroy' && !options.awsEndpoint) {
-    for (const cloud of ['aws', 'gcp'] as const) {
-      if (kinds.includes(`${cloud}-cluster`) && !kinds.includes(`${cloud}-lb`)) {
-        throw new Error(
-          `--stacks: destroying ${cloud}-cluster without ${cloud}-lb would strand the load balancers its controller made ` +
-            `(and block deleting the network); add ${cloud}-lb (it is destroyed first)`,
-        );
-      }
-    }
-  }
+  checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config);
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
   addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined });
+  // Only this config's stacks: a stack folder of an earlier config would otherwise linger (state stays put, it is not in cdktf.out).
+  rmSync(join(outdir, 'stacks'), { recursive: true, force: true });
   app.synth();
 
   // One provider download per machine, not one per stack (30 attendees would otherwise fetch 120 copies).
@@ -164,7 +180,7 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
     if (clouds.has('gcp')) {
       const token = options.gcpApis?.accessToken ?? gcpAccessToken();
       if (!token) {
-        unchecked.push(`gcp (${env}): no credentials (set GOOGLE_OAUTH_ACCESS_TOKEN or log in with gcloud)`);
+        unchecked.push(`gcp (${env}): no credentials: run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN`);
         continue;
       }
       try {

@@ -29,6 +29,20 @@ describe('npm run synth (dist/hoplab.js)', () => {
     expect(result.stdout).toMatch(/^hoplab: synthesized \d+ stacks for "lab" \(config: defaults\) into cdktf.out\/stacks\n$/);
   });
 
+  test('GIVEN stacks of an earlier config WHEN the config changes and synth runs again THEN only the new stacks are left', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'hoplab-cli-'));
+    const env = { ...process.env };
+    delete env.HOPLAB_CONFIG;
+    delete env.CDKTF_OUTDIR;
+    writeFileSync(join(cwd, 'hoplab.config.yaml'), 'attendees: [ann, bob]\n');
+    spawnSync(process.execPath, [APP], { cwd, env, encoding: 'utf8' });
+    expect(readdirSync(join(cwd, 'cdktf.out', 'stacks'))).toHaveLength(8);
+    writeFileSync(join(cwd, 'hoplab.config.yaml'), 'attendees: [ann]\n');
+    const again = spawnSync(process.execPath, [APP], { cwd, env, encoding: 'utf8' });
+    expect(again.status).toBe(0);
+    expect(readdirSync(join(cwd, 'cdktf.out', 'stacks')).sort()).toEqual(['ann-aws-cluster', 'ann-aws-lb', 'ann-gcp-cluster', 'ann-gcp-lb']);
+  });
+
   test('GIVEN a config with two bad values WHEN synthesized THEN it exits 1, prints one line per problem, and writes nothing', () => {
     const result = runIn({ 'hoplab.config.yaml': 'name: Lab\naws:\n  vpcCidr: 10.0.0.0/33\n' });
     expect(result.status).toBe(1);

@@ -80,7 +80,7 @@ describe('deploy and teardown against the AWS emulator', () => {
       ].sort(),
     );
 
-    const firstTeardown = run('teardown', ['--stacks', 'aws-cluster']);
+    const firstTeardown = run('teardown', ['--stacks', 'aws-cluster', '--yes']);
     expect(firstTeardown.code).toBe(1);
     expect(firstTeardown.out).toContain(`aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
     expect(firstTeardown.out).toContain('hoplab teardown: NOT clean');
@@ -89,7 +89,7 @@ describe('deploy and teardown against the AWS emulator', () => {
     await elb.send(new DeleteLoadBalancerCommand({ LoadBalancerArn: lbArn }));
     await elb.send(new DeleteTargetGroupCommand({ TargetGroupArn: tgArn }));
     await ec2.send(new DeleteSecurityGroupCommand({ GroupId: sg.GroupId }));
-    const secondTeardown = run('teardown', ['--stacks', 'aws-cluster']);
+    const secondTeardown = run('teardown', ['--stacks', 'aws-cluster', '--yes']);
     expect(secondTeardown.out).toContain('leftovers: none in aws for ws1');
     expect(secondTeardown.out).toContain('hoplab teardown: every stack destroyed and nothing left');
     expect(secondTeardown.code).toBe(0);
@@ -108,9 +108,10 @@ describe('deploy and teardown against the AWS emulator', () => {
     expect(result.out.trim().split('\n').at(-1)).toBe(message);
   });
 
-  test('GIVEN deploy without --yes and without a terminal WHEN run THEN nothing is deployed', () => {
-    const result = run('deploy', ['--stacks', 'aws-cluster']);
+  test.each(['deploy', 'teardown'])('GIVEN %s without --yes and without a terminal WHEN run THEN nothing is done', (command) => {
+    const result = run(command, ['--stacks', 'aws-cluster']);
     expect(result.code).toBe(1);
-    expect(result.out).toContain('hoplab deploy: not on a terminal; add --yes to deploy without the question');
+    expect(result.out).toContain(`hoplab ${command}: not on a terminal; add --yes to ${command} without the question`);
+    expect(result.out).not.toContain('start ');
   });
 });

@@ -6,8 +6,14 @@ describe('runLifecycle guards', () => {
     ['aws', ['aws-cluster', 'gcp-cluster', 'gcp-lb']],
     ['gcp', ['gcp-cluster']],
   ] as const)('GIVEN a real teardown of %s-cluster without its lb stack WHEN run THEN it refuses before touching anything', async (cloud, kinds) => {
-    await expect(runLifecycle('destroy', { config: validConfig({}, 'test'), kinds: [...kinds], write: () => undefined })).rejects.toThrow(
+    await expect(runLifecycle('destroy', { config: validConfig({ gcp: { project: 'acme-lab-1' } }, 'test'), kinds: [...kinds], write: () => undefined })).rejects.toThrow(
       `--stacks: destroying ${cloud}-cluster without ${cloud}-lb would strand the load balancers its controller made (and block deleting the network); add ${cloud}-lb (it is destroyed first)`,
+    );
+  });
+
+  test.each(['deploy', 'destroy'] as const)('GIVEN the placeholder GCP project WHEN a GCP stack would %s THEN it refuses and says how to fix it', async (direction) => {
+    await expect(runLifecycle(direction, { config: validConfig({}, 'test'), kinds: ['gcp-cluster', 'gcp-lb'], write: () => undefined })).rejects.toThrow(
+      'gcp.project is "hoplab-demo", a placeholder that lets the lab synthesize without config; set gcp.project to your Google Cloud project ID, or add --stacks aws-cluster,aws-lb',
     );
   });
 
