@@ -3,7 +3,7 @@
  * cdktf.out (or $CDKTF_OUTDIR, as `cdktf` sets it). A bad config prints one
  * line per problem, exits 1 and writes nothing.
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'cdktf';
 import { ConfigError } from '../lib/config/problems';
@@ -26,6 +26,7 @@ function main(): void {
   const environments = addLab(app, loaded.config);
   // Stacks of a previous config (say, an attendee since removed) must not linger and be explained or deployed.
   rmSync(join(app.outdir, 'stacks'), { recursive: true, force: true });
+  mkdirSync(join(app.outdir, 'stacks'), { recursive: true });
   app.synth();
   if (process.env.CDKTF_OUTDIR === undefined) {
     const envs = environments.map((e) => e.env);

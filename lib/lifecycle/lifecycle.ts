@@ -99,6 +99,7 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined });
   // Only this config's stacks: a stack folder of an earlier config would otherwise linger (state stays put, it is not in cdktf.out).
   rmSync(join(outdir, 'stacks'), { recursive: true, force: true });
+  mkdirSync(join(outdir, 'stacks'), { recursive: true });
   app.synth();
 
   // One provider download per machine, not one per stack (30 attendees would otherwise fetch 120 copies).
