@@ -68,8 +68,22 @@ function median(values: number[]): number {
 }
 
 function main(): number {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, json: { type: 'boolean', default: false } } });
+  let values;
+  try {
+    values = parseArgs({ options: { runs: { type: 'string', default: '5' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } }).values;
+  } catch (error) {
+    console.error(`hoplab bench: ${error instanceof Error ? error.message : String(error)} (see --help)`);
+    return 2;
+  }
+  if (values.help) {
+    console.log('usage: npm run bench -- [--runs N] [--json]\n\nTimes whole synth processes of dist/hoplab.js (median of N runs, default 5) and their peak memory\nfor the default lab, 10 and 30 attendees, against the targets; exits 1 if one is missed.');
+    return 0;
+  }
   const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 50) {
+    console.error(`hoplab bench: --runs ${JSON.stringify(values.runs)} is not a whole number from 1 to 50 (see --help)`);
+    return 2;
+  }
   const app = resolve('dist/hoplab.js');
   const preload = resolve('scripts/report-peak-rss.cjs');
   const results = BENCH_CASES.map((benchCase) => {

@@ -1,6 +1,6 @@
 /**
  * `npm run compare`: the deployed environments side by side, optionally
- * probed. See `npx tsx bin/compare.ts --help`.
+ * probed. See `npm run compare -- --help`.
  */
 import { runCompare } from '../lib/compare/compare-cli';
 

@@ -1,6 +1,6 @@
 /**
  * `npm run explain`: how each exposure's path goes, from the synthesized
- * stacks. See `npx tsx bin/explain.ts --help`.
+ * stacks. See `npm run explain -- --help`.
  */
 import { runExplain } from '../lib/explain/explain-cli';
 

@@ -5,12 +5,30 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { App } from 'cdktf';
 import { ConfigError } from '../lib/config/problems';
 import { loadConfig } from '../lib/config/load';
 import { addLab } from '../lib/hoplab-app';
 
+const HELP = `usage: npm run synth
+
+Validates the lab config (HOPLAB_CONFIG, or hoplab.config.json/.yaml here, else the
+defaults) and synthesizes every stack of every environment into cdktf.out/stacks.
+A bad config prints one line per problem, exits 1 and writes nothing.`;
+
 function main(): void {
+  let help = false;
+  try {
+    help = parseArgs({ args: process.argv.slice(2), options: { help: { type: 'boolean', short: 'h' } }, strict: true }).values.help ?? false;
+  } catch (error) {
+    console.error(`hoplab: ${error instanceof Error ? error.message : String(error)} (see --help)`);
+    process.exit(2);
+  }
+  if (help) {
+    console.log(HELP);
+    return;
+  }
   let loaded;
   try {
     loaded = loadConfig();

@@ -7,6 +7,7 @@
  * emulator and leave it running), HOPLAB_PROVIDER_MIRROR (provider mirror),
  * HOPLAB_KEEP_WORKDIR=1 (keep the synthesized stack, state and log).
  */
+import { parseArgs } from 'node:util';
 import { ConfigError } from '../lib/config/problems';
 import { loadConfig } from '../lib/config/load';
 import { explainLab } from '../lib/explain/explain-lab';
@@ -14,7 +15,14 @@ import { renderExplainTable } from '../lib/explain/render-explain';
 import { runLocalLab } from '../lib/local/local-lab';
 
 async function main(): Promise<number> {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  let help = false;
+  try {
+    help = parseArgs({ args: process.argv.slice(2), options: { help: { type: 'boolean', short: 'h' } }, strict: true }).values.help ?? false;
+  } catch (error) {
+    console.error(`hoplab local: ${error instanceof Error ? error.message : String(error)} (see --help)`);
+    return 2;
+  }
+  if (help) {
     console.log(
       [
         'usage: npm run local',

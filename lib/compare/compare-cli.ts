@@ -26,7 +26,7 @@ export const PROBE_LIMITS = {
   timeout: { min: 100, max: 60_000, default: 5000 },
 } as const;
 
-export const COMPARE_USAGE = `usage: npx tsx bin/compare.ts [--outputs FILE] [--dir DIR] [--probe] [--count N] [--concurrency N]
+export const COMPARE_USAGE = `usage: npm run compare -- [--outputs FILE] [--dir DIR] [--probe] [--count N] [--concurrency N]
                              [--timeout MS] [--my-ip ADDRESS] [--format table|markdown|json]
 
 Shows the deployed environments side by side: per environment a table with the

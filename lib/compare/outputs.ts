@@ -188,7 +188,7 @@ export const runCommand: CommandRunner = (command, args) =>
 export function synthesizedStackNames(synthDir: string): string[] {
   const manifest = join(synthDir, 'manifest.json');
   if (!existsSync(manifest)) {
-    throw new CompareInputError(`no ${manifest}: synthesize first (npx tsx bin/hoplab.ts), or pass --outputs FILE`);
+    throw new CompareInputError(`no ${manifest}: synthesize first (npm run synth), or pass --outputs FILE`);
   }
   try {
     const stacks = (JSON.parse(readFileSync(manifest, 'utf8')) as { stacks?: Record<string, unknown> }).stacks ?? {};

@@ -70,7 +70,8 @@ function readConfigFile(path: string): unknown {
   try {
     return json ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    // The parser's first lines: the message and the offending line with its position.
+    const detail = error instanceof Error ? error.message.split('\n').filter((l) => l.trim() !== '').slice(0, 3).join(' | ') : String(error);
     throw new ConfigError(path, [{ path: '(config file)', value: path, reason: `is not valid ${json ? 'JSON' : 'YAML'}: ${detail}` }]);
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseCidr } from './cidr';
 import { KNOWN_INSTANCE_TYPES } from './eni-limits';
 
-/** The three exposure modes, the same names on both clouds (see DESIGN.md). */
+/** The three exposure modes, the same names on both clouds (see the README's table). */
 export const EXPOSURE_MODES = ['native', 'nodeport', 'nodeport-local'] as const;
 export type ExposureMode = (typeof EXPOSURE_MODES)[number];
 
@@ -37,7 +37,12 @@ const count = (what: string, min: number, max: number) =>
     .max(max, { error: `must be at most ${max} ${what} (allowed: ${min} to ${max})` });
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fix: string) =>
-  z.enum(values, { error: `is not supported; allowed: ${values.join(', ')}. ${fix}` });
+  z.enum(values, {
+    error: (issue) =>
+      typeof issue.input === 'number'
+        ? `is a number, but versions and names are strings: quote it (YAML reads 1.30 as 1.3); allowed: ${values.map((v) => `"${v}"`).join(', ')}`
+        : `is not supported; allowed: ${values.join(', ')}. ${fix}`,
+  });
 
 export const envName = z
   .string({ error: 'must be a string: a lowercase DNS label such as "lab"' })
@@ -238,7 +243,12 @@ export const backendConfig = z
         prefix: statePrefix.default('hoplab').describe('State prefix: each stack is `<prefix>/<stack>/default.tfstate`.'),
       }),
     ],
-    { error: `must be an object whose "type" is one of: ${BACKEND_TYPES.join(', ')} (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })` },
+    {
+      error: (issue) =>
+        issue.input !== null && typeof issue.input === 'object'
+          ? `is not a backend type; allowed: ${BACKEND_TYPES.join(', ')} (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })`
+          : `must be an object whose "type" is one of: ${BACKEND_TYPES.join(', ')} (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })`,
+    },
   )
   .default({ type: 'local' });
 
@@ -249,7 +259,7 @@ export const labConfig = z.strictObject({
   name: envName.default('lab').describe("Environment name: prefixes every stack (`<name>-aws-cluster`) and cloud resource."),
   /** Exposure modes to create, on both clouds. */
   exposures: z
-    .array(oneOf(EXPOSURE_MODES, 'Use the mode names of DESIGN.md.'), { error: 'must be a list of exposure modes' })
+    .array(oneOf(EXPOSURE_MODES, 'See the exposure table at the top of the README.'), { error: 'must be a list of exposure modes' })
     .min(1, { error: `must list at least one exposure mode (${EXPOSURE_MODES.join(', ')})` })
     .default([...EXPOSURE_MODES]).describe("Exposure modes to create, on both clouds."),
   aws: awsConfig.describe('Amazon EKS environment: VPC, cluster, nodes, AWS Load Balancer Controller.'),

@@ -32,6 +32,7 @@ export function validateConfig(raw: unknown): ValidationResult {
         ...parsed.error.issues.flatMap((issue) => fromZodIssue(raw, issue)),
         ...(aws.success ? checkAws(aws.data) : []),
         ...(gcp.success ? checkGcp(gcp.data) : []),
+        ...(Array.isArray(sections.attendees) ? checkAttendees({ attendees: sections.attendees.filter((a): a is string => typeof a === 'string') }) : []),
       ],
     };
   }
@@ -92,7 +93,7 @@ function duplicates<T>(values: readonly T[]): T[] {
   return values.filter((value, index) => values.indexOf(value) !== index);
 }
 
-function checkAttendees(config: LabConfig): ConfigProblem[] {
+function checkAttendees(config: { readonly attendees?: readonly string[] }): ConfigProblem[] {
   const attendees = config.attendees ?? [];
   return [...new Set(duplicates(attendees))].map((name) => ({
     path: `attendees[${attendees.lastIndexOf(name)}]`,

@@ -16,7 +16,7 @@ export interface CommandIo {
   readonly columns?: number;
 }
 
-export const EXPLAIN_USAGE = `usage: npx tsx bin/explain.ts [--dir DIR] [--env NAME] [--format table|markdown|json] [--diagram OUTDIR]
+export const EXPLAIN_USAGE = `usage: npm run explain -- [--dir DIR] [--env NAME] [--format table|markdown|json] [--diagram OUTDIR]
 
 Explains, from the synthesized stacks (not the config), how a request reaches the
 demo app's Pods through each exposure of each environment and cloud: the path, the
@@ -42,7 +42,7 @@ json: {"schema":"hoplab.explain/v1","dir",environments:[{env,clouds:[{cloud,
   client_ip_seen_as,health_check,path:[{at,then,snat}],path_summary,notes}],
   notes}]}],ignored_stacks}. null means not known from the synthesized JSON.
 
-exit codes: 0 explained; 1 nothing to read (run \`npx tsx bin/hoplab.ts\` first); 2 bad arguments.
+exit codes: 0 explained; 1 nothing to read (run \`npm run synth\` first); 2 bad arguments.
 `;
 
 export function runExplain(argv: readonly string[], io: CommandIo): number {

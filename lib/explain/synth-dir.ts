@@ -33,7 +33,7 @@ export interface SynthDir {
 
 const STACK_NAME = /^(.+)-(aws|gcp)-(cluster|lb)$/;
 
-const SYNTH_HINT = 'synthesize first with `npx tsx bin/hoplab.ts` (or `npx cdktf synth`), or pass --dir';
+const SYNTH_HINT = 'synthesize first with `npm run synth` (or `npx cdktf synth`), or pass --dir';
 
 /** Splits `<env>-<cloud>-<kind>`; `undefined` for other names. */
 export function parseStackName(name: string): { env: string; cloud: Cloud; kind: 'cluster' | 'lb' } | undefined {

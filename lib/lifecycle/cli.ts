@@ -18,8 +18,20 @@ export interface LifecycleCliOptions {
   readonly help: boolean;
 }
 
-/** Parses the command line; throws a message for a bad flag or config. */
+/** A bad command line: exits 2, pointing at --help. */
+export class UsageError extends Error {}
+
+/** Parses the command line; throws a {@link UsageError} for a bad flag, a ConfigError for a bad config. */
 export function parseLifecycleArgs(argv: readonly string[]): LifecycleCliOptions {
+  try {
+    return parseLifecycleArgsOrThrow(argv);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof UsageError) throw error;
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -54,15 +66,34 @@ export function selectedConfig(config: LabConfig, envs?: readonly string[]): Lab
   return { ...config, attendees: labEnvironments(config).map((e) => e.name).filter((n) => envs.includes(n)) };
 }
 
-/** Runs a command's main, turning config and flag errors into one clear message and exit 1. */
+/**
+ * Runs a command's main: a bad command line exits 2 (see --help), a bad config
+ * or a refused request exits 1, each with one clear message.
+ */
 export function runCli(main: () => Promise<number>): void {
   main().then(
     (code) => process.exit(code),
     (error: unknown) => {
-      console.error(error instanceof ConfigError ? error.message : `hoplab: ${error instanceof Error ? error.message : String(error)}`);
-      process.exit(1);
+      const message = error instanceof Error ? error.message : String(error);
+      const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+      console.error(error instanceof ConfigError ? error.message : `hoplab: ${message}${usage ? ' (see --help)' : ''}`);
+      process.exit(usage ? 2 : 1);
     },
   );
+}
+
+/** Strict flags for a command that takes only --help (and the listed booleans); prints `help` for --help. */
+export function simpleArgs(help: string, booleans: readonly string[] = []): Record<string, boolean> | undefined {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: Object.fromEntries([['help', { type: 'boolean', short: 'h' }], ...booleans.map((b) => [b, { type: 'boolean' }])]) as Record<string, { type: 'boolean' }>,
+    strict: true,
+  });
+  if (values.help) {
+    console.log(help);
+    return undefined;
+  }
+  return values as Record<string, boolean>;
 }
 
 /** Ctrl-C once: stop starting stacks, let running Terraform stop gracefully; twice: exit at once. */

@@ -125,7 +125,9 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   options.signal?.addEventListener('abort', onAbort);
   const tasks = stackGraph(envs, direction, kinds);
   const verb = direction === 'deploy' ? 'apply' : 'destroy';
-  options.write(`${direction}: ${tasks.length} stacks of ${envs.length} environment${envs.length === 1 ? '' : 's'}, ${parallelism} at a time (logs: .hoplab/logs/)`);
+  options.write(
+    `${direction}: ${tasks.length} stack${tasks.length === 1 ? '' : 's'} of ${envs.length} environment${envs.length === 1 ? '' : 's'}, ${parallelism} at a time (logs: .hoplab/logs/)`,
+  );
   let outcomes: TaskOutcome[];
   try {
     outcomes = await runGraph(tasks, {

@@ -11,7 +11,7 @@ const CASES: [string, unknown, string[]][] = [
   ["unknown top", {"nmae": "x"}, ["nmae: \"x\" is in an unknown field \"nmae\"; allowed fields here: name, exposures, aws, gcp, app, workshop, attendees, backend, deploy. Check its spelling or remove it"]],
   ["unknown aws", {"aws": {"vpcCIDR": "10.0.0.0/16"}}, ["aws.vpcCIDR: \"10.0.0.0/16\" is in an unknown field \"vpcCIDR\"; allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController. Check its spelling or remove it"]],
   ["not object", "hello", ["(config): \"hello\" must be an object of lab settings (see schema/hoplab.config.schema.json)"]],
-  ["exposures bad", {"exposures": ["native", "ingress"]}, ["exposures[1]: \"ingress\" is not supported; allowed: native, nodeport, nodeport-local. Use the mode names of DESIGN.md."]],
+  ["exposures bad", {"exposures": ["native", "ingress"]}, ["exposures[1]: \"ingress\" is not supported; allowed: native, nodeport, nodeport-local. See the exposure table at the top of the README."]],
   ["exposures empty", {"exposures": []}, ["exposures: [] must list at least one exposure mode (native, nodeport, nodeport-local)"]],
   ["exposures dup", {"exposures": ["native", "native"]}, ["exposures: [\"native\",\"native\"] lists \"native\" more than once; list each exposure mode once"]],
   ["region", {"aws": {"region": "useast1"}}, ["aws.region: \"useast1\" is not an AWS region name; use one such as \"us-east-1\" or \"eu-west-1\""]],
@@ -68,7 +68,7 @@ const CASES: [string, unknown, string[]][] = [
   ["workshop expiry shape", {"workshop": {"expiresAt": "tomorrow"}}, ["workshop.expiresAt: \"tomorrow\" is not a real ISO 8601 UTC time; write it as \"2026-12-01T18:00:00Z\""]],
   ["workshop expiry date", {"workshop": {"expiresAt": "2026-02-30T10:00:00Z"}}, ["workshop.expiresAt: \"2026-02-30T10:00:00Z\" is not a real ISO 8601 UTC time; write it as \"2026-12-01T18:00:00Z\""]],
   ["workshop duration", {"workshop": {"durationHours": 0}}, ["workshop.durationHours: 0 must be at least 1 hour (allowed: 1 to 720)"]],
-  ["backend type", {"backend": {"type": "ftp"}}, ["backend.type: \"ftp\" must be an object whose \"type\" is one of: local, s3, gcs (e.g. { \"type\": \"s3\", \"bucket\": \"my-state\", \"region\": \"us-east-1\" })"]],
+  ["backend type", {"backend": {"type": "ftp"}}, ["backend.type: \"ftp\" is not a backend type; allowed: local, s3, gcs (e.g. { \"type\": \"s3\", \"bucket\": \"my-state\", \"region\": \"us-east-1\" })"]],
   ["backend s3 missing", {"backend": {"type": "s3"}}, ["backend.bucket: (missing) is required: name an existing S3 bucket for the state files", "backend.region: (missing) is required: the AWS region of the bucket, e.g. \"us-east-1\""]],
   ["backend s3 bucket", {"backend": {"type": "s3", "bucket": "Bad_Bucket", "region": "us-east-1"}}, ["backend.bucket: \"Bad_Bucket\" is not an S3 bucket name: 3 to 63 lowercase letters, digits, dots and hyphens"]],
   ["backend gcs prefix", {"backend": {"type": "gcs", "bucket": "ws-state", "prefix": "/abs"}}, ["backend.prefix: \"/abs\" is not a path prefix: use letters, digits, \".\", \"_\", \"-\" and \"/\" between parts (e.g. \"workshops/2026-12\")"]],
@@ -76,6 +76,8 @@ const CASES: [string, unknown, string[]][] = [
   ["deploy parallelism", {"deploy": {"parallelism": 64}}, ["deploy.parallelism: 64 must be at most 32 (allowed: 1 to 32)"]],
   ["cluster admin arn", {"aws": {"clusterAdminArns": ["arn:aws:iam::1234:role/x"]}}, ["aws.clusterAdminArns[0]: \"arn:aws:iam::1234:role/x\" is not an IAM role or user ARN; use one such as \"arn:aws:iam::123456789012:role/workshop-ci\""]],
   ["cluster admin duplicate", {"aws": {"clusterAdminArns": ["arn:aws:iam::123456789012:role/ci", "arn:aws:iam::123456789012:role/ci"]}}, ["aws.clusterAdminArns: [\"arn:aws:iam::123456789012:role/ci\",\"arn:aws:iam::123456789012:role/ci\"] lists \"arn:aws:iam::123456789012:role/ci\" more than once; list each ARN once"]],
+  ["kubernetes version as a YAML number", {"aws": {"kubernetesVersion": 1.3}}, ["aws.kubernetesVersion: 1.3 is a number, but versions and names are strings: quote it (YAML reads 1.30 as 1.3); allowed: \"1.31\", \"1.32\", \"1.33\", \"1.34\", \"1.35\""]],
+  ["backend not an object", {"backend": "s3"}, ["backend: \"s3\" must be an object whose \"type\" is one of: local, s3, gcs (e.g. { \"type\": \"s3\", \"bucket\": \"my-state\", \"region\": \"us-east-1\" })"]],
 ];
 
 describe('validateConfig', () => {
@@ -88,6 +90,11 @@ describe('validateConfig', () => {
     const result = validateConfig(raw);
     expect(result.ok).toBe(false);
     expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual(expected);
+  });
+
+  test('GIVEN a bad attendee name next to a duplicate WHEN validated THEN both are reported in one run', () => {
+    const result = validateConfig({ attendees: ['ann', 'bob', 'bob', 'Ann'] });
+    expect(result.ok ? [] : result.problems.map((p) => `${p.path}=${String(p.value)}`)).toEqual(['attendees[3]=Ann', 'attendees[2]=bob']);
   });
 
   test('GIVEN several mistakes in different sections WHEN validated THEN every one is reported in one run', () => {

@@ -98,13 +98,14 @@ describe('deploy and teardown against the AWS emulator', () => {
   });
 
   test.each([
-    [['--stacks', 'aws-lb'], 'hoplab: HOPLAB_AWS_ENDPOINT is set: only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster'],
-    [['--stacks', 'eks'], 'hoplab: --stacks: "eks" is not a list of stack kinds; allowed: aws-cluster, aws-lb, gcp-cluster, gcp-lb (comma-separated)'],
-    [['--env', 'nobody', '--stacks', 'aws-cluster'], 'hoplab: --env: "nobody" not in this config; environments: ws1'],
-    [['--parallelism', '0', '--stacks', 'aws-cluster'], 'hoplab: --parallelism: "0" is not a whole number from 1 to 32'],
-  ])('GIVEN teardown %j WHEN run THEN it exits 1 with %p', (args, message) => {
+    [['--stacks', 'aws-lb'], 1, 'hoplab: HOPLAB_AWS_ENDPOINT is set: only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster'],
+    [['--stacks', 'eks'], 2, 'hoplab: --stacks: "eks" is not a list of stack kinds; allowed: aws-cluster, aws-lb, gcp-cluster, gcp-lb (comma-separated) (see --help)'],
+    [['--env', 'nobody', '--stacks', 'aws-cluster'], 2, 'hoplab: --env: "nobody" not in this config; environments: ws1 (see --help)'],
+    [['--parallelism', '0', '--stacks', 'aws-cluster'], 2, 'hoplab: --parallelism: "0" is not a whole number from 1 to 32 (see --help)'],
+    [['--bogus'], 2, "hoplab: Unknown option '--bogus' (see --help)"],
+  ])('GIVEN teardown %j WHEN run THEN it exits %i with %p', (args, code, message) => {
     const result = run('teardown', args);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(code);
     expect(result.out.trim().split('\n').at(-1)).toBe(message);
   });
 
