@@ -44,7 +44,7 @@ runCli(async () => {
     signal: abort.signal,
   });
   if (!result.ok) {
-    console.error('hoplab deploy: not every stack applied (see above and .hoplab/logs); what was created keeps costing money: fix and deploy again, or run npm run teardown');
+    console.error('hoplab deploy: not every stack applied (see above and .hoplab/logs); stacks that did apply keep costing money: fix and deploy again, or run npm run teardown');
     return abort.signal.aborted ? 130 : 1;
   }
   console.log('hoplab deploy: every stack applied; see the outputs with npm run compare');
