@@ -20,6 +20,14 @@ function trafficPolicy(exposure: ExposureResources): { policy: 'Cluster' | 'Loca
   return { policy: null };
 }
 
+/** `Ingress echo-native -> Service echo-native`, or null when the names are not literal. */
+function kubernetesObjectsText(exposure: ExposureResources): string | null {
+  const named = (kind: string, object: ExposureResources['service']) =>
+    object?.name && !object.name.includes('${') ? `${kind} ${object.name}` : undefined;
+  const parts = [named('Ingress', exposure.ingress), named('Service', exposure.service)].filter((p): p is string => p !== undefined);
+  return parts.length > 0 ? parts.join(' -> ') : null;
+}
+
 function nodePortText(stack: SynthStack, exposure: ExposureResources): string {
   const nodePort = literalNumber(stack, dig(exposure.service?.spec, 'port.node_port'));
   return nodePort === undefined ? 'NodePort' : `NodePort ${nodePort}`;
@@ -120,6 +128,7 @@ export function deriveExposure(
     mode: exposure.mode,
     entry: exposure.ingress?.resource.address ?? exposure.service?.resource.address ?? null,
     service: exposure.service?.resource.address ?? null,
+    kubernetes_objects: kubernetesObjectsText(exposure),
     lb_kind: shape.lbKind,
     target_type: shape.targetType,
     targets: shape.targets,

@@ -37,7 +37,7 @@ json: {"schema":"hoplab.explain/v1","dir",environments:[{env,clouds:[{cloud,
   cluster_stack,lb_stack,cluster_synthesized,lb_synthesized,dataplane,
   capacity:{max_pods_per_node,max_pods_per_node_reason,node_count,machine_type,
   pod_address_range,per_node_range,max_nodes_for_pod_range,notes},
-  exposures:[{mode,entry,service,lb_kind,target_type,targets,
+  exposures:[{mode,entry,service,kubernetes_objects,lb_kind,target_type,targets,
   external_traffic_policy,expected_hops,snat,client_ip_preserved,
   client_ip_seen_as,health_check,path:[{at,then,snat}],path_summary,notes}],
   notes}]}],ignored_stacks}. null means not known from the synthesized JSON.

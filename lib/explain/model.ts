@@ -23,6 +23,8 @@ export interface ExposureExplanation {
   readonly entry: string | null;
   /** Terraform address of the Service behind it. */
   readonly service: string | null;
+  /** The Kubernetes objects as `kubectl` names them: `Ingress echo-native -> Service echo-native` (names from the synthesized metadata, when literal). */
+  readonly kubernetes_objects: string | null;
   /** `alb`, `nlb`, `clb`, `gclb-application`, `gcp-passthrough-nlb`, ... */
   readonly lb_kind: string | null;
   /** `ip`, `instance`, `neg`, `instance-group` or `target-pool`. */

@@ -32,6 +32,7 @@ function objectText(address: string): string {
 }
 
 function objectsText(e: ExposureExplanation): string {
+  if (e.kubernetes_objects) return e.kubernetes_objects;
   const addresses = [e.entry, e.service].filter((a, i, all): a is string => a !== null && all.indexOf(a) === i);
   return addresses.length ? addresses.map(objectText).join(' -> ') : 'unknown';
 }

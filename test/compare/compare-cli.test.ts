@@ -17,7 +17,7 @@ describe('compare command', () => {
   test('--help prints usage with the JSON shape and exits 0', async () => {
     const { code, out } = await run('--help');
     expect(code).toBe(0);
-    expect(out).toContain('usage: npx tsx bin/compare.ts [--outputs FILE]');
+    expect(out).toContain('usage: npm run compare -- [--outputs FILE]');
     expect(out).toContain('"schema":"hoplab.compare/v1"');
   });
 
@@ -44,7 +44,7 @@ describe('compare command', () => {
   test('without --outputs and without a synthesized app it exits 1 and says what to do', async () => {
     const { code, err } = await run('--dir', '/nonexistent');
     expect(code).toBe(1);
-    expect(err).toContain('compare: no /nonexistent/manifest.json: synthesize first (npx tsx bin/hoplab.ts), or pass --outputs FILE');
+    expect(err).toContain('compare: no /nonexistent/manifest.json: synthesize first (npm run synth), or pass --outputs FILE');
   });
 
   test('without --outputs and cdktf failing it exits 1 with cdktf’s message', async () => {

@@ -113,7 +113,7 @@ describe('collecting outputs with cdktf', () => {
     const dir = tmp();
     mkdirSync(join(dir, 'x'));
     await expect(collectOutputs(dir, async () => ({ code: 0, stderr: '' }))).rejects.toThrow(
-      `no ${join(dir, 'manifest.json')}: synthesize first (npx tsx bin/hoplab.ts), or pass --outputs FILE`,
+      `no ${join(dir, 'manifest.json')}: synthesize first (npm run synth), or pass --outputs FILE`,
     );
   });
 });

@@ -15,14 +15,14 @@ describe('explain command', () => {
   test('--help prints usage with the JSON shape and exits 0', () => {
     const { code, out } = run('--help');
     expect(code).toBe(0);
-    expect(out).toContain('usage: npx tsx bin/explain.ts [--dir DIR]');
+    expect(out).toContain('usage: npm run explain -- [--dir DIR]');
     expect(out).toContain('"schema":"hoplab.explain/v1"');
   });
 
   test.each([
     [['--format', 'yaml'], 2, 'explain: --format yaml is not supported; use one of table, markdown, json'],
     [['--nope'], 2, "explain: Unknown option '--nope'"],
-    [['--dir', '/nonexistent'], 1, 'explain: no synthesized app at /nonexistent: the directory does not exist; synthesize first with `npx tsx bin/hoplab.ts`'],
+    [['--dir', '/nonexistent'], 1, 'explain: no synthesized app at /nonexistent: the directory does not exist; synthesize first with `npm run synth`'],
   ])('%j exits %i with a clear message', (argv, expected, message) => {
     const { code, err, out } = run(...argv);
     expect(code).toBe(expected);
