@@ -177,7 +177,9 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
         const scope = options.kinds.includes('aws-cluster') ? 'environment' : 'controller';
         leftovers.push(...(await findAwsLeftovers({ env, clusterName: names.eksCluster, region: options.config.aws.region, endpoint: options.awsEndpoint, scope })));
       } catch (error) {
-        unchecked.push(`aws (${env}): ${error instanceof Error ? error.message : String(error)}`);
+        const message = error instanceof Error ? error.message : String(error);
+        const hint = /credentials/i.test(message) ? ' (the same credentials Terraform uses: AWS_PROFILE, `aws sso login`, or AWS_ACCESS_KEY_ID)' : '';
+        unchecked.push(`aws (${env}): ${message}${hint}`);
       }
     }
     if (clouds.has('gcp')) {
@@ -205,8 +207,9 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
     }
   }
   if (leftovers.length > 0) {
-    options.write(`leftovers: ${leftovers.length} resources of ${options.envs.join(', ')} still exist:`);
+    options.write(`leftovers: ${leftovers.length} resources of ${options.envs.join(', ')} still exist (AWS region ${options.config.aws.region}, GCP project ${options.config.gcp.project}):`);
     for (const leftover of leftovers) options.write(`  ${formatLeftover(leftover)}`);
+    options.write('  run npm run teardown again; what still stays was made outside Terraform: delete it in the console or CLI, then check with --leftovers-only');
   }
   for (const cloud of unchecked) options.write(`leftover check could not run: ${cloud}`);
   if (leftovers.length === 0 && unchecked.length === 0) {
