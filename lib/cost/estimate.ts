@@ -26,7 +26,10 @@ export interface CostEstimate {
   /** Items the table has no price for (counted as 0). */
   readonly unpriced: readonly string[];
   readonly asOf: string;
+  /** Regions the price table holds prices for. */
   readonly regions: { readonly aws: string; readonly gcp: string };
+  /** Configured regions the table has no prices for (the estimate uses the table's regions for them). */
+  readonly otherRegions: readonly string[];
 }
 
 /** Prices the resources one environment of `config` runs while deployed, from the repo's price table. */
@@ -70,6 +73,10 @@ export function estimateCost(config: LabConfig): CostEstimate {
     unpriced: lines.filter((l) => l.unitPerHour === undefined).map((l) => `${l.cloud}: ${l.item}`),
     asOf: PRICE_TABLE.asOf,
     regions: { aws: aws.region, gcp: gcp.region },
+    otherRegions: [
+      ...(config.aws.region !== aws.region ? [`aws ${config.aws.region}`] : []),
+      ...(config.gcp.region !== gcp.region ? [`gcp ${config.gcp.region}`] : []),
+    ],
   };
 }
 
@@ -89,6 +96,9 @@ export function formatCostEstimate(estimate: CostEstimate): string[] {
     `  ${estimate.environments} environment${estimate.environments === 1 ? '' : 's'}: AWS ${usd(estimate.hour.aws)}/h + GCP ${usd(estimate.hour.gcp)}/h = ${usd(estimate.hour.total)}/h`,
     `  for ${estimate.durationHours} h (workshop.durationHours): AWS ${usd(estimate.workshop.aws)} + GCP ${usd(estimate.workshop.gcp)} = ${usd(estimate.workshop.total)}`,
   );
+  if (estimate.otherRegions.length > 0) {
+    out.push(`  the lab runs in ${estimate.otherRegions.join(' and ')}: prices there differ (often by 5-20%); this uses the table's regions`);
+  }
   if (estimate.unpriced.length > 0) {
     out.push(`  not priced (add to lib/cost/price-table.ts): ${estimate.unpriced.join('; ')}`);
   }

@@ -48,4 +48,11 @@ describe('estimateCost', () => {
     const { KNOWN_INSTANCE_TYPES } = jest.requireActual('../../lib/config/eni-limits') as { KNOWN_INSTANCE_TYPES: string[] };
     expect(KNOWN_INSTANCE_TYPES.filter((t) => PRICE_TABLE.aws.instanceHour[t] === undefined)).toEqual([]);
   });
+
+  test('GIVEN regions the price table has no prices for WHEN formatted THEN the estimate says it used the table\'s regions', () => {
+    const estimate = estimateCost(validConfig({ aws: { region: 'eu-west-1', availabilityZones: ['eu-west-1a', 'eu-west-1b'] }, gcp: { region: 'europe-west1', zones: ['europe-west1-b'] } }, 'test'));
+    expect(estimate.otherRegions).toEqual(['aws eu-west-1', 'gcp europe-west1']);
+    expect(formatCostEstimate(estimate)).toContain('  the lab runs in aws eu-west-1 and gcp europe-west1: prices there differ (often by 5-20%); this uses the table\'s regions');
+    expect(estimateCost(validConfig({}, 'test')).otherRegions).toEqual([]);
+  });
 });
