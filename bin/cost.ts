@@ -1,7 +1,7 @@
 /** `npm run cost`: the estimated cost of the configured lab, as `deploy` prints it first. */
 import { loadConfig } from '../lib/config/load';
 import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
-import { runCli, simpleArgs } from '../lib/lifecycle/cli';
+import { runCli, simpleArgs } from '../lib/cli';
 
 const HELP = `usage: npm run cost -- [--json]
 

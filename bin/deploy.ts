@@ -4,7 +4,8 @@
  * attendees in parallel. Prints the cost estimate first and asks to go on.
  */
 import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
-import { abortOnSignals, confirm, parseLifecycleArgs, runCli, selectedConfig } from '../lib/lifecycle/cli';
+import { abortOnSignals, confirm, runCli } from '../lib/cli';
+import { parseLifecycleArgs, selectedConfig } from '../lib/lifecycle/cli';
 import { checkLifecycleRequest, runLifecycle } from '../lib/lifecycle/lifecycle';
 
 const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N] [--yes]
@@ -33,7 +34,7 @@ runCli(async () => {
   if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
     return 1;
   }
-  const abort = abortOnSignals('deploy');
+  const abort = abortOnSignals('deploy', 'no new stacks start; running Terraform stops gracefully');
   const result = await runLifecycle('deploy', {
     config: options.config,
     envs: options.envs,

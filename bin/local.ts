@@ -7,66 +7,30 @@
  * emulator and leave it running), HOPLAB_PROVIDER_MIRROR (provider mirror),
  * HOPLAB_KEEP_WORKDIR=1 (keep the synthesized stack, state and log).
  */
-import { parseArgs } from 'node:util';
-import { ConfigError } from '../lib/config/problems';
+import { abortOnSignals, runCli, simpleArgs } from '../lib/cli';
 import { loadConfig } from '../lib/config/load';
 import { explainLab } from '../lib/explain/explain-lab';
 import { renderExplainTable } from '../lib/explain/render-explain';
 import { runLocalLab } from '../lib/local/local-lab';
 
-async function main(): Promise<number> {
-  let help = false;
-  try {
-    help = parseArgs({ args: process.argv.slice(2), options: { help: { type: 'boolean', short: 'h' } }, strict: true }).values.help ?? false;
-  } catch (error) {
-    console.error(`hoplab local: ${error instanceof Error ? error.message : String(error)} (see --help)`);
-    return 2;
-  }
-  if (help) {
-    console.log(
-      [
-        'usage: npm run local',
-        '',
-        'Deploys the <env>-aws-cluster stack to a local AWS emulator (moto on loopback) with',
-        'real Terraform, prints its outputs, checks a re-plan is empty, destroys it and checks',
-        'that nothing of the environment is left. Exit code 0 only if all of that worked.',
-        '',
-        'environment:',
-        '  HOPLAB_CONFIG           lab config file (default: ./hoplab.config.json or .yaml, else defaults)',
-        '  HOPLAB_AWS_ENDPOINT     use this running emulator (left running) instead of starting moto',
-        '  HOPLAB_PROVIDER_MIRROR  filesystem provider mirror holding hashicorp/aws 5.100.0',
-        '  HOPLAB_KEEP_WORKDIR=1   keep the synthesized stack, state and terraform.log',
-      ].join('\n'),
-    );
-    return 0;
-  }
-  let config;
-  try {
-    config = loadConfig().config;
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
-  const abort = new AbortController();
-  let interrupts = 0;
-  let firstAt = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    // One Ctrl-C can arrive twice (from the terminal and forwarded by npm): count it once.
-    if (interrupts === 1 && Date.now() - firstAt < 1500) return;
-    interrupts += 1;
-    firstAt = firstAt || Date.now();
-    if (interrupts > 1) {
-      console.error(`\nhoplab local: second ${signal}, exiting now; the emulator's state is in memory only and goes with it`);
-      process.exit(130);
-    }
-    console.error(`\nhoplab local: ${signal} received; stopping and cleaning up (press Ctrl-C again to exit at once)`);
-    abort.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+const HELP = [
+  'usage: npm run local',
+  '',
+  'Deploys the <env>-aws-cluster stack to a local AWS emulator (moto on loopback) with',
+  'real Terraform, prints its outputs, checks a re-plan is empty, destroys it and checks',
+  'that nothing of the environment is left. Exit code 0 only if all of that worked.',
+  '',
+  'environment:',
+  '  HOPLAB_CONFIG           lab config file (default: ./hoplab.config.json or .yaml, else defaults)',
+  '  HOPLAB_AWS_ENDPOINT     use this running emulator (left running) instead of starting moto',
+  '  HOPLAB_PROVIDER_MIRROR  filesystem provider mirror holding hashicorp/aws 5.100.0',
+  '  HOPLAB_KEEP_WORKDIR=1   keep the synthesized stack, state and terraform.log',
+].join('\n');
+
+runCli(async () => {
+  if (!simpleArgs(HELP)) return 0;
+  const config = loadConfig().config;
+  const abort = abortOnSignals('local', 'stopping and cleaning up');
 
   const started = Date.now();
   console.log(`hoplab local: ${config.name}-aws-cluster against a local AWS emulator (no cloud account needed)`);
@@ -94,12 +58,4 @@ async function main(): Promise<number> {
     console.error(`hoplab local: FAILED: ${error instanceof Error ? error.message : String(error)}`);
     return abort.signal.aborted ? 130 : 1;
   }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+});

@@ -3,7 +3,8 @@
  * stacks first, so the controllers delete their load balancers while the
  * clusters run), then checks each cloud for anything left of each environment.
  */
-import { abortOnSignals, confirm, parseLifecycleArgs, runCli } from '../lib/lifecycle/cli';
+import { abortOnSignals, confirm, runCli } from '../lib/cli';
+import { parseLifecycleArgs } from '../lib/lifecycle/cli';
 import { checkLeftovers, checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/lifecycle/lifecycle';
 
 const HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N] [--yes] [--leftovers-only]
@@ -40,7 +41,7 @@ runCli(async () => {
   if (!(await confirm('teardown', `Destroy ${what}?`, options.yes))) {
     return 1;
   }
-  const abort = abortOnSignals('teardown');
+  const abort = abortOnSignals('teardown', 'no new stacks start; running Terraform stops gracefully');
   const result = await runLifecycle('destroy', { config: options.config, envs: options.envs, kinds: options.kinds, parallelism: options.parallelism, awsEndpoint, write, signal: abort.signal });
   if (!result.ok) {
     console.error('hoplab teardown: NOT clean (see above); resources may still cost money');

@@ -1,3 +1,5 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AwsEmulator } from './aws/emulator';
 import { LabConfig } from './config/schema';
@@ -46,4 +48,17 @@ export function addLab(app: App, config: LabConfig, options: AddLabOptions = {})
     const gcpLb = withBackend(new GcpLbStack(app, names.gcpLbStack, { config: env, cluster: gcpCluster }), names.gcpLbStack);
     return { env: env.name, awsCluster, awsLb, gcpCluster, gcpLb };
   });
+}
+
+/**
+ * Synthesizes `app` after removing the stack folders of an earlier config (an
+ * attendee since removed, say), so nothing stale is explained or deployed.
+ * State is not in these folders and stays where it is.
+ */
+export function synthFresh(app: App): void {
+  const stacks = join(app.outdir, 'stacks');
+  rmSync(stacks, { recursive: true, force: true });
+  // cdktf creates each stack's folder, but expects `stacks/` to exist.
+  mkdirSync(stacks, { recursive: true });
+  app.synth();
 }

@@ -72,11 +72,15 @@ export async function findAwsLeftovers(query: AwsLeftoverQuery): Promise<Leftove
   const iam = new IAMClient(config);
   const elb = new ElasticLoadBalancingV2Client(config);
   try {
-    const results =
-      query.scope === 'controller'
-        ? await Promise.all([findControllerGroups(ec2, query), findElb(elb, query)])
-        : await Promise.all([findEc2(ec2, query), findEks(eks, query), findIam(iam, query), findElb(elb, query)]);
-    return results.flat();
+    // What the controller made counts in both scopes; the rest of the environment only when its cluster stack is gone.
+    const results = await Promise.all([
+      ...(query.scope === 'controller' ? [] : [findEc2(ec2, query), findEks(eks, query), findIam(iam, query)]),
+      findControllerGroups(ec2, query),
+      findElb(elb, query),
+    ]);
+    // A security group tagged with both the environment and the controller's tag is listed once.
+    const seen = new Set<string>();
+    return results.flat().filter((leftover) => !seen.has(`${leftover.kind} ${leftover.id}`) && Boolean(seen.add(`${leftover.kind} ${leftover.id}`)));
   } finally {
     for (const client of [ec2, eks, iam, elb]) {
       client.destroy();
@@ -95,7 +99,7 @@ async function findEc2(ec2: EC2Client, query: AwsLeftoverQuery): Promise<Leftove
       if (id) found.push({ cloud: 'aws', kind, id, matchedBy });
     }
   };
-  const [vpcs, subnets, igws, nats, eips, routeTables, envGroups, controllerGroups] = await Promise.all([
+  const [vpcs, subnets, igws, nats, eips, routeTables, envGroups] = await Promise.all([
     ec2.send(new DescribeVpcsCommand({ Filters: byEnv })),
     ec2.send(new DescribeSubnetsCommand({ Filters: byEnv })),
     ec2.send(new DescribeInternetGatewaysCommand({ Filters: byEnv })),
@@ -103,7 +107,6 @@ async function findEc2(ec2: EC2Client, query: AwsLeftoverQuery): Promise<Leftove
     ec2.send(new DescribeAddressesCommand({ Filters: byEnv })),
     ec2.send(new DescribeRouteTablesCommand({ Filters: byEnv })),
     ec2.send(new DescribeSecurityGroupsCommand({ Filters: byEnv })),
-    ec2.send(new DescribeSecurityGroupsCommand({ Filters: [{ Name: `tag:${LB_CONTROLLER_CLUSTER_TAG}`, Values: [query.clusterName] }] })),
   ]);
   const vpcIds = (vpcs.Vpcs ?? []).map((v) => v.VpcId);
   add('ec2:vpc', vpcIds, envMatch);
@@ -113,7 +116,6 @@ async function findEc2(ec2: EC2Client, query: AwsLeftoverQuery): Promise<Leftove
   add('ec2:elastic-ip', (eips.Addresses ?? []).map((a) => a.AllocationId), envMatch);
   add('ec2:route-table', (routeTables.RouteTables ?? []).map((r) => r.RouteTableId), envMatch);
   add('ec2:security-group', (envGroups.SecurityGroups ?? []).map((g) => g.GroupId), envMatch);
-  add('ec2:security-group', (controllerGroups.SecurityGroups ?? []).map((g) => g.GroupId), tagged(LB_CONTROLLER_CLUSTER_TAG, query.clusterName));
   const liveVpcs = vpcIds.filter((id): id is string => id !== undefined);
   if (liveVpcs.length > 0) {
     const enis = await ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [{ Name: 'vpc-id', Values: liveVpcs }] }));

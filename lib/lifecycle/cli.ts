@@ -1,6 +1,6 @@
-import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/problems';
+import { UsageError } from '../cli';
 import { loadConfig } from '../config/load';
 import { LabConfig } from '../config/schema';
 import { labEnvironments } from '../environments';
@@ -17,9 +17,6 @@ export interface LifecycleCliOptions {
   readonly leftoversOnly: boolean;
   readonly help: boolean;
 }
-
-/** A bad command line: exits 2, pointing at --help. */
-export class UsageError extends Error {}
 
 /** Parses the command line; throws a {@link UsageError} for a bad flag, a ConfigError for a bad config. */
 export function parseLifecycleArgs(argv: readonly string[]): LifecycleCliOptions {
@@ -64,72 +61,4 @@ function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions
 export function selectedConfig(config: LabConfig, envs?: readonly string[]): LabConfig {
   if (!envs) return config;
   return { ...config, attendees: labEnvironments(config).map((e) => e.name).filter((n) => envs.includes(n)) };
-}
-
-/**
- * Runs a command's main: a bad command line exits 2 (see --help), a bad config
- * or a refused request exits 1, each with one clear message.
- */
-export function runCli(main: () => Promise<number>): void {
-  main().then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-      console.error(error instanceof ConfigError ? error.message : `hoplab: ${message}${usage ? ' (see --help)' : ''}`);
-      process.exit(usage ? 2 : 1);
-    },
-  );
-}
-
-/** Strict flags for a command that takes only --help (and the listed booleans); prints `help` for --help. */
-export function simpleArgs(help: string, booleans: readonly string[] = []): Record<string, boolean> | undefined {
-  const { values } = parseArgs({
-    args: process.argv.slice(2),
-    options: Object.fromEntries([['help', { type: 'boolean', short: 'h' }], ...booleans.map((b) => [b, { type: 'boolean' }])]) as Record<string, { type: 'boolean' }>,
-    strict: true,
-  });
-  if (values.help) {
-    console.log(help);
-    return undefined;
-  }
-  return values as Record<string, boolean>;
-}
-
-/** Ctrl-C once: stop starting stacks, let running Terraform stop gracefully; twice: exit at once. */
-export function abortOnSignals(what: string): AbortController {
-  const controller = new AbortController();
-  let count = 0;
-  let firstAt = 0;
-  const handler = (signal: NodeJS.Signals) => {
-    // One Ctrl-C can arrive twice (from the terminal and forwarded by npm): count it once.
-    if (count === 1 && Date.now() - firstAt < 1500) return;
-    count += 1;
-    firstAt = firstAt || Date.now();
-    if (count > 1) process.exit(130);
-    console.error(`\nhoplab ${what}: ${signal}: no new stacks start; running Terraform stops gracefully (again to exit at once)`);
-    controller.abort();
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return controller;
-}
-
-/**
- * Asks before a command that costs money or destroys labs. `--yes` skips the
- * question; without a terminal `--yes` is required (nothing is done).
- * Returns whether to go on, having said why not.
- */
-export async function confirm(command: string, question: string, yes: boolean): Promise<boolean> {
-  if (yes) return true;
-  if (!process.stdin.isTTY) {
-    console.error(`hoplab ${command}: not on a terminal; add --yes to ${command} without the question`);
-    return false;
-  }
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  const answer = await rl.question(`${question} [y/N] `);
-  rl.close();
-  if (/^y(es)?$/i.test(answer.trim())) return true;
-  console.log(`hoplab ${command}: nothing done`);
-  return false;
 }

@@ -1,8 +1,9 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { DEFAULT_GCP_PROJECT, LabConfig } from '../config/schema';
-import { addLab } from '../hoplab-app';
+import { labEnvironments } from '../environments';
+import { addLab, synthFresh } from '../hoplab-app';
 import { findAwsLeftovers } from '../leftovers/aws-leftovers';
 import { findGcpLeftovers, gcpAccessToken } from '../leftovers/gcp-leftovers';
 import { formatLeftover, Leftover } from '../leftovers/leftover';
@@ -40,7 +41,7 @@ export interface LifecycleResult {
 
 /** Throws a message naming the bad option, the value and what is allowed. */
 export function selectEnvironments(config: LabConfig, requested?: readonly string[]): string[] {
-  const all = config.attendees ?? [config.name];
+  const all = labEnvironments(config).map((e) => e.name);
   if (!requested) return all;
   const unknown = requested.filter((e) => !all.includes(e));
   if (unknown.length > 0) throw new Error(`--env: ${unknown.map((e) => `"${e}"`).join(', ')} not in this config; environments: ${all.join(', ')}`);
@@ -97,10 +98,7 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
   addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined });
-  // Only this config's stacks: a stack folder of an earlier config would otherwise linger (state stays put, it is not in cdktf.out).
-  rmSync(join(outdir, 'stacks'), { recursive: true, force: true });
-  mkdirSync(join(outdir, 'stacks'), { recursive: true });
-  app.synth();
+  synthFresh(app);
 
   // One provider download per machine, not one per stack (30 attendees would otherwise fetch 120 copies).
   const pluginCache = join(cwd, '.hoplab', 'plugin-cache');
@@ -109,9 +107,7 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   // Real clouds install providers from the registry; the emulator (offline) uses the mirror.
   const mirror = process.env.HOPLAB_PROVIDER_MIRROR || options.awsEndpoint ? findProviderMirror() : undefined;
   if (mirror) {
-    const cliConfig = join(cwd, '.hoplab', 'terraform.rc');
-    writeMirrorCliConfig(cliConfig, mirror);
-    tfEnv.TF_CLI_CONFIG_FILE = cliConfig;
+    Object.assign(tfEnv, writeMirrorCliConfig(join(cwd, '.hoplab', 'terraform.rc'), mirror));
   }
   const runner = new StackRunner({
     outdir,
@@ -169,6 +165,8 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
   const leftovers: Leftover[] = [];
   const unchecked: string[] = [];
   const clouds = new Set(options.kinds.map((k) => k.split('-')[0]));
+  // One token for every environment: each `gcloud` call takes about a second.
+  const gcpToken = clouds.has('gcp') ? (options.gcpApis?.accessToken ?? gcpAccessToken()) : undefined;
   for (const env of options.envs) {
     const names = labNames({ name: env });
     if (clouds.has('aws')) {
@@ -183,8 +181,7 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
       }
     }
     if (clouds.has('gcp')) {
-      const token = options.gcpApis?.accessToken ?? gcpAccessToken();
-      if (!token) {
+      if (!gcpToken) {
         unchecked.push(`gcp (${env}): no credentials: run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN`);
         continue;
       }
@@ -195,7 +192,7 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
             project: options.config.gcp.project,
             networkName: names.gkeCluster,
             clusterName: names.gkeCluster,
-            accessToken: token,
+            accessToken: gcpToken,
             computeApi: options.gcpApis?.compute,
             containerApi: options.gcpApis?.container,
             scope: options.kinds.includes('gcp-cluster') ? 'environment' : 'controller',

@@ -101,9 +101,7 @@ export async function runLocalLab(options: LocalLabOptions): Promise<LocalLabRes
 
     const env: NodeJS.ProcessEnv = {};
     if (mirror) {
-      const cliConfig = join(workDir, 'terraform.rc');
-      writeMirrorCliConfig(cliConfig, mirror);
-      env.TF_CLI_CONFIG_FILE = cliConfig;
+      Object.assign(env, writeMirrorCliConfig(join(workDir, 'terraform.rc'), mirror));
     } else {
       progress.note('      note: no provider mirror found (set HOPLAB_PROVIDER_MIRROR); terraform init will try the registry');
     }

@@ -36,8 +36,11 @@ export function findProviderMirror(env: NodeJS.ProcessEnv = process.env, version
   return MIRROR_CANDIDATES.find(holds);
 }
 
-/** Writes a Terraform CLI config that installs providers from `mirror` only, never from a registry. */
-export function writeMirrorCliConfig(path: string, mirror: string): void {
+/**
+ * Writes a Terraform CLI config that installs providers from `mirror` only,
+ * never from a registry, and returns the environment that makes Terraform use it.
+ */
+export function writeMirrorCliConfig(path: string, mirror: string): { TF_CLI_CONFIG_FILE: string } {
   writeFileSync(
     path,
     [
@@ -52,6 +55,7 @@ export function writeMirrorCliConfig(path: string, mirror: string): void {
       '',
     ].join('\n'),
   );
+  return { TF_CLI_CONFIG_FILE: path };
 }
 
 export interface TerraformRunOptions {
