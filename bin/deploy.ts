@@ -1,18 +1,21 @@
 /**
  * `npm run deploy`: applies every stack of every environment to the real
  * clouds, each cloud's cluster stack before its lb stack, AWS and GCP and
- * attendees in parallel. Prints the cost estimate first and asks to go on.
+ * attendees in parallel. Runs preflight first and stops on a blocking finding
+ * (--skip-preflight overrides, loudly), then prints the cost estimate and asks to go on.
  */
 import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
 import { abortOnSignals, confirm, runCli } from '../lib/cli';
 import { parseLifecycleArgs, selectedConfig } from '../lib/lifecycle/cli';
 import { checkLifecycleRequest, runLifecycle } from '../lib/lifecycle/lifecycle';
+import { preflightGate } from '../lib/preflight/preflight-cli';
 
-const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N] [--yes]
+const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N] [--yes] [--skip-preflight]
 
 Synthesizes the lab and applies its stacks with Terraform in dependency order
 (<env>-aws-cluster before <env>-aws-lb, <env>-gcp-cluster before <env>-gcp-lb;
 AWS, GCP and environments in parallel, N stacks at a time: deploy.parallelism, default 4).
+Runs npm run preflight for the same selection first and stops on a blocking finding.
 Prints the estimated cost per hour and for workshop.durationHours first and asks to go on
 (--yes to skip the question; required when not on a terminal).
 
@@ -20,16 +23,23 @@ Prints the estimated cost per hour and for workshop.durationHours first and asks
   --stacks kinds   only these stack kinds
   --parallelism N  stacks at once (1-32)
   --yes, -y        do not ask
+  --skip-preflight deploy even when preflight would stop it (said loudly; not recommended)
 Credentials: AWS's default chain (and the AWS CLI for EKS tokens); Google Application Default Credentials.
 Logs: .hoplab/logs/<stack>.deploy.log. Exit 0 only if every selected stack applied.`;
 
 runCli(async () => {
-  const options = parseLifecycleArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const skipPreflight = argv.includes('--skip-preflight');
+  const options = parseLifecycleArgs(argv.filter((a) => a !== '--skip-preflight'));
   if (options.help) {
     console.log(HELP);
     return 0;
   }
   checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config);
+  const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined };
+  if (!(await preflightGate({ ...preflight, skip: skipPreflight, write: (line) => console.log(line) }))) {
+    return 1;
+  }
   for (const line of formatCostEstimate(estimateCost(selectedConfig(options.config, options.envs)))) console.log(line);
   if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
     return 1;
