@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { App } from 'cdktf';
-import { compareOutputs, probeModel } from '../compare/compare-model';
+import { compareOutputs, CompareModel, probeModel } from '../compare/compare-model';
 import { parseOutputs } from '../compare/outputs';
 import { LabConfig } from '../config/schema';
 import { exposureOutputName } from '../contract';
@@ -142,24 +142,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     const learned = await learnPublicAddress({ myIp: options.probe.myIp, url: options.myIpUrl });
     if ('address' in learned) proberAddress = learned.address;
     else options.progress(`probe: own public address unknown (${learned.reason}); client-address facts of non-loopback URLs cannot be measured: pass --my-ip`);
-    const probed = await probeModel(model, { ...options.probe, myIp: proberAddress ?? undefined, progress: undefined });
-    claims = probed.environments.flatMap((e) =>
-      e.rows.flatMap((r) =>
-        Object.entries(r.clouds).map(([cloud, cell]) => {
-          const stackOutputs = raw[`${e.env}-${cloud}-lb`];
-          const output = isRecord(stackOutputs) ? stackOutputs[exposureOutputName(r.mode as never)] : undefined;
-          let object: Record<string, unknown> | undefined = isRecord(output) ? output : undefined;
-          if (typeof output === 'string') {
-            try {
-              object = JSON.parse(output) as Record<string, unknown>;
-            } catch {
-              object = undefined;
-            }
-          }
-          return checkClaims(e.env, cloud, r.mode, cell!, claimsOf(object));
-        }),
-      ),
-    );
+    claims = await probeClaims(model, raw, { ...options.probe, myIp: proberAddress ?? undefined });
     for (const c of claims) options.progress(`claims: ${c.env} ${c.cloud} ${c.mode}: ${c.status}${c.reason ? ` (${c.reason})` : ''}`);
   }
 
@@ -187,6 +170,35 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   writeFileSync(report.files.json, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(report.files.markdown, renderVerifyMarkdown(report));
   return report;
+}
+
+/**
+ * Probes every exposure of `model` (compare --probe) and sets what was measured
+ * against the claims in the raw outputs (`{ "<env>-<cloud>-lb": { "exposure_<mode>": {...} } }`).
+ */
+export async function probeClaims(
+  model: CompareModel,
+  raw: Record<string, unknown>,
+  probe: { readonly count: number; readonly concurrency: number; readonly timeoutMs: number; readonly myIp?: string },
+): Promise<ClaimCheck[]> {
+  const probed = await probeModel(model, probe);
+  return probed.environments.flatMap((e) =>
+    e.rows.flatMap((r) =>
+      Object.entries(r.clouds).map(([cloud, cell]) => {
+        const stackOutputs = raw[`${e.env}-${cloud}-lb`];
+        const output = isRecord(stackOutputs) ? stackOutputs[exposureOutputName(r.mode as never)] : undefined;
+        let object: Record<string, unknown> | undefined = isRecord(output) ? output : undefined;
+        if (typeof output === 'string') {
+          try {
+            object = JSON.parse(output) as Record<string, unknown>;
+          } catch {
+            object = undefined;
+          }
+        }
+        return checkClaims(e.env, cloud, r.mode, cell!, claimsOf(object));
+      }),
+    ),
+  );
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, '<br>');
