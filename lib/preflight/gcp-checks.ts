@@ -117,7 +117,8 @@ export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> 
     findings.push({
       check: 'gcp identity',
       verdict: 'fail',
-      detail: `the Google token was refused: ${message(error)}`,
+      // The token is part of the tokeninfo URL: never print it.
+      detail: `the Google token was refused: ${message(error).split(token).join('<token>')}`,
       fix: 'run gcloud auth application-default login again (the token may have expired)',
     });
     return findings;
