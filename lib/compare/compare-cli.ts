@@ -67,8 +67,9 @@ json: {"schema":"hoplab.compare/v1",source,probe:{count,concurrency,timeout_ms,m
   notes}],ignored_stacks}. null means unknown. Latency is of successful (2xx/3xx) replies,
   nearest-rank percentiles, rounded to 0.1 ms.
 
-exit codes: 0 shown (also when some probes failed: see the report); 1 outputs missing or
-unreadable; 2 bad arguments.
+exit codes: 0 shown (with --probe: every exposure measured, at least one reply each); 1 outputs
+missing or unreadable, or under --probe an exposure had no URL or no successful reply (named
+on stderr: "nothing measured" is never success); 2 bad arguments.
 `;
 
 function bounded(name: keyof typeof PROBE_LIMITS, flag: string, text: string | undefined): number {
@@ -155,5 +156,28 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
     model = await probeModel(model, { ...settings, progress: progressReporter(io.progress) });
   }
   io.out(renderCompare(model, settings.format, io.columns));
+  if (values.probe) {
+    const unmeasured = unmeasuredExposures(model);
+    for (const line of unmeasured) io.err(`compare: nothing measured: ${line}\n`);
+    if (unmeasured.length > 0) return 1;
+  }
   return 0;
+}
+
+/** Under --probe: each exposure that was not probed or got no successful reply, or that there were none to probe. */
+export function unmeasuredExposures(model: ReturnType<typeof compareOutputs>): string[] {
+  const lines: string[] = [];
+  let cells = 0;
+  for (const env of model.environments) {
+    for (const row of env.rows) {
+      for (const [cloud, cell] of Object.entries(row.clouds)) {
+        cells += 1;
+        if (!cell) continue;
+        if (!cell.probe) lines.push(`${env.env} ${cloud} ${row.mode}: not probed: ${cell.not_probed_because ?? 'no URL'}`);
+        else if (cell.probe.ok === 0) lines.push(`${env.env} ${cloud} ${row.mode}: no successful reply of ${cell.probe.sent} (${Object.entries(cell.probe.errors).map(([e, n]) => `${n} ${e}`).join(', ')})`);
+      }
+    }
+  }
+  if (cells === 0) lines.push('the outputs hold no exposure to probe (are the -lb stacks deployed?)');
+  return lines;
 }
