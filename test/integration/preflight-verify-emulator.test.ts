@@ -1,0 +1,102 @@
+/**
+ * `preflight`, `deploy` (which runs preflight first) and `verify` for real
+ * against the AWS emulator with real Terraform: one apply and one destroy of
+ * `<env>-aws-cluster`, several assertions on it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CreateTagsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { CreateClusterCommand, EKSClient } from '@aws-sdk/client-eks';
+import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
+import { Emulator, startMoto } from '../../lib/local/moto';
+
+const ROOT = resolve(__dirname, '..', '..');
+jest.setTimeout(400_000);
+
+describe('preflight, deploy and verify against the AWS emulator', () => {
+  let moto: Emulator;
+  let cwd: string;
+  const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
+
+  beforeAll(async () => {
+    spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
+    moto = await startMoto();
+    cwd = mkdtempSync(join(tmpdir(), 'hoplab-verify-'));
+    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['pv1', 'pv2'], workshop: { name: 'pvtest', expiresAt: '2026-12-01T18:00:00Z' } }));
+  });
+  afterAll(async () => {
+    await moto?.stop();
+  });
+
+  const run = (command: string, args: string[]) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, HOPLAB_AWS_ENDPOINT: moto.endpoint };
+    delete env.HOPLAB_CONFIG;
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist', `${command}.js`), ...args], { cwd, env, encoding: 'utf8', timeout: 300_000 });
+    return { code: result.status, out: result.stdout, err: result.stderr, all: `${result.stdout}${result.stderr}` };
+  };
+  const line = (out: string, start: string) => out.split('\n').find((l) => l.startsWith(start)) ?? `(no line starting ${start})`;
+
+  test('GIVEN one applied environment WHEN preflight, verify and a collision are checked THEN each verdict is right, with one apply and one destroy', async () => {
+    // Preflight against the emulator: STS identity, quotas from Service Quotas (VPC) and documented defaults, free names.
+    const pre = run('preflight', ['--env', 'pv1', '--format', 'json']);
+    const report = JSON.parse(pre.out) as { ok: boolean; findings: { check: string; verdict: string; detail: string }[] };
+    const finding = (check: string) => report.findings.find((f) => f.check === check);
+    expect(pre.code).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(finding('aws identity')).toEqual({ check: 'aws identity', verdict: 'pass', detail: `arn:aws:sts::123456789012:user/moto (account 123456789012) in the emulator at ${moto.endpoint}` });
+    expect(finding('aws quota vpcs')?.detail).toMatch(/^VPCs per Region \(L-F678F1CE\): \d+ in use \+ 1 for this lab = \d+ of 5 \(Service Quotas\)$/);
+    expect(finding('aws quota elasticIps')?.detail).toContain("of 5 (AWS's documented default: Service Quotas did not answer");
+    expect(finding('aws names pv1')).toEqual({ check: 'aws names pv1', verdict: 'pass', detail: 'all 6 names free (EKS cluster, IAM roles and policy)' });
+
+    // Deploy runs preflight first, then applies.
+    const deployed = run('deploy', ['--env', 'pv1', '--stacks', 'aws-cluster', '--yes']);
+    expect(deployed.all).toContain('hoplab preflight: pv1 (aws-cluster)');
+    expect(deployed.all).toContain('nothing blocks a deploy');
+    expect(deployed.code).toBe(0);
+
+    // No drift right after the apply; the report is written.
+    const clean = run('verify', ['--env', 'pv1', '--stacks', 'aws-cluster', '--report', 'reports/clean']);
+    expect(line(clean.out, '  drift   pv1-aws-cluster')).toBe('  drift   pv1-aws-cluster: no changes');
+    expect(clean.code).toBe(0);
+    const cleanJson = JSON.parse(readFileSync(join(cwd, 'reports', 'clean.json'), 'utf8'));
+    expect(cleanJson).toMatchObject({ schema: 'hoplab.verify/v1', ok: true, environments: ['pv1'], stacks: ['pv1-aws-cluster'], versions: { terraform: '1.11.4' } });
+    expect(readFileSync(join(cwd, 'reports', 'clean.md'), 'utf8')).toContain('| pv1-aws-cluster | no changes');
+
+    // A tag changed outside Terraform: verify names the resource and the attributes.
+    const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
+    const vpc = (await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:hoplab-env', Values: ['pv1'] }] }))).Vpcs![0];
+    await ec2.send(new CreateTagsCommand({ Resources: [vpc.VpcId!], Tags: [{ Key: 'hoplab-owner', Value: 'someone-else' }] }));
+    const drifted = run('verify', ['--env', 'pv1', '--stacks', 'aws-cluster', '--report', 'reports/drift', '--format', 'json']);
+    expect(drifted.code).toBe(1);
+    const driftJson = JSON.parse(drifted.out);
+    expect(driftJson.ok).toBe(false);
+    expect(driftJson.drift[0].status).toBe('drift');
+    const vpcChange = driftJson.drift[0].resources.find((r: { address: string }) => r.address.startsWith('aws_vpc.'));
+    expect(vpcChange).toMatchObject({ actions: 'update', attributes: ['tags', 'tags_all'] });
+
+    // Name collisions: a role and a cluster of pv2's names made by someone else; pv1's own names are recognised as this workshop's.
+    const iam = new IAMClient({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
+    const eks = new EKSClient({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
+    const role = await iam.send(new CreateRoleCommand({ RoleName: 'pv2-eks-cluster', AssumeRolePolicyDocument: '{"Version":"2012-10-17","Statement":[]}' }));
+    await eks.send(new CreateClusterCommand({ name: 'pv2-eks', roleArn: role.Role!.Arn!, resourcesVpcConfig: { subnetIds: [] } }));
+    const collision = run('preflight', ['--format', 'json']);
+    expect(collision.code).toBe(1);
+    const collided = JSON.parse(collision.out) as typeof report;
+    expect(collided.findings.find((f) => f.check === 'aws names pv2')).toMatchObject({
+      verdict: 'fail',
+      detail: 'already taken by something not of this workshop (tags hoplab-env=pv2, hoplab-workshop=pvtest): EKS cluster pv2-eks, IAM role pv2-eks-cluster',
+    });
+    expect(collided.findings.find((f) => f.check === 'aws names pv1')?.detail).toMatch(/^0 names free; 6 exist and are this workshop's own \(a re-deploy updates them\): EKS cluster pv1-eks, IAM role /);
+    // Deploy stops on it before applying anything.
+    const refused = run('deploy', ['--env', 'pv2', '--stacks', 'aws-cluster', '--yes']);
+    expect(refused.code).toBe(1);
+    expect(refused.all).toContain('hoplab deploy: stopped before anything was applied: preflight found 1 blocking problem (aws names pv2)');
+    expect(refused.all).not.toContain('start ');
+
+    const down = run('teardown', ['--env', 'pv1', '--stacks', 'aws-cluster', '--yes']);
+    expect(down.code).toBe(0);
+    for (const client of [ec2, iam, eks]) client.destroy();
+  });
+});
