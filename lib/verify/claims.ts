@@ -6,11 +6,12 @@
  */
 import { CompareCell } from '../compare/compare-model';
 import { ProbeResult } from '../compare/probe-summary';
+import { CLIENT_IP_VIA, ClientIpVia } from '../contract';
 
 /** The claim fields of an exposure output (the contract's names). */
 export interface ExposureClaims {
   readonly source_nat: boolean | null;
-  readonly client_ip_via: 'tcp-source' | 'x-forwarded-for' | 'none' | null;
+  readonly client_ip_via: ClientIpVia | null;
   readonly client_ip_preserved: boolean | null;
 }
 
@@ -42,7 +43,7 @@ export function claimsOf(raw: Record<string, unknown> | undefined): ExposureClai
   const via = raw?.client_ip_via;
   return {
     source_nat: bool(raw?.source_nat),
-    client_ip_via: via === 'tcp-source' || via === 'x-forwarded-for' || via === 'none' ? via : null,
+    client_ip_via: (CLIENT_IP_VIA as readonly unknown[]).includes(via) ? (via as ClientIpVia) : null,
     client_ip_preserved: bool(raw?.client_ip_preserved),
   };
 }
