@@ -66,7 +66,8 @@ export function parsePreflightArgs(argv: readonly string[]): PreflightArgs | und
       strict: true,
     }));
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    // parseArgs' errors may come from another realm (jest): read the message, not instanceof.
+    throw new UsageError((error as { message?: string }).message ?? String(error));
   }
   if (values.help) {
     console.log(PREFLIGHT_HELP);

@@ -72,7 +72,8 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs | undefined
       strict: true,
     }));
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    // parseArgs' errors may come from another realm (jest): read the message, not instanceof.
+    throw new UsageError((error as { message?: string }).message ?? String(error));
   }
   if (values.help) {
     console.log(VERIFY_HELP);
