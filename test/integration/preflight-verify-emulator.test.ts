@@ -13,7 +13,8 @@ import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { Emulator, startMoto } from '../../lib/local/moto';
 
 const ROOT = resolve(__dirname, '..', '..');
-jest.setTimeout(400_000);
+// One apply, two plans and one destroy: 2-3 min alone, up to 10 min while other jobs share the two cores.
+jest.setTimeout(900_000);
 
 describe('preflight, deploy and verify against the AWS emulator', () => {
   let moto: Emulator;
