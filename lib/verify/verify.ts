@@ -93,9 +93,19 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const logDir = join(cwd, '.hoplab', 'logs');
   mkdirSync(logDir, { recursive: true });
 
+  const rawOutputs: Record<string, Record<string, unknown>> = {};
+  const readOutputs = async (stack: string, dir: string, log: string) => {
+    const out = await terraform(['output', '-json', '-no-color'], dir, tfEnv, log);
+    try {
+      const parsed = JSON.parse(out.stdout) as Record<string, { value?: unknown }>;
+      rawOutputs[stack] = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, v.value]));
+    } catch {
+      problems.push(`${stack}: terraform output -json gave no outputs (${out.stderr.trim().split('\n')[0] ?? ''})`);
+    }
+  };
+
   // 1. No drift.
   const drift: DriftResult[] = [];
-  const rawOutputs: Record<string, Record<string, unknown>> = {};
   let versions: VerifyReport['versions'] = { hoplab: hoplabVersion(cwd), terraform: null, providers: {} };
   for (const stack of stacks) {
     options.progress(`drift: terraform plan of ${stack}`);
@@ -113,15 +123,19 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
         // versions stay unknown
       }
     }
-    if (!options.outputsFile && result.status !== 'error' && stack.endsWith('-lb')) {
-      const out = await terraform(['output', '-json', '-no-color'], dir, tfEnv, log);
-      try {
-        const parsed = JSON.parse(out.stdout) as Record<string, { value?: unknown }>;
-        rawOutputs[stack] = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, v.value]));
-      } catch {
-        problems.push(`${stack}: terraform output -json gave no outputs (${out.stderr.trim().split('\n')[0] ?? ''})`);
-      }
+    if (!options.outputsFile && result.status !== 'error') {
+      await readOutputs(stack, dir, log);
     }
+  }
+  // The probe tells node addresses by the cluster stack's ranges: read the cluster outputs of lb stacks verified without their cluster stack.
+  for (const lb of options.outputsFile ? [] : stacks.filter((s) => s.endsWith('-lb'))) {
+    const cluster = lb.replace(/-lb$/, '-cluster');
+    if (rawOutputs[cluster] !== undefined) continue;
+    const dir = join(outdir, 'stacks', cluster);
+    const log = join(logDir, `${cluster}.verify.log`);
+    const init = await terraform(['init', '-input=false', '-no-color'], dir, tfEnv, log);
+    if (init.code === 0) await readOutputs(cluster, dir, log);
+    else problems.push(`${cluster}: terraform init failed, its outputs (node and Pod ranges) are unknown (log: ${log})`);
   }
 
   // 2. and 3. Ready, and the claims measured.

@@ -66,6 +66,20 @@ describe('probe claims against measurement', () => {
     expect(checks[1].reason).toMatch(/^no successful reply of 3 \(3 /);
   });
 
+  test('GIVEN a GKE Ingress over instance groups WHEN the cluster outputs give the node subnet THEN node-subnet peers are measured as SNAT, as claimed', async () => {
+    const gke = await startEchoServer('snat-gke');
+    try {
+      const raw = {
+        'lab-gcp-cluster': { cloud: 'gcp', cluster_name: 'lab-gke', pod_address_range: '10.20.0.0/16', node_address_range: '10.10.0.0/20' },
+        'lab-gcp-lb': { exposure_nodeport: { mode: 'nodeport', cloud: 'gcp', url: gke.url, lb_kind: 'gclb-application', source_nat: true, client_ip_via: 'x-forwarded-for', client_ip_preserved: true } },
+      };
+      const [check] = await probeClaims(compareOutputs(parseOutputs(raw, 'test'), 'test'), raw, PROBE);
+      expect([check.cloud, check.mode, check.status, check.reason]).toEqual(['gcp', 'nodeport', 'match', null]);
+    } finally {
+      await gke.close();
+    }
+  });
+
   test('GIVEN an output from before source_nat and client_ip_via WHEN probed THEN client_ip_preserved is compared', async () => {
     const raw = outputs({ exposure_nodeport_local: exposure('nodeport-local', direct.url, { client_ip_preserved: false }) });
     const [check] = await probeClaims(compareOutputs(parseOutputs(raw, 'test'), 'test'), raw, PROBE);
