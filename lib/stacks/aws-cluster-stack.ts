@@ -2,6 +2,7 @@ import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { awsSubnetLayout } from '../config/aws-subnets';
+import { awsDataplane } from '../config/datapath';
 import { ENI_LIMITS, vpcCniMaxPods } from '../config/eni-limits';
 import { LabConfig } from '../config/schema';
 import { AWS_CLUSTER_OUTPUTS, CLUSTER_OUTPUTS } from '../contract';
@@ -131,6 +132,7 @@ export class AwsClusterStack extends TerraformStack {
         `VPC CNI on ${aws.nodeInstanceType}: ${limits.maxEnis} ENIs x (${limits.ipv4PerEni} IPv4 per ENI - 1) + 2`,
       [CLUSTER_OUTPUTS.podAddressRange]: layout.private,
       [CLUSTER_OUTPUTS.podNetworking]: 'aws-vpc-cni: Pods get ENI secondary IPs from the private subnets',
+      [CLUSTER_OUTPUTS.dataplane]: awsDataplane(aws.datapath),
       [AWS_CLUSTER_OUTPUTS.clusterEndpoint]: this.cluster.cluster.endpoint,
       [AWS_CLUSTER_OUTPUTS.vpcId]: this.vpc.vpcId,
       [AWS_CLUSTER_OUTPUTS.oidcProviderArn]: this.cluster.oidcProviderArn,
