@@ -7,6 +7,15 @@ import { ExposureMode } from './config/schema';
 
 export type Cloud = 'aws' | 'gcp';
 
+/** Where a Pod can find the client's address (see {@link ExposureOutput.client_ip_via}). */
+export const CLIENT_IP_VIA = ['tcp-source', 'x-forwarded-for', 'none'] as const;
+export type ClientIpVia = (typeof CLIENT_IP_VIA)[number];
+
+/** `client_ip_preserved` as the contract defines it. */
+export function clientIpPreserved(via: ClientIpVia): boolean {
+  return via !== 'none';
+}
+
 /** Outputs of every `<env>-<cloud>-cluster` stack. */
 export const CLUSTER_OUTPUTS = {
   /** Cloud of the stack: `aws` or `gcp`. */
@@ -71,7 +80,7 @@ export const GCP_CLUSTER_OUTPUTS = {
 
 /** The object each `-lb` stack exports per exposure, as output `exposure_<mode>`. */
 export interface ExposureOutput {
-  /** `native`, `nodeport` or `nodeport-local`. */
+  /** One of `EXPOSURE_MODES`: `native`, `gateway`, `nodeport`, `nodeport-l4`, `nodeport-local`, `native-l4`. */
   readonly mode: ExposureMode;
   readonly cloud: Cloud;
   /** http URL of the load balancer, read back from the Kubernetes object's status. */
@@ -82,7 +91,15 @@ export interface ExposureOutput {
   readonly target_type: string;
   /** Hops from the load balancer to the Pod in the worst case. */
   readonly expected_hops: number;
-  /** Whether the client's own address reaches the Pod (as the TCP source, or in X-Forwarded-For behind an L7 proxy). */
+  /** Whether a node rewrites the source address on the way to the Pod (kube-proxy / eBPF SNAT with `externalTrafficPolicy: Cluster`). */
+  readonly source_nat: boolean;
+  /**
+   * Where a Pod can find the client's address: `tcp-source` (its TCP peer is the
+   * client), `x-forwarded-for` (an L7 proxy is the peer and names the client in
+   * the header), or `none` (L4 with SNAT: the client is gone).
+   */
+  readonly client_ip_via: ClientIpVia;
+  /** Whether the client's address reaches the Pod at all: always exactly `client_ip_via !== 'none'`. */
   readonly client_ip_preserved: boolean;
   /** Where the Pod finds the client address, and what its TCP peer is. */
   readonly client_ip_seen_as: string;
@@ -92,7 +109,7 @@ export interface ExposureOutput {
   readonly external_traffic_policy: 'Cluster' | 'Local';
 }
 
-/** Output name of an exposure: `exposure_native`, `exposure_nodeport`, `exposure_nodeport_local`. */
+/** Output name of an exposure: `exposure_native`, `exposure_nodeport_l4`, `exposure_nodeport_local`, ... */
 export function exposureOutputName(mode: ExposureMode): string {
   return `exposure_${mode.replace(/-/g, '_')}`;
 }

@@ -1,5 +1,6 @@
 import { LabConfig } from '../config/schema';
 import { labEnvironments } from '../environments';
+import { exposureFacts, offeredModes } from '../exposure-facts';
 import { PRICE_TABLE } from './price-table';
 
 /** One priced line of an estimate. */
@@ -37,8 +38,10 @@ export function estimateCost(config: LabConfig): CostEstimate {
   const aws = PRICE_TABLE.aws;
   const gcp = PRICE_TABLE.gcp;
   const modes = config.exposures;
-  const albs = modes.filter((m) => m === 'native' || m === 'nodeport').length;
-  const nlbs = modes.filter((m) => m === 'nodeport-local').length;
+  // One load balancer per exposure the cloud offers, of the kind its facts name.
+  const albs = modes.filter((m) => exposureFacts('aws', m)?.lb_kind === 'alb').length;
+  const nlbs = modes.filter((m) => exposureFacts('aws', m)?.lb_kind === 'nlb').length;
+  const gcpLoadBalancers = offeredModes('gcp', modes).length;
   const azs = config.aws.availabilityZones.length;
   const natGateways = config.aws.natGateways === 'single' ? 1 : azs;
   const gkeNodes = config.gcp.nodeCount * config.gcp.zones.length;
@@ -54,7 +57,7 @@ export function estimateCost(config: LabConfig): CostEstimate {
     { cloud: 'gcp', item: `Compute Engine ${config.gcp.machineType} node`, quantity: gkeNodes, unitPerHour: gcp.machineHour[config.gcp.machineType] },
     { cloud: 'gcp', item: 'node boot disk (pd-balanced 50 GB)', quantity: gkeNodes, unitPerHour: gcp.nodeDiskHour },
     { cloud: 'gcp', item: 'Cloud NAT (per VM)', quantity: gkeNodes, unitPerHour: gcp.natPerVmHour },
-    { cloud: 'gcp', item: 'load balancer forwarding rule', quantity: modes.length, unitPerHour: gcp.forwardingRuleHour },
+    { cloud: 'gcp', item: 'load balancer forwarding rule', quantity: gcpLoadBalancers, unitPerHour: gcp.forwardingRuleHour },
   ];
   const lines = all.filter((line) => line.quantity > 0);
   const sum = (cloud: 'aws' | 'gcp') => lines.filter((l) => l.cloud === cloud).reduce((total, l) => total + l.quantity * (l.unitPerHour ?? 0), 0);

@@ -3,7 +3,7 @@
  * traffic policy: the DESIGN.md table, computed from the synthesized objects
  * instead of stated.
  */
-import { Cloud } from '../contract';
+import { ClientIpVia, clientIpPreserved, Cloud } from '../contract';
 import { ExposureResources } from './exposure-resources';
 import { ClusterContext, loadBalancerShape, LoadBalancerShape } from './load-balancer-shape';
 import { ExposureExplanation, PathStep } from './model';
@@ -96,6 +96,25 @@ function clientSeenAs(shape: LoadBalancerShape, snat: boolean | null, dataplane:
     : 'unknown';
 }
 
+/**
+ * Where the Pod finds the client: an L7 proxy always names it in
+ * X-Forwarded-For (whatever a node does to the TCP source afterwards); an L4
+ * load balancer leaves it as the TCP source unless a node SNATs or the load
+ * balancer itself does not keep it.
+ */
+export function clientIpVia(shape: Pick<LoadBalancerShape, 'l7' | 'targets' | 'keepsClientAsSource'>, snat: boolean | null): ClientIpVia | null {
+  if (shape.targets === null || snat === null) {
+    return null;
+  }
+  if (shape.l7) {
+    return 'x-forwarded-for';
+  }
+  if (snat) {
+    return 'none';
+  }
+  return shape.keepsClientAsSource === null ? null : shape.keepsClientAsSource ? 'tcp-source' : 'none';
+}
+
 /** Explains one exposure of a `-lb` stack. */
 export function deriveExposure(
   cloud: Cloud,
@@ -116,13 +135,7 @@ export function deriveExposure(
     snat = policy === 'Cluster';
     hops = snat ? 2 : 1;
   }
-  let preserved: boolean | null = null;
-  if (snat !== null && shape.targets !== null) {
-    preserved = !snat && (shape.l7 || shape.keepsClientAsSource === true);
-    if (!snat && !shape.l7 && shape.keepsClientAsSource === null) {
-      preserved = null;
-    }
-  }
+  const via = clientIpVia(shape, snat);
   const path = pathOf(shape, policy, ctx.dataplane, shape.nodeEntry ?? nodePortText(stack, exposure));
   return {
     mode: exposure.mode,
@@ -135,7 +148,9 @@ export function deriveExposure(
     external_traffic_policy: policy,
     expected_hops: hops,
     snat,
-    client_ip_preserved: preserved,
+    source_nat: snat,
+    client_ip_via: via,
+    client_ip_preserved: via === null ? null : clientIpPreserved(via),
     client_ip_seen_as: clientSeenAs(shape, snat, ctx.dataplane),
     health_check: shape.targets === null ? 'unknown' : shape.healthCheck(policy),
     path: path.steps,

@@ -19,7 +19,7 @@ export function mermaidDiagram(env: string, cloud: Cloud, exposure: ExposureExpl
   const lines = [
     `%% hoplab explain: environment ${env}, ${cloud}, exposure ${exposure.mode}`,
     `%% ${exposure.path_summary}`,
-    `%% hops LB -> Pod: ${exposure.expected_hops ?? 'unknown'}; SNAT: ${exposure.snat === null ? 'unknown' : exposure.snat ? 'yes' : 'no'}; client IP preserved: ${exposure.client_ip_preserved ?? 'unknown'}`,
+    `%% hops LB -> Pod: ${exposure.expected_hops ?? 'unknown'}; SNAT: ${exposure.snat === null ? 'unknown' : exposure.snat ? 'yes' : 'no'}; client IP via: ${exposure.client_ip_via ?? 'unknown'} (preserved: ${exposure.client_ip_preserved ?? 'unknown'})`,
     'flowchart LR',
   ];
   const steps = exposure.path;

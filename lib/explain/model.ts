@@ -3,7 +3,7 @@
  * `schema: "hoplab.explain/v1"`). A `null` field means "not known from the
  * synthesized JSON" (the table shows `unknown`). Field names are stable.
  */
-import { Cloud } from '../contract';
+import { ClientIpVia, Cloud } from '../contract';
 
 /** One step of the way from the client to the Pod. */
 export interface PathStep {
@@ -37,7 +37,11 @@ export interface ExposureExplanation {
   readonly expected_hops: number | null;
   /** Whether a node rewrites the source address on the way (kube-proxy / eBPF SNAT). */
   readonly snat: boolean | null;
-  /** Whether the Pod sees the client rather than a node (as TCP source, or in X-Forwarded-For behind an L7 proxy). */
+  /** The output contract's name for {@link snat}: whether a node rewrites the source address on the way to the Pod. */
+  readonly source_nat: boolean | null;
+  /** Where the Pod finds the client's address: `tcp-source`, `x-forwarded-for` (L7 proxies) or `none` (L4 with SNAT). */
+  readonly client_ip_via: ClientIpVia | null;
+  /** Whether the client's address reaches the Pod at all: exactly `client_ip_via !== 'none'`. */
   readonly client_ip_preserved: boolean | null;
   /** What the Pod sees as the client. */
   readonly client_ip_seen_as: string;

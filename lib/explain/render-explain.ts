@@ -18,8 +18,18 @@ function hopsText(e: ExposureExplanation): string {
   return `${e.expected_hops} (LB -> ${e.expected_hops === 1 ? 'Pod' : 'node -> Pod'})${snat}`;
 }
 
+const VIA_TEXT = { 'tcp-source': 'TCP source', 'x-forwarded-for': 'X-Forwarded-For', none: 'LOST' } as const;
+
+/** `kept (X-Forwarded-For): ...`, `kept (TCP source): ...` or `LOST: ...`: where the Pod finds the client, then the detail. */
 function clientText(e: ExposureExplanation): string {
-  return e.client_ip_preserved === null ? e.client_ip_seen_as : `${e.client_ip_preserved ? 'kept' : 'LOST'}: ${e.client_ip_seen_as}`;
+  if (e.client_ip_via === null) return e.client_ip_seen_as;
+  return `${e.client_ip_via === 'none' ? 'LOST' : `kept (${VIA_TEXT[e.client_ip_via]})`}: ${e.client_ip_seen_as}`;
+}
+
+/** The short form for the summary: `client IP via X-Forwarded-For`, `client IP LOST`. */
+function clientShort(e: ExposureExplanation): string {
+  if (e.client_ip_via === null) return 'client IP unknown';
+  return e.client_ip_via === 'none' ? 'client IP LOST' : `client IP via ${VIA_TEXT[e.client_ip_via]}`;
 }
 
 const KIND_OF_TYPE: Readonly<Record<string, string>> = { kubernetes_ingress_v1: 'Ingress', kubernetes_service_v1: 'Service' };
@@ -80,7 +90,7 @@ function summaryRows(env: EnvironmentExplanation): string[][] {
       if (!e) {
         return c.lb_synthesized ? '(not exposed)' : '(-lb stack not synthesized)';
       }
-      return `${e.path_summary}. ${hopsText(e)}; client IP ${e.client_ip_preserved === null ? 'unknown' : e.client_ip_preserved ? 'kept' : 'LOST'}`;
+      return `${e.path_summary}. ${hopsText(e)}; ${clientShort(e)}`;
     }),
   ]);
 }

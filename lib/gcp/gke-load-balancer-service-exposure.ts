@@ -35,6 +35,14 @@ export interface GkeLoadBalancerServiceExposureProps {
    */
   readonly mode?: string;
   /**
+   * The Service's `externalTrafficPolicy`: `Local` (only nodes with a ready Pod
+   * pass the health check on `healthCheckNodePort`; no SNAT) or `Cluster` (every
+   * node passes kube-proxy's health check on port 10256, and a node without a
+   * Pod DNATs and SNATs to one elsewhere).
+   * @default 'Local'
+   */
+  readonly externalTrafficPolicy?: 'Cluster' | 'Local';
+  /**
    * Service name.
    * @default `echo-${mode}`
    */
@@ -47,7 +55,9 @@ export interface GkeLoadBalancerServiceExposureProps {
 }
 
 /**
- * A `type: LoadBalancer` Service with `externalTrafficPolicy: Local`: GKE
+ * A `type: LoadBalancer` Service, by default with `externalTrafficPolicy: Local`
+ * (`nodeport-local`; with `Cluster` it is `nodeport-l4`, where a node without a
+ * Pod forwards with SNAT and the Pod loses the client's address): GKE
  * makes a backend service-based external passthrough Network Load Balancer
  * (see {@link L4_RBS_ANNOTATION}) whose backends are the nodes; its health check probes each node's `healthCheckNodePort`, which only
  * answers on nodes that host a ready Pod, so traffic takes one hop and keeps
@@ -78,7 +88,7 @@ export class GkeLoadBalancerServiceExposure extends Construct {
       },
       spec: {
         type: 'LoadBalancer',
-        externalTrafficPolicy: 'Local',
+        externalTrafficPolicy: props.externalTrafficPolicy ?? 'Local',
         selector: { ...props.selector },
         port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: String(props.targetPort), protocol: 'TCP' }],
       },

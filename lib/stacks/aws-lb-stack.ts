@@ -2,12 +2,12 @@ import { Annotations, dependable, TerraformOutput, TerraformStack } from 'cdktf'
 import { Construct } from 'constructs';
 import { ExposureMode, LabConfig } from '../config/schema';
 import { ExposureOutput, exposureOutputName } from '../contract';
-import { EXPOSURE_FACTS } from '../exposure-facts';
+import { exposureFacts } from '../exposure-facts';
 import { AlbIngressExposure, AlbTargetType } from '../aws/alb-ingress-exposure';
 import { EksProviders } from '../aws/eks-providers';
 import { LbExposure } from '../aws/lb-exposure';
 import { LoadBalancerController, READINESS_GATE_INJECT_LABEL } from '../aws/load-balancer-controller';
-import { NlbServiceExposure } from '../aws/nlb-service-exposure';
+import { NlbServiceExposure, NlbTargetType } from '../aws/nlb-service-exposure';
 import { DEMO_APP_LABELS, DemoApp } from '../k8s/demo-app';
 import { labTags } from '../tags';
 import { AwsClusterStack } from './aws-cluster-stack';
@@ -82,7 +82,7 @@ export class AwsLbStack extends TerraformStack {
     this.app.deployment.dependsOn = [...(this.app.deployment.dependsOn ?? []), ...this.exposures.map((e) => dependable(e.loadBalancerObject))];
 
     for (const exposure of this.exposures) {
-      const value: ExposureOutput = { mode: exposure.mode, cloud: 'aws', url: exposure.url, ...EXPOSURE_FACTS.aws[exposure.mode] };
+      const value: ExposureOutput = { mode: exposure.mode, cloud: 'aws', url: exposure.url, ...this.facts(exposure.mode) };
       new TerraformOutput(this, exposureOutputName(exposure.mode), { value, description: `The ${exposure.mode} exposure of ${config.name} on EKS` });
     }
 
@@ -95,8 +95,16 @@ export class AwsLbStack extends TerraformStack {
   }
 
   /** One exposure, built as EXPOSURE_FACTS describes it, so the outputs and the resources cannot disagree. Construct id: `exposure-<mode>`. */
+  private facts(mode: ExposureMode) {
+    const facts = exposureFacts('aws', mode);
+    if (!facts) {
+      throw new Error(`AwsLbStack: EXPOSURE_FACTS.aws has no "${mode}"; every exposure mode exists on EKS`);
+    }
+    return facts;
+  }
+
   private exposure(mode: ExposureMode): LbExposure {
-    const facts = EXPOSURE_FACTS.aws[mode];
+    const facts = this.facts(mode);
     const common = {
       mode,
       namespace: this.app.namespace,
@@ -105,6 +113,9 @@ export class AwsLbStack extends TerraformStack {
       tags: { 'hoplab-exposure': mode },
       controller: this.controller.release,
     };
+    if (mode === 'gateway') {
+      throw new Error('AwsLbStack: the gateway exposure has no EKS construct yet; leave it out of exposures');
+    }
     switch (facts.lb_kind) {
       case 'alb':
         return new AlbIngressExposure(this, `exposure-${mode}`, {
@@ -113,7 +124,12 @@ export class AwsLbStack extends TerraformStack {
           ingressClassName: this.controller.ingressClassName,
         });
       case 'nlb':
-        return new NlbServiceExposure(this, `exposure-${mode}`, { ...common, loadBalancerClass: this.controller.loadBalancerClass });
+        return new NlbServiceExposure(this, `exposure-${mode}`, {
+          ...common,
+          targetType: facts.target_type as NlbTargetType,
+          externalTrafficPolicy: facts.external_traffic_policy,
+          loadBalancerClass: this.controller.loadBalancerClass,
+        });
       default:
         throw new Error(`AwsLbStack: EXPOSURE_FACTS.aws["${mode}"].lb_kind "${facts.lb_kind}" has no construct; use "alb" or "nlb"`);
     }

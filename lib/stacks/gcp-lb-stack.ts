@@ -2,7 +2,7 @@ import { dependable, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode, LabConfig } from '../config/schema';
 import { ExposureOutput, exposureOutputName } from '../contract';
-import { EXPOSURE_FACTS } from '../exposure-facts';
+import { exposureFacts } from '../exposure-facts';
 import { GceIngressExposure } from '../gcp/gce-ingress-exposure';
 import { GkeLoadBalancerServiceExposure } from '../gcp/gke-load-balancer-service-exposure';
 import { GkeProviders } from '../gcp/gke-providers';
@@ -60,12 +60,21 @@ export class GcpLbStack extends TerraformStack {
     };
 
     for (const mode of config.exposures) {
-      const exposure =
-        mode === 'nodeport-local'
-          ? new GkeLoadBalancerServiceExposure(this, mode, { ...common, mode })
-          : new GceIngressExposure(this, mode, { ...common, mode });
+      const facts = exposureFacts('gcp', mode);
+      if (!facts) {
+        // Not offered on GKE (EXPOSURE_UNAVAILABLE says why): nothing is made or exported for it.
+        continue;
+      }
+      let exposure: GceIngressExposure | GkeLoadBalancerServiceExposure;
+      if (facts.lb_kind === 'gcp-passthrough-nlb') {
+        exposure = new GkeLoadBalancerServiceExposure(this, mode, { ...common, mode, externalTrafficPolicy: facts.external_traffic_policy });
+      } else if (mode === 'native' || mode === 'nodeport') {
+        exposure = new GceIngressExposure(this, mode, { ...common, mode });
+      } else {
+        throw new Error(`GcpLbStack: exposure mode "${mode}" has no GKE construct yet; leave it out of exposures`);
+      }
       this.exposures[mode] = exposure;
-      const value: ExposureOutput = { mode, cloud: 'gcp', url: exposure.url, ...EXPOSURE_FACTS.gcp[mode] };
+      const value: ExposureOutput = { mode, cloud: 'gcp', url: exposure.url, ...facts };
       new TerraformOutput(this, exposureOutputName(mode), { value });
     }
     // Pods come after the Services and Ingresses that select them: GKE adds the

@@ -1,8 +1,10 @@
 import { AnnotationMetadataEntryType } from 'cdktf';
 import { parse } from 'yaml';
-import { EXPOSURE_MODES, ExposureMode } from '../../lib/config/schema';
+import { DEFAULT_EXPOSURES, ExposureMode } from '../../lib/config/schema';
 import { exposureOutputName } from '../../lib/contract';
-import { EXPOSURE_FACTS } from '../../lib/exposure-facts';
+import { ExposureFacts, exposureFacts } from '../../lib/exposure-facts';
+
+const awsFacts = (mode: ExposureMode): ExposureFacts => exposureFacts('aws', mode)!;
 import { LB_CONTROLLER_SERVICE_ACCOUNT } from '../../lib/aws/load-balancer-controller-role';
 import { ENV_TAG, labTags } from '../../lib/tags';
 import { kubernetesObjects } from '../support/k8s-objects';
@@ -18,7 +20,9 @@ describe('AwsLbStack', () => {
     const loadBalancerObjects = [
       resourceOf(json, 'kubernetes_ingress_v1', 'exposure-native_'),
       resourceOf(json, 'kubernetes_ingress_v1', 'exposure-nodeport_'),
+      resourceOf(json, 'kubernetes_service_v1', 'exposure-nodeport-l4_'),
       resourceOf(json, 'kubernetes_service_v1', 'exposure-nodeport-local_'),
+      resourceOf(json, 'kubernetes_service_v1', 'exposure-native-l4_'),
     ];
 
     describe('cross-stack wiring', () => {
@@ -115,17 +119,19 @@ describe('AwsLbStack', () => {
 
     describe('outputs', () => {
       test('THEN there is one output per exposure, named by the contract, and nothing else', () => {
-        expect(Object.keys(json.output).sort()).toEqual(['exposure_native', 'exposure_nodeport', 'exposure_nodeport_local']);
+        expect(Object.keys(json.output).sort()).toEqual(['exposure_native', 'exposure_native_l4', 'exposure_nodeport', 'exposure_nodeport_l4', 'exposure_nodeport_local']);
       });
 
-      test.each(EXPOSURE_MODES.map((mode) => [mode]))('THEN exposure %s holds mode, cloud, URL from the load balancer status and the facts', (mode) => {
+      test.each(DEFAULT_EXPOSURES.map((mode) => [mode]))('THEN exposure %s holds mode, cloud, URL from the load balancer status and the facts', (mode) => {
         const object = loadBalancerObjects.find((o) => o.address.includes(`exposure-${mode}_`))!;
         expect(json.output[exposureOutputName(mode)].value).toEqual({
           mode,
           cloud: 'aws',
           url: `http://\${${object.address}.status[0].load_balancer[0].ingress[0].hostname}/`,
-          ...EXPOSURE_FACTS.aws[mode],
+          ...awsFacts(mode),
         });
+        const value = json.output[exposureOutputName(mode)].value as { client_ip_via: string; client_ip_preserved: boolean };
+        expect(value.client_ip_preserved).toBe(value.client_ip_via !== 'none');
       });
     });
 
@@ -133,7 +139,7 @@ describe('AwsLbStack', () => {
       const backend = (mode: ExposureMode) => resourceOf(json, 'kubernetes_service_v1', `exposure-${mode}_`).config;
 
       test.each(['native', 'nodeport'] as const)('THEN %s: an Ingress (ALB) whose target-type and Service match the facts', (mode) => {
-        const facts = EXPOSURE_FACTS.aws[mode];
+        const facts = awsFacts(mode);
         const ingress = resourceOf(json, 'kubernetes_ingress_v1', `exposure-${mode}_`).config;
         expect(facts.lb_kind).toBe('alb');
         expect(ingress.metadata.annotations['alb.ingress.kubernetes.io/target-type']).toBe(facts.target_type);
@@ -142,13 +148,40 @@ describe('AwsLbStack', () => {
       });
 
       test('THEN nodeport-local: an NLB Service with instance targets, the facts traffic policy and an HTTP health check', () => {
-        const facts = EXPOSURE_FACTS.aws['nodeport-local'];
+        const facts = awsFacts('nodeport-local');
         const service = backend('nodeport-local');
         expect(facts.lb_kind).toBe('nlb');
         expect(service.spec.load_balancer_class).toBe('service.k8s.aws/nlb');
         expect(service.metadata.annotations['service.beta.kubernetes.io/aws-load-balancer-nlb-target-type']).toBe(facts.target_type);
         expect(service.spec.external_traffic_policy).toBe(facts.external_traffic_policy);
         expect(facts.health_check).toContain(service.metadata.annotations['service.beta.kubernetes.io/aws-load-balancer-healthcheck-path']);
+      });
+
+      test('THEN nodeport-l4 differs from nodeport-local only in the traffic policy (and the health check that follows from it): ETP Cluster, TCP on the NodePort', () => {
+        const facts = awsFacts('nodeport-l4');
+        const service = backend('nodeport-l4');
+        const local = backend('nodeport-local');
+        expect([facts.lb_kind, facts.target_type, facts.source_nat, facts.client_ip_via]).toEqual(['nlb', 'instance', true, 'none']);
+        expect(service.spec.type).toBe('LoadBalancer');
+        expect(service.spec.external_traffic_policy).toBe('Cluster');
+        expect(service.spec.load_balancer_class).toBe(local.spec.load_balancer_class);
+        expect(service.metadata.annotations).toEqual({
+          ...local.metadata.annotations,
+          'service.beta.kubernetes.io/aws-load-balancer-healthcheck-protocol': 'tcp',
+          'service.beta.kubernetes.io/aws-load-balancer-healthcheck-port': 'traffic-port',
+          'service.beta.kubernetes.io/aws-load-balancer-healthcheck-path': undefined,
+          'service.beta.kubernetes.io/aws-load-balancer-additional-resource-tags': 'hoplab-exposure=nodeport-l4',
+        });
+      });
+
+      test('THEN native-l4: an NLB Service with ip targets, client IP preservation on and no NodePorts', () => {
+        const facts = awsFacts('native-l4');
+        const service = backend('native-l4');
+        expect([facts.lb_kind, facts.target_type, facts.source_nat, facts.client_ip_via, facts.expected_hops]).toEqual(['nlb', 'ip', false, 'tcp-source', 1]);
+        expect(service.metadata.annotations['service.beta.kubernetes.io/aws-load-balancer-nlb-target-type']).toBe('ip');
+        expect(service.metadata.annotations['service.beta.kubernetes.io/aws-load-balancer-target-group-attributes']).toMatch(/(^|,)preserve_client_ip\.enabled=true(,|$)/);
+        expect(service.spec.allocate_load_balancer_node_ports).toBe(false);
+        expect(service.spec.external_traffic_policy).toBe('Cluster');
       });
     });
 
@@ -159,6 +192,8 @@ describe('AwsLbStack', () => {
         'kubernetes_ingress_v1',
         'kubernetes_ingress_v1',
         'kubernetes_namespace_v1',
+        'kubernetes_service_v1',
+        'kubernetes_service_v1',
         'kubernetes_service_v1',
         'kubernetes_service_v1',
         'kubernetes_service_v1',
@@ -210,7 +245,7 @@ describe('AwsLbStack', () => {
       [{ app: { replicas: 0 } }, 'app.replicas: 0 must be at least 1 replicas (allowed: 1 to 50)'],
       [{ app: { replicas: 2.5 } }, 'app.replicas: 2.5 must be a whole number of replicas from 1 to 50'],
       [{ app: { image: 'echoserver' } }, 'app.image: "echoserver" is not a pinned image reference: name it with a tag or digest, e.g. "registry.k8s.io/echoserver:1.10"'],
-      [{ exposures: ['ingress'] }, 'exposures[0]: "ingress" is not supported; allowed: native, nodeport, nodeport-local. See the exposure table at the top of the README.'],
+      [{ exposures: ['ingress'] }, 'exposures[0]: "ingress" is not supported; allowed: native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4. See the exposure table at the top of the README.'],
       [{ exposures: ['native', 'native'] }, 'exposures: ["native","native"] lists "native" more than once; list each exposure mode once'],
     ])('%j', (raw, problem) => {
       expect(() => synthAwsLb(raw as never)).toThrow(header + problem);

@@ -9,8 +9,10 @@ describe('estimateCost', () => {
     const estimate = estimateCost(validConfig({}, 'test'));
     const aws = PRICE_TABLE.aws;
     const gcp = PRICE_TABLE.gcp;
-    const awsHour = aws.eksClusterHour + 3 * aws.instanceHour['t3.medium'] + 3 * aws.nodeVolumeHour + aws.natGatewayHour + 2 * aws.albHour + aws.nlbHour + (1 + 3 * 2) * aws.publicIpv4Hour;
-    const gcpHour = gcp.gkeClusterHour + 3 * gcp.machineHour['e2-standard-2'] + 3 * gcp.nodeDiskHour + 3 * gcp.natPerVmHour + 3 * gcp.forwardingRuleHour;
+    // AWS: ALBs for native and nodeport, NLBs for nodeport-l4, nodeport-local and native-l4; GKE: every mode but native-l4.
+    const [albs, nlbs, gcpLbs] = [2, 3, 4];
+    const awsHour = aws.eksClusterHour + 3 * aws.instanceHour['t3.medium'] + 3 * aws.nodeVolumeHour + aws.natGatewayHour + albs * aws.albHour + nlbs * aws.nlbHour + (1 + (albs + nlbs) * 2) * aws.publicIpv4Hour;
+    const gcpHour = gcp.gkeClusterHour + 3 * gcp.machineHour['e2-standard-2'] + 3 * gcp.nodeDiskHour + 3 * gcp.natPerVmHour + gcpLbs * gcp.forwardingRuleHour;
     expect(estimate.perEnvironmentHour).toEqual({ aws: near(awsHour), gcp: near(gcpHour) });
     expect(estimate.hour.total).toBeCloseTo(awsHour + gcpHour, 6);
     expect(estimate.workshop.total).toBeCloseTo((awsHour + gcpHour) * 8, 6);

@@ -61,7 +61,7 @@ describe('explainDir on the fixture app (the conventions of the -lb stacks)', ()
   });
 
   test.each(CASES)('%s %s: the derived facts are the ones EXPOSURE_FACTS states', (cloud, mode) => {
-    const { lb_kind, target_type, expected_hops, client_ip_preserved, external_traffic_policy } = EXPOSURE_FACTS[cloud][mode];
+    const { lb_kind, target_type, expected_hops, client_ip_preserved, external_traffic_policy } = EXPOSURE_FACTS[cloud][mode]!;
     expect(structuralFacts(exposureOf(model, cloud, mode))).toEqual({ lb_kind, target_type, expected_hops, client_ip_preserved, external_traffic_policy });
   });
 
@@ -145,7 +145,9 @@ describe('explainDir follows changes to the synthesized stacks', () => {
       service(json, 'native-service').spec.type = 'NodePort';
     });
     const e = exposureOf(explainDir(dir), 'aws', 'native');
-    expect(structuralFacts(e)).toEqual({ lb_kind: 'alb', target_type: 'instance', expected_hops: 2, client_ip_preserved: false, external_traffic_policy: 'Cluster' });
+    // The ALB still names the client in X-Forwarded-For: SNAT on the node, yet the client address is preserved.
+    expect(structuralFacts(e)).toEqual({ lb_kind: 'alb', target_type: 'instance', expected_hops: 2, client_ip_preserved: true, external_traffic_policy: 'Cluster' });
+    expect([e.source_nat, e.client_ip_via]).toEqual([true, 'x-forwarded-for']);
     expect(e.path_summary).toBe("client -> ALB -> any node's NodePort -> DNAT+SNAT -> Pod (maybe on another node)");
     expect(e.notes).toContain('externalTrafficPolicy not set: Kubernetes defaults it to Cluster');
   });
@@ -177,6 +179,7 @@ describe('explainDir follows changes to the synthesized stacks', () => {
     });
     const e = exposureOf(explainDir(dir), cloud, 'nodeport-local');
     expect([e.expected_hops, e.snat, e.client_ip_preserved, e.external_traffic_policy]).toEqual([2, true, false, 'Cluster']);
+    expect([e.source_nat, e.client_ip_via]).toEqual([true, 'none']);
     expect(e.client_ip_seen_as).toBe('a node address (SNAT by kube-proxy) as TCP source; the client address is lost');
   });
 

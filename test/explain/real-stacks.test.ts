@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validConfig } from '../../lib/config/load';
-import { EXPOSURE_MODES } from '../../lib/config/schema';
+import { DEFAULT_EXPOSURES } from '../../lib/config/schema';
+import { exposureFacts } from '../../lib/exposure-facts';
 import { exposureOutputName } from '../../lib/contract';
 import { explainDir } from '../../lib/explain/explain-dir';
 import { ExplainModel } from '../../lib/explain/model';
@@ -31,7 +32,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const cases = (['aws', 'gcp'] as const).flatMap((cloud) => EXPOSURE_MODES.map((mode) => [cloud, mode] as const));
+const cases = (['aws', 'gcp'] as const).flatMap((cloud) => DEFAULT_EXPOSURES.filter((mode) => exposureFacts(cloud, mode)).map((mode) => [cloud, mode] as const));
 
 test.each(cases)('%s %s: derived from the resources = stated in the exposure output', (cloud, mode) => {
   const cloudModel = model.environments[0].clouds.find((c) => c.cloud === cloud)!;
@@ -42,9 +43,13 @@ test.each(cases)('%s %s: derived from the resources = stated in the exposure out
     lb_kind: derived.lb_kind,
     target_type: derived.target_type,
     expected_hops: derived.expected_hops,
+    source_nat: derived.source_nat,
+    client_ip_via: derived.client_ip_via,
     client_ip_preserved: derived.client_ip_preserved,
     external_traffic_policy: derived.external_traffic_policy,
   }).toEqual({
+    source_nat: raw.source_nat,
+    client_ip_via: raw.client_ip_via,
     lb_kind: raw.lb_kind,
     target_type: raw.target_type,
     expected_hops: raw.expected_hops,

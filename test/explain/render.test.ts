@@ -33,7 +33,9 @@ describe('renderExplainTable', () => {
   test('shows both clouds side by side, then each cloud with its exposures side by side', () => {
     expect(table).toContain('| exposure       | AWS (EKS)');
     expect(table).toMatch(/\|\s+\| native\s+\| nodeport\s+\| nodeport-local\s+\|/);
-    expect(table).toContain('LOST: a node address (SNAT');
+    expect(table).toContain('kept (X-Forwarded-For):');
+    expect(table).toContain('kept (TCP source):');
+    expect(table).not.toContain('LOST');
     expect(table).toContain('Pod capacity: 17 Pods per node (VPC CNI on t3.medium: 3 ENIs x (6 IPv4 per ENI - 1) + 2)');
     expect(table).toContain('per-node alias range /24; addresses for at most 256 nodes');
     expect(Math.max(...table.split('\n').map((l) => l.length))).toBeLessThanOrEqual(120);

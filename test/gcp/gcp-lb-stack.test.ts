@@ -83,11 +83,36 @@ describe('GcpLbStack', () => {
     const { parsed } = synth();
     const ingressUrl = (name: string) => `http://\${kubernetes_ingress_v1.${named(parsed, 'kubernetes_ingress_v1', name)[0]}.status[0].load_balancer[0].ingress[0].ip}/`;
     const serviceUrl = (name: string) => `http://\${kubernetes_service_v1.${named(parsed, 'kubernetes_service_v1', name)[0]}.status[0].load_balancer[0].ingress[0].ip}/`;
-    const urls: Record<ExposureMode, string> = { native: ingressUrl('echo-native'), nodeport: ingressUrl('echo-nodeport'), 'nodeport-local': serviceUrl('echo-nodeport-local') };
-    expect(Object.keys(parsed.output ?? {})).toEqual(['exposure_native', 'exposure_nodeport', 'exposure_nodeport_local']);
-    for (const mode of ['native', 'nodeport', 'nodeport-local'] as const) {
+    const urls: Partial<Record<ExposureMode, string>> = {
+      native: ingressUrl('echo-native'),
+      nodeport: ingressUrl('echo-nodeport'),
+      'nodeport-l4': serviceUrl('echo-nodeport-l4'),
+      'nodeport-local': serviceUrl('echo-nodeport-local'),
+    };
+    expect(Object.keys(parsed.output ?? {})).toEqual(['exposure_native', 'exposure_nodeport', 'exposure_nodeport_l4', 'exposure_nodeport_local']);
+    for (const mode of ['native', 'nodeport', 'nodeport-l4', 'nodeport-local'] as const) {
       expect(parsed.output?.[exposureOutputName(mode)].value).toEqual({ mode, cloud: 'gcp', url: urls[mode], ...EXPOSURE_FACTS.gcp[mode] });
     }
+  });
+
+  test('GIVEN native-l4 in the config WHEN synthesized THEN GKE makes and exports nothing for it (passthrough LBs target nodes only)', () => {
+    const { parsed } = synth({ exposures: ['native-l4', 'nodeport-local'] });
+    expect(Object.keys(parsed.output ?? {})).toEqual(['exposure_nodeport_local']);
+    expect(JSON.stringify(parsed)).not.toContain('native-l4');
+  });
+
+  test('GIVEN every mode WHEN synthesized THEN nodeport-l4 is the l4-rbs passthrough Service of nodeport-local with externalTrafficPolicy Cluster', () => {
+    const { parsed } = synth();
+    const spec = (name: string) => {
+      const [id] = named(parsed, 'kubernetes_service_v1', name);
+      return parsed.resource.kubernetes_service_v1[id] as { metadata: { annotations: Record<string, string> }; spec: Record<string, unknown> };
+    };
+    const l4 = spec('echo-nodeport-l4');
+    const local = spec('echo-nodeport-local');
+    expect(l4.spec.external_traffic_policy).toBe('Cluster');
+    expect(local.spec.external_traffic_policy).toBe('Local');
+    expect(l4.metadata.annotations).toEqual(local.metadata.annotations);
+    expect({ ...l4.spec, external_traffic_policy: 'Local' }).toEqual(local.spec);
   });
 
   test.each([
@@ -114,6 +139,7 @@ describe('GcpLbStack', () => {
       ['echo-native', 'native'],
       ['echo-nodeport', 'nodeport'],
       ['echo-nodeport', 'nodeport'],
+      ['echo-nodeport-l4', 'nodeport-l4'],
       ['echo-nodeport-local', 'nodeport-local'],
     ]);
   });
@@ -140,7 +166,7 @@ describe('GcpLbStack', () => {
 
   test('GIVEN every mode WHEN the Kubernetes objects are checked THEN each is valid against the Kubernetes API schema', () => {
     const objects = kubernetesObjects(synth().parsed);
-    expect(objects).toHaveLength(7);
+    expect(objects).toHaveLength(8);
     for (const object of objects) {
       expect(() => object.validate()).not.toThrow();
     }
