@@ -17,6 +17,7 @@ A bad config prints one line per problem, exits 1 and writes nothing.`;
 runCli(async () => {
   if (!simpleArgs(HELP)) return 0;
   const loaded = loadConfig();
+  for (const note of loaded.notes) console.error(`hoplab: note: ${note}`);
   // No stack traces in construct metadata: they cost a third of synth time and nobody reads them in cdk.tf.json.
   const app = new App({ outdir: process.env.CDKTF_OUTDIR ?? 'cdktf.out', stackTraces: false });
   const environments = addLab(app, loaded.config);

@@ -36,6 +36,11 @@ export const CLUSTER_OUTPUTS = {
   podAddressRange: 'pod_address_range',
   /** How Pods get VPC-routable addresses. */
   podNetworking: 'pod_networking',
+  /**
+   * Who handles Service traffic on the nodes, in the same words on both clouds:
+   * `kube-proxy-iptables`, `kube-proxy-nftables`, `kube-proxy-ipvs` or `cilium-ebpf` (see `DATAPLANES`).
+   */
+  dataplane: 'dataplane',
 } as const;
 
 /** Extra outputs of `<env>-aws-cluster`, read by `<env>-aws-lb`. */
@@ -57,8 +62,6 @@ export const GCP_CLUSTER_OUTPUTS = {
   kubernetesVersion: 'kubernetes_version',
   /** Release channel. */
   releaseChannel: 'release_channel',
-  /** `kube-proxy` or `dataplane-v2`. */
-  dataplane: 'dataplane',
   /** Prefix length of the alias range each node gets from the Pod range, e.g. 24. */
   perNodePodRangePrefix: 'per_node_pod_range_prefix',
   /** Addresses in that per-node range, e.g. 256. */

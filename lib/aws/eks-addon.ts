@@ -18,6 +18,13 @@ export interface EksAddonProps {
    */
   readonly serviceAccountRoleArn?: string;
   /**
+   * The add-on's configuration as JSON, checked by EKS against the add-on's
+   * published schema (`aws eks describe-addon-configuration`), e.g.
+   * `{"mode":"ipvs","ipvs":{"scheduler":"rr"}}` for kube-proxy.
+   * @default - the add-on's stock configuration
+   */
+  readonly configurationValues?: string;
+  /**
    * Resources the add-on waits for (coredns needs nodes to schedule on).
    * @default - none
    */
@@ -40,6 +47,7 @@ export class EksAddon extends Construct {
       addonName: props.addonName,
       addonVersion: props.addonVersion,
       serviceAccountRoleArn: props.serviceAccountRoleArn,
+      configurationValues: props.configurationValues,
       resolveConflictsOnCreate: 'OVERWRITE',
       resolveConflictsOnUpdate: 'OVERWRITE',
       dependsOn: props.dependsOn,

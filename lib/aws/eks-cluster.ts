@@ -32,6 +32,13 @@ export interface EksClusterProps {
    */
   readonly adminPrincipalArns?: readonly string[];
   /**
+   * Whether EKS installs its self-managed vpc-cni, kube-proxy and CoreDNS when
+   * it creates the cluster. `false` for a cluster whose CNI and Service proxy
+   * come from elsewhere (Cilium). Changing it replaces the cluster.
+   * @default true
+   */
+  readonly bootstrapSelfManagedAddons?: boolean;
+  /**
    * The target is the local emulator (moto), which does not store
    * `access_config`: ignore it so a re-plan after apply is empty.
    * @default false
@@ -79,6 +86,7 @@ export class EksCluster extends Construct {
         publicAccessCidrs: [...(props.endpointPublicAccessCidrs ?? ['0.0.0.0/0'])],
       },
       accessConfig: { authenticationMode: 'API_AND_CONFIG_MAP', bootstrapClusterCreatorAdminPermissions: true },
+      bootstrapSelfManagedAddons: props.bootstrapSelfManagedAddons === false ? false : undefined,
       // The role must keep its policy until the cluster is gone, or EKS cannot clean up its ENIs.
       dependsOn: [policy],
       lifecycle: props.emulated ? { ignoreChanges: ['access_config'] } : undefined,

@@ -38,6 +38,18 @@ export interface EksNodeGroupProps {
    */
   readonly instanceTags?: Readonly<Record<string, string>>;
   /**
+   * Extra user data for the nodes, as MIME multipart (what AL2023's nodeadm
+   * reads): EKS merges its own NodeConfig part into it. Goes on the launch
+   * template, so it needs `instanceTags`.
+   * @default - none: EKS's user data only
+   */
+  readonly userData?: string;
+  /**
+   * Kubernetes taints every node starts with (e.g. Cilium's agent-not-ready taint).
+   * @default - none
+   */
+  readonly taints?: readonly { readonly key: string; readonly value: string; readonly effect: 'NO_SCHEDULE' | 'NO_EXECUTE' | 'PREFER_NO_SCHEDULE' }[];
+  /**
    * The target is the local emulator (moto): ignore the fields it reports
    * differently (`remote_access`, which would force a replacement, and the
    * launch template's tag specifications) or does not store (`update_config`),
@@ -60,6 +72,9 @@ export class EksNodeGroup extends Construct {
 
   constructor(scope: Construct, id: string, props: EksNodeGroupProps) {
     super(scope, id);
+    if (props.userData !== undefined && !props.instanceTags) {
+      throw new Error(`EksNodeGroup ${id}: userData goes on the launch template, which only exists with instanceTags; set instanceTags too`);
+    }
     const trust = new DataAwsIamPolicyDocument(this, 'role-trust', {
       statement: [{ effect: 'Allow', actions: ['sts:AssumeRole'], principals: [{ type: 'Service', identifiers: ['ec2.amazonaws.com'] }] }],
     });
@@ -76,6 +91,7 @@ export class EksNodeGroup extends Construct {
           // IMDSv2 only; hop limit 2 so Pods that need it (the VPC CNI's aws-node) still reach it.
           metadataOptions: { httpEndpoint: 'enabled', httpTokens: 'required', httpPutResponseHopLimit: 2 },
           tagSpecifications: ['instance', 'volume', 'network-interface'].map((resourceType) => ({ resourceType, tags: { ...props.instanceTags } })),
+          userData: props.userData === undefined ? undefined : Buffer.from(props.userData, 'utf8').toString('base64'),
           updateDefaultVersion: true,
           // moto copies the template's own tags into its data as a "launch-template" tag specification.
           lifecycle: props.emulated ? { ignoreChanges: ['tag_specifications'] } : undefined,
@@ -92,6 +108,7 @@ export class EksNodeGroup extends Construct {
       capacityType: 'ON_DEMAND',
       scalingConfig: { desiredSize: props.nodeCount, minSize: props.nodeCount, maxSize: props.nodeCount },
       updateConfig: { maxUnavailable: 1 },
+      taint: props.taints?.map((t) => ({ ...t })),
       launchTemplate: launchTemplate ? { id: launchTemplate.id, version: launchTemplate.latestVersion.toString() } : undefined,
       // Policies stay attached until the nodes are gone, or they cannot deregister cleanly.
       dependsOn: [...attachments, ...(props.dependsOn ?? [])],

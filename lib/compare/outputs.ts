@@ -42,6 +42,8 @@ export interface ClusterInfo {
   readonly pod_address_range: readonly string[];
   /** CIDR blocks of the nodes' own addresses where the cloud separates them from Pods (GKE's node subnet); empty on AWS, where nodes and Pods share the private subnets. */
   readonly node_address_range: readonly string[];
+  /** Who handles Service traffic on the nodes (`kube-proxy-iptables`, ..., `cilium-ebpf`); null for stacks deployed before the output existed. */
+  readonly dataplane: string | null;
 }
 
 export interface EnvironmentOutputs {
@@ -111,6 +113,7 @@ function clusterInfo(outputs: Record<string, unknown>): ClusterInfo {
     max_pods_per_node: num(outputs[CLUSTER_OUTPUTS.maxPodsPerNode]),
     pod_address_range: cidrList(outputs[CLUSTER_OUTPUTS.podAddressRange]),
     node_address_range: cidrList(outputs[GCP_CLUSTER_OUTPUTS.nodeAddressRange]),
+    dataplane: str(outputs[CLUSTER_OUTPUTS.dataplane]),
   };
 }
 

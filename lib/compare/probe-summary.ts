@@ -6,6 +6,7 @@
 import { parseCidr } from '../config/cidr';
 import { addressInNodeName, forwardedAddresses } from './echo-reply';
 import { Sample } from './probe';
+import { SourceNodeShare, sourceNodeShare } from './source-node';
 import { LatencyStats, latencyStats, tally } from './stats';
 
 /** Source ranges of Google Front Ends and health checks (the TCP peer behind a Google L7 load balancer). */
@@ -46,6 +47,8 @@ export interface ProbeResult {
   readonly pods: Readonly<Record<string, number>>;
   readonly nodes: Readonly<Record<string, number>>;
   readonly client_ip: ClientIpMeasurement;
+  /** Of the replies SNATed by a node: how many by the Pod's own node versus another (see source-node.ts). */
+  readonly source_node: SourceNodeShare;
 }
 
 function ipv4ToInt(address: string): bigint | undefined {
@@ -152,6 +155,7 @@ export function summarizeProbe(samples: readonly Sample[], ctx: SummaryContext):
       as_expected: asExpected,
       summary,
     },
+    source_node: sourceNodeShare(samples, { proberAddress: ctx.proberAddress, nodeRanges: ctx.nodeRanges }),
   };
 }
 

@@ -51,6 +51,9 @@ export function cellLines(cell: CompareCell | undefined, withUrl = true): string
     }
     const verdict = p.client_ip.as_expected === null ? '' : p.client_ip.as_expected ? ' [as expected]' : ' [NOT as expected]';
     lines.push(`client IP: ${p.client_ip.summary}${verdict}`);
+    if (p.source_node && p.source_node.from_a_node + p.source_node.unknown > 0) {
+      lines.push(`SNAT source: ${p.source_node.summary}`);
+    }
   }
   return lines;
 }
@@ -60,7 +63,8 @@ function clusterText(info: ClusterInfo | undefined): string {
     return '(cluster stack not deployed)';
   }
   return `${u(info.cluster_name)} in ${u(info.region)}: ${u(info.node_count)} nodes, max ${u(info.max_pods_per_node)} Pods per node` +
-    (info.pod_address_range.length ? `; Pod addresses ${info.pod_address_range.join(', ')}` : '');
+    (info.pod_address_range.length ? `; Pod addresses ${info.pod_address_range.join(', ')}` : '') +
+    (info.dataplane ? `; dataplane ${info.dataplane}` : '');
 }
 
 /** Full URLs under the terminal table, where they are not wrapped (copy and paste them). */

@@ -13,6 +13,8 @@ export interface LoadedConfig {
   readonly config: LabConfig;
   /** The file read, or `defaults` when there was none. */
   readonly source: string;
+  /** What validation says about accepted choices (deprecations, what a change recreates), one a line. */
+  readonly notes: readonly string[];
 }
 
 export interface LoadConfigOptions {
@@ -31,19 +33,22 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const path = findConfigFile(cwd, env);
-  if (path === undefined) {
-    return { config: validConfig({}, 'defaults'), source: 'defaults' };
-  }
-  return { config: validConfig(readConfigFile(path), path), source: path };
+  const source = path ?? 'defaults';
+  const result = checkedConfig(path === undefined ? {} : readConfigFile(path), source);
+  return { config: result.config, source, notes: result.notes };
 }
 
 /** Validates an already parsed config object; throws a {@link ConfigError} on problems. */
 export function validConfig(raw: unknown, source: string): LabConfig {
+  return checkedConfig(raw, source).config;
+}
+
+function checkedConfig(raw: unknown, source: string): { readonly config: LabConfig; readonly notes: readonly string[] } {
   const result = validateConfig(raw);
   if (!result.ok) {
     throw new ConfigError(source, result.problems);
   }
-  return result.config;
+  return result;
 }
 
 function findConfigFile(cwd: string, env: NodeJS.ProcessEnv): string | undefined {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseCidr } from './cidr';
+import { AWS_DATAPATHS, CILIUM_LB_ALGORITHMS, GCP_DATAPATHS } from './datapath';
 import { KNOWN_INSTANCE_TYPES } from './eni-limits';
 
 /**
@@ -114,6 +115,19 @@ export const awsConfig = z
         chartVersion: oneOf(LB_CONTROLLER_CHART_VERSIONS, 'hoplab ships the IAM policy of these releases only.').default('3.5.0'),
       })
       .prefault({}).describe("AWS Load Balancer Controller settings."),
+    datapath: oneOf(AWS_DATAPATHS, 'See "Datapaths" in the README.')
+      .default('iptables')
+      .describe(
+        'Who handles Service traffic on the nodes: kube-proxy in iptables (default), nftables (EKS 1.33 or later) or ipvs mode (deprecated upstream since Kubernetes 1.35), or Cilium in ENI mode replacing kube-proxy (eBPF). Switching to or from cilium recreates the cluster.',
+      ),
+    cilium: z
+      .strictObject({
+        loadBalancerAlgorithm: oneOf(CILIUM_LB_ALGORITHMS, 'Use "maglev" for consistent hashing.')
+          .default('random')
+          .describe("How Cilium picks a Service's backend: random, or Maglev consistent hashing."),
+      })
+      .optional()
+      .describe('Cilium settings; only with aws.datapath "cilium".'),
   })
   .prefault({});
 
@@ -156,7 +170,9 @@ export const gcpConfig = z
       .default('e2-standard-2').describe("Machine type of the node pool."),
     nodeCount: count('nodes per zone', 1, 50).default(3).describe("Nodes per zone in the node pool."),
     maxPodsPerNode: count('Pods', 8, 256).default(110).describe("Max Pods per node; sets the per-node alias range (110 -> /24). GKE allows 8 to 256."),
-    dataplaneV2: z.boolean({ error: 'must be true or false' }).default(false).describe("Use GKE Dataplane V2 (eBPF, Cilium) instead of kube-proxy."),
+    datapath: oneOf(GCP_DATAPATHS, 'See "Datapaths" in the README.')
+      .default('legacy')
+      .describe('GKE datapath: legacy (kube-proxy, iptables) or dataplane-v2 (eBPF, Cilium, no kube-proxy). Fixed at creation: changing it recreates the cluster.'),
     masterAuthorizedCidrs: z
       .array(endpointCidr, { error: 'must be a list of CIDR blocks' })
       .min(1, { error: 'must list at least one CIDR block (use ["0.0.0.0/0"] to allow any address)' })

@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { awsSubnetLayout, DEFAULT_LAYOUT_MAX_VPC_PREFIX } from './aws-subnets';
 import { Cidr, cidr, contains, overlaps } from './cidr';
+import { checkAwsDatapath, datapathNotes, RENAMED_FIELDS } from './datapath';
 import { ENI_LIMITS, vpcCniAddressesPerNode } from './eni-limits';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from './gke-limits';
 import { ConfigProblem, pathToString, valueAt } from './problems';
 import { AwsConfig, awsConfig, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
 
 /** The outcome of validating a raw lab config. */
-export type ValidationResult = { readonly ok: true; readonly config: LabConfig } | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
+export type ValidationResult =
+  | { readonly ok: true; readonly config: LabConfig; /** Things to know about accepted choices (deprecations, recreation), one a line. */ readonly notes: readonly string[] }
+  | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
 
 /** Addresses AWS reserves in every subnet (network, router, DNS, future, broadcast). */
 const AWS_RESERVED_PER_SUBNET = 5n;
@@ -30,24 +33,29 @@ export function validateConfig(raw: unknown): ValidationResult {
       ok: false,
       problems: [
         ...parsed.error.issues.flatMap((issue) => fromZodIssue(raw, issue)),
-        ...(aws.success ? checkAws(aws.data) : []),
+        ...(aws.success ? [...checkAws(aws.data), ...checkAwsDatapath(aws.data)] : []),
         ...(gcp.success ? checkGcp(gcp.data) : []),
         ...(Array.isArray(sections.attendees) ? checkAttendees({ attendees: sections.attendees.filter((a): a is string => typeof a === 'string') }) : []),
       ],
     };
   }
-  const problems = [...checkExposures(parsed.data), ...checkAttendees(parsed.data), ...checkAws(parsed.data.aws), ...checkGcp(parsed.data.gcp)];
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: parsed.data };
+  const problems = [...checkExposures(parsed.data), ...checkAttendees(parsed.data), ...checkAws(parsed.data.aws), ...checkAwsDatapath(parsed.data.aws), ...checkGcp(parsed.data.gcp)];
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: parsed.data, notes: datapathNotes(parsed.data) };
 }
 
 function fromZodIssue(raw: unknown, issue: z.core.$ZodIssue): ConfigProblem[] {
   if (issue.code === 'unrecognized_keys') {
     const allowed = allowedKeysAt(raw, issue.path);
-    return issue.keys.map((key) => ({
-      path: pathToString([...issue.path, key]),
-      value: valueAt(raw, [...issue.path, key]),
-      reason: `is in an unknown field "${key}"; allowed fields here: ${allowed.join(', ')}. Check its spelling or remove it`,
-    }));
+    return issue.keys.map((key) => {
+      const path = pathToString([...issue.path, key]);
+      const value = valueAt(raw, [...issue.path, key]);
+      const renamed = RENAMED_FIELDS[path];
+      return {
+        path,
+        value,
+        reason: renamed ? renamed(value) : `is in an unknown field "${key}"; allowed fields here: ${allowed.join(', ')}. Check its spelling or remove it`,
+      };
+    });
   }
   if (issue.path.length === 0) {
     return [{ path: '(config)', value: raw, reason: 'must be an object of lab settings (see schema/hoplab.config.schema.json)' }];

@@ -4,6 +4,7 @@
  * instead of stated.
  */
 import { ClientIpVia, clientIpPreserved, Cloud } from '../contract';
+import { DatapathExplanation, datapathEffect } from './datapath';
 import { ExposureResources } from './exposure-resources';
 import { ClusterContext, loadBalancerShape, LoadBalancerShape } from './load-balancer-shape';
 import { ExposureExplanation, PathStep } from './model';
@@ -56,7 +57,13 @@ function pathOf(
       steps: [
         client,
         { at: shape.label, then: `${lbThen} to any node's ${nodePort}`, snat: false },
-        { at: `node (${nodePort})`, then: `${dataplane}: DNAT to any ready Pod + SNAT to the node address`, snat: true },
+        {
+          at: `node (${nodePort})`,
+          then: dataplane.startsWith('cilium')
+            ? `${dataplane}: DNAT to any ready Pod + SNAT to the node address when that Pod is on another node`
+            : `${dataplane}: DNAT to any ready Pod + SNAT to the node address`,
+          snat: true,
+        },
         { at: 'Pod (maybe on another node)', then: '', snat: false },
       ],
       summary: `client -> ${shape.label} -> any node's ${nodePort} -> DNAT+SNAT -> Pod (maybe on another node)`,
@@ -83,7 +90,9 @@ function clientSeenAs(shape: LoadBalancerShape, snat: boolean | null, dataplane:
   if (snat) {
     return shape.l7
       ? `a node address (SNAT by ${dataplane}) as TCP peer; only the L7 X-Forwarded-For header still names the client`
-      : `a node address (SNAT by ${dataplane}) as TCP source; the client address is lost`;
+      : dataplane.startsWith('cilium')
+        ? `a node address (SNAT by ${dataplane}) as TCP source when the Pod is on another node; the client address when it is on the receiving node`
+        : `a node address (SNAT by ${dataplane}) as TCP source; the client address is lost`;
   }
   if (shape.l7) {
     return `X-Forwarded-For; the TCP peer is the ${shape.label}`;
@@ -120,7 +129,7 @@ export function deriveExposure(
   cloud: Cloud,
   stack: SynthStack,
   exposure: ExposureResources,
-  ctx: ClusterContext & { readonly dataplane: string },
+  ctx: ClusterContext & { readonly dataplane: string; readonly datapath?: DatapathExplanation | null },
 ): ExposureExplanation {
   const shape = loadBalancerShape(cloud, exposure, ctx);
   const { policy, note } = trafficPolicy(exposure);
@@ -153,6 +162,7 @@ export function deriveExposure(
     client_ip_preserved: via === null ? null : clientIpPreserved(via),
     client_ip_seen_as: clientSeenAs(shape, snat, ctx.dataplane),
     health_check: shape.targets === null ? 'unknown' : shape.healthCheck(policy),
+    datapath_effect: datapathEffect(ctx.datapath ?? null, { targets: shape.targets, external_traffic_policy: policy, client_ip_via: via }),
     path: path.steps,
     path_summary: path.summary,
     notes,

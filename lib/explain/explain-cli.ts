@@ -35,11 +35,12 @@ options:
 
 json: {"schema":"hoplab.explain/v1","dir",environments:[{env,clouds:[{cloud,
   cluster_stack,lb_stack,cluster_synthesized,lb_synthesized,dataplane,
-  capacity:{max_pods_per_node,max_pods_per_node_reason,node_count,machine_type,
+  datapath:{dataplane,implementation,evidence,backend_selection,
+  cluster_policy_snat,unchanged,probe_limits,notes},capacity:{max_pods_per_node,max_pods_per_node_reason,node_count,machine_type,
   pod_address_range,per_node_range,max_nodes_for_pod_range,notes},
   exposures:[{mode,entry,service,kubernetes_objects,lb_kind,target_type,targets,
   external_traffic_policy,expected_hops,snat,client_ip_preserved,
-  client_ip_seen_as,health_check,path:[{at,then,snat}],path_summary,notes}],
+  client_ip_seen_as,health_check,datapath_effect,path:[{at,then,snat}],path_summary,notes}],
   notes}]}],ignored_stacks}. null means not known from the synthesized JSON.
 
 exit codes: 0 explained; 1 nothing to read (run \`npm run synth\` first); 2 bad arguments.

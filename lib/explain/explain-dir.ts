@@ -6,7 +6,8 @@ import { Cloud } from '../contract';
 import { deriveExposure } from './derive-exposure';
 import { findExposures, namespaceLabels } from './exposure-resources';
 import { CloudExplanation, EnvironmentExplanation, ExplainModel } from './model';
-import { awsCapacity, gcpCapacity, gcpDataplane, gcpVpcNative } from './pod-capacity';
+import { awsDatapath, gcpDatapath } from './datapath';
+import { awsCapacity, gcpCapacity, gcpVpcNative } from './pod-capacity';
 import { CloudStacks, ExplainInputError, readSynthDir } from './synth-dir';
 
 export interface ExplainOptions {
@@ -33,11 +34,13 @@ function explainCloud(found: CloudStacks): CloudExplanation {
   if (!lb) {
     notes.push(`${lbStack} was not synthesized: no exposures to explain (its load balancers come with that stack)`);
   }
-  const dataplane = cloud === 'aws' ? 'kube-proxy' : cluster ? gcpDataplane(cluster) : null;
+  const datapath = cluster ? (cloud === 'aws' ? awsDatapath(cluster) : gcpDatapath(cluster)) : null;
+  const dataplane = datapath?.dataplane ?? null;
   const ctx = {
     vpcNative: cloud === 'aws' ? true : cluster ? gcpVpcNative(cluster) : null,
     namespaceLabels: lb ? namespaceLabels(lb) : new Map(),
     dataplane: dataplane ?? 'kube-proxy',
+    datapath,
   };
   const exposures = lb ? findExposures(lb).map((e) => deriveExposure(cloud, lb, e, ctx)) : [];
   if (lb && exposures.length === 0) {
@@ -50,6 +53,7 @@ function explainCloud(found: CloudStacks): CloudExplanation {
     cluster_synthesized: cluster !== undefined,
     lb_synthesized: lb !== undefined,
     dataplane,
+    datapath,
     capacity: cluster ? (cloud === 'aws' ? awsCapacity(cluster) : gcpCapacity(cluster)) : null,
     exposures,
     notes,

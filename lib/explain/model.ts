@@ -4,6 +4,7 @@
  * synthesized JSON" (the table shows `unknown`). Field names are stable.
  */
 import { ClientIpVia, Cloud } from '../contract';
+import type { DatapathExplanation } from './datapath';
 
 /** One step of the way from the client to the Pod. */
 export interface PathStep {
@@ -47,6 +48,8 @@ export interface ExposureExplanation {
   readonly client_ip_seen_as: string;
   /** What the load balancer's health check probes. */
   readonly health_check: string;
+  /** What the cluster's datapath (kube-proxy mode, Cilium, Dataplane V2) changes for this exposure, or that it changes nothing. */
+  readonly datapath_effect: string;
   /** The way, step by step. Empty when not known. */
   readonly path: readonly PathStep[];
   /** Path in one line, e.g. `client -> ALB -> Pod`. */
@@ -82,8 +85,10 @@ export interface CloudExplanation {
   readonly lb_stack: string;
   readonly cluster_synthesized: boolean;
   readonly lb_synthesized: boolean;
-  /** `kube-proxy (iptables)` or `GKE Dataplane V2 (eBPF)`: who does the NodePort DNAT/SNAT. */
+  /** Who does the NodePort DNAT/SNAT, in the `dataplane` output's words: `kube-proxy-iptables`, `kube-proxy-nftables`, `kube-proxy-ipvs` or `cilium-ebpf`. */
   readonly dataplane: string | null;
+  /** The datapath read from the cluster stack, and what it changes; null without a cluster stack. */
+  readonly datapath: DatapathExplanation | null;
   readonly capacity: PodCapacity | null;
   /** Exposures in mode order (`native`, `nodeport`, `nodeport-local`, then others). */
   readonly exposures: readonly ExposureExplanation[];

@@ -163,15 +163,6 @@ function zoneCount(stack: SynthStack, cluster: Record<string, unknown>, pool: Re
   return /-[a-z]$/.test(location) ? 1 : 3;
 }
 
-/** GKE Dataplane V2 replaces kube-proxy with eBPF; both DNAT and SNAT NodePort traffic alike. */
-export function gcpDataplane(stack: SynthStack): string | null {
-  const cluster = resourcesOf(stack, 'google_container_cluster')[0];
-  if (!cluster) {
-    return null;
-  }
-  return literalString(stack, cluster.config.datapath_provider) === 'ADVANCED_DATAPATH' ? 'GKE Dataplane V2 (eBPF)' : 'kube-proxy';
-}
-
 /** Whether the GKE cluster is VPC-native; `null` without a cluster. */
 export function gcpVpcNative(stack: SynthStack): boolean | null {
   const cluster = resourcesOf(stack, 'google_container_cluster')[0];

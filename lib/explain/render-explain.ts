@@ -2,8 +2,9 @@
  * Renders an `ExplainModel`: a terminal table (`table`), Markdown for reports
  * (`markdown`) or the model itself (`json`, stable field names, see model.ts).
  */
+import type { DatapathExplanation } from './datapath';
 import { CloudExplanation, EnvironmentExplanation, ExplainModel, ExposureExplanation, PodCapacity, shown } from './model';
-import { markdownTable, textTable } from './text-table';
+import { markdownTable, textTable, wrap } from './text-table';
 
 export const EXPLAIN_FORMATS = ['table', 'markdown', 'json'] as const;
 export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
@@ -55,8 +56,24 @@ const FACT_ROWS: readonly (readonly [string, (e: ExposureExplanation) => string]
   ['health check', (e) => e.health_check],
   ['LB / target type', (e) => `${shown(e.lb_kind)} / ${shown(e.target_type)}${e.targets ? ` (${e.targets})` : ''}`],
   ['externalTrafficPolicy', (e) => shown(e.external_traffic_policy)],
+  ['datapath', (e) => e.datapath_effect],
   ['objects', objectsText],
 ];
+
+export function datapathLines(datapath: DatapathExplanation | null): string[] {
+  if (!datapath) {
+    return ['datapath: unknown (cluster stack not synthesized)'];
+  }
+  return [
+    `datapath: ${shown(datapath.dataplane)} (${datapath.implementation})`,
+    ...datapath.evidence.map((e) => `  from ${e}`),
+    `  backend selection: ${datapath.backend_selection}`,
+    `  SNAT: ${datapath.cluster_policy_snat}`,
+    ...datapath.unchanged.map((u) => `  unchanged: ${u}`),
+    ...datapath.probe_limits.map((p) => `  a small probe ${p}`),
+    ...datapath.notes.map((n) => `  note: ${n}`),
+  ];
+}
 
 export function capacityLines(capacity: PodCapacity | null): string[] {
   if (!capacity) {
@@ -115,7 +132,12 @@ export function renderExplainTable(model: ExplainModel, options: RenderOptions =
       if (cloud.exposures.length > 0) {
         out.push(textTable(['', ...cloud.exposures.map((e) => e.mode)], FACT_ROWS.map(([label, value]) => [label, ...cloud.exposures.map(value)]), { width }));
       }
-      out.push(...capacityLines(cloud.capacity), ...cloudNotes(cloud), '');
+      const datapath = datapathLines(cloud.datapath ?? null).flatMap((line) => {
+        const indent = /^ */.exec(line)![0];
+        const rest = wrap(line.trimStart(), width - indent.length - 2);
+        return rest.map((part, i) => `${indent}${i === 0 ? '' : '  '}${part}`);
+      });
+      out.push(...capacityLines(cloud.capacity), ...datapath, ...cloudNotes(cloud), '');
     }
   }
   if (model.ignored_stacks.length > 0) {
@@ -143,6 +165,7 @@ export function renderExplainMarkdown(model: ExplainModel): string {
         out.push(markdownTable(['', ...cloud.exposures.map((e) => `\`${e.mode}\``)], FACT_ROWS.map(([label, value]) => [label, ...cloud.exposures.map(value)])), '');
       }
       out.push(...capacityLines(cloud.capacity).map((l) => (l.startsWith('  - ') ? `  ${l.trim()}` : `- ${l.trim()}`)));
+      out.push(...datapathLines(cloud.datapath ?? null).map((l) => (l.startsWith('  ') ? `  - ${l.trim()}` : `- ${l.trim()}`)));
       out.push(...cloudNotes(cloud).map((n) => `- ${n}`), '');
     }
   }

@@ -1,15 +1,19 @@
 import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
-import { TerraformOutput, TerraformStack } from 'cdktf';
+import { ITerraformDependable, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { awsSubnetLayout } from '../config/aws-subnets';
+import { awsDataplane } from '../config/datapath';
 import { ENI_LIMITS, vpcCniMaxPods } from '../config/eni-limits';
 import { LabConfig } from '../config/schema';
 import { AWS_CLUSTER_OUTPUTS, CLUSTER_OUTPUTS } from '../contract';
 import { AwsEmulator, emulatorProviderSettings } from '../aws/emulator';
+import { Cilium, CILIUM_AGENT_NOT_READY_TAINT } from '../aws/cilium';
+import { CiliumOperatorRole } from '../aws/cilium-operator-role';
 import { EksAddon } from '../aws/eks-addon';
 import { EksCluster } from '../aws/eks-cluster';
 import { AWS_MANAGED_POLICY_PREFIX } from '../aws/eks-cluster';
 import { EksNodeGroup } from '../aws/eks-node-group';
+import { ipvsUserData, kubeProxyConfigurationValues, KubeProxyMode } from '../aws/kube-proxy-mode';
 import { LabVpc } from '../aws/lab-vpc';
 import { LoadBalancerControllerRole } from '../aws/load-balancer-controller-role';
 import { ServiceAccountRole } from '../aws/service-account-role';
@@ -74,27 +78,20 @@ export class AwsClusterStack extends TerraformStack {
       subnetIds: [...this.vpc.privateSubnetIds, ...this.vpc.publicSubnetIds],
       endpointPublicAccessCidrs: aws.endpointPublicAccessCidrs,
       adminPrincipalArns: aws.clusterAdminArns,
+      bootstrapSelfManagedAddons: aws.datapath === 'cilium' ? false : undefined,
       emulated: props.emulator !== undefined,
     });
 
-    const cniRole = new ServiceAccountRole(this, 'vpc-cni-role', {
-      roleName: `${names.eksCluster}-vpc-cni`,
-      oidcProviderArn: this.cluster.oidcProviderArn,
-      oidcIssuerUrl: this.cluster.oidcIssuerUrl,
-      namespace: 'kube-system',
-      serviceAccount: 'aws-node',
-      policies: { cni: `${AWS_MANAGED_POLICY_PREFIX}/AmazonEKS_CNI_Policy` },
-    });
-
     const clusterName = this.cluster.clusterName;
+    const cilium = aws.datapath === 'cilium';
+    if (cilium && props.emulator) {
+      throw new Error(
+        'aws.datapath "cilium" cannot run against the emulator: it installs Cilium with the helm provider, which is not installed offline, into a cluster moto does not run; use "iptables", "nftables" or "ipvs" for `npm run local`',
+      );
+    }
     this.addonsLeftOut = props.emulator ? [...ADDONS_LEFT_OUT_IN_EMULATOR] : [];
-    // The VPC CNI and kube-proxy must run before nodes join, or nodes stay NotReady.
-    const beforeNodes = props.emulator
-      ? []
-      : [
-          new EksAddon(this, 'vpc-cni', { clusterName, addonName: 'vpc-cni', serviceAccountRoleArn: cniRole.roleArn }).addon,
-          new EksAddon(this, 'kube-proxy', { clusterName, addonName: 'kube-proxy' }).addon,
-        ];
+    // The CNI (and kube-proxy) must run before nodes join, or nodes stay NotReady and the node group never becomes ACTIVE.
+    const beforeNodes = cilium ? [this.addCilium(config, clusterName).release] : this.addVpcCniAndKubeProxy(config, clusterName, props.emulator === undefined);
 
     const nodes = new EksNodeGroup(this, 'nodes', {
       clusterName,
@@ -103,12 +100,14 @@ export class AwsClusterStack extends TerraformStack {
       instanceType: aws.nodeInstanceType,
       nodeCount: aws.nodeCount,
       instanceTags: labTags(config, id),
+      userData: aws.datapath === 'ipvs' ? ipvsUserData() : undefined,
+      taints: cilium ? [CILIUM_AGENT_NOT_READY_TAINT] : undefined,
       dependsOn: [...beforeNodes, ...this.vpc.natGateways],
       emulated: props.emulator !== undefined,
     });
 
     if (!props.emulator) {
-      // CoreDNS is a Deployment: it needs nodes to become ACTIVE.
+      // CoreDNS is a Deployment: it needs Ready nodes, so it comes after the node group (and, with Cilium, after Cilium).
       new EksAddon(this, 'coredns', { clusterName, addonName: 'coredns', dependsOn: [nodes.nodeGroup] });
     }
 
@@ -128,9 +127,12 @@ export class AwsClusterStack extends TerraformStack {
       [CLUSTER_OUTPUTS.nodeCount]: aws.nodeCount,
       [CLUSTER_OUTPUTS.maxPodsPerNode]: vpcCniMaxPods(limits),
       [CLUSTER_OUTPUTS.maxPodsPerNodeReason]:
-        `VPC CNI on ${aws.nodeInstanceType}: ${limits.maxEnis} ENIs x (${limits.ipv4PerEni} IPv4 per ENI - 1) + 2`,
+        `${cilium ? 'Cilium ENI IPAM (the VPC CNI formula nodeadm uses)' : 'VPC CNI'} on ${aws.nodeInstanceType}: ${limits.maxEnis} ENIs x (${limits.ipv4PerEni} IPv4 per ENI - 1) + 2`,
       [CLUSTER_OUTPUTS.podAddressRange]: layout.private,
-      [CLUSTER_OUTPUTS.podNetworking]: 'aws-vpc-cni: Pods get ENI secondary IPs from the private subnets',
+      [CLUSTER_OUTPUTS.podNetworking]: cilium
+        ? 'cilium-eni: Pods get ENI secondary IPs from the private subnets (the Cilium operator attaches the ENIs)'
+        : 'aws-vpc-cni: Pods get ENI secondary IPs from the private subnets',
+      [CLUSTER_OUTPUTS.dataplane]: awsDataplane(aws.datapath),
       [AWS_CLUSTER_OUTPUTS.clusterEndpoint]: this.cluster.cluster.endpoint,
       [AWS_CLUSTER_OUTPUTS.vpcId]: this.vpc.vpcId,
       [AWS_CLUSTER_OUTPUTS.oidcProviderArn]: this.cluster.oidcProviderArn,
@@ -140,5 +142,43 @@ export class AwsClusterStack extends TerraformStack {
     for (const [name, value] of Object.entries(outputs)) {
       new TerraformOutput(this, name, { value });
     }
+  }
+
+  /** The VPC CNI (with its IRSA role) and kube-proxy in the configured mode, as EKS add-ons (the role only, without `addons`). */
+  private addVpcCniAndKubeProxy(config: LabConfig, clusterName: string, addons: boolean): ITerraformDependable[] {
+    const cniRole = new ServiceAccountRole(this, 'vpc-cni-role', {
+      roleName: `${labNames(config).eksCluster}-vpc-cni`,
+      oidcProviderArn: this.cluster.oidcProviderArn,
+      oidcIssuerUrl: this.cluster.oidcIssuerUrl,
+      namespace: 'kube-system',
+      serviceAccount: 'aws-node',
+      policies: { cni: `${AWS_MANAGED_POLICY_PREFIX}/AmazonEKS_CNI_Policy` },
+    });
+    const mode = config.aws.datapath as KubeProxyMode;
+    if (!addons) {
+      return [];
+    }
+    return [
+      new EksAddon(this, 'vpc-cni', { clusterName, addonName: 'vpc-cni', serviceAccountRoleArn: cniRole.roleArn }).addon,
+      new EksAddon(this, 'kube-proxy', { clusterName, addonName: 'kube-proxy', configurationValues: kubeProxyConfigurationValues(mode) }).addon,
+    ];
+  }
+
+  /** Cilium (ENI mode, kube-proxy replacement) with its operator's IRSA role, instead of the vpc-cni and kube-proxy add-ons. */
+  private addCilium(config: LabConfig, clusterName: string): Cilium {
+    const operatorRole = new CiliumOperatorRole(this, 'cilium-operator-role', {
+      clusterName: labNames(config).eksCluster,
+      oidcProviderArn: this.cluster.oidcProviderArn,
+      oidcIssuerUrl: this.cluster.oidcIssuerUrl,
+    });
+    return new Cilium(this, 'cilium', {
+      clusterName,
+      region: config.aws.region,
+      endpoint: this.cluster.cluster.endpoint,
+      certificateAuthorityData: this.cluster.cluster.certificateAuthority.get(0).data,
+      operatorRoleArn: operatorRole.roleArn,
+      loadBalancerAlgorithm: config.aws.cilium?.loadBalancerAlgorithm,
+      dependsOn: [operatorRole.role.role],
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
+import { gcpDataplane } from '../config/datapath';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix, gkePerNodeRangeSize } from '../config/gke-limits';
 import { LabConfig } from '../config/schema';
 import { CLUSTER_OUTPUTS, GCP_CLUSTER_OUTPUTS } from '../contract';
@@ -63,7 +64,7 @@ export class GcpClusterStack extends TerraformStack {
       serviceRangeName: this.network.serviceRangeName,
       releaseChannel: gcp.releaseChannel,
       minMasterVersion: gcp.kubernetesVersion,
-      dataplaneV2: gcp.dataplaneV2,
+      dataplaneV2: gcp.datapath === 'dataplane-v2',
       masterAuthorizedCidrs: gcp.masterAuthorizedCidrs,
       defaultMaxPodsPerNode: gcp.maxPodsPerNode,
       defaultPoolServiceAccount: nodeAccount.email,
@@ -109,7 +110,7 @@ export class GcpClusterStack extends TerraformStack {
       [GCP_CLUSTER_OUTPUTS.clusterEndpoint]: this.cluster.endpoint,
       [GCP_CLUSTER_OUTPUTS.kubernetesVersion]: this.cluster.cluster.masterVersion,
       [GCP_CLUSTER_OUTPUTS.releaseChannel]: gcp.releaseChannel,
-      [GCP_CLUSTER_OUTPUTS.dataplane]: gcp.dataplaneV2 ? 'dataplane-v2' : 'kube-proxy',
+      [CLUSTER_OUTPUTS.dataplane]: gcpDataplane(gcp.datapath),
       [GCP_CLUSTER_OUTPUTS.perNodePodRangePrefix]: perNodePrefix,
       [GCP_CLUSTER_OUTPUTS.perNodePodRangeSize]: perNodeSize,
       [GCP_CLUSTER_OUTPUTS.maxNodesForPodRange]: gkeMaxNodesForPodRange(podRangePrefix, gcp.maxPodsPerNode),

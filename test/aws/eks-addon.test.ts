@@ -25,3 +25,12 @@ describe('EksAddon', () => {
     expect(addon.service_account_role_arn).toBeUndefined();
   });
 });
+
+describe('EksAddon configuration values', () => {
+  test('GIVEN configuration values WHEN synthesized THEN they are passed to EKS as given', () => {
+    const json = Testing.synthScope((scope) => {
+      new EksAddon(scope, 'kp', { clusterName: 'lab-eks', addonName: 'kube-proxy', configurationValues: '{"mode":"ipvs","ipvs":{"scheduler":"rr"}}' });
+    });
+    expect(json).toHaveResourceWithProperties(EksAddonResource, { addon_name: 'kube-proxy', configuration_values: '{"mode":"ipvs","ipvs":{"scheduler":"rr"}}' });
+  });
+});

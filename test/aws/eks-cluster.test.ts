@@ -87,3 +87,15 @@ describe('EksCluster admin access entries', () => {
     expect(synth().json).not.toHaveResource(EksAccessEntry);
   });
 });
+
+describe('EksCluster self-managed add-ons', () => {
+  const cluster = (props: Partial<EksClusterProps>) => Object.values(synth(props).parsed.resource.aws_eks_cluster)[0];
+
+  test('GIVEN bootstrapSelfManagedAddons false WHEN synthesized THEN EKS installs no vpc-cni, kube-proxy or CoreDNS of its own', () => {
+    expect(cluster({ bootstrapSelfManagedAddons: false }).bootstrap_self_managed_addons).toBe(false);
+  });
+
+  test.each([[undefined], [true]])('GIVEN bootstrapSelfManagedAddons %s WHEN synthesized THEN the field is left to its default (no diff on existing clusters)', (value) => {
+    expect(cluster({ bootstrapSelfManagedAddons: value }).bootstrap_self_managed_addons).toBeUndefined();
+  });
+});

@@ -101,3 +101,30 @@ test.each([
   });
   expect((Object.values(JSON.parse(json).resource.aws_launch_template)[0] as { lifecycle?: unknown }).lifecycle).toEqual(lifecycle);
 });
+
+describe('EksNodeGroup datapath settings', () => {
+  const tags = { 'hoplab-env': 'lab' };
+
+  test('GIVEN user data WHEN synthesized THEN the launch template carries it base64-encoded', () => {
+    const { json } = synth({ instanceTags: tags, userData: 'MIME-Version: 1.0\n' });
+    expect(json).toHaveResourceWithProperties(LaunchTemplate, { user_data: Buffer.from('MIME-Version: 1.0\n').toString('base64') });
+  });
+
+  test('GIVEN no user data WHEN synthesized THEN the launch template has none (EKS adds its own)', () => {
+    const template = Object.values(JSON.parse(synth({ instanceTags: tags }).json).resource.aws_launch_template)[0] as Record<string, unknown>;
+    expect(template.user_data).toBeUndefined();
+  });
+
+  test('GIVEN user data without instance tags WHEN constructed THEN it is refused (there is no launch template to carry it)', () => {
+    expect(() => synth({ userData: 'x' })).toThrow('EksNodeGroup nodes: userData goes on the launch template, which only exists with instanceTags; set instanceTags too');
+  });
+
+  test('GIVEN a taint WHEN synthesized THEN every node starts with it', () => {
+    const { group } = synth({ taints: [{ key: 'node.cilium.io/agent-not-ready', value: 'true', effect: 'NO_EXECUTE' }] });
+    expect(group.taint).toEqual([{ key: 'node.cilium.io/agent-not-ready', value: 'true', effect: 'NO_EXECUTE' }]);
+  });
+
+  test('GIVEN no taints WHEN synthesized THEN nodes have none', () => {
+    expect(synth().group.taint).toBeUndefined();
+  });
+});

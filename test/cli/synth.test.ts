@@ -57,4 +57,18 @@ describe('npm run synth (dist/hoplab.js)', () => {
     );
     expect(existsSync(join(result.cwd, 'cdktf.out'))).toBe(false);
   });
+
+  test('GIVEN aws.datapath ipvs WHEN synthesized THEN it exits 0 and prints the deprecation note on stderr', () => {
+    const result = runIn({ 'hoplab.config.yaml': 'aws:\n  datapath: ipvs\n' });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe(
+      'hoplab: note: aws.datapath: "ipvs" is deprecated upstream since Kubernetes 1.35 (kube-proxy may drop it in a later release); hoplab still offers it for comparison. "nftables" is its successor for large Service counts\n',
+    );
+  });
+
+  test('GIVEN the old gcp.dataplaneV2 WHEN synthesized THEN it exits 1 with the fix', () => {
+    const result = runIn({ 'hoplab.config.yaml': 'gcp:\n  dataplaneV2: true\n' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('  - gcp.dataplaneV2: true was replaced by gcp.datapath; write gcp.datapath: "dataplane-v2" instead (allowed: legacy, dataplane-v2)');
+  });
 });

@@ -15,9 +15,17 @@ describe('reading outputs', () => {
     const [lab] = outputs.environments;
     expect(lab.exposures.aws?.map((e) => e.mode)).toEqual(['native', 'nodeport', 'nodeport-local']);
     expect(lab.exposures.gcp?.[2]).toMatchObject({ mode: 'nodeport-local', lb_kind: 'gcp-passthrough-nlb', url: 'http://35.192.55.66/', expected_hops: 1 });
-    expect(lab.clusters.aws).toEqual({ cluster_name: 'lab-eks', region: 'us-east-1', node_count: 3, max_pods_per_node: 17, pod_address_range: ['10.0.0.0/19', '10.0.32.0/19'], node_address_range: [] });
+    expect(lab.clusters.aws).toEqual({ cluster_name: 'lab-eks', region: 'us-east-1', node_count: 3, max_pods_per_node: 17, pod_address_range: ['10.0.0.0/19', '10.0.32.0/19'], node_address_range: [], dataplane: null });
     expect(lab.clusters.gcp?.pod_address_range).toEqual(['10.20.0.0/16']);
     expect(lab.clusters.gcp?.node_address_range).toEqual(['10.10.0.0/20']);
+  });
+
+  test('GIVEN cluster stacks with the dataplane output THEN compare shows it in the same words on both clouds', () => {
+    const outputs = parseOutputs(
+      { 'lab-aws-cluster': { cloud: 'aws', cluster_name: 'lab-eks', dataplane: 'cilium-ebpf' }, 'lab-gcp-cluster': { cloud: 'gcp', cluster_name: 'lab-gke', dataplane: 'cilium-ebpf' } },
+      'test',
+    );
+    expect([outputs.environments[0].clusters.aws?.dataplane, outputs.environments[0].clusters.gcp?.dataplane]).toEqual(['cilium-ebpf', 'cilium-ebpf']);
   });
 
   test('GIVEN odd values THEN unknown fields, JSON-text objects accepted, stray stacks ignored', () => {

@@ -9,7 +9,7 @@ const CASES: [string, unknown, string[]][] = [
   ["name", {"name": "Lab_1"}, ["name: \"Lab_1\" is not a DNS label: use lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen (e.g. \"lab\" or \"team-a\")"]],
   ["name long", {"name": "a-very-long-environment-name"}, ["name: \"a-very-long-environment-name\" is longer than 20 characters; cloud resource names are derived from it (GKE cluster names stop at 40): shorten it"]],
   ["unknown top", {"nmae": "x"}, ["nmae: \"x\" is in an unknown field \"nmae\"; allowed fields here: name, exposures, aws, gcp, app, workshop, attendees, backend, deploy. Check its spelling or remove it"]],
-  ["unknown aws", {"aws": {"vpcCIDR": "10.0.0.0/16"}}, ["aws.vpcCIDR: \"10.0.0.0/16\" is in an unknown field \"vpcCIDR\"; allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController. Check its spelling or remove it"]],
+  ["unknown aws", {"aws": {"vpcCIDR": "10.0.0.0/16"}}, ["aws.vpcCIDR: \"10.0.0.0/16\" is in an unknown field \"vpcCIDR\"; allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController, datapath, cilium. Check its spelling or remove it"]],
   ["not object", "hello", ["(config): \"hello\" must be an object of lab settings (see schema/hoplab.config.schema.json)"]],
   ["exposures bad", {"exposures": ["native", "ingress"]}, ["exposures[1]: \"ingress\" is not supported; allowed: native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4. See the exposure table at the top of the README."]],
   ["exposures empty", {"exposures": []}, ["exposures: [] must list at least one exposure mode (native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4)"]],
@@ -55,7 +55,15 @@ const CASES: [string, unknown, string[]][] = [
   ["gcp channel", {"gcp": {"releaseChannel": "FAST"}}, ["gcp.releaseChannel: \"FAST\" is not supported; allowed: RAPID, REGULAR, STABLE, EXTENDED. REGULAR suits a lab."]],
   ["gcp version", {"gcp": {"kubernetesVersion": "latest"}}, ["gcp.kubernetesVersion: \"latest\" is not a GKE version; use a prefix such as \"1.33\" or a full version such as \"1.33.5-gke.1000\""]],
   ["gcp machine", {"gcp": {"machineType": "E2 Standard"}}, ["gcp.machineType: \"E2 Standard\" is not a Compute Engine machine type; use one such as \"e2-standard-2\""]],
-  ["gcp dpv2", {"gcp": {"dataplaneV2": "yes"}}, ["gcp.dataplaneV2: \"yes\" must be true or false"]],
+  ["gcp dpv2 renamed true", {"gcp": {"dataplaneV2": true}}, ["gcp.dataplaneV2: true was replaced by gcp.datapath; write gcp.datapath: \"dataplane-v2\" instead (allowed: legacy, dataplane-v2)"]],
+  ["gcp dpv2 renamed false", {"gcp": {"dataplaneV2": false}}, ["gcp.dataplaneV2: false was replaced by gcp.datapath; write gcp.datapath: \"legacy\" instead (allowed: legacy, dataplane-v2)"]],
+  ["gcp dpv2 renamed other", {"gcp": {"dataplaneV2": "yes"}}, ["gcp.dataplaneV2: \"yes\" was replaced by gcp.datapath; write gcp.datapath: \"legacy\" or \"dataplane-v2\" instead (allowed: legacy, dataplane-v2)"]],
+  ["gcp datapath", {"gcp": {"datapath": "advanced"}}, ["gcp.datapath: \"advanced\" is not supported; allowed: legacy, dataplane-v2. See \"Datapaths\" in the README."]],
+  ["aws datapath", {"aws": {"datapath": "ebpf"}}, ["aws.datapath: \"ebpf\" is not supported; allowed: iptables, nftables, ipvs, cilium. See \"Datapaths\" in the README."]],
+  ["aws nftables old", {"aws": {"datapath": "nftables", "kubernetesVersion": "1.32"}}, ["aws.datapath: \"nftables\" needs EKS 1.33 or later (the kube-proxy add-on offers mode \"nftables\" from Kubernetes 1.33), but aws.kubernetesVersion is \"1.32\"; set aws.kubernetesVersion to \"1.33\" or later, or use \"iptables\" or \"ipvs\""]],
+  ["aws cilium without cilium", {"aws": {"datapath": "ipvs", "cilium": {"loadBalancerAlgorithm": "maglev"}}}, ["aws.cilium: {\"loadBalancerAlgorithm\":\"maglev\"} only applies with aws.datapath \"cilium\", but aws.datapath is \"ipvs\"; set aws.datapath: \"cilium\" or remove aws.cilium"]],
+  ["aws cilium algorithm", {"aws": {"datapath": "cilium", "cilium": {"loadBalancerAlgorithm": "round-robin"}}}, ["aws.cilium.loadBalancerAlgorithm: \"round-robin\" is not supported; allowed: random, maglev. Use \"maglev\" for consistent hashing."]],
+  ["aws cilium unknown", {"aws": {"datapath": "cilium", "cilium": {"dsr": true}}}, ["aws.cilium.dsr: true is in an unknown field \"dsr\"; allowed fields here: loadBalancerAlgorithm. Check its spelling or remove it"]],
   ["replicas", {"app": {"replicas": 0}}, ["app.replicas: 0 must be at least 1 replicas (allowed: 1 to 50)"]],
   ["image", {"app": {"image": "nginx"}}, ["app.image: \"nginx\" is not a pinned image reference: name it with a tag or digest, e.g. \"registry.k8s.io/echoserver:1.10\""]],
   ["attendee name", {"attendees": ["ann", "Bob_1"]}, ["attendees[1]: \"Bob_1\" is not a DNS label: use lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen (e.g. \"lab\" or \"team-a\")"]],
@@ -111,6 +119,33 @@ describe('validateConfig', () => {
   ])('GIVEN %s WHEN validated THEN it is accepted', (_name, raw) => {
     const result = validateConfig(raw);
     expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual([]);
+  });
+
+  test('GIVEN no datapath WHEN validated THEN EKS runs kube-proxy in iptables mode, GKE the legacy datapath, and there is nothing to note', () => {
+    const result = validateConfig({});
+    expect(result.ok && [result.config.aws.datapath, result.config.aws.cilium, result.config.gcp.datapath, result.notes]).toEqual(['iptables', undefined, 'legacy', []]);
+  });
+
+  test.each([
+    ['nftables on 1.33', { aws: { datapath: 'nftables', kubernetesVersion: '1.33' } }, []],
+    ['nftables on the default version', { aws: { datapath: 'nftables' } }, []],
+    ['ipvs', { aws: { datapath: 'ipvs' } }, [
+      'aws.datapath: "ipvs" is deprecated upstream since Kubernetes 1.35 (kube-proxy may drop it in a later release); hoplab still offers it for comparison. "nftables" is its successor for large Service counts',
+    ]],
+    ['cilium with Maglev', { aws: { datapath: 'cilium', cilium: { loadBalancerAlgorithm: 'maglev' } } }, [
+      'aws.datapath: "cilium" creates the EKS cluster without the vpc-cni and kube-proxy add-ons; switching to or from "cilium" later recreates the cluster and everything in it: tear the environment down first',
+    ]],
+    ['Dataplane V2', { gcp: { datapath: 'dataplane-v2' } }, [
+      'gcp.datapath: "dataplane-v2" is fixed when the GKE cluster is created; changing gcp.datapath later recreates the cluster and everything in it',
+    ]],
+  ])('GIVEN %s WHEN validated THEN it is accepted with exactly these notes', (_name, raw, notes) => {
+    const result = validateConfig(raw);
+    expect(result.ok ? result.notes : result.problems.map(formatProblem)).toEqual(notes);
+  });
+
+  test('GIVEN cilium without a cilium section WHEN validated THEN the algorithm is left to the construct default (random)', () => {
+    const result = validateConfig({ aws: { datapath: 'cilium' } });
+    expect(result.ok && result.config.aws.cilium).toBeUndefined();
   });
 
   test('GIVEN a partial section WHEN validated THEN the rest of the section keeps its defaults', () => {

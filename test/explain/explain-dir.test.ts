@@ -83,7 +83,7 @@ describe('explainDir on the fixture app (the conventions of the -lb stacks)', ()
     expect(exposureOf(model, 'aws', 'nodeport-local').path_summary).toBe('client -> NLB -> node with a Pod (NodePort) -> DNAT -> Pod on that node');
     expect(exposureOf(model, 'aws', 'nodeport').path[2]).toEqual({
       at: 'node (NodePort)',
-      then: 'kube-proxy: DNAT to any ready Pod + SNAT to the node address',
+      then: 'kube-proxy-iptables: DNAT to any ready Pod + SNAT to the node address',
       snat: true,
     });
   });
@@ -130,7 +130,7 @@ describe('explainDir on the fixture app (the conventions of the -lb stacks)', ()
       per_node_range: '/24',
       max_nodes_for_pod_range: 256,
     });
-    expect(cloudOf(model, 'gcp').dataplane).toBe('kube-proxy');
+    expect(cloudOf(model, 'gcp').dataplane).toBe('kube-proxy-iptables');
   });
 });
 
@@ -180,7 +180,7 @@ describe('explainDir follows changes to the synthesized stacks', () => {
     const e = exposureOf(explainDir(dir), cloud, 'nodeport-local');
     expect([e.expected_hops, e.snat, e.client_ip_preserved, e.external_traffic_policy]).toEqual([2, true, false, 'Cluster']);
     expect([e.source_nat, e.client_ip_via]).toEqual([true, 'none']);
-    expect(e.client_ip_seen_as).toBe('a node address (SNAT by kube-proxy) as TCP source; the client address is lost');
+    expect(e.client_ip_seen_as).toBe('a node address (SNAT by kube-proxy-iptables) as TCP source; the client address is lost');
   });
 
   test('GIVEN the NLB switched to ip targets THEN Pods are targets, and the client IP depends on preserve_client_ip', () => {
@@ -259,8 +259,9 @@ describe('explainDir follows changes to the synthesized stacks', () => {
       json.resource.google_container_cluster.gke.datapath_provider = 'ADVANCED_DATAPATH';
     });
     const model = explainDir(dir);
-    expect(cloudOf(model, 'gcp').dataplane).toBe('GKE Dataplane V2 (eBPF)');
-    expect(exposureOf(model, 'gcp', 'nodeport').path[2].then).toBe('GKE Dataplane V2 (eBPF): DNAT to any ready Pod + SNAT to the node address');
+    expect(cloudOf(model, 'gcp').dataplane).toBe('cilium-ebpf');
+    expect(cloudOf(model, 'gcp').datapath?.implementation).toBe('GKE Dataplane V2 (Google-managed Cilium, eBPF, no kube-proxy)');
+    expect(exposureOf(model, 'gcp', 'nodeport').path[2].then).toBe('cilium-ebpf: DNAT to any ready Pod + SNAT to the node address when that Pod is on another node');
   });
 
   test('GIVEN max_pods_per_node 32 and no outputs THEN a /26 per node and 1024 nodes in the /16', () => {

@@ -47,7 +47,7 @@ describe('renderExplainTable', () => {
 
   test('GIVEN only the AWS cluster stack THEN it says the -lb stack was not synthesized', () => {
     const text = renderExplainTable(explainDir(fixtureCopy(['lab-aws-cluster'])));
-    expect(text).toContain('-- AWS (EKS): lab-aws-cluster, lab-aws-lb (not synthesized); NodePort dataplane: kube-proxy --');
+    expect(text).toContain('-- AWS (EKS): lab-aws-cluster, lab-aws-lb (not synthesized); NodePort dataplane: kube-proxy-iptables --');
     expect(text).toContain('note: lab-aws-lb was not synthesized');
     expect(text).toContain('Pod capacity: 17 Pods per node');
   });
@@ -71,7 +71,7 @@ describe('Mermaid diagrams', () => {
   test('the nodeport path marks the SNAT hop: thick red link and a red node', () => {
     const text = mermaidDiagram('lab', 'aws', exposure('aws', 'nodeport'));
     expect(text).toContain('flowchart LR');
-    expect(text).toContain('  s2 ==>|"SNAT here: kube-proxy: DNAT to any ready Pod + SNAT to the node address"| s3');
+    expect(text).toContain('  s2 ==>|"SNAT here: kube-proxy-iptables: DNAT to any ready Pod + SNAT to the node address"| s3');
     expect(text).toContain('  class s2 snat');
     expect(text).toContain('  linkStyle 2 stroke:#c0392b,stroke-width:3px');
     expect(text).toContain('  subgraph cluster["EKS cluster (lab)"]');

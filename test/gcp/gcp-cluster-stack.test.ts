@@ -57,10 +57,10 @@ describe('GcpClusterStack', () => {
     expect(named(parsed, 'google_compute_firewall', 'lab-gke-allow-l7-lb')[1].allow).toEqual([{ protocol: 'tcp', ports: ['30000-32767', '8080'] }]);
   });
 
-  test('GIVEN three zones, Dataplane V2, a version and authorized networks WHEN synthesized THEN the regional cluster and pool follow the config', () => {
+  test('GIVEN three zones, gcp.datapath dataplane-v2, a version and authorized networks WHEN synthesized THEN the regional cluster and pool follow the config', () => {
     const zones = ['us-central1-a', 'us-central1-b', 'us-central1-c'];
     const { json } = synth({
-      gcp: { zones, nodeCount: 2, maxPodsPerNode: 64, dataplaneV2: true, kubernetesVersion: '1.33', releaseChannel: 'STABLE', masterAuthorizedCidrs: ['198.51.100.0/24'], machineType: 'e2-standard-4' },
+      gcp: { zones, nodeCount: 2, maxPodsPerNode: 64, datapath: 'dataplane-v2', kubernetesVersion: '1.33', releaseChannel: 'STABLE', masterAuthorizedCidrs: ['198.51.100.0/24'], machineType: 'e2-standard-4' },
     });
     expect(json).toHaveResourceWithProperties(ContainerCluster, {
       location: 'us-central1',
@@ -92,7 +92,7 @@ describe('GcpClusterStack', () => {
       [GCP_CLUSTER_OUTPUTS.perNodePodRangeSize]: 256,
       [GCP_CLUSTER_OUTPUTS.maxNodesForPodRange]: 256,
       [GCP_CLUSTER_OUTPUTS.releaseChannel]: 'REGULAR',
-      [GCP_CLUSTER_OUTPUTS.dataplane]: 'kube-proxy',
+      [CLUSTER_OUTPUTS.dataplane]: 'kube-proxy-iptables',
       [GCP_CLUSTER_OUTPUTS.serviceAddressRange]: '10.30.0.0/20',
       [GCP_CLUSTER_OUTPUTS.nodeAddressRange]: '10.10.0.0/20',
       [GCP_CLUSTER_OUTPUTS.nodeNetworkTag]: 'lab-gke-node',
@@ -103,17 +103,17 @@ describe('GcpClusterStack', () => {
   });
 
   test.each([
-    [{ maxPodsPerNode: 8, podCidr: '10.20.0.0/24', zones: ['us-central1-a', 'us-central1-b'] }, 16, 28, 16, 6, 'dataplane-v2'],
-    [{ maxPodsPerNode: 32, podCidr: '10.20.0.0/20' }, 64, 26, 64, 3, 'kube-proxy'],
-    [{ maxPodsPerNode: 256, podCidr: '10.20.0.0/14' }, 512, 23, 512, 3, 'kube-proxy'],
-  ])('GIVEN %j WHEN synthesized THEN the per-node range is %i addresses (/%i), the Pod range holds %i nodes', (gcp, size, prefix, maxNodes, nodeCount, dataplane) => {
-    const values = outputs(synth({ gcp: { ...gcp, dataplaneV2: dataplane === 'dataplane-v2' } }).parsed);
+    [{ maxPodsPerNode: 8, podCidr: '10.20.0.0/24', zones: ['us-central1-a', 'us-central1-b'] }, 16, 28, 16, 6, 'cilium-ebpf'],
+    [{ maxPodsPerNode: 32, podCidr: '10.20.0.0/20' }, 64, 26, 64, 3, 'kube-proxy-iptables'],
+    [{ maxPodsPerNode: 256, podCidr: '10.20.0.0/14' }, 512, 23, 512, 3, 'kube-proxy-iptables'],
+  ])('GIVEN %j WHEN synthesized THEN the per-node range is %i addresses (/%i), the Pod range holds %i nodes, on %i nodes, dataplane %s', (gcp, size, prefix, maxNodes, nodeCount, dataplane) => {
+    const values = outputs(synth({ gcp: { ...gcp, datapath: dataplane === 'cilium-ebpf' ? 'dataplane-v2' : 'legacy' } }).parsed);
     expect([
       values[GCP_CLUSTER_OUTPUTS.perNodePodRangeSize],
       values[GCP_CLUSTER_OUTPUTS.perNodePodRangePrefix],
       values[GCP_CLUSTER_OUTPUTS.maxNodesForPodRange],
       values[CLUSTER_OUTPUTS.nodeCount],
-      values[GCP_CLUSTER_OUTPUTS.dataplane],
+      values[CLUSTER_OUTPUTS.dataplane],
     ]).toEqual([size, prefix, maxNodes, nodeCount, dataplane]);
   });
 });

@@ -104,7 +104,7 @@ describe('AwsClusterStack', () => {
     const { output } = synth().parsed;
     expect(Object.keys(output).sort()).toEqual(
       [
-        'cloud', 'cluster_name', 'region', 'location', 'node_count', 'max_pods_per_node', 'max_pods_per_node_reason', 'pod_address_range', 'pod_networking',
+        'cloud', 'cluster_name', 'region', 'location', 'node_count', 'max_pods_per_node', 'max_pods_per_node_reason', 'pod_address_range', 'pod_networking', 'dataplane',
         'cluster_endpoint', 'vpc_id', 'oidc_provider_arn', 'lb_controller_role_arn', 'kubernetes_version',
       ].sort(),
     );
@@ -112,6 +112,7 @@ describe('AwsClusterStack', () => {
     expect(output.node_count.value).toBe(3);
     expect(output.location.value).toBe('us-east-1a,us-east-1b');
     expect(output.pod_address_range.value).toEqual(['10.0.0.0/19', '10.0.32.0/19']);
+    expect(output.dataplane.value).toBe('kube-proxy-iptables');
   });
 
   test('GIVEN an environment name WHEN synthesized THEN the cluster, roles and node group are named after it', () => {
