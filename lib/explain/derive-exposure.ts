@@ -24,7 +24,10 @@ function trafficPolicy(exposure: ExposureResources): { policy: 'Cluster' | 'Loca
 function kubernetesObjectsText(exposure: ExposureResources): string | null {
   const named = (kind: string, object: ExposureResources['service']) =>
     object?.name && !object.name.includes('${') ? `${kind} ${object.name}` : undefined;
-  const parts = [named('Ingress', exposure.ingress), named('Service', exposure.service)].filter((p): p is string => p !== undefined);
+  const gatewayParts = exposure.gateway
+    ? [exposure.gateway.gateway, exposure.gateway.route].map((o) => (o?.name && !o.name.includes('${') ? `${o.kind} ${o.name}` : undefined))
+    : [];
+  const parts = [...gatewayParts, named('Ingress', exposure.ingress), named('Service', exposure.service)].filter((p): p is string => p !== undefined);
   return parts.length > 0 ? parts.join(' -> ') : null;
 }
 
@@ -139,7 +142,7 @@ export function deriveExposure(
   const path = pathOf(shape, policy, ctx.dataplane, shape.nodeEntry ?? nodePortText(stack, exposure));
   return {
     mode: exposure.mode,
-    entry: exposure.ingress?.resource.address ?? exposure.service?.resource.address ?? null,
+    entry: exposure.gateway?.gateway.address ?? exposure.ingress?.resource.address ?? exposure.service?.resource.address ?? null,
     service: exposure.service?.resource.address ?? null,
     kubernetes_objects: kubernetesObjectsText(exposure),
     lb_kind: shape.lbKind,
