@@ -6,6 +6,7 @@
 import { ClientIpVia, clientIpPreserved, Cloud } from '../contract';
 import { ExposureResources } from './exposure-resources';
 import { ClusterContext, loadBalancerShape, LoadBalancerShape } from './load-balancer-shape';
+import { matrixVariables } from './matrix';
 import { ExposureExplanation, PathStep } from './model';
 import { dig, literalNumber, SynthStack } from './terraform-json';
 
@@ -140,6 +141,8 @@ export function deriveExposure(
   }
   const via = clientIpVia(shape, snat);
   const path = pathOf(shape, policy, ctx.dataplane, shape.nodeEntry ?? nodePortText(stack, exposure));
+  const layer = shape.targets === null && shape.lbKind === null ? null : shape.l7 ? 'L7' : 'L4';
+  const api = exposure.gateway ? 'Gateway API' : exposure.ingress || exposure.service ? 'core API' : null;
   return {
     mode: exposure.mode,
     entry: exposure.gateway?.gateway.address ?? exposure.ingress?.resource.address ?? exposure.service?.resource.address ?? null,
@@ -158,6 +161,11 @@ export function deriveExposure(
     health_check: shape.targets === null ? 'unknown' : shape.healthCheck(policy),
     path: path.steps,
     path_summary: path.summary,
+    layer,
+    api,
+    variables: matrixVariables({ layer, api, targets: shape.targets, external_traffic_policy: policy }),
+    // Filled in by explainDir, which sees every exposure of the cloud.
+    differs_in_one: [],
     notes,
   };
 }
