@@ -22,8 +22,8 @@ const SNAT_L4 = 'a node address (SNAT by kube-proxy) as TCP source, and no heade
 export const EXPOSURE_UNAVAILABLE: Readonly<Record<Cloud, Readonly<Partial<Record<ExposureMode, string>>>>> = {
   aws: {},
   gcp: {
-    'native-l4':
-      'GKE passthrough Network Load Balancers only target nodes (instance groups or GCE_VM_IP NEGs), never Pod IPs: there is no L4 container-native load balancer to show',
+    // Their backends are instance groups or GCE_VM_IP NEGs of the node VMs: there is no L4 container-native load balancer to show.
+    'native-l4': 'GKE passthrough Network Load Balancers only target nodes, never Pod IPs',
   },
 };
 

@@ -59,11 +59,15 @@ Progress goes to stderr (a bar on a terminal, plain lines otherwise); the report
 json: {"schema":"hoplab.compare/v1",source,probe:{count,concurrency,timeout_ms,my_ip}|null,
   environments:[{env,clouds:["aws","gcp"],clusters:{aws:{cluster_name,region,node_count,
   max_pods_per_node,pod_address_range,node_address_range,dataplane}},rows:[{mode,clouds:{aws:{exposure:{mode,cloud,url,
-  lb_kind,target_type,expected_hops,client_ip_preserved,client_ip_seen_as,health_check,
+  lb_kind,target_type,expected_hops,source_nat,client_ip_via,client_ip_preserved,
+  client_ip_seen_as,health_check,
   external_traffic_policy},not_probed_because,probe:{url,planned,sent,ok,errors:{kind:n},
   gave_up,latency_ms:{min,p50,p95,p99,max}|null,pods:{name:n},nodes:{name:n},
   client_ip:{prober_address,seen_by_pod:{address:n},peer_kinds:{prober|node|google-front-end|other:n},
-  forwarded_for_names_prober,preserved,expected_preserved,as_expected,summary},
+  forwarded_for_names_prober,tcp_peer:client|node|load-balancer|mixed,
+  x_forwarded_for:names-prober|absent|other,client_ip_via,source_nat,preserved,
+  expected_preserved,claims:{client_ip_via|source_nat|client_ip_preserved:
+  {claimed,measured,matches}},as_expected,summary},
   source_node:{replies,from_a_node,own_node,other_node,not_from_a_node,unknown,summary}}|null}}}],
   notes}],ignored_stacks}. null means unknown. Latency is of successful (2xx/3xx) replies,
   nearest-rank percentiles, rounded to 0.1 ms.

@@ -4,6 +4,7 @@
  * clouds as columns, each cell the exposure output and, with `--probe`, what
  * was measured. `null` means unknown.
  */
+import { EXPOSURE_MODES } from '../config/schema';
 import { Cloud } from '../contract';
 import { ClusterInfo, EnvironmentOutputs, ExposureInfo, LabOutputs } from './outputs';
 import { probeUrl } from './probe';
@@ -51,7 +52,7 @@ export interface ProbeSettings {
 }
 
 const CLOUDS: readonly Cloud[] = ['aws', 'gcp'];
-const MODE_ORDER = ['native', 'nodeport', 'nodeport-local'];
+const MODE_ORDER: readonly string[] = EXPOSURE_MODES;
 
 function rowsOf(env: EnvironmentOutputs): CompareRow[] {
   const modes = [...new Set(CLOUDS.flatMap((c) => (env.exposures[c] ?? []).map((e) => e.mode)))].sort(
@@ -153,6 +154,8 @@ export async function probeModel(model: CompareModel, settings: ProbeSettings): 
           gaveUp,
           proberAddress: proberAddressFor(url, settings.myIp),
           expectedPreserved: cell.exposure.client_ip_preserved,
+          expectedVia: cell.exposure.client_ip_via,
+          expectedSourceNat: cell.exposure.source_nat,
           // Addresses a SNATed request can come from: on EKS nodes and Pods share the private
           // subnets; on GKE it is a node's primary IP or, for a Pod on the same node, its Pod-range gateway.
           nodeRanges: [...(env.clusters[cloud]?.pod_address_range ?? []), ...(env.clusters[cloud]?.node_address_range ?? [])],

@@ -7,7 +7,9 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLUSTER_OUTPUTS, Cloud, GCP_CLUSTER_OUTPUTS } from '../contract';
+import { EXPOSURE_MODES } from '../config/schema';
+import { ClientIpVia, CLUSTER_OUTPUTS, Cloud, GCP_CLUSTER_OUTPUTS } from '../contract';
+import { isClientIpVia } from '../exposure-facts';
 import { parseStackName } from '../explain/synth-dir';
 import { isRecord } from '../explain/terraform-json';
 
@@ -27,6 +29,10 @@ export interface ExposureInfo {
   readonly lb_kind: string | null;
   readonly target_type: string | null;
   readonly expected_hops: number | null;
+  /** Claimed: a node SNATs on the way to the Pod. `null` in outputs older than the field. */
+  readonly source_nat: boolean | null;
+  /** Claimed: where the Pod finds the client (`tcp-source`, `x-forwarded-for`, `none`). */
+  readonly client_ip_via: ClientIpVia | null;
   readonly client_ip_preserved: boolean | null;
   readonly client_ip_seen_as: string | null;
   readonly health_check: string | null;
@@ -93,6 +99,8 @@ function exposureInfo(name: string, value: unknown, cloud: Cloud): ExposureInfo 
     lb_kind: str(o.lb_kind),
     target_type: str(o.target_type),
     expected_hops: num(o.expected_hops),
+    source_nat: bool(o.source_nat),
+    client_ip_via: isClientIpVia(o.client_ip_via) ? o.client_ip_via : null,
     client_ip_preserved: bool(o.client_ip_preserved),
     client_ip_seen_as: str(o.client_ip_seen_as),
     health_check: str(o.health_check),
@@ -117,7 +125,7 @@ function clusterInfo(outputs: Record<string, unknown>): ClusterInfo {
   };
 }
 
-const MODE_ORDER = ['native', 'nodeport', 'nodeport-local'];
+const MODE_ORDER: readonly string[] = EXPOSURE_MODES;
 const byMode = (a: ExposureInfo, b: ExposureInfo) =>
   (MODE_ORDER.indexOf(a.mode) + 1 || 99) - (MODE_ORDER.indexOf(b.mode) + 1 || 99) || a.mode.localeCompare(b.mode);
 

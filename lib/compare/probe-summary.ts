@@ -4,6 +4,7 @@
  * prober's own address, so SNAT shows as a measured fact.
  */
 import { parseCidr } from '../config/cidr';
+import { ClientIpVia } from '../contract';
 import { addressInNodeName, forwardedAddresses } from './echo-reply';
 import { Sample } from './probe';
 import { SourceNodeShare, sourceNodeShare } from './source-node';
@@ -15,6 +16,20 @@ export const GOOGLE_FRONT_END_RANGES = ['35.191.0.0/16', '130.211.0.0/22'] as co
 /** Who the Pod's TCP peer was. */
 export type PeerKind = 'prober' | 'node' | 'google-front-end' | 'other';
 
+/** The TCP peer in the contract's words: the client (the prober), a node (SNAT), or the load balancer (a proxy); `mixed` when replies disagree. */
+export type TcpPeer = 'client' | 'node' | 'load-balancer' | 'mixed';
+
+/** What X-Forwarded-For said: it names the prober first in every reply, is absent from all, or something else. */
+export type ForwardedFor = 'names-prober' | 'absent' | 'other';
+
+/** One claim of the output next to what the probe measured. */
+export interface ClaimCheck<T> {
+  readonly claimed: T | null;
+  readonly measured: T | null;
+  /** `null` when either side is unknown. */
+  readonly matches: boolean | null;
+}
+
 export interface ClientIpMeasurement {
   /** The prober's own address, or `null` when unknown (pass `--my-ip`). */
   readonly prober_address: string | null;
@@ -24,11 +39,25 @@ export interface ClientIpMeasurement {
   readonly peer_kinds: Readonly<Partial<Record<PeerKind, number>>>;
   /** Successful replies whose X-Forwarded-For names the prober first. */
   readonly forwarded_for_names_prober: number;
-  /** Measured: the Pod saw the prober (as TCP peer, or in X-Forwarded-For behind an L7 proxy) and not a node. `null` when not measurable. */
+  /** The Pod's TCP peer, classified: the client (prober), a node, or the load balancer. `null` when not measurable. */
+  readonly tcp_peer: TcpPeer | null;
+  /** Whether X-Forwarded-For named the prober; `null` when not measurable (no reply, or the prober's address unknown). */
+  readonly x_forwarded_for: ForwardedFor | null;
+  /** Measured: where the Pod could find the prober's address (`tcp-source`, `x-forwarded-for` or `none`). */
+  readonly client_ip_via: ClientIpVia | null;
+  /** Measured: whether a node rewrote the source (the TCP peer was a node). */
+  readonly source_nat: boolean | null;
+  /** Measured: the prober's address reached the Pod at all (= `client_ip_via !== 'none'`). `null` when not measurable. */
   readonly preserved: boolean | null;
   /** The output's claim, for comparison. */
   readonly expected_preserved: boolean | null;
-  /** Whether measurement and claim agree; `null` when either is unknown. */
+  /** Each claim of the output (`client_ip_via`, `source_nat`, `client_ip_preserved`) against the measurement. */
+  readonly claims: {
+    readonly client_ip_via: ClaimCheck<ClientIpVia>;
+    readonly source_nat: ClaimCheck<boolean>;
+    readonly client_ip_preserved: ClaimCheck<boolean>;
+  };
+  /** Whether every claim that could be checked matches; `null` when none could. */
   readonly as_expected: boolean | null;
   readonly summary: string;
 }
@@ -79,6 +108,10 @@ export interface SummaryContext {
   readonly gaveUp: boolean;
   readonly proberAddress: string | null;
   readonly expectedPreserved: boolean | null;
+  /** The output's `client_ip_via`, when it has one. @default null */
+  readonly expectedVia?: ClientIpVia | null;
+  /** The output's `source_nat`, when it has one. @default null */
+  readonly expectedSourceNat?: boolean | null;
   /** Where nodes (and Pods) get addresses: the cluster's `pod_address_range` on AWS (the private subnets). */
   readonly nodeRanges: readonly string[];
 }
@@ -110,6 +143,20 @@ export function summarizeProbe(samples: readonly Sample[], ctx: SummaryContext):
   const seen = tally(peers.map((p) => (p === undefined ? undefined : normalize(p))));
   const known = kinds.filter((k) => k !== undefined).length;
 
+  const peerKinds = new Set(kinds.filter((k): k is PeerKind => k !== undefined).map((k): Exclude<TcpPeer, 'mixed'> => (k === 'prober' ? 'client' : k === 'node' ? 'node' : 'load-balancer')));
+  const tcpPeer: TcpPeer | null = peerKinds.size === 0 ? null : peerKinds.size === 1 ? [...peerKinds][0] : 'mixed';
+  const forwardedFor: ForwardedFor | null =
+    ok.length === 0 ? null : withXff === 0 ? 'absent' : prober === null ? null : xffNamesProber === ok.length ? 'names-prober' : 'other';
+  let via: ClientIpVia | null = null;
+  if (tcpPeer === 'client') {
+    via = 'tcp-source';
+  } else if (forwardedFor === 'names-prober') {
+    via = 'x-forwarded-for';
+  } else if (tcpPeer !== null && prober !== null && (forwardedFor === 'absent' || forwardedFor === 'other')) {
+    via = 'none';
+  }
+  const sourceNat = tcpPeer === null || tcpPeer === 'mixed' ? (tcpPeer === 'mixed' && (kindCounts.node ?? 0) > 0 ? true : null) : tcpPeer === 'node';
+
   let preserved: boolean | null = null;
   let summary: string;
   const seenList = Object.keys(seen).slice(0, 3).join(', ') + (Object.keys(seen).length > 3 ? ', ...' : '');
@@ -134,7 +181,20 @@ export function summarizeProbe(samples: readonly Sample[], ctx: SummaryContext):
     preserved = false;
     summary = `Pod saw ${seenList}, not the prober (${prober}), and X-Forwarded-For does not name it: the client address is lost`;
   }
-  const asExpected = preserved === null || ctx.expectedPreserved === null ? null : preserved === ctx.expectedPreserved;
+  // Measured preservation follows the contract: the client reached the Pod somewhere (TCP source or X-Forwarded-For).
+  preserved = via === null ? null : via !== 'none';
+  const check = <T>(claimed: T | null | undefined, measured: T | null): ClaimCheck<T> => ({
+    claimed: claimed ?? null,
+    measured,
+    matches: claimed === null || claimed === undefined || measured === null ? null : claimed === measured,
+  });
+  const claims = {
+    client_ip_via: check(ctx.expectedVia, via),
+    source_nat: check(ctx.expectedSourceNat, sourceNat),
+    client_ip_preserved: check(ctx.expectedPreserved, preserved),
+  };
+  const checked = Object.values(claims).filter((c) => c.matches !== null);
+  const asExpected = checked.length === 0 ? null : checked.every((c) => c.matches === true);
   return {
     url: ctx.url,
     planned: ctx.planned,
@@ -150,8 +210,13 @@ export function summarizeProbe(samples: readonly Sample[], ctx: SummaryContext):
       seen_by_pod: seen,
       peer_kinds: kindCounts,
       forwarded_for_names_prober: xffNamesProber,
+      tcp_peer: tcpPeer,
+      x_forwarded_for: forwardedFor,
+      client_ip_via: via,
+      source_nat: sourceNat,
       preserved,
       expected_preserved: ctx.expectedPreserved,
+      claims,
       as_expected: asExpected,
       summary,
     },

@@ -2,6 +2,8 @@
  * Renders a `CompareModel`: a terminal table per environment (clouds as
  * columns, exposures as rows), Markdown, or JSON (the model itself).
  */
+import { ExposureMode } from '../config/schema';
+import { EXPOSURE_UNAVAILABLE } from '../exposure-facts';
 import { Cloud } from '../contract';
 import { markdownTable, textTable } from '../explain/text-table';
 import { CompareCell, CompareEnvironment, CompareModel } from './compare-model';
@@ -21,15 +23,15 @@ function spread(counts: Readonly<Record<string, number>>): string {
 }
 
 /** The lines of one cell. */
-export function cellLines(cell: CompareCell | undefined, withUrl = true): string[] {
+export function cellLines(cell: CompareCell | undefined, withUrl = true, notOffered?: string): string[] {
   if (!cell) {
-    return ['(not exposed)'];
+    return [notOffered ? `(not offered: ${notOffered})` : '(not exposed)'];
   }
   const e = cell.exposure;
   const lines = [
     ...(withUrl ? [`URL: ${u(e.url)}`] : []),
     `LB: ${u(e.lb_kind)}; targets: ${u(e.target_type)}; ETP ${u(e.external_traffic_policy)}`,
-    `expected: ${u(e.expected_hops)} hop${e.expected_hops === 1 ? '' : 's'} LB -> Pod; client IP preserved: ${u(e.client_ip_preserved)}` +
+    `expected: ${u(e.expected_hops)} hop${e.expected_hops === 1 ? '' : 's'} LB -> Pod; source NAT: ${u(e.source_nat)}; client IP via: ${u(e.client_ip_via)} (preserved: ${u(e.client_ip_preserved)})` +
       (e.client_ip_seen_as ? ` (${e.client_ip_seen_as})` : ''),
   ];
   if (cell.not_probed_because) {
@@ -51,6 +53,16 @@ export function cellLines(cell: CompareCell | undefined, withUrl = true): string
     }
     const verdict = p.client_ip.as_expected === null ? '' : p.client_ip.as_expected ? ' [as expected]' : ' [NOT as expected]';
     lines.push(`client IP: ${p.client_ip.summary}${verdict}`);
+    const c = p.client_ip;
+    if (c.tcp_peer !== null || c.x_forwarded_for !== null) {
+      const mismatches = Object.entries(c.claims)
+        .filter(([, check]) => check.matches === false)
+        .map(([name, check]) => `${name} claimed ${String(check.claimed)}, measured ${String(check.measured)}`);
+      lines.push(
+        `measured: TCP peer ${u(c.tcp_peer)}; X-Forwarded-For ${u(c.x_forwarded_for)}; source NAT ${u(c.source_nat)}; client IP via ${u(c.client_ip_via)}` +
+          (mismatches.length ? ` -- MISMATCH: ${mismatches.join('; ')}` : ''),
+      );
+    }
     if (p.source_node && p.source_node.from_a_node + p.source_node.unknown > 0) {
       lines.push(`SNAT source: ${p.source_node.summary}`);
     }
@@ -86,7 +98,7 @@ function tableOf(env: CompareEnvironment, withUrl = true): { header: string[]; r
     header: ['exposure', ...env.clouds.map((c) => CLOUD_TITLE[c])],
     rows: [
       ['cluster', ...env.clouds.map((c) => clusterText(env.clusters[c]))],
-      ...env.rows.map((row) => [row.mode, ...env.clouds.map((c) => cellLines(row.clouds[c], withUrl).join('\n'))]),
+      ...env.rows.map((row) => [row.mode, ...env.clouds.map((c) => cellLines(row.clouds[c], withUrl, EXPOSURE_UNAVAILABLE[c][row.mode as ExposureMode]).join('\n'))]),
     ],
   };
 }

@@ -10,8 +10,8 @@ import { KNOWN_INSTANCE_TYPES } from './eni-limits';
  */
 export const EXPOSURE_MODES = ['native', 'gateway', 'nodeport', 'nodeport-l4', 'nodeport-local', 'native-l4'] as const;
 export type ExposureMode = (typeof EXPOSURE_MODES)[number];
-/** What a lab without an `exposures` list deploys. The Gateway API constructs are not in yet, so `gateway` is left out for now. */
-export const DEFAULT_EXPOSURES: ExposureMode[] = EXPOSURE_MODES.filter((mode) => mode !== 'gateway');
+/** What a lab without an `exposures` list deploys: every mode (each cloud makes those it offers). */
+export const DEFAULT_EXPOSURES: readonly ExposureMode[] = EXPOSURE_MODES;
 
 /** EKS Kubernetes versions hoplab is tested against. */
 export const EKS_VERSIONS = ['1.31', '1.32', '1.33', '1.34', '1.35'] as const;

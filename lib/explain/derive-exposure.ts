@@ -7,6 +7,7 @@ import { ClientIpVia, clientIpPreserved, Cloud } from '../contract';
 import { DatapathExplanation, datapathEffect } from './datapath';
 import { ExposureResources } from './exposure-resources';
 import { ClusterContext, loadBalancerShape, LoadBalancerShape } from './load-balancer-shape';
+import { matrixVariables } from './matrix';
 import { ExposureExplanation, PathStep } from './model';
 import { dig, literalNumber, SynthStack } from './terraform-json';
 
@@ -25,7 +26,10 @@ function trafficPolicy(exposure: ExposureResources): { policy: 'Cluster' | 'Loca
 function kubernetesObjectsText(exposure: ExposureResources): string | null {
   const named = (kind: string, object: ExposureResources['service']) =>
     object?.name && !object.name.includes('${') ? `${kind} ${object.name}` : undefined;
-  const parts = [named('Ingress', exposure.ingress), named('Service', exposure.service)].filter((p): p is string => p !== undefined);
+  const gatewayParts = exposure.gateway
+    ? [exposure.gateway.gateway, exposure.gateway.route].map((o) => (o?.name && !o.name.includes('${') ? `${o.kind} ${o.name}` : undefined))
+    : [];
+  const parts = [...gatewayParts, named('Ingress', exposure.ingress), named('Service', exposure.service)].filter((p): p is string => p !== undefined);
   return parts.length > 0 ? parts.join(' -> ') : null;
 }
 
@@ -146,9 +150,11 @@ export function deriveExposure(
   }
   const via = clientIpVia(shape, snat);
   const path = pathOf(shape, policy, ctx.dataplane, shape.nodeEntry ?? nodePortText(stack, exposure));
+  const layer = shape.targets === null && shape.lbKind === null ? null : shape.l7 ? 'L7' : 'L4';
+  const api = exposure.gateway ? 'Gateway API' : exposure.ingress || exposure.service ? 'core API' : null;
   return {
     mode: exposure.mode,
-    entry: exposure.ingress?.resource.address ?? exposure.service?.resource.address ?? null,
+    entry: exposure.gateway?.gateway.address ?? exposure.ingress?.resource.address ?? exposure.service?.resource.address ?? null,
     service: exposure.service?.resource.address ?? null,
     kubernetes_objects: kubernetesObjectsText(exposure),
     lb_kind: shape.lbKind,
@@ -165,6 +171,11 @@ export function deriveExposure(
     datapath_effect: datapathEffect(ctx.datapath ?? null, { targets: shape.targets, external_traffic_policy: policy, client_ip_via: via }),
     path: path.steps,
     path_summary: path.summary,
+    layer,
+    api,
+    variables: matrixVariables({ layer, api, targets: shape.targets, external_traffic_policy: policy }),
+    // Filled in by explainDir, which sees every exposure of the cloud.
+    differs_in_one: [],
     notes,
   };
 }

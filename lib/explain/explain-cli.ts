@@ -30,7 +30,8 @@ options:
   --env NAME        only this environment (default: all found)
   --format FORMAT   table (default; terminal), markdown (reports) or json (scripts)
   --diagram OUTDIR  also write one Mermaid flowchart per environment, cloud and
-                    exposure to OUTDIR/<env>-<cloud>-<mode>.mmd (SNAT hop in red)
+                    exposure to OUTDIR/<env>-<cloud>-<mode>.mmd (SNAT hop in red), and
+                    the one-variable matrix of each cloud to <env>-<cloud>-matrix.mmd
   -h, --help        this help
 
 json: {"schema":"hoplab.explain/v1","dir",environments:[{env,clouds:[{cloud,
@@ -39,9 +40,13 @@ json: {"schema":"hoplab.explain/v1","dir",environments:[{env,clouds:[{cloud,
   cluster_policy_snat,unchanged,probe_limits,notes},capacity:{max_pods_per_node,max_pods_per_node_reason,node_count,machine_type,
   pod_address_range,per_node_range,max_nodes_for_pod_range,notes},
   exposures:[{mode,entry,service,kubernetes_objects,lb_kind,target_type,targets,
-  external_traffic_policy,expected_hops,snat,client_ip_preserved,
-  client_ip_seen_as,health_check,datapath_effect,path:[{at,then,snat}],path_summary,notes}],
-  notes}]}],ignored_stacks}. null means not known from the synthesized JSON.
+  external_traffic_policy,expected_hops,snat,source_nat,client_ip_via
+  (tcp-source|x-forwarded-for|none),client_ip_preserved (= client_ip_via != none),
+  client_ip_seen_as,health_check,datapath_effect,path:[{at,then,snat}],path_summary,layer,api,
+  variables:{layer,api,targets,traffic_policy},
+  differs_in_one:[{mode,variable,this,other}],notes}],
+  not_offered:[{mode,reason}],notes}]}],ignored_stacks}.
+  null means not known from the synthesized JSON.
 
 exit codes: 0 explained; 1 nothing to read (run \`npm run synth\` first); 2 bad arguments.
 `;

@@ -3,7 +3,9 @@
  * and exposure synthesized into `dir` (a cdktf output directory).
  */
 import { Cloud } from '../contract';
+import { EXPOSURE_UNAVAILABLE } from '../exposure-facts';
 import { deriveExposure } from './derive-exposure';
+import { oneVariableNeighbours } from './matrix';
 import { findExposures, namespaceLabels } from './exposure-resources';
 import { CloudExplanation, EnvironmentExplanation, ExplainModel } from './model';
 import { awsDatapath, gcpDatapath } from './datapath';
@@ -42,7 +44,10 @@ function explainCloud(found: CloudStacks): CloudExplanation {
     dataplane: dataplane ?? 'kube-proxy',
     datapath,
   };
-  const exposures = lb ? findExposures(lb).map((e) => deriveExposure(cloud, lb, e, ctx)) : [];
+  const derived = lb ? findExposures(lb).map((e) => deriveExposure(cloud, lb, e, ctx)) : [];
+  const neighbours = oneVariableNeighbours(derived);
+  const exposures = derived.map((e) => ({ ...e, differs_in_one: neighbours.get(e.mode) ?? [] }));
+  const not_offered = Object.entries(EXPOSURE_UNAVAILABLE[cloud]).map(([mode, reason]) => ({ mode, reason: reason as string }));
   if (lb && exposures.length === 0) {
     notes.push(`${lbStack} has no Ingress or Service labelled hoplab.dev/exposure`);
   }
@@ -56,6 +61,7 @@ function explainCloud(found: CloudStacks): CloudExplanation {
     datapath,
     capacity: cluster ? (cloud === 'aws' ? awsCapacity(cluster) : gcpCapacity(cluster)) : null,
     exposures,
+    not_offered,
     notes,
   };
 }

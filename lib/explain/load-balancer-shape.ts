@@ -10,7 +10,7 @@
  */
 import { Cloud } from '../contract';
 import { ExposureResources, KubeObject } from './exposure-resources';
-import { block } from './terraform-json';
+import { block, dig } from './terraform-json';
 
 /** The load balancer part of a path, before the Service's traffic policy is applied. */
 export interface LoadBalancerShape {
@@ -313,8 +313,92 @@ function gcpService(service: KubeObject): LoadBalancerShape {
   };
 }
 
+/** GatewayClass controllers and GKE classes whose load balancers are known. */
+const GATEWAY = {
+  albController: 'gateway.k8s.aws/alb',
+  /** GKE's managed classes for Application Load Balancers: `gke-l7-global-external-managed`, `gke-l7-regional-external-managed`, `gke-l7-rilb`, `gke-l7-gxlb`. */
+  gkeL7: /^gke-l7-/,
+} as const;
+
+/**
+ * A Gateway API exposure: the AWS Load Balancer Controller's ALB Gateway
+ * (target type from the Service's TargetGroupConfiguration, else the
+ * controller's default, instance), or a GKE L7 Gateway (always NEG backends).
+ */
+function gatewayShape(cloud: Cloud, exposure: ExposureResources, ctx: ClusterContext): LoadBalancerShape {
+  const objects = exposure.gateway!;
+  const className = objects.gateway.spec.gatewayClassName;
+  const service = exposure.service;
+  const notes: string[] = [];
+  if (cloud === 'aws') {
+    const controller = objects.gatewayClass?.spec.controllerName;
+    if (controller !== GATEWAY.albController) {
+      return unknownShape(
+        controller === undefined
+          ? `GatewayClass ${String(className)} is not in this stack: which controller serves the Gateway is not known`
+          : `GatewayClass ${String(className)} is served by ${String(controller)}, not the AWS Load Balancer Controller's ALB Gateway (${GATEWAY.albController})`,
+      );
+    }
+    const configured = dig(objects.targetGroupConfiguration?.spec, 'defaultConfiguration.targetType');
+    const targetType = typeof configured === 'string' ? configured : 'instance';
+    if (configured === undefined) {
+      notes.push("no TargetGroupConfiguration with a targetType for the backend Service: the controller's default, instance");
+    }
+    const path = dig(objects.targetGroupConfiguration?.spec, 'defaultConfiguration.healthCheckConfig.healthCheckPath') ?? '/';
+    const protocol = dig(objects.targetGroupConfiguration?.spec, 'defaultConfiguration.healthCheckConfig.healthCheckProtocol') ?? 'HTTP';
+    const gates = service?.namespace !== undefined && ctx.namespaceLabels.get(service.namespace)?.[LBC.readinessGateLabel] === 'enabled';
+    if (targetType === 'ip') {
+      return {
+        lbKind: 'alb',
+        label: 'ALB',
+        l7: true,
+        targets: 'pods',
+        targetType: 'ip',
+        keepsClientAsSource: false,
+        healthCheck: () =>
+          `each Pod IP on ${targetPort(service)} (${String(protocol)} ${String(path)}), ` +
+          (gates ? 'with Pod readiness gates' : `without Pod readiness gates (namespace not labelled ${LBC.readinessGateLabel}: enabled)`),
+        notes,
+      };
+    }
+    if (targetType === 'instance') {
+      if (service && service.spec.type !== 'NodePort' && service.spec.type !== 'LoadBalancer') {
+        notes.push(`instance targets need a NodePort Service, but ${service.resource.address} is ${String(service.spec.type ?? 'ClusterIP')}: the controller will not register targets`);
+      }
+      return {
+        lbKind: 'alb',
+        label: 'ALB',
+        l7: true,
+        targets: 'nodes',
+        targetType: 'instance',
+        keepsClientAsSource: false,
+        healthCheck: (policy) =>
+          `every node's NodePort (${String(protocol)} ${String(path)}): ${policy === 'Local' ? 'only nodes with a ready Pod pass' : 'passes on nodes without a Pod too'}`,
+        notes,
+      };
+    }
+    return { ...unknownShape(`TargetGroupConfiguration targetType ${targetType} is neither ip nor instance`), lbKind: 'alb', label: 'ALB', l7: true };
+  }
+  if (typeof className !== 'string' || !GATEWAY.gkeL7.test(className)) {
+    return unknownShape(`GatewayClass ${String(className)} is not one of GKE's L7 classes (gke-l7-*): which load balancer serves it is not known`);
+  }
+  return {
+    lbKind: 'gclb-application',
+    label: 'Google L7 LB',
+    l7: true,
+    targets: 'pods',
+    targetType: 'neg',
+    keepsClientAsSource: false,
+    healthCheck: () => `each Pod endpoint in the NEGs on ${targetPort(service)} (HTTP /, the Gateway controller's default without a HealthCheckPolicy)`,
+    notes,
+  };
+}
+
 /** The load balancer an exposure makes on `cloud`. */
 export function loadBalancerShape(cloud: Cloud, exposure: ExposureResources, ctx: ClusterContext): LoadBalancerShape {
+  if (exposure.gateway) {
+    return gatewayShape(cloud, exposure, ctx);
+  }
   if (exposure.ingress) {
     return cloud === 'aws' ? awsIngress(exposure, exposure.ingress, ctx) : gcpIngress(exposure, exposure.ingress, ctx);
   }

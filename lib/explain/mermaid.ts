@@ -59,6 +59,31 @@ export function mermaidDiagram(env: string, cloud: Cloud, exposure: ExposureExpl
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The comparison matrix of one cloud as a graph: one node per exposure, one
+ * edge per pair that differs in exactly one variable, labelled with it.
+ */
+export function mermaidMatrix(env: string, cloud: Cloud, exposures: readonly ExposureExplanation[], notOffered: readonly { mode: string; reason: string }[] = []): string {
+  const lines = [`%% hoplab explain: environment ${env}, ${cloud}: exposures one variable apart`, 'flowchart LR'];
+  const id = (mode: string) => `m${exposures.findIndex((e) => e.mode === mode)}`;
+  exposures.forEach((e, i) => {
+    lines.push(`  m${i}[${label(`${e.mode}: ${e.layer ?? '?'}, ${e.targets ?? '?'}${e.targets === 'nodes' ? `, ETP ${e.external_traffic_policy ?? '?'}` : ''}${e.api === 'Gateway API' ? ', Gateway API' : ''}`)}]`);
+  });
+  exposures.forEach((e) => {
+    for (const n of e.differs_in_one) {
+      // Each pair once: from the earlier exposure to the later one.
+      if (exposures.findIndex((x) => x.mode === n.mode) > exposures.indexOf(e)) {
+        lines.push(`  ${id(e.mode)} ---|${label(n.variable)}| ${id(n.mode)}`);
+      }
+    }
+  });
+  notOffered.forEach((n, i) => lines.push(`  x${i}[${label(`${n.mode}: not offered on ${cloud === 'gcp' ? 'GKE' : 'EKS'}`)}]`, `  class x${i} absent`));
+  if (notOffered.length > 0) {
+    lines.push('  classDef absent stroke-dasharray:4 4,color:#777');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** File name of a diagram: `<env>-<cloud>-<mode>.mmd`. */
 export function diagramFileName(env: string, cloud: Cloud, mode: string): string {
   return `${env}-${cloud}-${mode}`.replace(/[^A-Za-z0-9._-]/g, '_') + '.mmd';
@@ -73,6 +98,11 @@ export function writeDiagrams(model: ExplainModel, outDir: string): string[] {
       for (const exposure of cloud.exposures) {
         const file = join(outDir, diagramFileName(env.env, cloud.cloud, exposure.mode));
         writeFileSync(file, mermaidDiagram(env.env, cloud.cloud, exposure));
+        written.push(file);
+      }
+      if (cloud.exposures.length > 1) {
+        const file = join(outDir, diagramFileName(env.env, cloud.cloud, 'matrix'));
+        writeFileSync(file, mermaidMatrix(env.env, cloud.cloud, cloud.exposures, cloud.not_offered));
         written.push(file);
       }
     }

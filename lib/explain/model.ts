@@ -16,6 +16,26 @@ export interface PathStep {
   readonly snat: boolean;
 }
 
+/** The variables of the comparison matrix (see lib/explain/matrix.ts). */
+export interface MatrixVariables {
+  readonly layer: 'L7' | 'L4';
+  readonly api: 'Gateway API' | 'core API';
+  readonly targets: 'pods' | 'nodes';
+  /** Only when the targets are nodes. */
+  readonly traffic_policy: 'Cluster' | 'Local' | null;
+}
+
+/** Another exposure of the same cloud that differs from this one in exactly one variable. */
+export interface MatrixNeighbour {
+  readonly mode: string;
+  /** `layer`, `api`, `targets` or `traffic policy`. */
+  readonly variable: string;
+  /** This exposure's value, e.g. `L7`. */
+  readonly this: string;
+  /** The other exposure's value, e.g. `L4`. */
+  readonly other: string;
+}
+
 /** What the synthesized resources say about one exposure. */
 export interface ExposureExplanation {
   /** The exposure mode from the `hoplab.dev/exposure` label. */
@@ -54,6 +74,14 @@ export interface ExposureExplanation {
   readonly path: readonly PathStep[];
   /** Path in one line, e.g. `client -> ALB -> Pod`. */
   readonly path_summary: string;
+  /** `L7` (the load balancer proxies) or `L4` (passthrough). */
+  readonly layer: 'L7' | 'L4' | null;
+  /** The Kubernetes API that asks for the load balancer: `Gateway API`, or `core API` (Ingress, Service). */
+  readonly api: 'Gateway API' | 'core API' | null;
+  /** The variables of the comparison matrix, or null when not all are known. */
+  readonly variables: MatrixVariables | null;
+  /** The other exposures of this cloud that differ from this one in exactly one variable. */
+  readonly differs_in_one: readonly MatrixNeighbour[];
   /** Things that could not be derived, or that a reader should know. */
   readonly notes: readonly string[];
 }
@@ -92,6 +120,8 @@ export interface CloudExplanation {
   readonly capacity: PodCapacity | null;
   /** Exposures in mode order (`native`, `nodeport`, `nodeport-local`, then others). */
   readonly exposures: readonly ExposureExplanation[];
+  /** Exposure modes this cloud does not offer, with the reason (GKE: `native-l4`). */
+  readonly not_offered: readonly { readonly mode: string; readonly reason: string }[];
   readonly notes: readonly string[];
 }
 

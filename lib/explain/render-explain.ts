@@ -3,6 +3,7 @@
  * (`markdown`) or the model itself (`json`, stable field names, see model.ts).
  */
 import type { DatapathExplanation } from './datapath';
+import { neighbourText } from './matrix';
 import { CloudExplanation, EnvironmentExplanation, ExplainModel, ExposureExplanation, PodCapacity, shown } from './model';
 import { markdownTable, textTable, wrap } from './text-table';
 
@@ -57,6 +58,8 @@ const FACT_ROWS: readonly (readonly [string, (e: ExposureExplanation) => string]
   ['LB / target type', (e) => `${shown(e.lb_kind)} / ${shown(e.target_type)}${e.targets ? ` (${e.targets})` : ''}`],
   ['externalTrafficPolicy', (e) => shown(e.external_traffic_policy)],
   ['datapath', (e) => e.datapath_effect],
+  ['layer / API', (e) => `${shown(e.layer)} / ${shown(e.api)}`],
+  ['differs in one variable from', (e) => (e.differs_in_one.length ? e.differs_in_one.map(neighbourText).join('; ') : e.variables ? 'none' : 'unknown')],
   ['objects', objectsText],
 ];
 
@@ -75,6 +78,14 @@ export function datapathLines(datapath: DatapathExplanation | null): string[] {
   ];
 }
 
+/** The matrix of one cloud: a row and a column per exposure, the one variable where two differ only in it. */
+export function matrixRows(cloud: CloudExplanation): string[][] {
+  return cloud.exposures.map((row) => [
+    row.mode,
+    ...cloud.exposures.map((column) => (column === row ? '-' : (row.differs_in_one.find((n) => n.mode === column.mode)?.variable ?? ''))),
+  ]);
+}
+
 export function capacityLines(capacity: PodCapacity | null): string[] {
   if (!capacity) {
     return ['Pod capacity: unknown (cluster stack not synthesized)'];
@@ -91,7 +102,7 @@ export function capacityLines(capacity: PodCapacity | null): string[] {
 }
 
 function cloudNotes(cloud: CloudExplanation): string[] {
-  const lines = cloud.notes.map((n) => `note: ${n}`);
+  const lines = [...cloud.not_offered.map((n) => `not offered: ${n.mode}: ${n.reason}`), ...cloud.notes.map((n) => `note: ${n}`)];
   for (const e of cloud.exposures) {
     lines.push(...e.notes.map((n) => `note (${e.mode}): ${n}`));
   }
@@ -131,6 +142,7 @@ export function renderExplainTable(model: ExplainModel, options: RenderOptions =
         `${cloud.lb_stack}${cloud.lb_synthesized ? '' : ' (not synthesized)'}; NodePort dataplane: ${shown(cloud.dataplane)} --`);
       if (cloud.exposures.length > 0) {
         out.push(textTable(['', ...cloud.exposures.map((e) => e.mode)], FACT_ROWS.map(([label, value]) => [label, ...cloud.exposures.map(value)]), { width }));
+        out.push('one variable apart (row vs column):', textTable(['', ...cloud.exposures.map((e) => e.mode)], matrixRows(cloud), { width }));
       }
       const datapath = datapathLines(cloud.datapath ?? null).flatMap((line) => {
         const indent = /^ */.exec(line)![0];
@@ -163,6 +175,8 @@ export function renderExplainMarkdown(model: ExplainModel): string {
       );
       if (cloud.exposures.length > 0) {
         out.push(markdownTable(['', ...cloud.exposures.map((e) => `\`${e.mode}\``)], FACT_ROWS.map(([label, value]) => [label, ...cloud.exposures.map(value)])), '');
+        out.push('Pairs that differ in exactly one variable (row vs column):', '');
+        out.push(markdownTable(['', ...cloud.exposures.map((e) => `\`${e.mode}\``)], matrixRows(cloud).map(([mode, ...cells]) => [`\`${mode}\``, ...cells])), '');
       }
       out.push(...capacityLines(cloud.capacity).map((l) => (l.startsWith('  - ') ? `  ${l.trim()}` : `- ${l.trim()}`)));
       out.push(...datapathLines(cloud.datapath ?? null).map((l) => (l.startsWith('  ') ? `  - ${l.trim()}` : `- ${l.trim()}`)));

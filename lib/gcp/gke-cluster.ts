@@ -75,6 +75,13 @@ export interface GkeClusterProps {
    * @default - the Compute Engine default service account
    */
   readonly defaultPoolServiceAccount?: string;
+  /**
+   * Gateway API on the cluster: `CHANNEL_STANDARD` makes GKE install the
+   * standard-channel Gateway API CRDs and its GatewayClasses (such as
+   * `gke-l7-global-external-managed`), which the `gateway` exposure uses.
+   * @default 'CHANNEL_STANDARD'
+   */
+  readonly gatewayApiChannel?: 'CHANNEL_STANDARD' | 'CHANNEL_DISABLED';
 }
 
 /**
@@ -128,6 +135,7 @@ export class GkeCluster extends Construct {
         cidrBlocks: props.masterAuthorizedCidrs.map((cidrBlock) => ({ cidrBlock, displayName: `hoplab ${cidrBlock}` })),
       },
       addonsConfig: { httpLoadBalancing: { disabled: false } },
+      gatewayApiConfig: { channel: props.gatewayApiChannel ?? 'CHANNEL_STANDARD' },
       removeDefaultNodePool: true,
       initialNodeCount: 1,
       nodeConfig: props.defaultPoolServiceAccount

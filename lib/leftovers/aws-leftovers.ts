@@ -59,7 +59,9 @@ export interface AwsLeftoverQuery {
  * `hoplab-env` tag (VPC pieces, IAM), IAM roles and policies named after its
  * cluster, the cluster itself, and what the AWS Load Balancer Controller made
  * outside Terraform (load balancers, target groups, security groups tagged
- * `elbv2.k8s.aws/cluster`), plus network interfaces left in its VPCs.
+ * `elbv2.k8s.aws/cluster`), plus network interfaces left in its VPCs. The
+ * controller's Gateway API ALBs carry the same tag (v3.5.0: the Gateway
+ * controller uses the shared tracking provider), so they are covered too.
  */
 export async function findAwsLeftovers(query: AwsLeftoverQuery): Promise<Leftover[]> {
   const config = {

@@ -75,10 +75,25 @@ function unique(...lists: Item[][]): Item[] {
  */
 const SHORT_ID = /^k8s[123]-(?:[a-z0-9]{2,3}-)?([a-z0-9]{8})-/;
 const LONG_ID = /--([a-z0-9]+)$/;
+/**
+ * GKE's Gateway controller names its load-balancer pieces (URL maps, target
+ * proxies, forwarding rules, backend services, health checks)
+ * `gkegw1-<4-character cluster hash>-<namespace>-<name>-...`; its NEGs are `k8s1-...`.
+ */
+const GATEWAY_ID = /^gkegw1-([a-z0-9]{4})-/;
 
 class GkeIds {
   private readonly short = new Set<string>();
   private readonly long = new Set<string>();
+  private readonly gateway = new Set<string>();
+
+  /** Learns the Gateway controller's cluster hash from `gkegw1-` pieces already linked to the environment. */
+  learnGateway(items: readonly Item[]): void {
+    for (const { name } of items) {
+      const hash = GATEWAY_ID.exec(name)?.[1];
+      if (hash) this.gateway.add(hash);
+    }
+  }
 
   /** Learns the ids in the names of resources known to be the environment's. */
   learn(items: readonly Item[]): void {
@@ -95,6 +110,8 @@ class GkeIds {
 
   /** The id in `name` that is the environment's, if any. */
   match(name: string): string | undefined {
+    const gatewayHash = GATEWAY_ID.exec(name)?.[1];
+    if (gatewayHash && this.gateway.has(gatewayHash)) return `gkegw1-${gatewayHash}`;
     const short = SHORT_ID.exec(name)?.[1];
     if (short && this.short.has(short)) return short;
     const long = name.startsWith('k8s-') ? LONG_ID.exec(name)?.[1] : undefined;
@@ -123,7 +140,8 @@ class GkeIds {
  *   share their name with a legacy `k8s-fw-<name>` firewall rule of the network;
  * - what is no longer linked (an empty instance group has no network; a
  *   health check outlives its backend service): GKE names that carry one of
- *   the cluster ids found in the names of the network's NEGs and firewall rules;
+ *   the cluster ids found in the names of the network's NEGs and firewall rules,
+ *   or the Gateway controller's `gkegw1-<hash>` of a Gateway piece found linked;
  * - the GKE cluster, by name.
  *
  * Leftovers come in an order they can be deleted in. Any API error, timeout,
@@ -216,8 +234,11 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
     }),
   );
   const servicePaths = paths(services.items);
+  // Gateway pieces linked so far tell the Gateway controller's hash, for the ones whose links are gone.
+  ids.learnGateway(services.items);
   const maps = pick(urlMaps, linkedOrNamed((m) => (urlMapServices(m).some((s) => servicePaths.has(resourcePath(s))) ? 'routes to a backend service of the environment' : undefined)));
   const mapPaths = paths(maps.items);
+  ids.learnGateway(maps.items);
   const proxies = pick([...httpProxies, ...httpsProxies], linkedOrNamed((p) => (mapPaths.has(resourcePath(p.urlMap as string | undefined)) ? 'uses a URL map of the environment' : undefined)));
 
   const instancePaths = paths(envInstances);

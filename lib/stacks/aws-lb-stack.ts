@@ -3,12 +3,14 @@ import { Construct } from 'constructs';
 import { ExposureMode, LabConfig } from '../config/schema';
 import { ExposureOutput, exposureOutputName } from '../contract';
 import { exposureFacts } from '../exposure-facts';
+import { AlbGatewayExposure } from '../aws/alb-gateway-exposure';
 import { AlbIngressExposure, AlbTargetType } from '../aws/alb-ingress-exposure';
 import { EksProviders } from '../aws/eks-providers';
 import { LbExposure } from '../aws/lb-exposure';
 import { LoadBalancerController, READINESS_GATE_INJECT_LABEL } from '../aws/load-balancer-controller';
 import { NlbServiceExposure, NlbTargetType } from '../aws/nlb-service-exposure';
 import { DEMO_APP_LABELS, DemoApp } from '../k8s/demo-app';
+import { GatewayApiCrds } from '../k8s/gateway-api-crds';
 import { labTags } from '../tags';
 import { AwsClusterStack } from './aws-cluster-stack';
 
@@ -28,7 +30,8 @@ export interface AwsLbStackProps {
  * `<env>-aws-lb`: the AWS Load Balancer Controller, the demo app and one load
  * balancer per exposure mode, in the cluster of `<env>-aws-cluster`.
  *
- * Order, both ways: controller, then namespace and exposures (each waits for its
+ * Order, both ways: the Gateway API CRDs (with the `gateway` exposure), the
+ * controller, then namespace and exposures (each waits for its
  * load balancer), then the app's Pods (so the webhook sees the `ip` target
  * groups and injects readiness gates). `cdktf destroy` runs it backwards: the
  * Ingresses and Services go first, and each delete waits until the controller
@@ -42,6 +45,8 @@ export class AwsLbStack extends TerraformStack {
   public readonly controller: LoadBalancerController;
   /** The demo app. */
   public readonly app: DemoApp;
+  /** The Gateway API CRDs, when the `gateway` exposure is configured. */
+  public readonly gatewayApiCrds?: GatewayApiCrds;
   /** The exposures, in the order of `config.exposures`. */
   public readonly exposures: readonly LbExposure[];
 
@@ -57,7 +62,13 @@ export class AwsLbStack extends TerraformStack {
       region: config.aws.region,
     });
 
+    // Before the controller: it turns its ALB Gateway controller on only if the CRDs exist when it starts.
+    if (config.exposures.includes('gateway')) {
+      this.gatewayApiCrds = new GatewayApiCrds(this, 'gateway-api-crds');
+    }
+
     this.controller = new LoadBalancerController(this, 'lb-controller', {
+      ...(this.gatewayApiCrds ? { dependsOn: [this.gatewayApiCrds.release] } : {}),
       chartVersion: config.aws.loadBalancerController.chartVersion,
       clusterName: eks.clusterName,
       region: config.aws.region,
@@ -114,7 +125,7 @@ export class AwsLbStack extends TerraformStack {
       controller: this.controller.release,
     };
     if (mode === 'gateway') {
-      throw new Error('AwsLbStack: the gateway exposure has no EKS construct yet; leave it out of exposures');
+      return new AlbGatewayExposure(this, `exposure-${mode}`, common);
     }
     switch (facts.lb_kind) {
       case 'alb':

@@ -4,6 +4,7 @@ import { ExposureMode, LabConfig } from '../config/schema';
 import { ExposureOutput, exposureOutputName } from '../contract';
 import { exposureFacts } from '../exposure-facts';
 import { GceIngressExposure } from '../gcp/gce-ingress-exposure';
+import { GkeGatewayExposure } from '../gcp/gke-gateway-exposure';
 import { GkeLoadBalancerServiceExposure } from '../gcp/gke-load-balancer-service-exposure';
 import { GkeProviders } from '../gcp/gke-providers';
 import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../k8s/demo-app';
@@ -37,7 +38,7 @@ export class GcpLbStack extends TerraformStack {
   /** The demo app. */
   public readonly app: DemoApp;
   /** The exposures created, by mode. */
-  public readonly exposures: Partial<Record<ExposureMode, GceIngressExposure | GkeLoadBalancerServiceExposure>> = {};
+  public readonly exposures: Partial<Record<ExposureMode, GceIngressExposure | GkeLoadBalancerServiceExposure | GkeGatewayExposure>> = {};
 
   constructor(scope: Construct, id: string, props: GcpLbStackProps) {
     super(scope, id);
@@ -65,13 +66,15 @@ export class GcpLbStack extends TerraformStack {
         // Not offered on GKE (EXPOSURE_UNAVAILABLE says why): nothing is made or exported for it.
         continue;
       }
-      let exposure: GceIngressExposure | GkeLoadBalancerServiceExposure;
+      let exposure: GceIngressExposure | GkeLoadBalancerServiceExposure | GkeGatewayExposure;
       if (facts.lb_kind === 'gcp-passthrough-nlb') {
         exposure = new GkeLoadBalancerServiceExposure(this, mode, { ...common, mode, externalTrafficPolicy: facts.external_traffic_policy });
+      } else if (mode === 'gateway') {
+        exposure = new GkeGatewayExposure(this, mode, { ...common, mode });
       } else if (mode === 'native' || mode === 'nodeport') {
         exposure = new GceIngressExposure(this, mode, { ...common, mode });
       } else {
-        throw new Error(`GcpLbStack: exposure mode "${mode}" has no GKE construct yet; leave it out of exposures`);
+        throw new Error(`GcpLbStack: exposure mode "${mode}" has no GKE construct; leave it out of exposures`);
       }
       this.exposures[mode] = exposure;
       const value: ExposureOutput = { mode, cloud: 'gcp', url: exposure.url, ...facts };
@@ -82,7 +85,9 @@ export class GcpLbStack extends TerraformStack {
     // while a NEG-backed Service selects them. On destroy the Deployment goes first.
     this.app.deployment.dependsOn = [
       ...(this.app.deployment.dependsOn ?? []),
-      ...Object.values(this.exposures).flatMap((e) => (e instanceof GceIngressExposure ? [e.service, e.ingress] : [e.service])).map((r) => dependable(r)),
+      ...Object.values(this.exposures)
+        .flatMap((e) => (e instanceof GceIngressExposure ? [e.service, e.ingress] : e instanceof GkeGatewayExposure ? e.dependables : [e.service]))
+        .map((r) => dependable(r)),
     ];
   }
 }

@@ -7,7 +7,7 @@ import { ExposureFacts, exposureFacts } from '../../lib/exposure-facts';
 const awsFacts = (mode: ExposureMode): ExposureFacts => exposureFacts('aws', mode)!;
 import { LB_CONTROLLER_SERVICE_ACCOUNT } from '../../lib/aws/load-balancer-controller-role';
 import { ENV_TAG, labTags } from '../../lib/tags';
-import { kubernetesObjects } from '../support/k8s-objects';
+import { kubernetesObjects, manifestObjects } from '../support/k8s-objects';
 import { dependencyGraph, destroyOrder, portable, resourceOf, synthAwsLb } from './support';
 
 const REMOTE = 'data.terraform_remote_state.cross-stack-reference-input-lab-aws-cluster.outputs';
@@ -15,10 +15,15 @@ const REMOTE = 'data.terraform_remote_state.cross-stack-reference-input-lab-aws-
 describe('AwsLbStack', () => {
   describe('GIVEN the default config', () => {
     const { json, text, lb, cluster, config } = synthAwsLb();
-    const release = resourceOf(json, 'helm_release');
+    const release = resourceOf(json, 'helm_release', 'lb-controller_');
+    const crds = resourceOf(json, 'helm_release', 'gateway-api-crds_');
+    const gatewayRelease = resourceOf(json, 'helm_release', 'exposure-gateway_');
     const values = parse(release.config.values[0]);
+    const gatewayObjects = parse(gatewayRelease.config.values[0]).manifests as { kind: string; apiVersion: string; metadata: Record<string, any>; spec?: any; rules?: any }[];
+    const gatewayObject = (kind: string) => gatewayObjects.find((o) => o.kind === kind)!;
     const loadBalancerObjects = [
       resourceOf(json, 'kubernetes_ingress_v1', 'exposure-native_'),
+      gatewayRelease,
       resourceOf(json, 'kubernetes_ingress_v1', 'exposure-nodeport_'),
       resourceOf(json, 'kubernetes_service_v1', 'exposure-nodeport-l4_'),
       resourceOf(json, 'kubernetes_service_v1', 'exposure-nodeport-local_'),
@@ -48,7 +53,7 @@ describe('AwsLbStack', () => {
       });
 
       test('THEN no credential is stored: no token data source, no token output', () => {
-        expect(json.data).toEqual({ terraform_remote_state: expect.any(Object) });
+        expect(Object.keys(json.data ?? {}).sort()).toEqual(['kubernetes_resource', 'terraform_remote_state']);
         expect(text).not.toMatch(/"token"|aws_eks_cluster_auth/);
       });
     });
@@ -84,18 +89,26 @@ describe('AwsLbStack', () => {
       const order = destroyOrder(graph);
       const before = (a: string, b: string) => order.indexOf(a) < order.indexOf(b);
 
-      test.each(['kubernetes_ingress_v1.exposure-native_', 'kubernetes_ingress_v1.exposure-nodeport_', 'kubernetes_service_v1.exposure-nodeport-local_'])(
+      test.each(['kubernetes_ingress_v1.exposure-native_', 'kubernetes_ingress_v1.exposure-nodeport_', 'kubernetes_service_v1.exposure-nodeport-local_', 'helm_release.exposure-gateway_'])(
         'THEN %s is created after, and destroyed before, the controller release',
         (prefix) => {
           const object = loadBalancerObjects.find((o) => o.address.startsWith(prefix))!;
-          expect(object.config.depends_on).toEqual([release.address]);
+          expect(object.config.depends_on).toContain(release.address);
           expect(before(object.address, release.address)).toBe(true);
         },
       );
 
-      test('THEN every Kubernetes object of the stack goes before the controller, which goes last', () => {
-        expect(order[order.length - 1]).toBe(release.address);
-        expect(graph.get(release.address)).toEqual(new Set());
+      test('THEN every Kubernetes object of the stack goes before the controller; the Gateway API CRDs come before the controller and go last', () => {
+        expect(order.slice(-2)).toEqual([release.address, crds.address]);
+        expect(graph.get(release.address)).toEqual(new Set([crds.address]));
+        expect(graph.get(crds.address)).toEqual(new Set());
+      });
+
+      test('THEN the Gateway objects release waits on uninstall too (finalizers run while the controller lives) and its Service goes after it', () => {
+        expect(gatewayRelease.config).toMatchObject({ wait: true, atomic: true, timeout: 900 });
+        const service = resourceOf(json, 'kubernetes_service_v1', 'exposure-gateway_');
+        expect(gatewayRelease.config.depends_on).toEqual([release.address, service.address]);
+        expect(before(gatewayRelease.address, service.address)).toBe(true);
       });
 
       test('THEN the Pods come after every load balancer (readiness gates need the target groups) and go before them', () => {
@@ -119,15 +132,26 @@ describe('AwsLbStack', () => {
 
     describe('outputs', () => {
       test('THEN there is one output per exposure, named by the contract, and nothing else', () => {
-        expect(Object.keys(json.output).sort()).toEqual(['exposure_native', 'exposure_native_l4', 'exposure_nodeport', 'exposure_nodeport_l4', 'exposure_nodeport_local']);
+        expect(Object.keys(json.output).sort()).toEqual([
+          'exposure_gateway',
+          'exposure_native',
+          'exposure_native_l4',
+          'exposure_nodeport',
+          'exposure_nodeport_l4',
+          'exposure_nodeport_local',
+        ]);
       });
 
       test.each(DEFAULT_EXPOSURES.map((mode) => [mode]))('THEN exposure %s holds mode, cloud, URL from the load balancer status and the facts', (mode) => {
         const object = loadBalancerObjects.find((o) => o.address.includes(`exposure-${mode}_`))!;
+        const [gatewayData] = Object.keys(json.data?.kubernetes_resource ?? {});
         expect(json.output[exposureOutputName(mode)].value).toEqual({
           mode,
           cloud: 'aws',
-          url: `http://\${${object.address}.status[0].load_balancer[0].ingress[0].hostname}/`,
+          url:
+            mode === 'gateway'
+              ? `http://\${data.kubernetes_resource.${gatewayData}.object.status.addresses[0].value}/`
+              : `http://\${${object.address}.status[0].load_balancer[0].ingress[0].hostname}/`,
           ...awsFacts(mode),
         });
         const value = json.output[exposureOutputName(mode)].value as { client_ip_via: string; client_ip_preserved: boolean };
@@ -174,6 +198,38 @@ describe('AwsLbStack', () => {
         });
       });
 
+      test('THEN gateway: a GatewayClass of the ALB Gateway controller, an internet-facing LoadBalancerConfiguration, ip targets, an HTTPRoute to a ClusterIP Service', () => {
+        const facts = awsFacts('gateway');
+        expect([facts.lb_kind, facts.target_type, facts.client_ip_via]).toEqual(['alb', 'ip', 'x-forwarded-for']);
+        expect(gatewayObject('GatewayClass').spec).toEqual({ controllerName: 'gateway.k8s.aws/alb' });
+        expect(gatewayObject('LoadBalancerConfiguration')).toMatchObject({ apiVersion: 'gateway.k8s.aws/v1', spec: { scheme: 'internet-facing', tags: { 'hoplab-exposure': 'gateway' } } });
+        expect(gatewayObject('Gateway').spec).toEqual({
+          gatewayClassName: gatewayObject('GatewayClass').metadata.name,
+          infrastructure: { parametersRef: { group: 'gateway.k8s.aws', kind: 'LoadBalancerConfiguration', name: 'echo-gateway' } },
+          listeners: [{ name: 'http', protocol: 'HTTP', port: 80, allowedRoutes: { namespaces: { from: 'Same' } } }],
+        });
+        expect(gatewayObject('TargetGroupConfiguration').spec).toMatchObject({ targetReference: { name: 'echo-gateway' }, defaultConfiguration: { targetType: facts.target_type } });
+        expect(gatewayObject('HTTPRoute').spec.rules).toEqual([{ matches: [{ path: { type: 'PathPrefix', value: '/' } }], backendRefs: [{ name: 'echo-gateway', port: 80 }] }]);
+        expect(backend('gateway').spec.type).toBe('ClusterIP');
+        expect(backend('gateway').metadata.name).toBe('echo-gateway');
+      });
+
+      test('THEN gateway: a post-install hook waits until the controller marks the Gateway Programmed', () => {
+        const job = gatewayObject('Job');
+        expect(job.metadata.annotations['helm.sh/hook']).toBe('post-install,post-upgrade');
+        expect(job.spec.template.spec.containers[0]).toMatchObject({
+          image: 'registry.k8s.io/kubectl:v1.32.9',
+          args: ['wait', '--namespace', expect.stringContaining('kubernetes_namespace_v1'), '--for=condition=Programmed', 'gateway/echo-gateway', '--timeout=780s'],
+        });
+        expect(gatewayObject('Role').rules).toEqual([{ apiGroups: ['gateway.networking.k8s.io'], resources: ['gateways'], verbs: ['get', 'list', 'watch'] }]);
+      });
+
+      test('THEN the Gateway API CRDs are the pinned local chart, created before the controller starts', () => {
+        expect(crds.config).toMatchObject({ name: 'gateway-api-crds', namespace: 'kube-system', wait: true });
+        expect(crds.config.chart).toMatch(/^\.\/assets\/gateway-api-crds_chart_[0-9A-F]+\/[0-9A-F]+$/);
+        expect(release.config.depends_on).toEqual([crds.address]);
+      });
+
       test('THEN native-l4: an NLB Service with ip targets, client IP preservation on and no NodePorts', () => {
         const facts = awsFacts('native-l4');
         const service = backend('native-l4');
@@ -197,10 +253,35 @@ describe('AwsLbStack', () => {
         'kubernetes_service_v1',
         'kubernetes_service_v1',
         'kubernetes_service_v1',
+        'kubernetes_service_v1',
       ]);
       for (const object of objects) {
         expect(() => object.validate()).not.toThrow();
       }
+    });
+
+    test('THEN every object of the Gateway release is valid: Gateway API objects against the v1.6.0 CRDs, the controller\'s against its v3.5.0 CRDs', () => {
+      const objects = manifestObjects(json);
+      expect(objects.map((o) => o.object.kind)).toEqual([
+        'GatewayClass',
+        'LoadBalancerConfiguration',
+        'Gateway',
+        'TargetGroupConfiguration',
+        'HTTPRoute',
+        'ServiceAccount',
+        'Role',
+        'RoleBinding',
+        'Job',
+      ]);
+      for (const object of objects) {
+        expect(() => object.validate()).not.toThrow();
+      }
+    });
+
+    test('GIVEN a Gateway with a field its CRD does not have THEN the schema check fails (the check can fail)', () => {
+      const [, , gateway] = manifestObjects(json);
+      const broken = { ...gateway.object, spec: { ...(gateway.object.spec as object), listeners: [{ name: 'http', protocol: 'HTTP', port: 'eighty' }] } };
+      expect(() => manifestObjects({ resource: { kubernetes_manifest: { x: { manifest: broken } } } })[0].validate()).toThrow(/Gateway/);
     });
 
     test('THEN the stack matches the snapshot', () => {

@@ -78,3 +78,35 @@ describe('NlbServiceExposure', () => {
     ]);
   });
 });
+
+describe('NlbServiceExposure target types and traffic policies', () => {
+  const annotations = (overrides: Partial<NlbServiceExposureProps>) => synthExposure(overrides).service.metadata.annotations as Record<string, string>;
+
+  test('GIVEN instance targets with externalTrafficPolicy Cluster (nodeport-l4) THEN a TCP health check on the NodePort, client IP preservation said explicitly', () => {
+    const { service } = synthExposure({ mode: 'nodeport-l4', externalTrafficPolicy: 'Cluster' });
+    expect(service.spec.external_traffic_policy).toBe('Cluster');
+    expect(service.spec.allocate_load_balancer_node_ports).toBeUndefined();
+    expect(annotations({ mode: 'nodeport-l4', externalTrafficPolicy: 'Cluster' })).toMatchObject({
+      'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'instance',
+      'service.beta.kubernetes.io/aws-load-balancer-healthcheck-protocol': 'tcp',
+      'service.beta.kubernetes.io/aws-load-balancer-healthcheck-port': 'traffic-port',
+      'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes': 'preserve_client_ip.enabled=true,deregistration_delay.timeout_seconds=30',
+    });
+  });
+
+  test('GIVEN ip targets (native-l4) THEN the NLB targets Pod IPs with client IP preservation on, and no NodePorts are allocated', () => {
+    const { service } = synthExposure({ mode: 'native-l4', targetType: 'ip', externalTrafficPolicy: 'Cluster' });
+    expect(service.spec).toMatchObject({ type: 'LoadBalancer', external_traffic_policy: 'Cluster', allocate_load_balancer_node_ports: false });
+    expect(service.metadata.annotations).toMatchObject({
+      'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'ip',
+      'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes': expect.stringMatching(/^preserve_client_ip\.enabled=true,/),
+    });
+  });
+
+  test.each([
+    [{ targetType: 'ip' as const }, 'NlbServiceExposure exposure: externalTrafficPolicy "Local" has no effect with ip targets (the NLB skips the nodes); use "Cluster"'],
+    [{ targetType: 'pod' as never }, 'NlbServiceExposure exposure: targetType "pod" is not an NLB target type; use "instance" (NodePorts) or "ip" (Pod IPs)'],
+  ])('GIVEN %j THEN synth stops with a clear message', (overrides, message) => {
+    expect(() => synthExposure(overrides)).toThrow(message);
+  });
+});

@@ -67,7 +67,10 @@ const GKE_PODS = [
 ];
 const GKE_SNAT_SOURCES = ['10.10.0.4', '10.20.1.1', '10.10.0.6'];
 
-export type Behaviour = 'client-address' | 'snat' | 'snat-gke' | 'slow';
+/** An ALB's address in a public subnet: the TCP peer behind an L7 proxy with Pod targets. */
+const ALB_ADDRESS = '10.0.225.9';
+
+export type Behaviour = 'client-address' | 'snat' | 'snat-gke' | 'snat-l4' | 'proxy' | 'slow';
 
 export interface RunningServer {
   readonly url: string;
@@ -83,6 +86,9 @@ function remote(req: IncomingMessage): string {
  * - `client-address`: the Pod sees the prober (NLB instance + ETP Local: no proxy, no SNAT).
  * - `snat`: the Pod sees a node address, the client only in X-Forwarded-For (ALB instance + ETP Cluster).
  * - `snat-gke`: the same behind a GKE Ingress over instance groups (node names without addresses).
+ * - `snat-l4`: the Pod sees a node address and no header: the client is gone (NLB instance + ETP Cluster, `nodeport-l4`).
+ * - `proxy`: the Pod sees the ALB's address, the client in X-Forwarded-For (ALB `ip` targets: `native`, `gateway`).
+ *   The client-kept L4 case with Pod targets (NLB `ip` + client IP preservation, `native-l4`) is `client-address`.
  * - `slow`: answers after `slowMs` (longer than the probe timeout).
  */
 export async function startEchoServer(behaviour: Behaviour, slowMs = 5000): Promise<RunningServer> {
@@ -98,7 +104,11 @@ export async function startEchoServer(behaviour: Behaviour, slowMs = 5000): Prom
         ? echoBody({ ...pod, host, clientAddress: NODE_ADDRESSES[n % NODE_ADDRESSES.length], forwardedFor: remote(req) })
         : behaviour === 'snat-gke'
           ? echoBody({ ...pod, host, clientAddress: GKE_SNAT_SOURCES[n % GKE_SNAT_SOURCES.length], forwardedFor: remote(req) })
-          : echoBody({ ...pod, host, clientAddress: remote(req) });
+          : behaviour === 'snat-l4'
+            ? echoBody({ ...pod, host, clientAddress: NODE_ADDRESSES[n % NODE_ADDRESSES.length] })
+            : behaviour === 'proxy'
+              ? echoBody({ ...pod, host, clientAddress: ALB_ADDRESS, forwardedFor: `${remote(req)}, ${ALB_ADDRESS}` })
+              : echoBody({ ...pod, host, clientAddress: remote(req) });
     const reply = () => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(body);

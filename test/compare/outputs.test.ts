@@ -46,6 +46,8 @@ describe('reading outputs', () => {
         lb_kind: null,
         target_type: null,
         expected_hops: null,
+        source_nat: null,
+        client_ip_via: null,
         client_ip_preserved: null,
         client_ip_seen_as: null,
         health_check: null,
@@ -133,14 +135,15 @@ describe('side by side, without probing', () => {
     const [lab] = model.environments;
     expect(lab.clouds).toEqual(['aws', 'gcp']);
     expect(lab.rows.map((r) => r.mode)).toEqual(['native', 'nodeport', 'nodeport-local']);
-    expect(lab.rows[1].clouds.aws?.exposure).toMatchObject({ lb_kind: 'alb', target_type: 'instance', expected_hops: 2, client_ip_preserved: false });
+    expect(lab.rows[1].clouds.aws?.exposure).toMatchObject({ lb_kind: 'alb', target_type: 'instance', expected_hops: 2, source_nat: true, client_ip_via: 'x-forwarded-for', client_ip_preserved: true });
     expect(lab.rows[1].clouds.aws?.probe).toBeNull();
   });
 
   test('the table shows URL, LB kind, targets, expected hops and client-IP preservation (regression guard)', () => {
     const table = renderCompare(model, 'table', 120);
     expect(table).toContain('| exposure       | AWS (EKS)');
-    expect(table).toContain('expected: 2 hops LB -> Pod; client IP preserved: |');
+    expect(table).toContain('expected: 2 hops LB -> Pod; source NAT: yes;');
+    expect(table).toContain('client IP via: x-forwarded-for (preserved: yes)');
     expect(table).toContain('lab-eks in us-east-1: 3 nodes, max 17 Pods per ');
     expect(table).toContain('  aws nodeport        http://k8s-hoplab-echonode-8e2d4b6a1c-987654321.us-east-1.elb.amazonaws.com/');
     expect(table).toMatchSnapshot();

@@ -74,31 +74,46 @@ describe('client address measurement', () => {
   });
 
   test.each([
-    ['the prober as TCP peer', [ok('203.0.113.7')], true, true, "Pod saw the prober's own address (203.0.113.7) as TCP peer: no SNAT, no proxy"],
+    ['the prober as TCP peer', [ok('203.0.113.7')], ['client', 'absent', 'tcp-source', false, true], "Pod saw the prober's own address (203.0.113.7) as TCP peer: no SNAT, no proxy"],
     [
-      'a node as TCP peer, the prober in X-Forwarded-For',
+      'a node as TCP peer, the prober in X-Forwarded-For (L7 over NodePorts: SNAT, yet the client is named)',
       [ok('10.0.1.23', { forwardedFor: '203.0.113.7' })],
-      false,
-      false,
+      ['node', 'names-prober', 'x-forwarded-for', true, true],
       'Pod saw a node address (10.0.1.23), not the prober (203.0.113.7): SNAT on the node; only X-Forwarded-For still names the prober',
+    ],
+    [
+      'a node as TCP peer and no header (L4 over NodePorts with ETP Cluster: the client is gone)',
+      [ok('10.0.1.23')],
+      ['node', 'absent', 'none', true, false],
+      'Pod saw a node address (10.0.1.23), not the prober (203.0.113.7): SNAT on the node',
     ],
     [
       'the load balancer as TCP peer, the prober in X-Forwarded-For',
       [ok('10.0.230.5', { forwardedFor: '203.0.113.7, 10.0.230.5' })],
-      true,
-      true,
+      ['load-balancer', 'names-prober', 'x-forwarded-for', false, true],
       "Pod's TCP peer was the load balancer (10.0.230.5); X-Forwarded-For names the prober (203.0.113.7)",
     ],
     [
       'another address and no X-Forwarded-For',
       [ok('10.0.230.5')],
-      false,
-      false,
+      ['load-balancer', 'absent', 'none', false, false],
       'Pod saw 10.0.230.5, not the prober (203.0.113.7), and X-Forwarded-For does not name it: the client address is lost',
     ],
-  ])('GIVEN %s THEN preserved=%s', (_, samples, preserved, expected, summary) => {
-    const result = summarizeProbe(samples, { ...ctx, expectedPreserved: expected });
-    expect(result.client_ip).toMatchObject({ preserved, as_expected: true, summary });
+  ] as const)('GIVEN %s THEN the TCP peer, header, client_ip_via and source_nat are measured, and the matching claims hold', (_, samples, measured, summary) => {
+    const [tcpPeer, xff, via, sourceNat, preserved] = measured;
+    const result = summarizeProbe(samples, { ...ctx, expectedPreserved: preserved, expectedVia: via, expectedSourceNat: sourceNat });
+    expect(result.client_ip).toMatchObject({ tcp_peer: tcpPeer, x_forwarded_for: xff, client_ip_via: via, source_nat: sourceNat, preserved, as_expected: true, summary });
+    expect(result.client_ip.claims.client_ip_via).toEqual({ claimed: via, measured: via, matches: true });
+  });
+
+  test('GIVEN an L4 SNAT measurement WHEN the output claims tcp-source THEN the mismatch is named per claim', () => {
+    const result = summarizeProbe([ok('10.0.1.23')], { ...ctx, expectedPreserved: true, expectedVia: 'tcp-source', expectedSourceNat: false });
+    expect(result.client_ip.as_expected).toBe(false);
+    expect(result.client_ip.claims).toEqual({
+      client_ip_via: { claimed: 'tcp-source', measured: 'none', matches: false },
+      source_nat: { claimed: false, measured: true, matches: false },
+      client_ip_preserved: { claimed: true, measured: false, matches: false },
+    });
   });
 
   test('GIVEN an unknown prober address THEN a proxied reply cannot be judged', () => {

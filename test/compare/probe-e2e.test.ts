@@ -11,6 +11,8 @@ import { runCompare } from '../../lib/compare/compare-cli';
 import { CompareModel } from '../../lib/compare/compare-model';
 import { probeUrl } from '../../lib/compare/probe';
 import { progressReporter } from '../../lib/compare/progress';
+import { renderCompare } from '../../lib/compare/render-compare';
+import { EXPOSURE_FACTS } from '../../lib/exposure-facts';
 import { deadUrl, RunningServer, startEchoServer } from './echo-servers';
 
 jest.setTimeout(15_000);
@@ -19,17 +21,20 @@ const COUNT = 20;
 const TIMEOUT_MS = 300;
 let servers: RunningServer[] = [];
 let outputsFile: string;
-let urls: { direct: string; snat: string; snatGke: string; dead: string; slow: string };
+let urls: { direct: string; snat: string; snatGke: string; snatL4: string; podTargets: string; proxy: string; dead: string; slow: string };
 
 beforeAll(async () => {
-  const [direct, snat, snatGke, slow] = await Promise.all([
+  const [direct, snat, snatGke, snatL4, podTargets, proxy, slow] = await Promise.all([
     startEchoServer('client-address'),
     startEchoServer('snat'),
     startEchoServer('snat-gke'),
+    startEchoServer('snat-l4'),
+    startEchoServer('client-address'),
+    startEchoServer('proxy'),
     startEchoServer('slow', 5000),
   ]);
-  servers = [direct, snat, snatGke, slow];
-  urls = { direct: direct.url, snat: snat.url, snatGke: snatGke.url, dead: await deadUrl(), slow: slow.url };
+  servers = [direct, snat, snatGke, snatL4, podTargets, proxy, slow];
+  urls = { direct: direct.url, snat: snat.url, snatGke: snatGke.url, snatL4: snatL4.url, podTargets: podTargets.url, proxy: proxy.url, dead: await deadUrl(), slow: slow.url };
   const facts = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'outputs.json'), 'utf8'));
   const exposure = (cloud: 'aws' | 'gcp', key: string, url: string) => ({ ...facts[`lab-${cloud}-lb`][key], url });
   outputsFile = join(mkdtempSync(join(tmpdir(), 'hoplab-probe-')), 'outputs.json');
@@ -42,6 +47,10 @@ beforeAll(async () => {
         exposure_native: exposure('aws', 'exposure_native', urls.slow),
         exposure_nodeport: exposure('aws', 'exposure_nodeport', urls.snat),
         exposure_nodeport_local: exposure('aws', 'exposure_nodeport_local', urls.direct),
+        // The new modes, with the facts the -lb stack exports for them.
+        exposure_gateway: { mode: 'gateway', cloud: 'aws', ...EXPOSURE_FACTS.aws.gateway, url: urls.proxy },
+        exposure_nodeport_l4: { mode: 'nodeport-l4', cloud: 'aws', ...EXPOSURE_FACTS.aws['nodeport-l4'], url: urls.snatL4 },
+        exposure_native_l4: { mode: 'native-l4', cloud: 'aws', ...EXPOSURE_FACTS.aws['native-l4'], url: urls.podTargets },
       },
       'lab-gcp-lb': {
         exposure_native: exposure('gcp', 'exposure_native', urls.dead),
@@ -109,30 +118,73 @@ describe('compare --probe against loopback exposures', () => {
     });
   });
 
-  test('the SNAT exposure: the Pod saw node addresses, the prober only in X-Forwarded-For', () => {
+  test('the SNAT exposure: the Pod saw node addresses, the prober only in X-Forwarded-For (preserved, as the contract defines it)', () => {
     const probe = cell('aws', 'nodeport').probe!;
     expect(probe.ok).toBe(COUNT);
     expect(Object.keys(probe.client_ip.seen_by_pod).sort()).toEqual(['10.0.1.23', '10.0.2.200', '10.0.33.41']);
     expect(probe.client_ip).toMatchObject({
       peer_kinds: { node: COUNT },
       forwarded_for_names_prober: COUNT,
-      preserved: false,
-      expected_preserved: false,
+      tcp_peer: 'node',
+      x_forwarded_for: 'names-prober',
+      source_nat: true,
+      client_ip_via: 'x-forwarded-for',
+      preserved: true,
+      expected_preserved: true,
       as_expected: true,
     });
     expect(probe.client_ip.summary).toMatch(/^Pod saw a node address \(10\.0\.1\.23, 10\.0\.2\.200, 10\.0\.33\.41\), not the prober \(127\.0\.0\.1\): SNAT on the node/);
   });
 
-  test('the GKE SNAT exposure: node-subnet and Pod-range gateway addresses count as nodes, so the client IP is measured as lost', () => {
+  test('the GKE SNAT exposure: node-subnet and Pod-range gateway addresses count as nodes (SNAT measured), the client still in X-Forwarded-For', () => {
     const probe = cell('gcp', 'nodeport').probe!;
     expect(probe.ok).toBe(COUNT);
     expect(probe.client_ip).toMatchObject({
       peer_kinds: { node: COUNT },
       forwarded_for_names_prober: COUNT,
-      preserved: false,
-      expected_preserved: false,
+      tcp_peer: 'node',
+      source_nat: true,
+      client_ip_via: 'x-forwarded-for',
+      preserved: true,
+      expected_preserved: true,
       as_expected: true,
     });
+  });
+
+  test('nodeport-l4 (L4 SNAT, no header): the TCP peer is a node and nothing names the prober: client_ip_via none, as claimed', () => {
+    const probe = cell('aws', 'nodeport-l4').probe!;
+    expect(probe.ok).toBe(COUNT);
+    expect(probe.client_ip).toMatchObject({
+      tcp_peer: 'node',
+      x_forwarded_for: 'absent',
+      source_nat: true,
+      client_ip_via: 'none',
+      preserved: false,
+      as_expected: true,
+      claims: {
+        client_ip_via: { claimed: 'none', measured: 'none', matches: true },
+        source_nat: { claimed: true, measured: true, matches: true },
+        client_ip_preserved: { claimed: false, measured: false, matches: true },
+      },
+    });
+  });
+
+  test('native-l4 (NLB ip targets, client IP preservation on): the TCP peer is the prober itself, no SNAT, as claimed', () => {
+    const probe = cell('aws', 'native-l4').probe!;
+    expect(probe.client_ip).toMatchObject({ tcp_peer: 'client', x_forwarded_for: 'absent', source_nat: false, client_ip_via: 'tcp-source', preserved: true, as_expected: true });
+  });
+
+  test('gateway (ALB ip targets): the TCP peer is the load balancer, X-Forwarded-For names the prober, as claimed', () => {
+    const probe = cell('aws', 'gateway').probe!;
+    expect(probe.client_ip).toMatchObject({ tcp_peer: 'load-balancer', x_forwarded_for: 'names-prober', source_nat: false, client_ip_via: 'x-forwarded-for', as_expected: true });
+  });
+
+  test('GKE offers no native-l4: the cell says so instead of probing anything', () => {
+    expect(cell('aws', 'native-l4')).toBeDefined();
+    expect(model.environments[0].rows.find((r) => r.mode === 'native-l4')!.clouds.gcp).toBeUndefined();
+    const table = renderCompare(model, 'table', 200);
+    expect(table).toContain('(not offered: GKE passthrough Network Load Balancers only target nodes, never Pod IPs)');
+    expect(table).toContain('measured: TCP peer node; X-Forwarded-For absent; source NAT yes; client IP via none');
   });
 
   test('the dead exposure: connection refused, given up after 5 in a row, the rest still probed', () => {

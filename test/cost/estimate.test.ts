@@ -9,8 +9,8 @@ describe('estimateCost', () => {
     const estimate = estimateCost(validConfig({}, 'test'));
     const aws = PRICE_TABLE.aws;
     const gcp = PRICE_TABLE.gcp;
-    // AWS: ALBs for native and nodeport, NLBs for nodeport-l4, nodeport-local and native-l4; GKE: every mode but native-l4.
-    const [albs, nlbs, gcpLbs] = [2, 3, 4];
+    // AWS: ALBs for native, gateway and nodeport, NLBs for nodeport-l4, nodeport-local and native-l4; GKE: every mode but native-l4.
+    const [albs, nlbs, gcpLbs] = [3, 3, 5];
     const awsHour = aws.eksClusterHour + 3 * aws.instanceHour['t3.medium'] + 3 * aws.nodeVolumeHour + aws.natGatewayHour + albs * aws.albHour + nlbs * aws.nlbHour + (1 + (albs + nlbs) * 2) * aws.publicIpv4Hour;
     const gcpHour = gcp.gkeClusterHour + 3 * gcp.machineHour['e2-standard-2'] + 3 * gcp.nodeDiskHour + 3 * gcp.natPerVmHour + gcpLbs * gcp.forwardingRuleHour;
     expect(estimate.perEnvironmentHour).toEqual({ aws: near(awsHour), gcp: near(gcpHour) });

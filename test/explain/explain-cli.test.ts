@@ -35,8 +35,9 @@ describe('explain command', () => {
     const { code, out, err } = run('--dir', FIXTURE_APP, '--format', 'json', '--diagram', dir);
     expect(code).toBe(0);
     expect(JSON.parse(out).environments[0].clouds).toHaveLength(2);
-    expect(err).toBe(`explain: wrote 6 Mermaid diagrams to ${dir}\n`);
-    expect(readdirSync(dir)).toHaveLength(6);
+    // One per exposure, plus one matrix per cloud.
+    expect(err).toBe(`explain: wrote 8 Mermaid diagrams to ${dir}\n`);
+    expect(readdirSync(dir)).toHaveLength(8);
   });
 
   test('--env selects an environment, and an unknown one is an input error', () => {

@@ -9,6 +9,7 @@ test('explainLab explains the AWS side of the lab from its config, as npm run lo
   expect(aws).toMatchObject({ cloud: 'aws', cluster_stack: 'demo-aws-cluster', cluster_synthesized: true });
   expect(aws.exposures.map((e) => [e.mode, e.expected_hops, e.source_nat, e.client_ip_via])).toEqual([
     ['native', 1, false, 'x-forwarded-for'],
+    ['gateway', 1, false, 'x-forwarded-for'],
     ['nodeport', 2, true, 'x-forwarded-for'],
     ['nodeport-l4', 2, true, 'none'],
     ['nodeport-local', 1, false, 'tcp-source'],

@@ -93,9 +93,11 @@ describe('Mermaid diagrams', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'hoplab-diagrams-')), 'diagrams');
     const written = writeDiagrams(model, out);
     expect(readdirSync(out).sort()).toEqual([
+      'lab-aws-matrix.mmd',
       'lab-aws-native.mmd',
       'lab-aws-nodeport-local.mmd',
       'lab-aws-nodeport.mmd',
+      'lab-gcp-matrix.mmd',
       'lab-gcp-native.mmd',
       'lab-gcp-nodeport-local.mmd',
       'lab-gcp-nodeport.mmd',

@@ -9,7 +9,7 @@ import { EXPOSURE_FACTS } from '../../lib/exposure-facts';
 import { labNames } from '../../lib/names';
 import { GcpClusterStack } from '../../lib/stacks/gcp-cluster-stack';
 import { GCP_DEMO_NAMESPACE, GcpLbStack } from '../../lib/stacks/gcp-lb-stack';
-import { kubernetesObjects } from '../support/k8s-objects';
+import { kubernetesObjects, manifestObjects } from '../support/k8s-objects';
 import { named, only, Synthesized } from './synth';
 
 function stacks(raw: Record<string, unknown> = {}) {
@@ -69,7 +69,8 @@ describe('GcpLbStack', () => {
       exec: [{ api_version: 'client.authentication.k8s.io/v1beta1', command: 'gke-gcloud-auth-plugin', args: ['--use_application_default_credentials'] }],
     });
     expect(Object.keys(parsed.provider ?? {})).toEqual(['kubernetes']);
-    expect(parsed.data).toBeUndefined();
+    // The only data source reads the Gateway's address back; nothing holds a token.
+    expect(Object.keys(parsed.data ?? {})).toEqual(['kubernetes_resource']);
   });
 
   test('GIVEN access-token credentials WHEN synthesized THEN the google provider and data google_client_config supply the token', () => {
@@ -89,8 +90,10 @@ describe('GcpLbStack', () => {
       'nodeport-l4': serviceUrl('echo-nodeport-l4'),
       'nodeport-local': serviceUrl('echo-nodeport-local'),
     };
-    expect(Object.keys(parsed.output ?? {})).toEqual(['exposure_native', 'exposure_nodeport', 'exposure_nodeport_l4', 'exposure_nodeport_local']);
-    for (const mode of ['native', 'nodeport', 'nodeport-l4', 'nodeport-local'] as const) {
+    const [gatewayData] = Object.keys(parsed.data?.kubernetes_resource ?? {});
+    urls.gateway = `http://\${data.kubernetes_resource.${gatewayData}.object.status.addresses[0].value}/`;
+    expect(Object.keys(parsed.output ?? {})).toEqual(['exposure_gateway', 'exposure_native', 'exposure_nodeport', 'exposure_nodeport_l4', 'exposure_nodeport_local']);
+    for (const mode of ['native', 'gateway', 'nodeport', 'nodeport-l4', 'nodeport-local'] as const) {
       expect(parsed.output?.[exposureOutputName(mode)].value).toEqual({ mode, cloud: 'gcp', url: urls[mode], ...EXPOSURE_FACTS.gcp[mode] });
     }
   });
@@ -135,6 +138,7 @@ describe('GcpLbStack', () => {
       return [metadata.name, metadata.labels['hoplab.dev/exposure']];
     });
     expect(labelled.sort()).toEqual([
+      ['echo-gateway', 'gateway'],
       ['echo-native', 'native'],
       ['echo-native', 'native'],
       ['echo-nodeport', 'nodeport'],
@@ -156,6 +160,10 @@ describe('GcpLbStack', () => {
         expect((resource.metadata as { namespace: string }).namespace).toBe(`\${kubernetes_namespace_v1.${nsId}.metadata[0].name}`);
       }
     }
+    for (const [id, resource] of Object.entries(parsed.resource.kubernetes_manifest)) {
+      exposureAddresses.push(`kubernetes_manifest.${id}`);
+      expect((resource.manifest as { metadata: { namespace: string } }).metadata.namespace).toBe(`\${kubernetes_namespace_v1.${nsId}.metadata[0].name}`);
+    }
     expect([...(deployment.depends_on as string[])].sort()).toEqual(exposureAddresses.sort());
     for (const mode of ['native', 'nodeport']) {
       const [serviceId] = named(parsed, 'kubernetes_service_v1', `echo-${mode}`);
@@ -166,9 +174,34 @@ describe('GcpLbStack', () => {
 
   test('GIVEN every mode WHEN the Kubernetes objects are checked THEN each is valid against the Kubernetes API schema', () => {
     const objects = kubernetesObjects(synth().parsed);
-    expect(objects).toHaveLength(8);
+    expect(objects).toHaveLength(9);
     for (const object of objects) {
       expect(() => object.validate()).not.toThrow();
     }
+  });
+
+  test('GIVEN every mode WHEN the Gateway API objects are checked THEN each is valid against its Gateway API v1.6.0 CRD', () => {
+    const objects = manifestObjects(synth().parsed);
+    expect(objects.map((o) => o.object.kind)).toEqual(['Gateway', 'HTTPRoute']);
+    for (const object of objects) {
+      expect(() => object.validate()).not.toThrow();
+    }
+  });
+
+  test('GIVEN the gateway mode WHEN synthesized THEN a GKE global external Gateway routes to a ClusterIP Service and waits for its address', () => {
+    const { parsed } = synth({ exposures: ['gateway'] });
+    const manifests = Object.values(parsed.resource.kubernetes_manifest) as { manifest: any; wait?: any; depends_on?: string[] }[];
+    const gateway = manifests.find((m) => m.manifest.kind === 'Gateway')!;
+    const route = manifests.find((m) => m.manifest.kind === 'HTTPRoute')!;
+    expect(gateway.manifest.spec).toEqual({
+      gatewayClassName: 'gke-l7-global-external-managed',
+      listeners: [{ name: 'http', protocol: 'HTTP', port: 80, allowedRoutes: { namespaces: { from: 'Same' } } }],
+    });
+    expect(gateway.wait).toEqual({ fields: { 'status.addresses[0].value': '^[0-9.]+$' } });
+    expect(route.manifest.spec.parentRefs).toEqual([{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'echo-gateway', sectionName: 'http' }]);
+    expect(route.manifest.spec.rules[0].backendRefs).toEqual([{ name: 'echo-gateway', port: 80 }]);
+    const [, service] = named(parsed, 'kubernetes_service_v1', 'echo-gateway');
+    expect((service.spec as { type: string }).type).toBe('ClusterIP');
+    expect(Object.keys(parsed.resource).sort()).toEqual(['kubernetes_deployment_v1', 'kubernetes_manifest', 'kubernetes_namespace_v1', 'kubernetes_service_v1']);
   });
 });

@@ -45,6 +45,7 @@ describe('GkeCluster', () => {
       private_cluster_config: { enable_private_nodes: true, enable_private_endpoint: false },
       master_authorized_networks_config: { cidr_blocks: [{ cidr_block: '203.0.113.0/24', display_name: 'hoplab 203.0.113.0/24' }] },
       addons_config: { http_load_balancing: { disabled: false } },
+      gateway_api_config: { channel: 'CHANNEL_STANDARD' },
       remove_default_node_pool: true,
       initial_node_count: 1,
       deletion_protection: false,

@@ -386,3 +386,64 @@ describe('gcpAccessToken', () => {
     expect(gcpAccessToken({ GOOGLE_OAUTH_ACCESS_TOKEN: 'ya29.from-env' })).toBe('ya29.from-env');
   });
 });
+
+describe('GKE Gateway load balancers', () => {
+  const BASE = `https://www.googleapis.com/compute/v1/${P}`;
+  const NEG = 'k8s1-b81e0d5a-hoplab-echo-gateway-80-7c1e4a2f';
+  const named = (kind: string, name: string, extra: object = {}) => ({
+    kind: `compute#${kind}`,
+    name,
+    selfLink: `${BASE}/global/${kind === 'targetHttpProxy' ? 'targetHttpProxies' : `${kind}s`}/${name}`,
+    ...extra,
+  });
+  /** A global list answer with these items added to the fixture's own. */
+  const globalList = (path: string, key: string, items: object[]): Answer => {
+    const body = fixture('leftovers', `compute/v1/${P}/global/${path}`);
+    return { status: 200, body: { ...body, [key]: [...((body[key] as object[] | undefined) ?? []), ...items] } };
+  };
+
+  test('GIVEN a Gateway load balancer left by a failed teardown WHEN lab is checked THEN its NEG-linked chain is reported, and an orphaned gkegw1 health check by the Gateway hash', async () => {
+    const negs = fixture('leftovers', `compute/v1/${P}/aggregated/networkEndpointGroups`);
+    const zone = 'zones/us-central1-a';
+    const negItem = {
+      kind: 'compute#networkEndpointGroup',
+      name: NEG,
+      selfLink: `${BASE}/zones/us-central1-a/networkEndpointGroups/${NEG}`,
+      network: `${BASE}/global/networks/lab-gke`,
+      networkEndpointType: 'GCE_VM_IP_PORT',
+    };
+    const negAnswer: Answer = {
+      status: 200,
+      body: { ...negs, items: { ...negs.items, [zone]: { networkEndpointGroups: [...(negs.items[zone]?.networkEndpointGroups ?? []), negItem] } } },
+    };
+    const service = named('backendService', 'gkegw1-x7k2-hoplab-echo-gateway-80-q1w2e3r4', {
+      backends: [{ group: negItem.selfLink }],
+      healthChecks: [`${BASE}/global/healthChecks/gkegw1-x7k2-hoplab-echo-gateway-80-q1w2e3r4`],
+      loadBalancingScheme: 'EXTERNAL_MANAGED',
+    });
+    const map = named('urlMap', 'gkegw1-x7k2-hoplab-echo-gateway-a9s8d7f6', { defaultService: service.selfLink });
+    const proxy = named('targetHttpProxy', 'gkegw1-x7k2-hoplab-echo-gateway-a9s8d7f6', { urlMap: map.selfLink });
+    const rule = named('forwardingRule', 'gkegw1-x7k2-hoplab-echo-gateway-a9s8d7f6', { target: proxy.selfLink, IPAddress: '34.117.9.20', loadBalancingScheme: 'EXTERNAL_MANAGED' });
+    const linkedCheck = named('healthCheck', 'gkegw1-x7k2-hoplab-echo-gateway-80-q1w2e3r4');
+    const orphanCheck = named('healthCheck', 'gkegw1-x7k2-hoplab-echo-old-80-z9x8c7v6');
+    const otherCluster = named('healthCheck', 'gkegw1-m3n4-other-echo-80-b5n6m7q8');
+    const found = await check('leftovers', 'lab', {
+      [`/compute/v1/${P}/aggregated/networkEndpointGroups`]: negAnswer,
+      [`/compute/v1/${P}/global/backendServices`]: globalList('backendServices', 'items', [service]),
+      [`/compute/v1/${P}/global/urlMaps`]: globalList('urlMaps', 'items', [map]),
+      [`/compute/v1/${P}/global/targetHttpProxies`]: globalList('targetHttpProxies', 'items', [proxy]),
+      [`/compute/v1/${P}/global/forwardingRules`]: globalList('forwardingRules', 'items', [rule]),
+      [`/compute/v1/${P}/global/healthChecks`]: globalList('healthChecks', 'items', [linkedCheck, orphanCheck, otherCluster]),
+    });
+    const gateway = found.filter((l) => l.id.includes('gkegw1') || l.id.includes('echo-gateway'));
+    expect(gateway.map((l) => [l.kind, l.id.replace(`${P}/`, ''), l.matchedBy])).toEqual([
+      ['compute:forwarding-rule', `global/forwardingRules/${rule.name}`, 'sends to a target proxy or target pool of the environment'],
+      ['compute:target-proxy', `global/targetHttpProxies/${proxy.name}`, 'uses a URL map of the environment'],
+      ['compute:url-map', `global/urlMaps/${map.name}`, 'routes to a backend service of the environment'],
+      ['compute:backend-service', `global/backendServices/${service.name}`, 'backends are NEGs or instance groups of the environment'],
+      ['compute:health-check', `global/healthChecks/${linkedCheck.name}`, 'used by a backend service or target pool of the environment'],
+      ['compute:health-check', `global/healthChecks/${orphanCheck.name}`, 'GKE name with cluster id gkegw1-x7k2 (from network lab-gke)'],
+      ['compute:network-endpoint-group', `zones/us-central1-a/networkEndpointGroups/${NEG}`, IN_LAB],
+    ]);
+  });
+});

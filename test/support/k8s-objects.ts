@@ -10,6 +10,11 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { IngressClass } from 'kubernetes-models/networking.k8s.io/v1/IngressClass';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
+import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
+import { parse } from 'yaml';
+import { hasCrdSchema, validateCustomResource } from './crd-schema';
 
 interface KindInfo {
   readonly apiVersion: string;
@@ -26,6 +31,54 @@ const KINDS: Readonly<Record<string, KindInfo>> = {
   kubernetes_ingress_class_v1: { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', validate: (o) => new IngressClass(o as never).validate() },
   kubernetes_pod_disruption_budget_v1: { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', validate: (o) => new PodDisruptionBudget(o as never).validate() },
 };
+
+/** Built-in kinds that objects given as API objects (kubernetes_manifest, Helm values) may have. */
+const API_KINDS: Readonly<Record<string, (o: Record<string, unknown>) => void>> = {
+  'v1/ServiceAccount': (o) => new ServiceAccount(o as never).validate(),
+  'v1/Service': (o) => new Service(o as never).validate(),
+  'batch/v1/Job': (o) => new Job(o as never).validate(),
+  'rbac.authorization.k8s.io/v1/Role': (o) => new Role(o as never).validate(),
+  'rbac.authorization.k8s.io/v1/RoleBinding': (o) => new RoleBinding(o as never).validate(),
+};
+
+/** Replaces Terraform references in every string of an API object with a literal. */
+function literals(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(literals);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, literals(v)]));
+  return typeof value === 'string' ? literal(value) : value;
+}
+
+/** Validates an object given in API form: a built-in kind with kubernetes-models, a custom resource against its CRD's schema. */
+function validateApiObject(object: Record<string, unknown>): void {
+  const apiVersion = String(object.apiVersion);
+  const kind = String(object.kind);
+  const builtIn = API_KINDS[`${apiVersion}/${kind}`];
+  if (builtIn) return builtIn(object);
+  if (hasCrdSchema(apiVersion, kind)) return validateCustomResource({ ...object, apiVersion, kind });
+  throw new Error(`test/support/k8s-objects.ts has no schema for ${apiVersion} ${kind}: add it to API_KINDS or its CRD to test/fixtures/crds`);
+}
+
+/**
+ * The objects of every `kubernetes_manifest` and of every Helm release of the
+ * local `hoplab-manifests` chart (its `manifests` value), as API objects.
+ */
+export function manifestObjects(synthesized: { resource?: Record<string, Record<string, Record<string, unknown>>> }): KubernetesObject[] {
+  const objects: KubernetesObject[] = [];
+  for (const [name, config] of Object.entries(synthesized.resource?.kubernetes_manifest ?? {})) {
+    const body = literals(config.manifest) as Record<string, unknown>;
+    objects.push({ address: `kubernetes_manifest.${name}`, object: body, validate: () => validateApiObject(body) });
+  }
+  for (const [name, config] of Object.entries(synthesized.resource?.helm_release ?? {})) {
+    const values = parse(((config.values as string[] | undefined) ?? ['{}'])[0]) as { manifests?: Record<string, unknown>[] } | null;
+    // The local hoplab-manifests chart takes its objects as `manifests`; other charts have other values.
+    if (!Array.isArray(values?.manifests)) continue;
+    values.manifests.forEach((manifest, index) => {
+      const body = literals(manifest) as Record<string, unknown>;
+      objects.push({ address: `helm_release.${name}[${index}] ${String(body.kind)}`, object: body, validate: () => validateApiObject(body) });
+    });
+  }
+  return objects;
+}
 
 /** Resource types this module can turn into API objects. */
 export const KUBERNETES_RESOURCE_TYPES = Object.keys(KINDS);
@@ -108,7 +161,7 @@ export interface KubernetesObject {
 export function kubernetesObjects(synthesized: { resource?: Record<string, Record<string, Record<string, unknown>>> }): KubernetesObject[] {
   const objects: KubernetesObject[] = [];
   for (const [type, resources] of Object.entries(synthesized.resource ?? {})) {
-    if (!type.startsWith('kubernetes_')) continue;
+    if (!type.startsWith('kubernetes_') || type === 'kubernetes_manifest') continue;
     const info = KINDS[type];
     if (!info) {
       throw new Error(`test/support/k8s-objects.ts cannot convert ${type} yet: add it to KINDS`);
