@@ -68,8 +68,12 @@ export class DemoApp extends Construct {
         template: {
           metadata: { labels: { ...DEMO_APP_LABELS } },
           spec: {
-            // Spread Pods over nodes so "a node without a Pod" is a node the hop goes through, not chance.
+            // Spread Pods over zones, so each zone's load balancer address has a node with a Pod
+            // (externalTrafficPolicy Local health-checks only those), and over nodes, so "a node
+            // without a Pod" is a node the hop goes through, not chance. Zones are a hard rule:
+            // left to scoring, two Pods share a zone about a third of the time.
             topologySpreadConstraint: [
+              { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: [{ matchLabels: { ...DEMO_APP_LABELS } }] },
               { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: [{ matchLabels: { ...DEMO_APP_LABELS } }] },
             ],
             container: [

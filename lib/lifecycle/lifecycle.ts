@@ -69,6 +69,7 @@ export function checkLifecycleRequest(direction: Direction, kinds: readonly Stac
       `gcp.project is "${DEFAULT_GCP_PROJECT}", a placeholder that lets the lab synthesize without config; set gcp.project to your Google Cloud project ID, or add --stacks aws-cluster,aws-lb`,
     );
   }
+  if (config && direction === 'deploy' && !awsEndpoint) checkEndpointsNotWorldOpen(kinds, config);
   if (awsEndpoint && kinds.some((k) => k !== 'aws-cluster')) {
     // Emulator runs keep their own state (.hoplab/emulator/ or the emulator's S3), so this advice cannot reach real state.
     throw new Error(
@@ -86,6 +87,30 @@ export function checkLifecycleRequest(direction: Direction, kinds: readonly Stac
       }
     }
   }
+}
+
+/**
+ * Refuses a real deploy whose cluster API endpoints any address could reach
+ * (a /0 block in aws.endpointPublicAccessCidrs or gcp.masterAuthorizedCidrs,
+ * the defaults, which keep synth, `local` and emulator runs free of config),
+ * unless the config says `allowWorldOpenEndpoints: true`.
+ */
+export function checkEndpointsNotWorldOpen(kinds: readonly StackKind[], config: LabConfig): void {
+  if (config.allowWorldOpenEndpoints) return;
+  const worldOpen = (cidrs: readonly string[]) => cidrs.filter((c) => c.endsWith('/0'));
+  const open: string[] = [];
+  if (kinds.includes('aws-cluster') && worldOpen(config.aws.endpointPublicAccessCidrs).length > 0) {
+    open.push(`aws.endpointPublicAccessCidrs (${JSON.stringify(config.aws.endpointPublicAccessCidrs)})`);
+  }
+  if (kinds.includes('gcp-cluster') && worldOpen(config.gcp.masterAuthorizedCidrs).length > 0) {
+    open.push(`gcp.masterAuthorizedCidrs (${JSON.stringify(config.gcp.masterAuthorizedCidrs)})`);
+  }
+  if (open.length === 0) return;
+  throw new Error(
+    `${open.join(' and ')} would open the cluster API endpoint${open.length > 1 ? 's' : ''} to any address on the internet; ` +
+      'set them to the addresses you and the attendees deploy and run kubectl from, e.g. your own as "<ip>/32" ' +
+      '(curl https://checkip.amazonaws.com shows it), or set allowWorldOpenEndpoints: true in the config to deploy them open',
+  );
 }
 
 /**

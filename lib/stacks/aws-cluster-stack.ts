@@ -71,7 +71,8 @@ export class AwsClusterStack extends TerraformStack {
     this.cluster = new EksCluster(this, 'eks', {
       clusterName: names.eksCluster,
       kubernetesVersion: aws.kubernetesVersion,
-      subnetIds: [...this.vpc.privateSubnetIds, ...this.vpc.publicSubnetIds],
+      // Private subnets only: the control plane's ENIs take addresses the ALBs and NLBs need in the small public subnets.
+      subnetIds: [...this.vpc.privateSubnetIds],
       endpointPublicAccessCidrs: aws.endpointPublicAccessCidrs,
       adminPrincipalArns: aws.clusterAdminArns,
       emulated: props.emulator !== undefined,
@@ -103,7 +104,9 @@ export class AwsClusterStack extends TerraformStack {
       instanceType: aws.nodeInstanceType,
       nodeCount: aws.nodeCount,
       instanceTags: labTags(config, id),
-      dependsOn: [...beforeNodes, ...this.vpc.natGateways],
+      // Destroyed before the CNI role's policy and the private routes: the CNI must keep its permissions
+      // and the nodes their way out while nodes drain, or aws-K8S-* ENIs are stranded and block subnet deletion.
+      dependsOn: [...beforeNodes, ...this.vpc.natGateways, ...this.vpc.privateRouting, ...cniRole.policyAttachments],
       emulated: props.emulator !== undefined,
     });
 

@@ -92,7 +92,7 @@ describe('explainDir on the fixture app (the conventions of the -lb stacks)', ()
     expect(exposureOf(model, 'aws', 'native').health_check).toBe('each Pod IP on port http (HTTP /), with Pod readiness gates');
     expect(exposureOf(model, 'aws', 'nodeport').health_check).toBe("every node's NodePort (HTTP /): passes on nodes without a Pod too");
     expect(exposureOf(model, 'aws', 'nodeport-local').health_check).toBe(
-      "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass",
+      "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass; cross-zone load balancing on, so every zone's NLB address reaches them",
     );
     expect(exposureOf(model, 'gcp', 'nodeport-local').health_check).toBe(
       "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass",
@@ -148,6 +148,16 @@ describe('explainDir follows changes to the synthesized stacks', () => {
     expect(structuralFacts(e)).toEqual({ lb_kind: 'alb', target_type: 'instance', expected_hops: 2, client_ip_preserved: false, external_traffic_policy: 'Cluster' });
     expect(e.path_summary).toBe("client -> ALB -> any node's NodePort -> DNAT+SNAT -> Pod (maybe on another node)");
     expect(e.notes).toContain('externalTrafficPolicy not set: Kubernetes defaults it to Cluster');
+  });
+
+  test('GIVEN the AWS nodeport-local NLB without cross-zone load balancing THEN explain warns that a zone without a Pod times out', () => {
+    const dir = fixtureCopy();
+    alterStack(dir, 'lab-aws-lb', (json) => {
+      delete service(json, 'nodeport-local-service').metadata.annotations['service.beta.kubernetes.io/aws-load-balancer-attributes'];
+    });
+    const e = exposureOf(explainDir(dir), 'aws', 'nodeport-local');
+    expect(e.notes).toContain('cross-zone off with Local: a zone with no ready Pod has no healthy target (its NLB address times out)');
+    expect(e.health_check).toMatch(/; cross-zone load balancing off: each zone's NLB address reaches only its own zone$/);
   });
 
   test('GIVEN target-type instance over a ClusterIP Service THEN it says the controller cannot register targets', () => {

@@ -2,7 +2,7 @@ import { validConfig } from '../../lib/config/load';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseKinds, providerMirrorFor, runLifecycle, selectEnvironments } from '../../lib/lifecycle/lifecycle';
+import { checkLifecycleRequest, parseKinds, providerMirrorFor, runLifecycle, selectEnvironments } from '../../lib/lifecycle/lifecycle';
 
 describe('runLifecycle guards', () => {
   test.each([
@@ -64,5 +64,34 @@ describe('providerMirrorFor', () => {
   test('GIVEN HOPLAB_PROVIDER_MIRROR set WHEN an emulator run picks its providers THEN the mirror is used', () => {
     const dir = mirrorDir();
     expect(providerMirrorFor('http://127.0.0.1:5000', { HOPLAB_PROVIDER_MIRROR: dir })).toBe(dir);
+  });
+});
+
+describe('world-open API endpoints', () => {
+  const ALL = ['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb'] as const;
+  const config = (extra: Record<string, unknown> = {}) => validConfig({ gcp: { project: 'acme-lab-1' }, ...extra }, 'test');
+
+  test('GIVEN the default endpoint CIDRs WHEN a real deploy is asked for THEN it refuses, naming both fields and how to find your address', () => {
+    expect(() => checkLifecycleRequest('deploy', [...ALL], undefined, config())).toThrow(
+      'aws.endpointPublicAccessCidrs (["0.0.0.0/0"]) and gcp.masterAuthorizedCidrs (["0.0.0.0/0"]) would open the cluster API endpoints to any address on the internet; ' +
+        'set them to the addresses you and the attendees deploy and run kubectl from, e.g. your own as "<ip>/32" (curl https://checkip.amazonaws.com shows it), ' +
+        'or set allowWorldOpenEndpoints: true in the config to deploy them open',
+    );
+  });
+
+  test('GIVEN only AWS stacks WHEN a real deploy is asked for THEN only the AWS field is named', () => {
+    expect(() => checkLifecycleRequest('deploy', ['aws-cluster', 'aws-lb'], undefined, config())).toThrow(
+      'aws.endpointPublicAccessCidrs (["0.0.0.0/0"]) would open the cluster API endpoint to any address on the internet; ',
+    );
+  });
+
+  test.each([
+    ['allowWorldOpenEndpoints: true', 'deploy', undefined, { allowWorldOpenEndpoints: true }],
+    ['restricted CIDRs', 'deploy', undefined, { aws: { endpointPublicAccessCidrs: ['203.0.113.7/32'] }, gcp: { project: 'acme-lab-1', masterAuthorizedCidrs: ['203.0.113.7/32'] } }],
+    ['the emulator', 'deploy', 'http://127.0.0.1:5000', {}],
+    ['a teardown', 'destroy', undefined, {}],
+  ] as const)('GIVEN %s WHEN checked THEN it goes ahead', (_name, direction, endpoint, extra) => {
+    const kinds = endpoint ? ['aws-cluster' as const] : [...ALL];
+    expect(() => checkLifecycleRequest(direction, kinds, endpoint, config(extra as Record<string, unknown>))).not.toThrow();
   });
 });
