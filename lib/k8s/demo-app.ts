@@ -56,6 +56,9 @@ export class DemoApp extends Construct {
     super(scope, id);
     this.namespaceResource = new NamespaceV1(this, 'namespace', {
       metadata: { name: props.namespace, labels: { ...DEMO_APP_LABELS, ...(props.namespaceLabels ?? {}) } },
+      // Deleting the namespace waits for its objects' finalizers (GKE's NEG and Ingress controllers
+      // can take longer than the provider's 5-minute default), as long as the Ingresses may.
+      timeouts: { delete: '20m' },
       dependsOn: props.dependsOn,
     });
     this.namespace = this.namespaceResource.metadata.name;

@@ -55,6 +55,10 @@ describe('DemoApp', () => {
     });
   });
 
+  test('GIVEN the app WHEN synthesized THEN deleting the namespace may wait 20 minutes for the controllers\' finalizers (the provider default is 5)', () => {
+    expect(synth().json).toHaveResourceWithProperties(NamespaceV1, { timeouts: { delete: '20m' } });
+  });
+
   test('GIVEN the app WHEN its objects are checked THEN they are valid against the Kubernetes API schema', () => {
     const objects = kubernetesObjects(synth().parsed as never);
     expect(objects.map((o) => o.object.kind).sort()).toEqual(['Deployment', 'Namespace']);
