@@ -8,7 +8,23 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteSecurityGroupCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { CloudWatchLogsClient, CreateLogGroupCommand, DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import {
+  AuthorizeSecurityGroupIngressCommand,
+  CreateLaunchTemplateCommand,
+  CreateNetworkInterfaceCommand,
+  CreateSecurityGroupCommand,
+  CreateSubnetCommand,
+  CreateVolumeCommand,
+  CreateVpcCommand,
+  DeleteSecurityGroupCommand,
+  DescribeLaunchTemplatesCommand,
+  DescribeNetworkInterfacesCommand,
+  DescribeSubnetsCommand,
+  DescribeVolumesCommand,
+  DescribeVpcsCommand,
+  EC2Client,
+} from '@aws-sdk/client-ec2';
 import {
   CreateLoadBalancerCommand,
   CreateTargetGroupCommand,
@@ -93,6 +109,8 @@ describe('deploy and teardown against the AWS emulator', () => {
     expect(checkOnly.out).toContain(`aws elbv2:target-group ${tgArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
     expect(checkOnly.out).toContain(`aws ec2:security-group ${sg.GroupId} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
     expect(checkOnly.out).toContain(`aws eks:cluster ws1-eks (cluster name)`);
+    expect(checkOnly.out).toContain('aws logs:log-group /aws/eks/ws1-eks/cluster (name /aws/eks/ws1-eks/cluster)');
+    expect(checkOnly.out).toMatch(/aws ec2:launch-template lt-\w+ \(tag hoplab-env=ws1\)/);
 
     // With only the lb stack torn down (cluster kept), only the controller's own resources count.
     const lbOnly = run('teardown', ['--stacks', 'aws-lb', '--leftovers-only']);
@@ -120,6 +138,48 @@ describe('deploy and teardown against the AWS emulator', () => {
     expect(secondTeardown.code).toBe(0);
     expect(readFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).toBe(REAL_STATE);
     expect(existsSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate.backup'))).toBe(false);
+
+    // What Terraform does not see, once the lab's VPC is gone: an aws-K8S ENI the VPC CNI stranded (in a VPC that is
+    // not the lab's), a launch template, a volume and a log group of ws1, and the same of attendee ws10, whose names
+    // start with "ws1" (the prefix trap). Only ws1's are reported, and nothing is deleted.
+    const logs = new CloudWatchLogsClient({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
+    const other = await ec2.send(new CreateVpcCommand({ CidrBlock: '10.99.0.0/16' }));
+    const otherSubnet = await ec2.send(new CreateSubnetCommand({ VpcId: other.Vpc!.VpcId, CidrBlock: '10.99.0.0/24', AvailabilityZone: 'us-east-1a' }));
+    const seeded: Record<string, string[]> = {};
+    for (const env of ['ws1', 'ws10']) {
+      const envTag = [{ Key: 'hoplab-env', Value: env }];
+      const eni = await ec2.send(
+        new CreateNetworkInterfaceCommand({
+          SubnetId: otherSubnet.Subnet!.SubnetId,
+          Description: 'aws-K8S-i-0123456789abcdef0',
+          TagSpecifications: [{ ResourceType: 'network-interface', Tags: [{ Key: 'cluster.k8s.amazonaws.com/name', Value: `${env}-eks` }] }],
+        }),
+      );
+      const template = await ec2.send(new CreateLaunchTemplateCommand({ LaunchTemplateName: `${env}-eks-nodes-seeded`, LaunchTemplateData: {}, TagSpecifications: [{ ResourceType: 'launch-template', Tags: envTag }] }));
+      const volume = await ec2.send(new CreateVolumeCommand({ AvailabilityZone: 'us-east-1a', Size: 1, TagSpecifications: [{ ResourceType: 'volume', Tags: envTag }] }));
+      await logs.send(new CreateLogGroupCommand({ logGroupName: `/aws/eks/${env}-eks/cluster` }));
+      seeded[env] = [
+        `  aws ec2:network-interface ${eni.NetworkInterface!.NetworkInterfaceId} (tag cluster.k8s.amazonaws.com/name=${env}-eks)`,
+        `  aws ec2:launch-template ${template.LaunchTemplate!.LaunchTemplateId} (tag hoplab-env=${env})`,
+        `  aws ec2:volume ${volume.VolumeId} (tag hoplab-env=${env})`,
+        `  aws logs:log-group /aws/eks/${env}-eks/cluster (name /aws/eks/${env}-eks/cluster)`,
+      ];
+    }
+    const strays = run('teardown', ['--stacks', 'aws-cluster', '--leftovers-only']);
+    expect(strays.code).toBe(1);
+    expect(strays.out.split('\n').filter((l) => l.startsWith('  aws ')).sort()).toEqual([...seeded.ws1].sort());
+    // Reported, not deleted: every seeded resource of both attendees is still there.
+    const ids = (lines: string[], kind: string) => lines.filter((l) => l.includes(` ${kind} `)).map((l) => l.split(' ')[4]);
+    const all = [...seeded.ws1, ...seeded.ws10];
+    const enis = await ec2.send(new DescribeNetworkInterfacesCommand({ NetworkInterfaceIds: ids(all, 'ec2:network-interface') }));
+    expect(enis.NetworkInterfaces).toHaveLength(2);
+    const templates = await ec2.send(new DescribeLaunchTemplatesCommand({ LaunchTemplateIds: ids(all, 'ec2:launch-template') }));
+    expect(templates.LaunchTemplates).toHaveLength(2);
+    const volumes = await ec2.send(new DescribeVolumesCommand({ VolumeIds: ids(all, 'ec2:volume') }));
+    expect(volumes.Volumes).toHaveLength(2);
+    const groups = await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: '/aws/eks/ws1' }));
+    expect((groups.logGroups ?? []).map((g) => g.logGroupName).sort()).toEqual(['/aws/eks/ws1-eks/cluster', '/aws/eks/ws10-eks/cluster']);
+    logs.destroy();
     ec2.destroy();
     elb.destroy();
   });
