@@ -211,7 +211,7 @@ export interface LeftoverCheckOptions {
   readonly awsEndpoint?: string;
   readonly write: (line: string) => void;
   /** Overrides for tests (recorded GCP responses on loopback). */
-  readonly gcpApis?: { readonly compute: string; readonly container: string; readonly accessToken: string };
+  readonly gcpApis?: { readonly compute: string; readonly container: string; readonly iam?: string; readonly resourceManager?: string; readonly accessToken: string };
 }
 
 /** Checks each selected cloud for anything left of each environment and prints it. */
@@ -249,6 +249,8 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
             accessToken: gcpToken,
             computeApi: options.gcpApis?.compute,
             containerApi: options.gcpApis?.container,
+            iamApi: options.gcpApis?.iam,
+            resourceManagerApi: options.gcpApis?.resourceManager,
             scope: options.kinds.includes('gcp-cluster') ? 'environment' : 'controller',
           })),
         );
