@@ -59,13 +59,22 @@ export class GcpLbStack extends TerraformStack {
       targetPort: DEMO_APP_PORT,
     };
 
+    // The node dataplane, worded as explain derives it: with Dataplane V2 there is no kube-proxy to SNAT.
+    const dataplane = config.gcp.dataplaneV2 ? 'GKE Dataplane V2 (eBPF)' : 'kube-proxy';
     for (const mode of config.exposures) {
       const exposure =
         mode === 'nodeport-local'
           ? new GkeLoadBalancerServiceExposure(this, mode, { ...common, mode })
           : new GceIngressExposure(this, mode, { ...common, mode });
       this.exposures[mode] = exposure;
-      const value: ExposureOutput = { mode, cloud: 'gcp', url: exposure.url, ...EXPOSURE_FACTS.gcp[mode] };
+      const facts = EXPOSURE_FACTS.gcp[mode];
+      const value: ExposureOutput = {
+        mode,
+        cloud: 'gcp',
+        url: exposure.url,
+        ...facts,
+        client_ip_seen_as: facts.client_ip_seen_as.replace('SNAT by kube-proxy', `SNAT by ${dataplane}`),
+      };
       new TerraformOutput(this, exposureOutputName(mode), { value });
     }
     // Pods come after the Services and Ingresses that select them: GKE adds the

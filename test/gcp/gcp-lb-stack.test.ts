@@ -91,6 +91,14 @@ describe('GcpLbStack', () => {
   });
 
   test.each([
+    [false, 'a node address (SNAT by kube-proxy) as TCP peer; only the L7 X-Forwarded-For header still names the client'],
+    [true, 'a node address (SNAT by GKE Dataplane V2 (eBPF)) as TCP peer; only the L7 X-Forwarded-For header still names the client'],
+  ])('GIVEN dataplaneV2=%p WHEN synthesized THEN the nodeport output names the dataplane that SNATs (no kube-proxy with Dataplane V2)', (dataplaneV2, seenAs) => {
+    const { parsed } = synth({ gcp: { dataplaneV2 } });
+    expect((parsed.output?.[exposureOutputName('nodeport')].value as { client_ip_seen_as: string }).client_ip_seen_as).toBe(seenAs);
+  });
+
+  test.each([
     [['native'], ['echo-native'], ['echo-native']],
     [['nodeport'], ['echo-nodeport'], ['echo-nodeport']],
     [['nodeport-local'], ['echo-nodeport-local'], []],
