@@ -305,12 +305,14 @@ function gcpService(service: KubeObject): LoadBalancerShape {
   const internal = service.annotations[GKE.lbType] === 'Internal';
   // External: backend service-based with l4-rbs (backends are the node VMs: instance groups, or GCE_VM_IP
   // NEGs on newer GKE versions), else GKE's legacy target pool of the node VMs.
-  const targetType = internal || service.annotations[GKE.l4Rbs] === 'enabled' ? 'instance' : 'target-pool';
+  // spec.loadBalancerClass networking.gke.io/l4-regional-external (GKE 1.33.1-gke.1779000+): backend service-based, GCE_VM_IP NEGs.
+  const regionalClass = service.spec.load_balancer_class === 'networking.gke.io/l4-regional-external';
+  const targetType = internal || regionalClass || service.annotations[GKE.l4Rbs] === 'enabled' ? 'instance' : 'target-pool';
   return {
     // Passthrough: the packet reaches the node still addressed to the load balancer's IP and port.
     nodeEntry: 'LB IP:port, passthrough',
     lbKind: internal ? 'gcp-internal-passthrough-nlb' : 'gcp-passthrough-nlb',
-    label: internal ? 'Google internal passthrough NLB' : 'Google passthrough NLB',
+    label: internal ? 'Google internal passthrough NLB' : regionalClass ? 'Google passthrough NLB (GCE_VM_IP NEGs)' : 'Google passthrough NLB',
     l7: false,
     targets: 'nodes',
     targetType,

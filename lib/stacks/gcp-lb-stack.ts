@@ -64,7 +64,7 @@ export class GcpLbStack extends TerraformStack {
     for (const mode of config.exposures) {
       const exposure =
         mode === 'nodeport-local'
-          ? new GkeLoadBalancerServiceExposure(this, mode, { ...common, mode })
+          ? new GkeLoadBalancerServiceExposure(this, mode, { ...common, mode, gkeVersion: config.gcp.kubernetesVersion })
           : new GceIngressExposure(this, mode, { ...common, mode });
       this.exposures[mode] = exposure;
       const facts = EXPOSURE_FACTS.gcp[mode];

@@ -160,6 +160,21 @@ describe('explainDir follows changes to the synthesized stacks', () => {
     expect(e.health_check).toMatch(/; cross-zone load balancing off: each zone's NLB address reaches only its own zone$/);
   });
 
+  test.each([
+    ['the l4-regional-external load balancer class (GKE 1.33.1+)', { class: 'networking.gke.io/l4-regional-external' }, 'instance', 'client -> Google passthrough NLB (GCE_VM_IP NEGs) -> node with a Pod'],
+    ['neither the class nor the l4-rbs annotation', {}, 'target-pool', 'client -> Google passthrough NLB -> node with a Pod'],
+  ])('GIVEN the GKE nodeport-local Service with %s THEN explain says which load balancer GKE builds', (_name, change, targetType, summaryStart) => {
+    const dir = fixtureCopy();
+    alterStack(dir, 'lab-gcp-lb', (json) => {
+      const svc = service(json, 'nodeport-local-service');
+      delete svc.metadata.annotations['cloud.google.com/l4-rbs'];
+      if ((change as { class?: string }).class) svc.spec.load_balancer_class = (change as { class: string }).class;
+    });
+    const e = exposureOf(explainDir(dir), 'gcp', 'nodeport-local');
+    expect(e.target_type).toBe(targetType);
+    expect(e.path_summary.startsWith(summaryStart)).toBe(true);
+  });
+
   test('GIVEN target-type instance over a ClusterIP Service THEN it says the controller cannot register targets', () => {
     const dir = fixtureCopy();
     alterStack(dir, 'lab-aws-lb', (json) => {
