@@ -11,11 +11,13 @@ const HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--paralle
 
 Destroys the lab's stacks with Terraform in reverse dependency order (<env>-aws-lb before
 <env>-aws-cluster, <env>-gcp-lb before <env>-gcp-cluster; clouds and environments in parallel),
-then lists anything of each environment still in AWS (VPC pieces, IAM, the cluster, and the
-load balancers, target groups, security groups and ENIs the controller made) and in GCP
-(network, firewall rules, NEGs, instance groups, backend services, URL maps, proxies,
-forwarding rules, target pools, health checks, the cluster). Exit 0 only if every stack was
-destroyed and nothing is left.
+then lists anything of each environment still in AWS (VPC pieces, NAT gateways, Elastic IPs,
+launch templates, instances, volumes, ENIs (also those the VPC CNI tagged), IAM, the cluster,
+its control-plane log group, and the load balancers, target groups and security groups the
+controller made) and in GCP (network, firewall rules, NEGs, instance groups, backend services,
+URL maps, proxies, forwarding rules, target pools, health checks, reserved addresses, SSL
+certificates, the cluster, the nodes' service account and its IAM binding). It only reports;
+it never deletes. Exit 0 only if every stack was destroyed and nothing is left.
 
   --env a,b         only these environments
   --stacks kinds    only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)

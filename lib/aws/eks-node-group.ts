@@ -88,8 +88,10 @@ export class EksNodeGroup extends Construct {
       ? new LaunchTemplate(this, 'launch-template', {
           namePrefix: `${props.nodeGroupName}-`,
           description: `EKS managed node group ${props.nodeGroupName}`,
-          // IMDSv2 only; hop limit 2 so Pods that need it (the VPC CNI's aws-node) still reach it.
-          metadataOptions: { httpEndpoint: 'enabled', httpTokens: 'required', httpPutResponseHopLimit: 2 },
+          // IMDSv2 only, hop limit 1: Pods in their own network namespace cannot reach the metadata
+          // service, so they cannot take the node role's credentials. Nothing needs it: aws-node and
+          // kube-proxy use host networking, and the controller is given vpcId and region as values.
+          metadataOptions: { httpEndpoint: 'enabled', httpTokens: 'required', httpPutResponseHopLimit: 1 },
           tagSpecifications: ['instance', 'volume', 'network-interface'].map((resourceType) => ({ resourceType, tags: { ...props.instanceTags } })),
           userData: props.userData === undefined ? undefined : Buffer.from(props.userData, 'utf8').toString('base64'),
           updateDefaultVersion: true,

@@ -1,7 +1,7 @@
 import { AwsProviderConfig } from '@cdktf/provider-aws/lib/provider';
 
 /** AWS services the lab's stacks call; each gets an endpoint override in emulator mode. */
-export const EMULATED_SERVICES = ['ec2', 'eks', 'iam', 'elbv2', 'sts', 'autoscaling'] as const;
+export const EMULATED_SERVICES = ['ec2', 'eks', 'iam', 'elbv2', 'sts', 'autoscaling', 'logs'] as const;
 
 /** Settings for running a stack against a local AWS emulator (moto) instead of AWS. */
 export interface AwsEmulator {

@@ -6,6 +6,7 @@ import { RouteTable } from '@cdktf/provider-aws/lib/route-table';
 import { RouteTableAssociation } from '@cdktf/provider-aws/lib/route-table-association';
 import { Subnet } from '@cdktf/provider-aws/lib/subnet';
 import { Vpc } from '@cdktf/provider-aws/lib/vpc';
+import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 
 export interface LabVpcProps {
@@ -49,6 +50,13 @@ export class LabVpc extends Construct {
   public readonly privateSubnetIds: string[];
   /** The NAT gateways; the private subnets' default routes depend on them. */
   public readonly natGateways: NatGateway[];
+  /**
+   * The private subnets' default routes and route table associations: nodes in
+   * the private subnets depend on them, so they exist before nodes join and
+   * stay until the nodes are gone (nodes draining without a route cannot reach
+   * the EC2 API, and the VPC CNI strands its ENIs).
+   */
+  public readonly privateRouting: ITerraformDependable[];
 
   constructor(scope: Construct, id: string, props: LabVpcProps) {
     super(scope, id);
@@ -97,6 +105,7 @@ export class LabVpc extends Construct {
       });
     });
 
+    const privateRouting: ITerraformDependable[] = [];
     this.privateSubnetIds = props.availabilityZones.map((az, i) => {
       const subnet = new Subnet(this, `private-${az}`, {
         vpcId: vpc.id,
@@ -105,13 +114,16 @@ export class LabVpc extends Construct {
         tags: { Name: `${props.name}-private-${az}`, 'kubernetes.io/role/internal-elb': '1', ...clusterTag },
       });
       const routes = new RouteTable(this, `private-${az}-rt`, { vpcId: vpc.id, tags: { Name: `${props.name}-private-${az}` } });
-      new Route(this, `private-${az}-default`, {
-        routeTableId: routes.id,
-        destinationCidrBlock: '0.0.0.0/0',
-        natGatewayId: this.natGateways[Math.min(i, natCount - 1)].id,
-      });
-      new RouteTableAssociation(this, `private-${az}-rta`, { subnetId: subnet.id, routeTableId: routes.id });
+      privateRouting.push(
+        new Route(this, `private-${az}-default`, {
+          routeTableId: routes.id,
+          destinationCidrBlock: '0.0.0.0/0',
+          natGatewayId: this.natGateways[Math.min(i, natCount - 1)].id,
+        }),
+        new RouteTableAssociation(this, `private-${az}-rta`, { subnetId: subnet.id, routeTableId: routes.id }),
+      );
       return subnet.id;
     });
+    this.privateRouting = privateRouting;
   }
 }

@@ -31,7 +31,7 @@ export interface LoadBalancerControllerProps {
   readonly chartVersion: string;
   /** EKS cluster name (required): the controller tags what it creates with it and finds subnets by it. */
   readonly clusterName: string;
-  /** AWS region (required): set explicitly because Pods on EKS nodes cannot reach the instance metadata service (hop limit 1). */
+  /** AWS region (required): set explicitly because Pods on the lab's nodes cannot reach the instance metadata service (the launch template sets hop limit 1). */
   readonly region: string;
   /** VPC of the cluster (required), for the same reason as `region`. */
   readonly vpcId: string;

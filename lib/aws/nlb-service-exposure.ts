@@ -109,6 +109,13 @@ export class NlbServiceExposure extends Construct implements LbExposure {
           // Client IP preservation: on by default for instance targets, off for TCP ip targets; always on here.
           'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes':
             'preserve_client_ip.enabled=true,deregistration_delay.timeout_seconds=30',
+          // Cross-zone on, decided on purpose (the NLB default is off). With externalTrafficPolicy Local
+          // only nodes with a ready Pod pass the health check; with cross-zone off, a zone without such
+          // a node leaves that zone's NLB address with no healthy target, and clients that resolve it
+          // time out. The demo Pods also spread across zones, but one replica, a rollout or a full
+          // zone can still leave a zone empty. The cost is inter-AZ data for the lab's few requests;
+          // the path stays one hop to a node with a Pod, and the client IP is still kept.
+          'service.beta.kubernetes.io/aws-load-balancer-attributes': 'load_balancing.cross_zone.enabled=true',
           ...(Object.keys(tags).length > 0 ? { 'service.beta.kubernetes.io/aws-load-balancer-additional-resource-tags': tagList(tags) } : {}),
         },
       },

@@ -35,6 +35,8 @@ export class ServiceAccountRole extends Construct {
   public readonly roleName: string;
   /** The role resource, for attachments and dependencies. */
   public readonly role: IamRole;
+  /** The role's policy attachments, for dependencies (what uses the role must go before they do). */
+  public readonly policyAttachments: IamRolePolicyAttachment[];
 
   constructor(scope: Construct, id: string, props: ServiceAccountRoleProps) {
     super(scope, id);
@@ -58,8 +60,8 @@ export class ServiceAccountRole extends Construct {
     this.role = new IamRole(this, 'role', { name: props.roleName, assumeRolePolicy: trust.json });
     this.roleArn = this.role.arn;
     this.roleName = this.role.name;
-    for (const [key, policyArn] of Object.entries(props.policies ?? {})) {
-      new IamRolePolicyAttachment(this, `policy-${key}`, { role: this.role.name, policyArn });
-    }
+    this.policyAttachments = Object.entries(props.policies ?? {}).map(
+      ([key, policyArn]) => new IamRolePolicyAttachment(this, `policy-${key}`, { role: this.role.name, policyArn }),
+    );
   }
 }

@@ -71,16 +71,29 @@ export function probeOnce(url: URL, timeoutMs: number): Promise<Sample> {
         resolve(sample);
       }
     };
-    const fail = (error: NodeJS.ErrnoException) => finish({ ok: false, ms: elapsed(), error: describeError(error, timeoutMs) });
+    const deadline = AbortSignal.timeout(timeoutMs);
+    // Only the deadline is a timeout: a reply cut off by the peer (a load balancer's reset, a Pod
+    // killed in a rollout) is reported as what it is, whatever error name Node gives it.
+    let replyStarted = false;
+    const fail = (error: NodeJS.ErrnoException) =>
+      finish({
+        ok: false,
+        ms: elapsed(),
+        error: deadline.aborted ? `timeout (${timeoutMs} ms)` : replyStarted ? 'connection reset or closed mid-reply' : describeError(error, timeoutMs),
+      });
+    // Node reports a TCP reset and a plain early close alike (an aborted response), so both read
+    // "reset or closed mid-reply"; what matters is that it is not a timeout.
+    const cutOff = () => finish({ ok: false, ms: elapsed(), error: deadline.aborted ? `timeout (${timeoutMs} ms)` : 'connection reset or closed mid-reply' });
     const client = url.protocol === 'https:' ? https : http;
     const request = client.get(
       url,
       {
         agent: false,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: deadline,
         headers: { 'user-agent': 'hoplab-compare', connection: 'close', accept: 'text/plain' },
       },
       (response) => {
+        replyStarted = true;
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
@@ -92,8 +105,8 @@ export function probeOnce(url: URL, timeoutMs: number): Promise<Sample> {
             finish({ ok: false, ms: elapsed(), error: `reply larger than ${MAX_BODY} bytes` });
           }
         });
-        response.on('error', fail);
-        response.on('aborted', () => fail(Object.assign(new Error('aborted'), { name: 'AbortError' })));
+        response.on('error', cutOff);
+        response.on('aborted', cutOff);
         response.on('end', () => {
           const status = response.statusCode ?? 0;
           if (status < 200 || status >= 400) {

@@ -7,8 +7,15 @@ export interface AwsSubnetLayout {
   readonly private: readonly string[];
 }
 
-/** The smallest VPC (largest prefix) that the default subnet layout can split: /28 public subnets need a /21. */
-export const DEFAULT_LAYOUT_MAX_VPC_PREFIX = 21;
+/**
+ * The smallest public subnet (largest prefix) the lab accepts: an ALB needs a /27 or larger
+ * subnet with at least 8 free addresses in each zone, and the AWS Load Balancer Controller
+ * skips subnets with fewer free addresses when it discovers them.
+ */
+export const MIN_PUBLIC_SUBNET_PREFIX = 27;
+
+/** The smallest VPC (largest prefix) that the default subnet layout can split: /27 public subnets need a /20. */
+export const DEFAULT_LAYOUT_MAX_VPC_PREFIX = MIN_PUBLIC_SUBNET_PREFIX - 7;
 
 /**
  * The subnets of the lab VPC: the configured ones, or by default the VPC's

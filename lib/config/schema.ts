@@ -294,6 +294,12 @@ export const labConfig = z.strictObject({
     .max(100, { error: 'must list at most 100 attendees' })
     .optional()
     .describe('One environment per attendee, named after them (`<attendee>-aws-cluster` ...). Unset: one environment named `name`.'),
+  allowWorldOpenEndpoints: z
+    .boolean({ error: 'must be true or false' })
+    .default(false)
+    .describe(
+      'Let a real deploy open the cluster API endpoints to any address (aws.endpointPublicAccessCidrs or gcp.masterAuthorizedCidrs containing a /0 block, the default). Synth, local and emulator runs never need it.',
+    ),
   backend: backendConfig.describe('Where Terraform keeps state: local files (default), S3 with a native lock file, or GCS. One state per stack.'),
   deploy: z
     .strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { awsSubnetLayout, DEFAULT_LAYOUT_MAX_VPC_PREFIX } from './aws-subnets';
+import { awsSubnetLayout, DEFAULT_LAYOUT_MAX_VPC_PREFIX, MIN_PUBLIC_SUBNET_PREFIX } from './aws-subnets';
 import { Cidr, cidr, contains, overlaps } from './cidr';
 import { checkAwsDatapath, datapathNotes, RENAMED_FIELDS } from './datapath';
 import { ENI_LIMITS, vpcCniAddressesPerNode } from './eni-limits';
@@ -154,7 +154,7 @@ function checkAws(aws: AwsConfig): ConfigProblem[] {
   }
   const vpc = cidr(aws.vpcCidr);
   if (vpc.prefix < 16 || vpc.prefix > 24) {
-    problems.push({ path: 'aws.vpcCidr', value: aws.vpcCidr, reason: `has prefix /${vpc.prefix}; AWS allows VPCs from /16 to /24 (hoplab's default layout needs /16 to /21)` });
+    problems.push({ path: 'aws.vpcCidr', value: aws.vpcCidr, reason: `has prefix /${vpc.prefix}; AWS allows VPCs from /16 to /24 (hoplab's default layout needs /16 to /${DEFAULT_LAYOUT_MAX_VPC_PREFIX})` });
     return problems;
   }
   const explicit = aws.publicSubnetCidrs !== undefined && aws.privateSubnetCidrs !== undefined;
@@ -189,6 +189,14 @@ function checkAws(aws: AwsConfig): ConfigProblem[] {
       problems.push({ path: s.path, value: s.block.text, reason: `is not inside aws.vpcCidr (${vpc.text}); pick a block inside the VPC` });
     } else if (s.block.prefix < 16 || s.block.prefix > 28) {
       problems.push({ path: s.path, value: s.block.text, reason: `has prefix /${s.block.prefix}; AWS allows subnets from /16 to /28` });
+    } else if (s.path.startsWith('aws.publicSubnetCidrs') && s.block.prefix > MIN_PUBLIC_SUBNET_PREFIX) {
+      problems.push({
+        path: s.path,
+        value: s.block.text,
+        reason:
+          `has prefix /${s.block.prefix}; public subnets must be /${MIN_PUBLIC_SUBNET_PREFIX} or larger ` +
+          '(an ALB needs at least 8 free addresses in each subnet, and the AWS Load Balancer Controller skips subnets with fewer); use a /27 or larger block',
+      });
     }
   }
   problems.push(...checkOverlaps(subnets));

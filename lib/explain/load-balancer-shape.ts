@@ -51,6 +51,7 @@ const LBC = {
   serviceType: 'service.beta.kubernetes.io/aws-load-balancer-type',
   nlbTargetType: 'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type',
   targetGroupAttributes: 'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes',
+  loadBalancerAttributes: 'service.beta.kubernetes.io/aws-load-balancer-attributes',
   serviceHealthProtocol: 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-protocol',
   serviceHealthPath: 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-path',
   serviceHealthPort: 'service.beta.kubernetes.io/aws-load-balancer-healthcheck-port',
@@ -183,6 +184,12 @@ function awsService(service: KubeObject): LoadBalancerShape {
     if (targetType !== 'ip' && targetType !== 'instance') {
       return unknownShape(`${LBC.nlbTargetType}: ${targetType} is neither ip nor instance`);
     }
+    const crossZone = /load_balancing\.cross_zone\.enabled=(true|false)/.exec(service.annotations[LBC.loadBalancerAttributes] ?? '')?.[1] === 'true';
+    if (!crossZone && targetType === 'instance' && service.spec.external_traffic_policy === 'Local') {
+      notes.push(
+        'cross-zone off with Local: a zone with no ready Pod has no healthy target (its NLB address times out)',
+      );
+    }
     return {
       lbKind: 'nlb',
       label: 'NLB',
@@ -190,7 +197,10 @@ function awsService(service: KubeObject): LoadBalancerShape {
       targets: targetType === 'ip' ? 'pods' : 'nodes',
       targetType,
       keepsClientAsSource: preserve,
-      healthCheck: (policy) => nlbHealthCheck(service, targetType, policy),
+      healthCheck: (policy) =>
+        `${nlbHealthCheck(service, targetType, policy)}${
+          crossZone ? '; cross-zone load balancing on, so every zone\'s NLB address reaches them' : '; cross-zone load balancing off: each zone\'s NLB address reaches only its own zone'
+        }`,
       notes,
     };
   }
@@ -295,12 +305,14 @@ function gcpService(service: KubeObject): LoadBalancerShape {
   const internal = service.annotations[GKE.lbType] === 'Internal';
   // External: backend service-based with l4-rbs (backends are the node VMs: instance groups, or GCE_VM_IP
   // NEGs on newer GKE versions), else GKE's legacy target pool of the node VMs.
-  const targetType = internal || service.annotations[GKE.l4Rbs] === 'enabled' ? 'instance' : 'target-pool';
+  // spec.loadBalancerClass networking.gke.io/l4-regional-external (GKE 1.33.1-gke.1779000+): backend service-based, GCE_VM_IP NEGs.
+  const regionalClass = service.spec.load_balancer_class === 'networking.gke.io/l4-regional-external';
+  const targetType = internal || regionalClass || service.annotations[GKE.l4Rbs] === 'enabled' ? 'instance' : 'target-pool';
   return {
     // Passthrough: the packet reaches the node still addressed to the load balancer's IP and port.
     nodeEntry: 'LB IP:port, passthrough',
     lbKind: internal ? 'gcp-internal-passthrough-nlb' : 'gcp-passthrough-nlb',
-    label: internal ? 'Google internal passthrough NLB' : 'Google passthrough NLB',
+    label: internal ? 'Google internal passthrough NLB' : regionalClass ? 'Google passthrough NLB (GCE_VM_IP NEGs)' : 'Google passthrough NLB',
     l7: false,
     targets: 'nodes',
     targetType,

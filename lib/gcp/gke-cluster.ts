@@ -1,5 +1,5 @@
 import { ContainerCluster } from '@cdktf/provider-google/lib/container-cluster';
-import { Fn } from 'cdktf';
+import { Fn, ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 
 /** `datapath_provider` values: kube-proxy (iptables) or GKE Dataplane V2 (eBPF, Cilium). */
@@ -82,6 +82,19 @@ export interface GkeClusterProps {
    * @default 'CHANNEL_STANDARD'
    */
   readonly gatewayApiChannel?: 'CHANNEL_STANDARD' | 'CHANNEL_DISABLED';
+  /**
+   * The project, for the Workload Identity pool `<project>.svc.id.goog`. With it,
+   * nodes serve Pods the GKE metadata server, which hides the node service
+   * account's token from them.
+   * @default - no Workload Identity: every Pod can fetch the node account's token
+   */
+  readonly workloadIdentityProject?: string;
+  /**
+   * Resources the cluster must wait for, such as the node service account's
+   * project IAM binding: the default pool runs as that account at once.
+   * @default - none
+   */
+  readonly dependsOn?: ITerraformDependable[];
 }
 
 /**
@@ -139,9 +152,15 @@ export class GkeCluster extends Construct {
       removeDefaultNodePool: true,
       initialNodeCount: 1,
       nodeConfig: props.defaultPoolServiceAccount
-        ? { serviceAccount: props.defaultPoolServiceAccount, oauthScopes: ['https://www.googleapis.com/auth/cloud-platform'] }
+        ? {
+            serviceAccount: props.defaultPoolServiceAccount,
+            oauthScopes: ['https://www.googleapis.com/auth/cloud-platform'],
+            workloadMetadataConfig: props.workloadIdentityProject ? { mode: 'GKE_METADATA' } : undefined,
+          }
         : undefined,
+      workloadIdentityConfig: props.workloadIdentityProject ? { workloadPool: `${props.workloadIdentityProject}.svc.id.goog` } : undefined,
       deletionProtection: false,
+      dependsOn: props.dependsOn,
       lifecycle: { ignoreChanges: [...GKE_CLUSTER_IGNORED_CHANGES] },
     });
     this.clusterName = this.cluster.name;

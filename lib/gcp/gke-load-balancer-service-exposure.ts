@@ -22,6 +22,28 @@ export const LB_SERVICE_IGNORED_ANNOTATIONS = [NEG_ANNOTATION, NEG_STATUS_ANNOTA
  */
 export const L4_RBS_ANNOTATION = 'cloud.google.com/l4-rbs';
 
+/**
+ * `spec.loadBalancerClass` for a backend service-based external passthrough NLB
+ * that always has GCE_VM_IP NEG backends (GKE 1.33.1-gke.1779000 and later).
+ */
+export const L4_REGIONAL_EXTERNAL_CLASS = 'networking.gke.io/l4-regional-external';
+
+/**
+ * What GKE builds for the configured minimum version (`gcp.kubernetesVersion`):
+ * from 1.34 the load balancer class (every 1.34 is past 1.33.1-gke.1779000, so
+ * GCE_VM_IP NEG backends for sure); before, or with the channel's default
+ * version (unknown at synth), the l4-rbs annotation, whose backends are
+ * instance groups before 1.32.2-gke.1652000 and GCE_VM_IP NEGs from it.
+ */
+export function gkeL4Backends(version: string | undefined): { readonly useClass: boolean; readonly backends: string } {
+  const [major, minor] = (version ?? '').split('.').map(Number);
+  const at = (m: number) => version !== undefined && (major > 1 || (major === 1 && minor >= m));
+  if (at(34)) return { useClass: true, backends: 'GCE_VM_IP NEGs of the nodes' };
+  if (at(33)) return { useClass: false, backends: 'GCE_VM_IP NEGs of the nodes' };
+  if (version !== undefined && !at(32)) return { useClass: false, backends: 'instance groups of the nodes' };
+  return { useClass: false, backends: 'the nodes, as GCE_VM_IP NEGs from GKE 1.32.2-gke.1652000, as instance groups before' };
+}
+
 export interface GkeLoadBalancerServiceExposureProps {
   /** Namespace of the app (a reference to the namespace resource, so it is destroyed after the exposure). Required. */
   readonly namespace: string;
@@ -52,6 +74,12 @@ export interface GkeLoadBalancerServiceExposureProps {
    * @default - none
    */
   readonly dependsOn?: ITerraformDependable[];
+  /**
+   * The cluster's configured minimum GKE version: from 1.34 the Service uses
+   * {@link L4_REGIONAL_EXTERNAL_CLASS}, else the {@link L4_RBS_ANNOTATION} (see {@link gkeL4Backends}).
+   * @default - the channel's default version: the annotation
+   */
+  readonly gkeVersion?: string;
 }
 
 /**
@@ -84,10 +112,11 @@ export class GkeLoadBalancerServiceExposure extends Construct {
         name: props.name ?? exposureObjectName(this.mode as ExposureMode),
         namespace: props.namespace,
         labels: exposureLabels(this.mode as ExposureMode),
-        annotations: { [L4_RBS_ANNOTATION]: 'enabled' },
+        annotations: gkeL4Backends(props.gkeVersion).useClass ? {} : { [L4_RBS_ANNOTATION]: 'enabled' },
       },
       spec: {
         type: 'LoadBalancer',
+        loadBalancerClass: gkeL4Backends(props.gkeVersion).useClass ? L4_REGIONAL_EXTERNAL_CLASS : undefined,
         externalTrafficPolicy: props.externalTrafficPolicy ?? 'Local',
         selector: { ...props.selector },
         port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: String(props.targetPort), protocol: 'TCP' }],

@@ -42,6 +42,12 @@ export interface GkeNodePoolProps {
    */
   readonly serviceAccount?: string;
   /**
+   * Serve Pods the GKE metadata server (`GKE_METADATA`, Workload Identity), which
+   * hides the node service account's token from them. The cluster needs a workload pool.
+   * @default false - Pods can read the node account's token from the metadata server
+   */
+  readonly workloadIdentity?: boolean;
+  /**
    * Resources the nodes need while they exist (Cloud NAT for image pulls):
    * created before the pool, destroyed after it.
    * @default - none
@@ -87,6 +93,7 @@ export class GkeNodePool extends Construct {
         tags: [...props.networkTags],
         labels: props.labels ? { ...props.labels } : undefined,
         metadata: { 'disable-legacy-endpoints': 'true' },
+        workloadMetadataConfig: props.workloadIdentity ? { mode: 'GKE_METADATA' } : undefined,
         shieldedInstanceConfig: { enableSecureBoot: true, enableIntegrityMonitoring: true },
       },
       dependsOn: props.dependsOn,

@@ -56,6 +56,9 @@ export class DemoApp extends Construct {
     super(scope, id);
     this.namespaceResource = new NamespaceV1(this, 'namespace', {
       metadata: { name: props.namespace, labels: { ...DEMO_APP_LABELS, ...(props.namespaceLabels ?? {}) } },
+      // Deleting the namespace waits for its objects' finalizers (GKE's NEG and Ingress controllers
+      // can take longer than the provider's 5-minute default), as long as the Ingresses may.
+      timeouts: { delete: '20m' },
       dependsOn: props.dependsOn,
     });
     this.namespace = this.namespaceResource.metadata.name;
@@ -68,8 +71,12 @@ export class DemoApp extends Construct {
         template: {
           metadata: { labels: { ...DEMO_APP_LABELS } },
           spec: {
-            // Spread Pods over nodes so "a node without a Pod" is a node the hop goes through, not chance.
+            // Spread Pods over zones, so each zone's load balancer address has a node with a Pod
+            // (externalTrafficPolicy Local health-checks only those), and over nodes, so "a node
+            // without a Pod" is a node the hop goes through, not chance. Zones are a hard rule:
+            // left to scoring, two Pods share a zone about a third of the time.
             topologySpreadConstraint: [
+              { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: [{ matchLabels: { ...DEMO_APP_LABELS } }] },
               { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: [{ matchLabels: { ...DEMO_APP_LABELS } }] },
             ],
             container: [

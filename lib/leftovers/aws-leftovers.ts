@@ -1,11 +1,15 @@
+import { CloudWatchLogsClient, DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import {
   DescribeAddressesCommand,
+  DescribeInstancesCommand,
   DescribeInternetGatewaysCommand,
+  DescribeLaunchTemplatesCommand,
   DescribeNatGatewaysCommand,
   DescribeNetworkInterfacesCommand,
   DescribeRouteTablesCommand,
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
+  DescribeVolumesCommand,
   DescribeVpcsCommand,
   EC2Client,
   Filter,
@@ -18,6 +22,7 @@ import {
   paginateDescribeTargetGroups,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { IAMClient, ListOpenIDConnectProviderTagsCommand, ListOpenIDConnectProvidersCommand, ListPoliciesCommand, ListRolesCommand } from '@aws-sdk/client-iam';
+import { controlPlaneLogGroupName } from '../aws/eks-cluster';
 import { ENV_TAG } from '../tags';
 import { Leftover } from './leftover';
 
@@ -32,6 +37,12 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
 
 /** Tag the AWS Load Balancer Controller puts on everything it creates. */
 export const LB_CONTROLLER_CLUSTER_TAG = 'elbv2.k8s.aws/cluster';
+
+/** Tag the VPC CNI (aws-node) puts on the ENIs it attaches to nodes (`aws-K8S-*`). */
+export const VPC_CNI_CLUSTER_TAG = 'cluster.k8s.amazonaws.com/name';
+
+/** Instance states that still exist (and may cost money). */
+const LIVE_INSTANCE_STATES = ['pending', 'running', 'stopping', 'stopped', 'shutting-down'];
 
 export interface AwsLeftoverQuery {
   /** Environment name (value of the `hoplab-env` tag). */
@@ -56,12 +67,19 @@ export interface AwsLeftoverQuery {
 
 /**
  * Lists what is left of an environment in AWS: resources tagged with its
- * `hoplab-env` tag (VPC pieces, IAM), IAM roles and policies named after its
- * cluster, the cluster itself, and what the AWS Load Balancer Controller made
+ * `hoplab-env` tag (VPC pieces, NAT gateways not `deleted`, Elastic IPs,
+ * launch templates, instances, volumes, network interfaces, IAM), network
+ * interfaces the VPC CNI tagged with the cluster (found even once the VPC is
+ * gone), IAM roles and policies named after its cluster, the cluster itself,
+ * its control-plane log group, and what the AWS Load Balancer Controller made
  * outside Terraform (load balancers, target groups, security groups tagged
  * `elbv2.k8s.aws/cluster`), plus network interfaces left in its VPCs. The
  * controller's Gateway API ALBs carry the same tag (v3.5.0: the Gateway
  * controller uses the shared tracking provider), so they are covered too.
+ *
+ * Every match is on an exact tag value or an exact name (or a name prefix that
+ * ends in `-`), so environment `lab` never reports `lab2`'s resources. It only
+ * reads: nothing it reports is deleted.
  */
 export async function findAwsLeftovers(query: AwsLeftoverQuery): Promise<Leftover[]> {
   const config = {
@@ -73,10 +91,11 @@ export async function findAwsLeftovers(query: AwsLeftoverQuery): Promise<Leftove
   const eks = new EKSClient(config);
   const iam = new IAMClient(config);
   const elb = new ElasticLoadBalancingV2Client(config);
+  const logs = new CloudWatchLogsClient(config);
   try {
     // What the controller made counts in both scopes; the rest of the environment only when its cluster stack is gone.
     const results = await Promise.all([
-      ...(query.scope === 'controller' ? [] : [findEc2(ec2, query), findEks(eks, query), findIam(iam, query)]),
+      ...(query.scope === 'controller' ? [] : [findEc2(ec2, query), findEks(eks, query), findIam(iam, query), findLogGroups(logs, query)]),
       findControllerGroups(ec2, query),
       findElb(elb, query),
     ]);
@@ -84,7 +103,7 @@ export async function findAwsLeftovers(query: AwsLeftoverQuery): Promise<Leftove
     const seen = new Set<string>();
     return results.flat().filter((leftover) => !seen.has(`${leftover.kind} ${leftover.id}`) && Boolean(seen.add(`${leftover.kind} ${leftover.id}`)));
   } finally {
-    for (const client of [ec2, eks, iam, elb]) {
+    for (const client of [ec2, eks, iam, elb, logs]) {
       client.destroy();
     }
   }
@@ -118,12 +137,35 @@ async function findEc2(ec2: EC2Client, query: AwsLeftoverQuery): Promise<Leftove
   add('ec2:elastic-ip', (eips.Addresses ?? []).map((a) => a.AllocationId), envMatch);
   add('ec2:route-table', (routeTables.RouteTables ?? []).map((r) => r.RouteTableId), envMatch);
   add('ec2:security-group', (envGroups.SecurityGroups ?? []).map((g) => g.GroupId), envMatch);
+  const [templates, instances, volumes, envEnis, cniEnis] = await Promise.all([
+    ec2.send(new DescribeLaunchTemplatesCommand({ Filters: byEnv })),
+    ec2.send(new DescribeInstancesCommand({ Filters: [...byEnv, { Name: 'instance-state-name', Values: LIVE_INSTANCE_STATES }] })),
+    ec2.send(new DescribeVolumesCommand({ Filters: byEnv })),
+    ec2.send(new DescribeNetworkInterfacesCommand({ Filters: byEnv })),
+    ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [{ Name: `tag:${VPC_CNI_CLUSTER_TAG}`, Values: [query.clusterName] }] })),
+  ]);
+  add('ec2:launch-template', (templates.LaunchTemplates ?? []).map((t) => t.LaunchTemplateId), envMatch);
+  add(
+    'ec2:instance',
+    (instances.Reservations ?? []).flatMap((r) => (r.Instances ?? []).filter((i) => LIVE_INSTANCE_STATES.includes(i.State?.Name ?? '')).map((i) => i.InstanceId)),
+    envMatch,
+  );
+  add('ec2:volume', (volumes.Volumes ?? []).map((v) => v.VolumeId), envMatch);
+  add('ec2:network-interface', (envEnis.NetworkInterfaces ?? []).map((n) => n.NetworkInterfaceId), envMatch);
+  add('ec2:network-interface', (cniEnis.NetworkInterfaces ?? []).map((n) => n.NetworkInterfaceId), tagged(VPC_CNI_CLUSTER_TAG, query.clusterName));
   const liveVpcs = vpcIds.filter((id): id is string => id !== undefined);
   if (liveVpcs.length > 0) {
     const enis = await ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [{ Name: 'vpc-id', Values: liveVpcs }] }));
     add('ec2:network-interface', (enis.NetworkInterfaces ?? []).map((n) => n.NetworkInterfaceId), 'in a leftover VPC');
   }
   return found;
+}
+
+/** The control-plane log group, by its exact name: the API matches by prefix, which alone could also return another environment's. */
+async function findLogGroups(logs: CloudWatchLogsClient, query: AwsLeftoverQuery): Promise<Leftover[]> {
+  const name = controlPlaneLogGroupName(query.clusterName);
+  const page = await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: name }));
+  return (page.logGroups ?? []).filter((g) => g.logGroupName === name).map(() => ({ cloud: 'aws' as const, kind: 'logs:log-group', id: name, matchedBy: `name ${name}` }));
 }
 
 async function findControllerGroups(ec2: EC2Client, query: AwsLeftoverQuery): Promise<Leftover[]> {

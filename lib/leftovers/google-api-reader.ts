@@ -10,6 +10,12 @@ export const COMPUTE_API = 'https://compute.googleapis.com/compute/v1';
 /** GKE API base. */
 export const CONTAINER_API = 'https://container.googleapis.com/v1';
 
+/** IAM API (service accounts). */
+export const IAM_API = 'https://iam.googleapis.com/v1';
+
+/** Cloud Resource Manager API (project IAM policy). */
+export const RESOURCE_MANAGER_API = 'https://cloudresourcemanager.googleapis.com/v1';
+
 /** Default per-request timeout of the leftover check. */
 export const GCP_REQUEST_TIMEOUT_MS = 20_000;
 
@@ -58,13 +64,24 @@ export class GoogleApiReader {
 
   /** GET one JSON document; any non-2xx answer (including 404: a list never answers 404 for "empty") is an error. */
   async get(url: string): Promise<Record<string, unknown>> {
+    return this.request('GET', url);
+  }
+
+  /** POST a JSON body to a read-only method such as `:getIamPolicy`; errors as for {@link get}. */
+  async post(url: string, body: unknown): Promise<Record<string, unknown>> {
+    return this.request('POST', url, body);
+  }
+
+  private async request(method: 'GET' | 'POST', url: string, body?: unknown): Promise<Record<string, unknown>> {
     try {
       const response = await fetch(url, {
-        headers: { Authorization: `Bearer ${this.accessToken}`, Accept: 'application/json' },
+        method,
+        headers: { Authorization: `Bearer ${this.accessToken}`, Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       if (!response.ok) {
-        throw new ApiError(`GET ${url} answered ${response.status}${googleStatus(await response.text())}`);
+        throw new ApiError(`${method} ${url} answered ${response.status}${googleStatus(await response.text())}`);
       }
       return (await response.json()) as Record<string, unknown>;
     } catch (error) {
@@ -73,7 +90,7 @@ export class GoogleApiReader {
       const { name, message, cause } = (error ?? {}) as { name?: string; message?: string; cause?: { code?: string } };
       const timedOut = name === 'TimeoutError' || name === 'AbortError';
       const why = timedOut ? `no answer within ${this.timeoutMs} ms` : `${message ?? String(error)}${cause?.code ? ` (${cause.code})` : ''}`;
-      throw new ApiError(`GET ${url} failed: ${why}`);
+      throw new ApiError(`${method} ${url} failed: ${why}`);
     }
   }
 

@@ -36,7 +36,7 @@ const GKE_K8S = (kind: string) => [`container.${kind}.create`, `container.${kind
  * Needs per Terraform type, keyed `resource.<type>` or `data.<type>`. Kubernetes
  * and Helm resources need nothing of AWS IAM: the deployer is the EKS cluster's
  * creator and gets cluster-admin through its access entry
- * (`bootstrapClusterCreatorAdminPermissions`). On GKE they do: IAM authorizes
+ * (an explicit `aws_eks_access_entry` for the deployer). On GKE they do: IAM authorizes
  * Kubernetes API calls (`container.deployments.create` ...) as well as RBAC.
  */
 export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNeeds; readonly gcp?: ResourceNeeds; readonly any?: ResourceNeeds }>> = {
@@ -111,6 +111,13 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   },
   'resource.aws_iam_role_policy_attachment': { any: { aws: ['iam:AttachRolePolicy', 'iam:DetachRolePolicy', 'iam:ListAttachedRolePolicies'] } },
   'data.aws_iam_policy_document': { any: { none: 'rendered by Terraform locally' } },
+  'data.aws_caller_identity': { any: { none: 'sts:GetCallerIdentity needs no permission' } },
+  // Maps an assumed-role session to its IAM role (for the deployer's access entry).
+  'data.aws_iam_session_context': { any: { aws: ['iam:GetRole'] } },
+  // AWS: CloudWatch Logs (the control plane's log group)
+  'resource.aws_cloudwatch_log_group': {
+    any: { aws: ['logs:CreateLogGroup', 'logs:DescribeLogGroups', 'logs:PutRetentionPolicy', 'logs:DeleteRetentionPolicy', 'logs:ListTagsForResource', 'logs:TagResource', 'logs:UntagResource', 'logs:DeleteLogGroup'] },
+  },
   // GCP
   'resource.google_compute_network': {
     any: { gcp: ['compute.networks.create', 'compute.networks.get', 'compute.networks.delete', ...COMPUTE_OPS], gcpApis: COMPUTE },
@@ -146,6 +153,15 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   'resource.kubernetes_deployment_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('deployments'), gcpApis: CONTAINER } },
   'resource.kubernetes_service_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('services'), gcpApis: CONTAINER } },
   'resource.kubernetes_ingress_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('ingresses'), gcpApis: CONTAINER } },
+  // Gateway API objects (custom resources) and reading their status back.
+  'resource.kubernetes_manifest': {
+    aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
+    gcp: { gcp: ['container.thirdPartyObjects.create', 'container.thirdPartyObjects.get', 'container.thirdPartyObjects.list', 'container.thirdPartyObjects.update', 'container.thirdPartyObjects.delete', 'container.customResourceDefinitions.get', 'container.clusters.get'], gcpApis: CONTAINER },
+  },
+  'data.kubernetes_resource': {
+    aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
+    gcp: { gcp: ['container.thirdPartyObjects.get', 'container.clusters.get'], gcpApis: CONTAINER },
+  },
   'resource.helm_release': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' } },
   'data.terraform_remote_state': { any: { none: 'reads the cluster stack’s state through its backend' } },
 };

@@ -75,7 +75,8 @@ export class AwsClusterStack extends TerraformStack {
     this.cluster = new EksCluster(this, 'eks', {
       clusterName: names.eksCluster,
       kubernetesVersion: aws.kubernetesVersion,
-      subnetIds: [...this.vpc.privateSubnetIds, ...this.vpc.publicSubnetIds],
+      // Private subnets only: the control plane's ENIs take addresses the ALBs and NLBs need in the small public subnets.
+      subnetIds: [...this.vpc.privateSubnetIds],
       endpointPublicAccessCidrs: aws.endpointPublicAccessCidrs,
       adminPrincipalArns: aws.clusterAdminArns,
       bootstrapSelfManagedAddons: aws.datapath === 'cilium' ? false : undefined,
@@ -102,7 +103,9 @@ export class AwsClusterStack extends TerraformStack {
       instanceTags: labTags(config, id),
       userData: aws.datapath === 'ipvs' ? ipvsUserData() : undefined,
       taints: cilium ? [CILIUM_AGENT_NOT_READY_TAINT] : undefined,
-      dependsOn: [...beforeNodes, ...this.vpc.natGateways],
+      // Destroyed before the CNI role's policy and the private routes: the CNI must keep its permissions
+      // and the nodes their way out while nodes drain, or aws-K8S-* ENIs are stranded and block subnet deletion.
+      dependsOn: [...beforeNodes, ...this.vpc.natGateways, ...this.vpc.privateRouting],
       emulated: props.emulator !== undefined,
     });
 
@@ -144,7 +147,10 @@ export class AwsClusterStack extends TerraformStack {
     }
   }
 
-  /** The VPC CNI (with its IRSA role) and kube-proxy in the configured mode, as EKS add-ons (the role only, without `addons`). */
+  /**
+   * The VPC CNI (with its IRSA role) and kube-proxy in the configured mode, as EKS add-ons (the role only, without `addons`).
+   * Returns what the nodes wait for: the role's policy attachments (so the CNI keeps its permissions while nodes drain on destroy) and the add-ons.
+   */
   private addVpcCniAndKubeProxy(config: LabConfig, clusterName: string, addons: boolean): ITerraformDependable[] {
     const cniRole = new ServiceAccountRole(this, 'vpc-cni-role', {
       roleName: `${labNames(config).eksCluster}-vpc-cni`,
@@ -156,9 +162,10 @@ export class AwsClusterStack extends TerraformStack {
     });
     const mode = config.aws.datapath as KubeProxyMode;
     if (!addons) {
-      return [];
+      return [...cniRole.policyAttachments];
     }
     return [
+      ...cniRole.policyAttachments,
       new EksAddon(this, 'vpc-cni', { clusterName, addonName: 'vpc-cni', serviceAccountRoleArn: cniRole.roleArn }).addon,
       new EksAddon(this, 'kube-proxy', { clusterName, addonName: 'kube-proxy', configurationValues: kubeProxyConfigurationValues(mode) }).addon,
     ];

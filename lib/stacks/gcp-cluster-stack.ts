@@ -68,6 +68,10 @@ export class GcpClusterStack extends TerraformStack {
       masterAuthorizedCidrs: gcp.masterAuthorizedCidrs,
       defaultMaxPodsPerNode: gcp.maxPodsPerNode,
       defaultPoolServiceAccount: nodeAccount.email,
+      // Workload Identity: Pods get the GKE metadata server, not the node account's token.
+      workloadIdentityProject: gcp.project,
+      // The default pool runs as the node account as soon as the cluster is created.
+      dependsOn: [nodeAccount.binding],
     });
 
     this.nodePool = new GkeNodePool(this, 'nodes', {
@@ -81,6 +85,7 @@ export class GcpClusterStack extends TerraformStack {
       networkTags: [nodeTag],
       labels: { 'hoplab.dev/env': config.name },
       serviceAccount: nodeAccount.email,
+      workloadIdentity: true,
       dependsOn: [this.network.nat, nodeAccount.binding],
     });
 

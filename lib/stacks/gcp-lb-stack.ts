@@ -60,6 +60,8 @@ export class GcpLbStack extends TerraformStack {
       targetPort: DEMO_APP_PORT,
     };
 
+    // The node dataplane, worded as explain derives it: with Dataplane V2 there is no kube-proxy to SNAT.
+    const dataplane = config.gcp.datapath === 'dataplane-v2' ? 'GKE Dataplane V2 (eBPF)' : 'kube-proxy';
     for (const mode of config.exposures) {
       const facts = exposureFacts('gcp', mode);
       if (!facts) {
@@ -68,7 +70,12 @@ export class GcpLbStack extends TerraformStack {
       }
       let exposure: GceIngressExposure | GkeLoadBalancerServiceExposure | GkeGatewayExposure;
       if (facts.lb_kind === 'gcp-passthrough-nlb') {
-        exposure = new GkeLoadBalancerServiceExposure(this, mode, { ...common, mode, externalTrafficPolicy: facts.external_traffic_policy });
+        exposure = new GkeLoadBalancerServiceExposure(this, mode, {
+          ...common,
+          mode,
+          externalTrafficPolicy: facts.external_traffic_policy,
+          gkeVersion: config.gcp.kubernetesVersion,
+        });
       } else if (mode === 'gateway') {
         exposure = new GkeGatewayExposure(this, mode, { ...common, mode });
       } else if (mode === 'native' || mode === 'nodeport') {
@@ -77,7 +84,13 @@ export class GcpLbStack extends TerraformStack {
         throw new Error(`GcpLbStack: exposure mode "${mode}" has no GKE construct; leave it out of exposures`);
       }
       this.exposures[mode] = exposure;
-      const value: ExposureOutput = { mode, cloud: 'gcp', url: exposure.url, ...facts };
+      const value: ExposureOutput = {
+        mode,
+        cloud: 'gcp',
+        url: exposure.url,
+        ...facts,
+        client_ip_seen_as: facts.client_ip_seen_as.replace('SNAT by kube-proxy', `SNAT by ${dataplane}`),
+      };
       new TerraformOutput(this, exposureOutputName(mode), { value });
     }
     // Pods come after the Services and Ingresses that select them: GKE adds the

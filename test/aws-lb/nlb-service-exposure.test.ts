@@ -38,7 +38,7 @@ describe('NlbServiceExposure', () => {
       });
     });
 
-    test('THEN it asks for an internet-facing NLB with instance targets, health-checked over HTTP /healthz, keeping the client IP', () => {
+    test('THEN it asks for an internet-facing NLB with instance targets, health-checked over HTTP /healthz, keeping the client IP, cross-zone on', () => {
       expect(service.metadata.annotations).toEqual({
         'service.beta.kubernetes.io/aws-load-balancer-type': 'external',
         'service.beta.kubernetes.io/aws-load-balancer-scheme': 'internet-facing',
@@ -46,6 +46,7 @@ describe('NlbServiceExposure', () => {
         'service.beta.kubernetes.io/aws-load-balancer-healthcheck-protocol': 'http',
         'service.beta.kubernetes.io/aws-load-balancer-healthcheck-path': '/healthz',
         'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes': 'preserve_client_ip.enabled=true,deregistration_delay.timeout_seconds=30',
+        'service.beta.kubernetes.io/aws-load-balancer-attributes': 'load_balancing.cross_zone.enabled=true',
         'service.beta.kubernetes.io/aws-load-balancer-additional-resource-tags': 'hoplab-exposure=nodeport-local',
       });
     });

@@ -1,4 +1,6 @@
+import { CloudwatchLogGroup } from '@cdktf/provider-aws/lib/cloudwatch-log-group';
 import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
+import { DataAwsIamSessionContext } from '@cdktf/provider-aws/lib/data-aws-iam-session-context';
 import { EksAccessEntry } from '@cdktf/provider-aws/lib/eks-access-entry';
 import { EksAccessPolicyAssociation } from '@cdktf/provider-aws/lib/eks-access-policy-association';
 import { EksCluster as EksClusterResource } from '@cdktf/provider-aws/lib/eks-cluster';
@@ -33,10 +35,18 @@ describe('EksCluster', () => {
     expect(synth().json).toHaveResourceWithProperties(EksClusterResource, { vpc_config: expect.objectContaining({ public_access_cidrs: ['0.0.0.0/0'] }) });
   });
 
-  test('GIVEN the cluster WHEN synthesized THEN access entries are on and its creator is admin (so the -lb stack can install)', () => {
+  test('GIVEN the cluster WHEN synthesized THEN access entries are on and the creator is NOT made admin behind Terraform\'s back', () => {
     expect(synth().json).toHaveResourceWithProperties(EksClusterResource, {
-      access_config: { authentication_mode: 'API_AND_CONFIG_MAP', bootstrap_cluster_creator_admin_permissions: true },
+      access_config: { authentication_mode: 'API_AND_CONFIG_MAP', bootstrap_cluster_creator_admin_permissions: false },
     });
+  });
+
+  test('GIVEN the cluster WHEN synthesized THEN audit and authenticator logs go to a tagged log group with a short retention, created before the cluster', () => {
+    const { json, parsed } = synth();
+    expect(json).toHaveResourceWithProperties(EksClusterResource, { enabled_cluster_log_types: ['audit', 'authenticator'] });
+    expect(json).toHaveResourceWithProperties(CloudwatchLogGroup, { name: '/aws/eks/lab-eks/cluster', retention_in_days: 3, tags: { Name: 'lab-eks-control-plane' } });
+    const cluster = Object.values(parsed.resource.aws_eks_cluster)[0] as { depends_on: string[] };
+    expect(cluster.depends_on).toEqual(expect.arrayContaining([expect.stringMatching(/^aws_cloudwatch_log_group\./)]));
   });
 
   test('GIVEN the cluster role WHEN synthesized THEN only EKS can assume it and it carries AmazonEKSClusterPolicy until the cluster is gone', () => {
@@ -47,7 +57,7 @@ describe('EksCluster', () => {
     expect(json).toHaveResourceWithProperties(IamRole, { name: 'lab-eks-cluster' });
     expect(json).toHaveResourceWithProperties(IamRolePolicyAttachment, { policy_arn: 'arn:aws:iam::aws:policy/AmazonEKSClusterPolicy' });
     const cluster = Object.values(parsed.resource.aws_eks_cluster)[0] as { depends_on: string[] };
-    expect(cluster.depends_on).toEqual([expect.stringMatching(/^aws_iam_role_policy_attachment\./)]);
+    expect(cluster.depends_on).toEqual([expect.stringMatching(/^aws_iam_role_policy_attachment\./), expect.stringMatching(/^aws_cloudwatch_log_group\./)]);
   });
 
   test('GIVEN the cluster WHEN synthesized THEN an OIDC provider for its issuer trusts sts.amazonaws.com', () => {
@@ -79,12 +89,43 @@ describe('EksCluster admin access entries', () => {
       policy_arn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy',
       access_scope: { type: 'cluster' },
     });
-    expect(Object.keys(parsed.resource.aws_eks_access_entry)).toEqual([expect.stringMatching(/^eks_admin-role-workshop-ci_/), expect.stringMatching(/^eks_admin-user-jane_/)]);
-    expect(Object.keys(parsed.resource.aws_eks_access_policy_association)).toHaveLength(2);
+    expect(Object.keys(parsed.resource.aws_eks_access_entry)).toEqual([
+      expect.stringMatching(/^eks_admin-role-workshop-ci_/),
+      expect.stringMatching(/^eks_admin-user-jane_/),
+      expect.stringMatching(/^eks_deployer-admin_/),
+    ]);
+    expect(Object.keys(parsed.resource.aws_eks_access_policy_association)).toHaveLength(3);
   });
 
-  test('GIVEN no admin principals WHEN synthesized THEN only the creator is admin and no access entries exist', () => {
-    expect(synth().json).not.toHaveResource(EksAccessEntry);
+  test('GIVEN no admin principals WHEN synthesized THEN the deploying identity gets an explicit admin entry, its IAM role ARN even when it is an assumed-role session', () => {
+    const { json, parsed } = synth();
+    expect(json).toHaveDataSourceWithProperties(DataAwsIamSessionContext, { arn: expect.stringMatching(/^\$\{data\.aws_caller_identity\.\w+\.arn\}$/) });
+    expect(json).toHaveResourceWithProperties(EksAccessEntry, { principal_arn: expect.stringMatching(/^\$\{data\.aws_iam_session_context\.\w+\.issuer_arn\}$/), type: 'STANDARD' });
+    expect(json).toHaveResourceWithProperties(EksAccessPolicyAssociation, {
+      principal_arn: expect.stringMatching(/^\$\{aws_eks_access_entry\.eks_deployer-admin_\w+\.principal_arn\}$/),
+      policy_arn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy',
+      access_scope: { type: 'cluster' },
+    });
+    expect(Object.keys(parsed.resource.aws_eks_access_entry)).toHaveLength(1);
+  });
+
+  test('GIVEN an admin principal WHEN synthesized THEN a plan refuses it if it is the deploying identity (EKS would answer ResourceInUseException)', () => {
+    const { parsed } = synth({ adminPrincipalArns: [CI] });
+    const [, entry] = Object.entries(parsed.resource.aws_eks_access_entry).find(([id]) => id.startsWith('eks_admin-role-workshop-ci_'))!;
+    expect(entry.lifecycle).toEqual({
+      precondition: [
+        {
+          condition: expect.stringMatching(/^\$\{\("arn:aws:iam::123456789012:role\/workshop-ci" != data\.aws_iam_session_context\.\w+\.issuer_arn\)\}$/),
+          error_message: `aws.clusterAdminArns lists ${CI}, the identity that deploys; it is made cluster admin already (its own access entry): remove it from aws.clusterAdminArns`,
+        },
+      ],
+    });
+  });
+
+  test('GIVEN the emulator WHEN synthesized THEN no access entries (moto has no API for them) and no caller lookups', () => {
+    const { parsed } = synth({ emulated: true }) as { parsed: { resource: Record<string, unknown>; data?: Record<string, unknown> } };
+    expect(parsed.resource.aws_eks_access_entry).toBeUndefined();
+    expect(parsed.data?.aws_iam_session_context).toBeUndefined();
   });
 });
 

@@ -71,7 +71,7 @@ describe('EksNodeGroup instance tags', () => {
     });
     expect(json).toHaveResourceWithProperties(LaunchTemplate, {
       name_prefix: 'lab-eks-nodes-',
-      metadata_options: { http_endpoint: 'enabled', http_tokens: 'required', http_put_response_hop_limit: 2 },
+      metadata_options: { http_endpoint: 'enabled', http_tokens: 'required', http_put_response_hop_limit: 1 },
       tag_specifications: [
         { resource_type: 'instance', tags: TAGS },
         { resource_type: 'volume', tags: TAGS },

@@ -92,7 +92,7 @@ describe('explainDir on the fixture app (the conventions of the -lb stacks)', ()
     expect(exposureOf(model, 'aws', 'native').health_check).toBe('each Pod IP on port http (HTTP /), with Pod readiness gates');
     expect(exposureOf(model, 'aws', 'nodeport').health_check).toBe("every node's NodePort (HTTP /): passes on nodes without a Pod too");
     expect(exposureOf(model, 'aws', 'nodeport-local').health_check).toBe(
-      "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass",
+      "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass; cross-zone load balancing on, so every zone's NLB address reaches them",
     );
     expect(exposureOf(model, 'gcp', 'nodeport-local').health_check).toBe(
       "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass",
@@ -150,6 +150,31 @@ describe('explainDir follows changes to the synthesized stacks', () => {
     expect([e.source_nat, e.client_ip_via]).toEqual([true, 'x-forwarded-for']);
     expect(e.path_summary).toBe("client -> ALB -> any node's NodePort -> DNAT+SNAT -> Pod (maybe on another node)");
     expect(e.notes).toContain('externalTrafficPolicy not set: Kubernetes defaults it to Cluster');
+  });
+
+  test('GIVEN the AWS nodeport-local NLB without cross-zone load balancing THEN explain warns that a zone without a Pod times out', () => {
+    const dir = fixtureCopy();
+    alterStack(dir, 'lab-aws-lb', (json) => {
+      delete service(json, 'nodeport-local-service').metadata.annotations['service.beta.kubernetes.io/aws-load-balancer-attributes'];
+    });
+    const e = exposureOf(explainDir(dir), 'aws', 'nodeport-local');
+    expect(e.notes).toContain('cross-zone off with Local: a zone with no ready Pod has no healthy target (its NLB address times out)');
+    expect(e.health_check).toMatch(/; cross-zone load balancing off: each zone's NLB address reaches only its own zone$/);
+  });
+
+  test.each([
+    ['the l4-regional-external load balancer class (GKE 1.33.1+)', { class: 'networking.gke.io/l4-regional-external' }, 'instance', 'client -> Google passthrough NLB (GCE_VM_IP NEGs) -> node with a Pod'],
+    ['neither the class nor the l4-rbs annotation', {}, 'target-pool', 'client -> Google passthrough NLB -> node with a Pod'],
+  ])('GIVEN the GKE nodeport-local Service with %s THEN explain says which load balancer GKE builds', (_name, change, targetType, summaryStart) => {
+    const dir = fixtureCopy();
+    alterStack(dir, 'lab-gcp-lb', (json) => {
+      const svc = service(json, 'nodeport-local-service');
+      delete svc.metadata.annotations['cloud.google.com/l4-rbs'];
+      if ((change as { class?: string }).class) svc.spec.load_balancer_class = (change as { class: string }).class;
+    });
+    const e = exposureOf(explainDir(dir), 'gcp', 'nodeport-local');
+    expect(e.target_type).toBe(targetType);
+    expect(e.path_summary.startsWith(summaryStart)).toBe(true);
   });
 
   test('GIVEN target-type instance over a ClusterIP Service THEN it says the controller cannot register targets', () => {

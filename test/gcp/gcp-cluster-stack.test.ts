@@ -57,6 +57,21 @@ describe('GcpClusterStack', () => {
     expect(named(parsed, 'google_compute_firewall', 'lab-gke-allow-l7-lb')[1].allow).toEqual([{ protocol: 'tcp', ports: ['30000-32767', '8080'] }]);
   });
 
+  test('GIVEN a project WHEN synthesized THEN Workload Identity is on: the cluster has the workload pool and the nodes serve Pods the GKE metadata server', () => {
+    const { parsed } = synth({ gcp: { project: 'acme-lab-1' } });
+    const [, cluster] = only(parsed, 'google_container_cluster');
+    const [, pool] = only(parsed, 'google_container_node_pool');
+    expect(cluster.workload_identity_config).toEqual({ workload_pool: 'acme-lab-1.svc.id.goog' });
+    expect((pool.node_config as { workload_metadata_config: unknown }).workload_metadata_config).toEqual({ mode: 'GKE_METADATA' });
+  });
+
+  test('GIVEN the default config WHEN synthesized THEN the cluster waits for the node account\'s IAM binding (its default pool runs as that account at once)', () => {
+    const { parsed } = synth();
+    const [, cluster] = only(parsed, 'google_container_cluster');
+    const [bindingId] = only(parsed, 'google_project_iam_member');
+    expect(cluster.depends_on).toEqual([`google_project_iam_member.${bindingId}`]);
+  });
+
   test('GIVEN three zones, gcp.datapath dataplane-v2, a version and authorized networks WHEN synthesized THEN the regional cluster and pool follow the config', () => {
     const zones = ['us-central1-a', 'us-central1-b', 'us-central1-c'];
     const { json } = synth({

@@ -119,6 +119,14 @@ describe('GcpLbStack', () => {
   });
 
   test.each([
+    ['legacy', 'a node address (SNAT by kube-proxy) as TCP peer; only the L7 X-Forwarded-For header still names the client (the Google Front End adds it)'],
+    ['dataplane-v2', 'a node address (SNAT by GKE Dataplane V2 (eBPF)) as TCP peer; only the L7 X-Forwarded-For header still names the client (the Google Front End adds it)'],
+  ])('GIVEN gcp.datapath %p WHEN synthesized THEN the nodeport output names the dataplane that SNATs (no kube-proxy with Dataplane V2)', (datapath, seenAs) => {
+    const { parsed } = synth({ gcp: { datapath } });
+    expect((parsed.output?.[exposureOutputName('nodeport')].value as { client_ip_seen_as: string }).client_ip_seen_as).toBe(seenAs);
+  });
+
+  test.each([
     [['native'], ['echo-native'], ['echo-native']],
     [['nodeport'], ['echo-nodeport'], ['echo-nodeport']],
     [['nodeport-local'], ['echo-nodeport-local'], []],

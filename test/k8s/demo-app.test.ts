@@ -31,8 +31,9 @@ describe('DemoApp', () => {
     ]);
   });
 
-  test('GIVEN the app WHEN synthesized THEN Pods spread one per node where possible, so a node without a Pod exists', () => {
+  test('GIVEN the app WHEN synthesized THEN Pods spread across zones (hard rule, so every zone has a Pod for Local) and one per node where possible', () => {
     expect(synth().podSpec.topology_spread_constraint).toEqual([
+      { max_skew: 1, topology_key: 'topology.kubernetes.io/zone', when_unsatisfiable: 'DoNotSchedule', label_selector: [{ match_labels: DEMO_APP_LABELS }] },
       { max_skew: 1, topology_key: 'kubernetes.io/hostname', when_unsatisfiable: 'ScheduleAnyway', label_selector: [{ match_labels: DEMO_APP_LABELS }] },
     ]);
   });
@@ -52,6 +53,10 @@ describe('DemoApp', () => {
     expect(synth({ namespaceLabels: { 'elbv2.k8s.aws/pod-readiness-gate-inject': 'enabled' } }).json).toHaveResourceWithProperties(NamespaceV1, {
       metadata: { name: 'hoplab', labels: { ...DEMO_APP_LABELS, 'elbv2.k8s.aws/pod-readiness-gate-inject': 'enabled' } },
     });
+  });
+
+  test('GIVEN the app WHEN synthesized THEN deleting the namespace may wait 20 minutes for the controllers\' finalizers (the provider default is 5)', () => {
+    expect(synth().json).toHaveResourceWithProperties(NamespaceV1, { timeouts: { delete: '20m' } });
   });
 
   test('GIVEN the app WHEN its objects are checked THEN they are valid against the Kubernetes API schema', () => {

@@ -21,6 +21,7 @@ type Scenario = 'clean' | 'leftovers';
 type Answer = { readonly status: number; readonly body: unknown } | 'hang';
 
 interface Recorded {
+  readonly method: string | undefined;
   readonly path: string;
   readonly query: URLSearchParams;
   readonly authorization: string | undefined;
@@ -29,6 +30,8 @@ interface Recorded {
 interface FixtureApi {
   readonly compute: string;
   readonly container: string;
+  readonly iam: string;
+  readonly resourceManager: string;
   readonly requests: Recorded[];
   close(): Promise<void>;
 }
@@ -57,7 +60,7 @@ async function serveFixtures(scenario: Scenario, answers: Record<string, Answer>
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const pageToken = url.searchParams.get('pageToken');
-    requests.push({ path: url.pathname, query: url.searchParams, authorization: req.headers.authorization });
+    requests.push({ method: req.method, path: url.pathname, query: url.searchParams, authorization: req.headers.authorization });
     if (req.headers.authorization !== `Bearer ${TOKEN}`) {
       return send(res, 401, googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', 'authError'));
     }
@@ -76,6 +79,8 @@ async function serveFixtures(scenario: Scenario, answers: Record<string, Answer>
   return {
     compute: `http://127.0.0.1:${port}/compute/v1`,
     container: `http://127.0.0.1:${port}/container/v1`,
+    iam: `http://127.0.0.1:${port}/iam/v1`,
+    resourceManager: `http://127.0.0.1:${port}/crm/v1`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {
@@ -101,6 +106,8 @@ async function check(scenario: Scenario, env = 'lab', answers: Record<string, An
     accessToken: TOKEN,
     computeApi: api.compute,
     containerApi: api.container,
+    iamApi: api.iam,
+    resourceManagerApi: api.resourceManager,
     ...query,
   });
 }
@@ -132,8 +139,10 @@ const LAB_LEFTOVERS: Leftover[] = [
   gcp('compute:forwarding-rule', `${P}/global/forwardingRules/k8s2-fr-x7k2m9qp-hoplab-echo-native-1c9e4f2b`, BY_LINK.rule),
   gcp('compute:forwarding-rule', `${P}/global/forwardingRules/k8s2-fr-x7k2m9qp-hoplab-echo-nodeport-7a3d8e1f`, BY_LINK.rule),
   gcp('compute:forwarding-rule', `${P}/regions/us-central1/forwardingRules/k8s2-tcp-x7k2m9qp-hoplab-echo-nodeport-local-5d0c3b7e`, BY_LINK.ruleToService),
+  gcp('compute:address', `${P}/global/addresses/lab-gke-native-ip`, 'used by a forwarding rule of the environment'),
   gcp('compute:target-proxy', `${P}/global/targetHttpProxies/k8s2-tp-x7k2m9qp-hoplab-echo-native-1c9e4f2b`, BY_LINK.proxy),
   gcp('compute:target-proxy', `${P}/global/targetHttpProxies/k8s2-tp-x7k2m9qp-hoplab-echo-nodeport-7a3d8e1f`, BY_LINK.proxy),
+  gcp('compute:ssl-certificate', `${P}/global/sslCertificates/k8s2-cr-x7k2m9qp-hoplab-echo-native-1c9e4f2b`, 'GKE name with cluster id x7k2m9qp (from network lab-gke)'),
   gcp('compute:url-map', `${P}/global/urlMaps/k8s2-um-x7k2m9qp-hoplab-echo-native-1c9e4f2b`, BY_LINK.urlMap),
   gcp('compute:url-map', `${P}/global/urlMaps/k8s2-um-x7k2m9qp-hoplab-echo-nodeport-7a3d8e1f`, BY_LINK.urlMap),
   gcp('compute:backend-service', `${P}/global/backendServices/k8s-be-31234--4f2a9c1d7e3b8a60`, BY_LINK.service),
@@ -149,6 +158,9 @@ const LAB_LEFTOVERS: Leftover[] = [
   gcp('compute:firewall', `${P}/global/firewalls/k8s2-x7k2m9qp-hoplab-echo-nodeport-local-5d0c3b7e-fw`, IN_LAB),
   gcp('compute:subnetwork', `${P}/regions/us-central1/subnetworks/lab-gke-nodes`, IN_LAB),
   gcp('compute:network', `${P}/global/networks/lab-gke`, 'network name'),
+  // Exact email: lab2-gke-nodes (another attendee, bound to the same role) is never lab's.
+  gcp('iam:project-binding', `${P} roles/container.defaultNodeServiceAccount serviceAccount:lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com`, 'member lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com'),
+  gcp('iam:service-account', `${P}/serviceAccounts/lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com`, 'email lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com'),
 ];
 
 /** Markers of bob's resources: its network, its GKE cluster ids, its legacy load balancer. */
@@ -165,7 +177,7 @@ describe('findGcpLeftovers over recorded API responses', () => {
 
   test('GIVEN only the lb stack was destroyed (cluster kept) WHEN lab is checked in controller scope THEN only the GKE controllers\' pieces count, not the network, subnet or cluster', async () => {
     const leftovers = await check('leftovers', 'lab', {}, { scope: 'controller' });
-    expect(leftovers).toEqual(LAB_LEFTOVERS.filter((l) => l.kind !== 'compute:network' && l.kind !== 'compute:subnetwork'));
+    expect(leftovers).toEqual(LAB_LEFTOVERS.filter((l) => l.kind !== 'compute:network' && l.kind !== 'compute:subnetwork' && !l.kind.startsWith('iam:')));
   });
 
   test("GIVEN the live bob WHEN bob is checked in controller scope THEN bob's cluster, nodes, network and its own firewall rules are not leftovers", async () => {
@@ -191,8 +203,10 @@ describe('findGcpLeftovers over recorded API responses', () => {
       'compute:forwarding-rule global/forwardingRules/k8s2-fr-r4t8w2zn-hoplab-echo-nodeport-3f8c0e5a',
       'compute:forwarding-rule regions/us-central1/forwardingRules/a3f1c8e2b7d94a5e8c1f0b6d2e9a7c43',
       'compute:forwarding-rule regions/us-central1/forwardingRules/k8s2-tcp-r4t8w2zn-hoplab-echo-nodeport-local-2e6a9d4c',
+      'compute:address global/addresses/bob-gke-native-ip',
       'compute:target-proxy global/targetHttpProxies/k8s2-tp-r4t8w2zn-hoplab-echo-native-9b4e1a7d',
       'compute:target-proxy global/targetHttpProxies/k8s2-tp-r4t8w2zn-hoplab-echo-nodeport-3f8c0e5a',
+      'compute:ssl-certificate global/sslCertificates/k8s2-cr-r4t8w2zn-hoplab-echo-native-9b4e1a7d',
       'compute:url-map global/urlMaps/k8s2-um-r4t8w2zn-hoplab-echo-native-9b4e1a7d',
       'compute:url-map global/urlMaps/k8s2-um-r4t8w2zn-hoplab-echo-nodeport-3f8c0e5a',
       'compute:backend-service global/backendServices/k8s-be-31234--b81e0d5a92c4f317',
@@ -217,6 +231,8 @@ describe('findGcpLeftovers over recorded API responses', () => {
       'compute:router regions/us-central1/routers/bob-gke-router',
       'compute:subnetwork regions/us-central1/subnetworks/bob-gke-nodes',
       'compute:network global/networks/bob-gke',
+      'iam:project-binding projects/hoplab-demo roles/container.defaultNodeServiceAccount serviceAccount:bob-gke-nodes@hoplab-demo.iam.gserviceaccount.com',
+      'iam:service-account serviceAccounts/bob-gke-nodes@hoplab-demo.iam.gserviceaccount.com',
     ]);
   });
 
@@ -235,17 +251,20 @@ describe('findGcpLeftovers over recorded API responses', () => {
     expect(api!.requests.find((r) => r.query.get('pageToken')?.startsWith('Cj0K'))!.query.get('returnPartialSuccess')).toBe('true');
   });
 
-  test('GIVEN the check runs WHEN it calls the APIs THEN every request is a loopback GET with the bearer token, to the documented list endpoints, aggregated ones with returnPartialSuccess=true', async () => {
+  test('GIVEN the check runs WHEN it calls the APIs THEN every request is a loopback GET with the bearer token (but the read-only getIamPolicy POST), to the documented list endpoints, aggregated ones with returnPartialSuccess=true', async () => {
     await check('clean');
     const requests = api!.requests;
     expect(requests.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
     expect([...new Set(requests.map((r) => r.path))].sort()).toEqual(
       [
-        ...['backendServices', 'firewalls', 'forwardingRules', 'healthChecks', 'httpHealthChecks', 'networks', 'targetHttpProxies', 'targetHttpsProxies', 'urlMaps'].map((k) => `${COMPUTE}/global/${k}`),
-        ...['backendServices', 'forwardingRules', 'healthChecks', 'instanceGroups', 'instances', 'networkEndpointGroups', 'routers', 'subnetworks', 'targetHttpProxies', 'targetHttpsProxies', 'targetPools', 'urlMaps'].map((k) => `${COMPUTE}/aggregated/${k}`),
+        ...['addresses', 'backendServices', 'firewalls', 'forwardingRules', 'healthChecks', 'httpHealthChecks', 'networks', 'sslCertificates', 'targetHttpProxies', 'targetHttpsProxies', 'urlMaps'].map((k) => `${COMPUTE}/global/${k}`),
+        ...['addresses', 'backendServices', 'forwardingRules', 'healthChecks', 'instanceGroups', 'instances', 'networkEndpointGroups', 'routers', 'sslCertificates', 'subnetworks', 'targetHttpProxies', 'targetHttpsProxies', 'targetPools', 'urlMaps'].map((k) => `${COMPUTE}/aggregated/${k}`),
         `/container/v1/projects/${PROJECT}/locations/-/clusters`,
+        `/iam/v1/projects/${PROJECT}/serviceAccounts`,
+        `/crm/v1/projects/${PROJECT}:getIamPolicy`,
       ].sort(),
     );
+    expect(requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`)).toEqual([`POST /crm/v1/projects/${PROJECT}:getIamPolicy`]);
     expect(requests.filter((r) => r.path.includes('/aggregated/')).every((r) => r.query.get('returnPartialSuccess') === 'true')).toBe(true);
   });
 
@@ -354,7 +373,7 @@ describe('findGcpLeftovers: a check that cannot see everything fails, naming the
   test('GIVEN nothing listens on the API address WHEN checked THEN it throws naming the URL and the connection error', async () => {
     const closed = await serveFixtures('clean');
     await closed.close();
-    const error = await failure(findGcpLeftovers({ env: 'lab', project: PROJECT, networkName: 'lab-gke', clusterName: 'lab-gke', accessToken: TOKEN, computeApi: closed.compute, containerApi: closed.container }));
+    const error = await failure(findGcpLeftovers({ env: 'lab', project: PROJECT, networkName: 'lab-gke', clusterName: 'lab-gke', accessToken: TOKEN, computeApi: closed.compute, containerApi: closed.container, iamApi: closed.iam, resourceManagerApi: closed.resourceManager }));
     expect(error.message).toMatch(new RegExp(`^GET ${closed.compute.replace(/\./g, '\\.')}/projects/${PROJECT}/\\S+ failed: fetch failed \\(ECONNREFUSED\\)$`));
   });
 

@@ -117,11 +117,11 @@ describe('provider sources and the host address', () => {
 describe('quota needs from the synthesized stacks', () => {
   test('GIVEN two attendees with the default exposures WHEN counted THEN VPC pieces per environment and one load balancer per exposure', () => {
     const { config, synth, model } = synthesized({ attendees: ['ann', 'bob'] });
-    // Default modes: native, nodeport (ALB), nodeport-l4, nodeport-local, native-l4 (NLB); GKE has no native-l4.
-    expect(countLoadBalancers(model, 'aws')).toEqual({ byKind: { alb: 4, nlb: 6 }, unknown: [] });
-    expect(awsQuotaNeeds(synth, model)).toEqual({ vpcs: 2, internetGateways: 2, natGatewaysPerAz: 2, elasticIps: 2, eksClusters: 2, albs: 4, nlbs: 6, clbs: 0, notes: [] });
-    // 3 e2-standard-2 nodes per environment; NAT and two passthrough NLBs each; 2 L7 + default backend + 2 L4 backend services each.
-    expect(gcpQuotaNeeds(synth, model, config)).toEqual({ cpus: 12, regionalInUseAddresses: 6, backendServices: 10, forwardingRules: 8, notes: [] });
+    // Default modes: native, gateway, nodeport (ALB), nodeport-l4, nodeport-local, native-l4 (NLB); GKE has no native-l4.
+    expect(countLoadBalancers(model, 'aws')).toEqual({ byKind: { alb: 6, nlb: 6 }, unknown: [] });
+    expect(awsQuotaNeeds(synth, model)).toEqual({ vpcs: 2, internetGateways: 2, natGatewaysPerAz: 2, elasticIps: 2, eksClusters: 2, albs: 6, nlbs: 6, clbs: 0, notes: [] });
+    // 3 e2-standard-2 nodes per environment; NAT and two passthrough NLBs each; 3 L7 (Ingress x2, Gateway) + default backend + 2 L4 backend services each.
+    expect(gcpQuotaNeeds(synth, model, config)).toEqual({ cpus: 12, regionalInUseAddresses: 6, backendServices: 12, forwardingRules: 10, notes: [] });
   });
 
   test.each([

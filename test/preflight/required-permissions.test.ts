@@ -43,7 +43,7 @@ describe('required permissions', () => {
     expect(needs.gcp).toEqual(expect.arrayContaining(['iam.serviceAccounts.actAs', 'compute.firewalls.create', 'compute.networks.updatePolicy', 'resourcemanager.projects.setIamPolicy', 'container.ingresses.create']));
     expect(needs.gcpApis).toEqual(['cloudresourcemanager.googleapis.com', 'compute.googleapis.com', 'container.googleapis.com', 'iam.googleapis.com', 'serviceusage.googleapis.com']);
     expect(needs.aws).toEqual(expect.arrayContaining(['iam:PassRole', 'eks:CreateCluster', 'ec2:CreateNatGateway', 'iam:CreateOpenIDConnectProvider', 'elasticloadbalancing:DescribeLoadBalancers']));
-    expect(needs.aws.filter((a) => !/^(ec2|eks|iam|elasticloadbalancing|sts|servicequotas):[A-Z]\w+$/.test(a))).toEqual([]);
+    expect(needs.aws.filter((a) => !/^(ec2|eks|iam|elasticloadbalancing|logs|sts|servicequotas):[A-Z]\w+$/.test(a))).toEqual([]);
   });
 
   test('GIVEN a stack with a resource type hoplab does not know WHEN mapped THEN it is reported, not silently unchecked', () => {

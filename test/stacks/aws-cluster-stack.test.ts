@@ -65,7 +65,39 @@ describe('AwsClusterStack', () => {
     expect(group.depends_on).toEqual(expect.arrayContaining([expect.stringMatching(/^aws_nat_gateway\./)]));
   });
 
-  test('GIVEN the emulator WHEN synthesized THEN only the add-ons are left out, the provider points at the emulator and fails fast', () => {
+  test.each([false, true])(
+    'GIVEN real AWS or the emulator (%p) WHEN synthesized THEN the nodes depend on the CNI role policy and every private route and association (destroyed after the nodes drain)',
+    (emulated) => {
+      const { parsed } = synth({}, emulated ? { endpoint: 'http://127.0.0.1:5000' } : undefined);
+      const group = Object.values(parsed.resource.aws_eks_node_group)[0] as { depends_on: string[] };
+      const cniAttachments = Object.entries(parsed.resource.aws_iam_role_policy_attachment)
+        .filter(([, a]) => a.policy_arn === 'arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy')
+        .map(([id]) => `aws_iam_role_policy_attachment.${id}`);
+      const privateRoutes = Object.entries(parsed.resource.aws_route)
+        .filter(([, r]) => 'nat_gateway_id' in r)
+        .map(([id]) => `aws_route.${id}`);
+      const privateAssociations = Object.keys(parsed.resource.aws_route_table_association)
+        .filter((id) => id.includes('private'))
+        .map((id) => `aws_route_table_association.${id}`);
+      expect(cniAttachments).toHaveLength(1);
+      expect(privateRoutes).toHaveLength(2);
+      expect(privateAssociations).toHaveLength(2);
+      expect(group.depends_on).toEqual(expect.arrayContaining([...cniAttachments, ...privateRoutes, ...privateAssociations]));
+    },
+  );
+
+  test('GIVEN the default config WHEN synthesized THEN the control plane ENIs go in the private subnets only, leaving the public ones to the load balancers', () => {
+    const { parsed } = synth();
+    const cluster = Object.values(parsed.resource.aws_eks_cluster)[0] as { vpc_config: { subnet_ids: string[] } };
+    const subnets = parsed.resource.aws_subnet;
+    const privateIds = Object.entries(subnets)
+      .filter(([, s]) => (s.tags as Record<string, string>)['kubernetes.io/role/internal-elb'] === '1')
+      .map(([id]) => `\${aws_subnet.${id}.id}`);
+    expect(privateIds).toHaveLength(2);
+    expect(cluster.vpc_config.subnet_ids).toEqual(privateIds);
+  });
+
+  test('GIVEN the emulator WHEN synthesized THEN only the add-ons and the deployer access entry are left out, the provider points at the emulator and fails fast', () => {
     const { json, parsed, stack } = synth({}, { endpoint: 'http://127.0.0.1:5999' });
     expect(parsed.resource.aws_eks_addon).toBeUndefined();
     expect(stack.addonsLeftOut).toEqual(['vpc-cni', 'kube-proxy', 'coredns']);
@@ -74,12 +106,13 @@ describe('AwsClusterStack', () => {
       skip_credentials_validation: true,
       skip_requesting_account_id: true,
       max_retries: 2,
-      endpoints: [{ ec2: 'http://127.0.0.1:5999', eks: 'http://127.0.0.1:5999', iam: 'http://127.0.0.1:5999', elbv2: 'http://127.0.0.1:5999', sts: 'http://127.0.0.1:5999', autoscaling: 'http://127.0.0.1:5999' }],
+      endpoints: [{ ec2: 'http://127.0.0.1:5999', eks: 'http://127.0.0.1:5999', iam: 'http://127.0.0.1:5999', elbv2: 'http://127.0.0.1:5999', sts: 'http://127.0.0.1:5999', autoscaling: 'http://127.0.0.1:5999', logs: 'http://127.0.0.1:5999' }],
     });
     const real = synth().parsed.resource;
     const types = (r: Synth['resource']) => Object.fromEntries(Object.entries(r).map(([type, all]) => [type, Object.keys(all).length]));
-    const { aws_eks_addon: addons, ...realRest } = types(real);
-    expect(addons).toBe(3);
+    // moto has no add-on or access entry API: the deployer's admin entry is left out too.
+    const { aws_eks_addon: addons, aws_eks_access_entry: entries, aws_eks_access_policy_association: associations, ...realRest } = types(real);
+    expect([addons, entries, associations]).toEqual([3, 1, 1]);
     expect(types(parsed.resource)).toEqual(realRest);
   });
 
