@@ -7,8 +7,9 @@ import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
 import { abortOnSignals, confirm, runCli } from '../lib/cli';
 import { parseLifecycleArgs, selectedConfig } from '../lib/lifecycle/cli';
 import { checkLifecycleRequest, runLifecycle } from '../lib/lifecycle/lifecycle';
+import { formatShard } from '../lib/lifecycle/shard';
 
-const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N] [--yes]
+const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N] [--shard K/N] [--yes]
 
 Synthesizes the lab and applies its stacks with Terraform in dependency order
 (<env>-aws-cluster before <env>-aws-lb, <env>-gcp-cluster before <env>-gcp-lb;
@@ -19,6 +20,8 @@ Prints the estimated cost per hour and for workshop.durationHours first and asks
   --env a,b        only these environments (attendee names, or the config's name)
   --stacks kinds   only these stack kinds
   --parallelism N  stacks at once (1-32)
+  --shard K/N      only the K-th of N shards of the environments (CI: one job per shard;
+                   needs an s3 or gcs backend); an environment's shard depends on its name only
   --yes, -y        do not ask
 Credentials: AWS's default chain (and the AWS CLI for EKS tokens); Google Application Default Credentials.
 Logs: .hoplab/logs/<stack>.deploy.log. Exit 0 only if every selected stack applied.`;
@@ -30,6 +33,10 @@ runCli(async () => {
     return 0;
   }
   checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config);
+  if (options.shard && options.envs?.length === 0) {
+    console.log(`hoplab deploy: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
+    return 0;
+  }
   for (const line of formatCostEstimate(estimateCost(selectedConfig(options.config, options.envs)))) console.log(line);
   if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
     return 1;
