@@ -9,7 +9,7 @@ import { parseLifecycleArgs, selectedConfig } from '../lib/lifecycle/cli';
 import { checkLifecycleRequest, runLifecycle } from '../lib/lifecycle/lifecycle';
 import { formatShard } from '../lib/lifecycle/shard';
 
-const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N] [--shard K/N] [--yes]
+const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N|auto] [--shard K/N] [--yes]
 
 Synthesizes the lab and applies its stacks with Terraform in dependency order
 (<env>-aws-cluster before <env>-aws-lb, <env>-gcp-cluster before <env>-gcp-lb;
@@ -19,7 +19,8 @@ Prints the estimated cost per hour and for workshop.durationHours first and asks
 
   --env a,b        only these environments (attendee names, or the config's name)
   --stacks kinds   only these stack kinds
-  --parallelism N  stacks at once (1-32)
+  --parallelism N  stacks at once (1-32), or auto: as many as the free memory holds,
+                   from the measured size of the providers each stack loads (it says why)
   --shard K/N      only the K-th of N shards of the environments (CI: one job per shard;
                    needs an s3 or gcs backend); an environment's shard depends on its name only
   --yes, -y        do not ask

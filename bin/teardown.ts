@@ -8,7 +8,7 @@ import { parseLifecycleArgs } from '../lib/lifecycle/cli';
 import { checkLeftovers, checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/lifecycle/lifecycle';
 import { formatShard } from '../lib/lifecycle/shard';
 
-const HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N] [--shard K/N] [--yes] [--leftovers-only]
+const HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N|auto] [--shard K/N] [--yes] [--leftovers-only]
 
 Destroys the lab's stacks with Terraform in reverse dependency order (<env>-aws-lb before
 <env>-aws-cluster, <env>-gcp-lb before <env>-gcp-cluster; clouds and environments in parallel),
@@ -20,7 +20,7 @@ destroyed and nothing is left.
 
   --env a,b         only these environments
   --stacks kinds    only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)
-  --parallelism N   stacks at once (1-32)
+  --parallelism N   stacks at once (1-32), or auto (see deploy --help)
   --shard K/N       only the K-th of N shards of the environments (as deploy --shard);
                     the leftover check then covers that shard's environments
   --yes, -y         do not ask (required when not on a terminal)

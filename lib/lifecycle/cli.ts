@@ -16,7 +16,7 @@ export interface LifecycleCliOptions {
   /** `--shard K/N`: envs holds that shard's environments only. */
   readonly shard?: Shard;
   readonly kinds: StackKind[];
-  readonly parallelism?: number;
+  readonly parallelism?: number | 'auto';
   readonly yes: boolean;
   readonly leftoversOnly: boolean;
   readonly help: boolean;
@@ -54,11 +54,13 @@ function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions
     return { config: undefined as unknown as LabConfig, kinds: [], yes: false, leftoversOnly: false, help: true };
   }
   const config = loadConfig().config;
-  let parallelism: number | undefined;
-  if (values.parallelism !== undefined) {
+  let parallelism: number | 'auto' | undefined;
+  if (values.parallelism === 'auto') {
+    parallelism = 'auto';
+  } else if (values.parallelism !== undefined) {
     parallelism = Number(values.parallelism);
     if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 32) {
-      throw new Error(`--parallelism: ${JSON.stringify(values.parallelism)} is not a whole number from 1 to 32`);
+      throw new Error(`--parallelism: ${JSON.stringify(values.parallelism)} is not a whole number from 1 to 32, or auto`);
     }
   }
   const requested = values.env === undefined ? undefined : values.env.split(',').map((e) => e.trim()).filter(Boolean);
