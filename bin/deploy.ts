@@ -6,7 +6,9 @@
 import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
 import { abortOnSignals, confirm, runCli } from '../lib/cli';
 import { parseLifecycleArgs, selectedConfig } from '../lib/lifecycle/cli';
-import { checkLifecycleRequest, runLifecycle } from '../lib/lifecycle/lifecycle';
+import { checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/lifecycle/lifecycle';
+import { resolveParallelism } from '../lib/lifecycle/parallelism';
+import { estimateTime, formatTimeEstimate } from '../lib/lifecycle/time-estimate';
 import { formatShard } from '../lib/lifecycle/shard';
 
 const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N|auto] [--shard K/N] [--yes]
@@ -14,7 +16,8 @@ const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,
 Synthesizes the lab and applies its stacks with Terraform in dependency order
 (<env>-aws-cluster before <env>-aws-lb, <env>-gcp-cluster before <env>-gcp-lb;
 AWS, GCP and environments in parallel, N stacks at a time: deploy.parallelism, default 4).
-Prints the estimated cost per hour and for workshop.durationHours first and asks to go on
+Prints the estimated cost per hour and for workshop.durationHours, and the estimated
+wall time (see npm run cost -- --help), first and asks to go on
 (--yes to skip the question; required when not on a terminal).
 
   --env a,b        only these environments (attendee names, or the config's name)
@@ -39,6 +42,10 @@ runCli(async () => {
     return 0;
   }
   for (const line of formatCostEstimate(estimateCost(selectedConfig(options.config, options.envs)))) console.log(line);
+  const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, options.kinds);
+  if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
+  const envs = selectEnvironments(options.config, options.envs);
+  for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism })], options.kinds)) console.log(line);
   if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
     return 1;
   }
@@ -47,7 +54,7 @@ runCli(async () => {
     config: options.config,
     envs: options.envs,
     kinds: options.kinds,
-    parallelism: options.parallelism,
+    parallelism: chosen.parallelism,
     awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined,
     write: (line) => console.log(line),
     signal: abort.signal,
