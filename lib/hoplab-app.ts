@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AwsEmulator } from './aws/emulator';
 import { LabConfig } from './config/schema';
@@ -9,7 +9,7 @@ import { AwsClusterStack } from './stacks/aws-cluster-stack';
 import { AwsLbStack } from './stacks/aws-lb-stack';
 import { GcpClusterStack } from './stacks/gcp-cluster-stack';
 import { GcpLbStack } from './stacks/gcp-lb-stack';
-import { addStateBackend } from './state-backend';
+import { addStateBackend, EMULATOR_STATE_DIR, EmulatorState } from './state-backend';
 
 /** The four stacks of one environment. AWS and GCP never depend on each other. */
 export interface LabStacks {
@@ -29,17 +29,26 @@ export interface LabStacks {
 export interface AddLabOptions {
   /**
    * Point the `<env>-aws-cluster` stacks at a local AWS emulator (see `npm run local`);
-   * only those stacks can then be applied.
+   * only those stacks can then be applied. Every stack's state then goes to the
+   * emulator or to `emulatorStateDir`, never to the configured backend (see `chooseStatePlacement`).
    * @default - real AWS
    */
   readonly awsEmulator?: AwsEmulator;
+  /**
+   * Directory for the local state of emulator runs (only used with `awsEmulator`).
+   * @default - `.hoplab/emulator` under the current directory
+   */
+  readonly emulatorStateDir?: string;
 }
 
 export function addLab(app: App, config: LabConfig, options: AddLabOptions = {}): LabStacks[] {
   return labEnvironments(config).map((env) => {
     const names = labNames(env);
+    const emulatorState: EmulatorState | undefined = options.awsEmulator
+      ? { endpoint: options.awsEmulator.endpoint, stateDir: resolve(options.emulatorStateDir ?? EMULATOR_STATE_DIR) }
+      : undefined;
     const withBackend = <T extends TerraformStack>(stack: T, name: string): T => {
-      addStateBackend(stack, env.backend, name);
+      addStateBackend(stack, env.backend, name, emulatorState);
       return stack;
     };
     const awsCluster = withBackend(new AwsClusterStack(app, names.awsClusterStack, { config: env, emulator: options.awsEmulator }), names.awsClusterStack);

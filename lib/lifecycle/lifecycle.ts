@@ -3,12 +3,13 @@ import { join, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { DEFAULT_GCP_PROJECT, LabConfig } from '../config/schema';
 import { labEnvironments } from '../environments';
-import { addLab, synthFresh } from '../hoplab-app';
+import { addLab, LabStacks, synthFresh } from '../hoplab-app';
 import { findAwsLeftovers } from '../leftovers/aws-leftovers';
 import { findGcpLeftovers, gcpAccessToken } from '../leftovers/gcp-leftovers';
 import { formatLeftover, Leftover } from '../leftovers/leftover';
 import { findProviderMirror, writeMirrorCliConfig } from '../local/terraform';
 import { labNames } from '../names';
+import { EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../state-backend';
 import { resolveParallelism } from './parallelism';
 import { runGraph, TaskOutcome } from './run-graph';
 import { StackRunner } from './stack-runner';
@@ -70,7 +71,11 @@ export function checkLifecycleRequest(direction: Direction, kinds: readonly Stac
     );
   }
   if (awsEndpoint && kinds.some((k) => k !== 'aws-cluster')) {
-    throw new Error('HOPLAB_AWS_ENDPOINT is set: only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster');
+    // Emulator runs keep their own state (.hoplab/emulator/ or the emulator's S3), so this advice cannot reach real state.
+    throw new Error(
+      `HOPLAB_AWS_ENDPOINT is set (emulator mode; state in ${EMULATOR_STATE_DIR}/ or the emulator's S3, never the real state): ` +
+        'only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster to run them there, or unset HOPLAB_AWS_ENDPOINT for the real clouds',
+    );
   }
   if (direction === 'destroy' && !awsEndpoint) {
     for (const cloud of ['aws', 'gcp'] as const) {
@@ -99,15 +104,19 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config);
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
-  addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined });
+  const emulatorStateDir = join(cwd, EMULATOR_STATE_DIR);
+  const labStacks = addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir });
   synthFresh(app);
+  if (options.awsEndpoint) await prepareEmulatorState(options.awsEndpoint, emulatorStateDir, labStacks, options.config);
 
   // One provider download per machine, not one per stack (30 attendees would otherwise fetch 120 copies).
   const pluginCache = join(cwd, '.hoplab', 'plugin-cache');
   mkdirSync(pluginCache, { recursive: true });
   const tfEnv: NodeJS.ProcessEnv = { TF_PLUGIN_CACHE_DIR: process.env.TF_PLUGIN_CACHE_DIR || pluginCache };
-  // Real clouds install providers from the registry; the emulator (offline) uses the mirror.
-  const mirror = process.env.HOPLAB_PROVIDER_MIRROR || options.awsEndpoint ? findProviderMirror() : undefined;
+  const mirror = providerMirrorFor(options.awsEndpoint);
+  if (process.env.HOPLAB_PROVIDER_MIRROR && !options.awsEndpoint) {
+    options.write('note: HOPLAB_PROVIDER_MIRROR is ignored for real clouds (providers come from the registry); it only applies with HOPLAB_AWS_ENDPOINT');
+  }
   if (mirror) {
     Object.assign(tfEnv, writeMirrorCliConfig(join(cwd, '.hoplab', 'terraform.rc'), mirror));
   }
@@ -151,6 +160,26 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   }
   const check = await checkLeftovers({ config: options.config, envs, kinds, awsEndpoint: options.awsEndpoint, write: options.write });
   return { outcomes, ...check, ok: !failed && check.leftovers.length === 0 && check.uncheckedClouds.length === 0 };
+}
+
+/**
+ * The provider mirror Terraform installs from, or undefined for the registry.
+ * Only emulator runs (offline, AWS provider only) use a mirror: a real deploy
+ * with a mirror-only CLI config would apply `<env>-aws-cluster` and then fail
+ * at init of `<env>-aws-lb` for want of the helm and kubernetes providers,
+ * leaving a billed cluster running. (The parentheses matter: `A || B ? x : y`
+ * is `(A || B) ? x : y`, which made HOPLAB_PROVIDER_MIRROR alone switch real runs to the mirror.)
+ */
+export function providerMirrorFor(awsEndpoint: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return awsEndpoint ? findProviderMirror(env) : undefined;
+}
+
+/** Makes the emulator's state places exist: the local directory, and the S3 bucket an `s3` backend is redirected to. */
+async function prepareEmulatorState(endpoint: string, stateDir: string, labStacks: readonly LabStacks[], config: LabConfig): Promise<void> {
+  mkdirSync(stateDir, { recursive: true });
+  if (config.backend.type === 's3' && labStacks.length > 0) {
+    await ensureEmulatorStateBucket(endpoint, config.backend.bucket, config.backend.region);
+  }
 }
 
 export interface LeftoverCheckOptions {

@@ -5,7 +5,7 @@
  * controller would leave behind, seeded on purpose.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteSecurityGroupCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
@@ -21,6 +21,25 @@ import { Emulator, startMoto } from '../../lib/local/moto';
 const ROOT = resolve(__dirname, '..', '..');
 jest.setTimeout(400_000);
 
+/** A real deploy's state: a VPC the emulator knows nothing of (a refresh against the emulator would drop it). */
+const REAL_STATE = `${JSON.stringify({
+  version: 4,
+  terraform_version: '1.11.4',
+  serial: 9,
+  lineage: '0d9e4c1a-real-4e3b-9a51-6c0b2f7d8e21',
+  outputs: {},
+  resources: [
+    {
+      mode: 'managed',
+      type: 'aws_vpc',
+      name: 'vpc_6776A399',
+      provider: 'provider["registry.terraform.io/hashicorp/aws"]',
+      instances: [{ schema_version: 1, attributes: { id: 'vpc-0123456789abcdef0', cidr_block: '10.0.0.0/16', tags: { 'hoplab-env': 'ws1' } } }],
+    },
+  ],
+  check_results: null,
+}, null, 2)}\n`;
+
 describe('deploy and teardown against the AWS emulator', () => {
   let moto: Emulator;
   let cwd: string;
@@ -31,6 +50,8 @@ describe('deploy and teardown against the AWS emulator', () => {
     moto = await startMoto();
     cwd = mkdtempSync(join(tmpdir(), 'hoplab-lifecycle-'));
     writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['ws1'], workshop: { name: 'itest', expiresAt: '2026-12-01T18:00:00Z' } }));
+    // The state of a real deploy of the same workshop, as a host's project directory holds it.
+    writeFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), REAL_STATE);
   });
   afterAll(async () => {
     await moto?.stop();
@@ -48,6 +69,10 @@ describe('deploy and teardown against the AWS emulator', () => {
     expect(deployed.out).toContain('Estimated cost (list prices of');
     expect(deployed.out).toMatch(/ {2}done {3}ws1-aws-cluster in \d+\.\d s/);
     expect(deployed.code).toBe(0);
+    // Emulator state is its own: the real state file is byte-for-byte as it was, and no backup of it appeared.
+    expect(readFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).toBe(REAL_STATE);
+    expect(existsSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate.backup'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(cwd, '.hoplab', 'emulator', 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).resources.length).toBeGreaterThan(10);
 
     // What the AWS Load Balancer Controller leaves when its Ingress outlives it: an ALB, a target group and a security group, tagged with the cluster.
     const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
@@ -93,12 +118,18 @@ describe('deploy and teardown against the AWS emulator', () => {
     expect(secondTeardown.out).toContain('leftovers: none in aws for ws1');
     expect(secondTeardown.out).toContain('hoplab teardown: every stack destroyed and nothing left');
     expect(secondTeardown.code).toBe(0);
+    expect(readFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).toBe(REAL_STATE);
+    expect(existsSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate.backup'))).toBe(false);
     ec2.destroy();
     elb.destroy();
   });
 
   test.each([
-    [['--stacks', 'aws-lb'], 1, 'hoplab: HOPLAB_AWS_ENDPOINT is set: only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster'],
+    [
+      ['--stacks', 'aws-lb'],
+      1,
+      "hoplab: HOPLAB_AWS_ENDPOINT is set (emulator mode; state in .hoplab/emulator/ or the emulator's S3, never the real state): only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster to run them there, or unset HOPLAB_AWS_ENDPOINT for the real clouds",
+    ],
     [['--stacks', 'eks'], 2, 'hoplab: --stacks: "eks" is not a list of stack kinds; allowed: aws-cluster, aws-lb, gcp-cluster, gcp-lb (comma-separated) (see --help)'],
     [['--env', 'nobody', '--stacks', 'aws-cluster'], 2, 'hoplab: --env: "nobody" not in this config; environments: ws1 (see --help)'],
     [['--parallelism', '0', '--stacks', 'aws-cluster'], 2, 'hoplab: --parallelism: "0" is not a whole number from 1 to 32 (see --help)'],

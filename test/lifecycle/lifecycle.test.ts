@@ -1,5 +1,8 @@
 import { validConfig } from '../../lib/config/load';
-import { parseKinds, runLifecycle, selectEnvironments } from '../../lib/lifecycle/lifecycle';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseKinds, providerMirrorFor, runLifecycle, selectEnvironments } from '../../lib/lifecycle/lifecycle';
 
 describe('runLifecycle guards', () => {
   test.each([
@@ -20,7 +23,9 @@ describe('runLifecycle guards', () => {
   test('GIVEN the emulator WHEN any stack but aws-cluster is asked for THEN it refuses', async () => {
     await expect(
       runLifecycle('deploy', { config: validConfig({}, 'test'), kinds: ['aws-cluster', 'aws-lb'], awsEndpoint: 'http://127.0.0.1:1', write: () => undefined }),
-    ).rejects.toThrow('HOPLAB_AWS_ENDPOINT is set: only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster');
+    ).rejects.toThrow(
+      "HOPLAB_AWS_ENDPOINT is set (emulator mode; state in .hoplab/emulator/ or the emulator's S3, never the real state): only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster to run them there, or unset HOPLAB_AWS_ENDPOINT for the real clouds",
+    );
   });
 });
 
@@ -42,5 +47,22 @@ describe('parseKinds and selectEnvironments', () => {
     expect(selectEnvironments(config)).toEqual(['ann', 'bob', 'cy']);
     expect(selectEnvironments(config, ['cy'])).toEqual(['cy']);
     expect(() => selectEnvironments(config, ['cy', 'dan'])).toThrow('--env: "dan" not in this config; environments: ann, bob, cy');
+  });
+});
+
+describe('providerMirrorFor', () => {
+  const mirrorDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoplab-mirror-'));
+    mkdirSync(join(dir, 'registry.terraform.io', 'hashicorp', 'aws', '5.100.0'), { recursive: true });
+    return dir;
+  };
+
+  test('GIVEN HOPLAB_PROVIDER_MIRROR set WHEN a real run (no emulator) picks its providers THEN the registry is used, not the mirror', () => {
+    expect(providerMirrorFor(undefined, { HOPLAB_PROVIDER_MIRROR: mirrorDir() })).toBeUndefined();
+  });
+
+  test('GIVEN HOPLAB_PROVIDER_MIRROR set WHEN an emulator run picks its providers THEN the mirror is used', () => {
+    const dir = mirrorDir();
+    expect(providerMirrorFor('http://127.0.0.1:5000', { HOPLAB_PROVIDER_MIRROR: dir })).toBe(dir);
   });
 });
