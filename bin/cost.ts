@@ -1,21 +1,66 @@
-/** `npm run cost`: the estimated cost of the configured lab, as `deploy` prints it first. */
+/** `npm run cost`: the estimated cost and wall time of the configured lab, as `deploy` prints them first. */
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config/load';
 import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
-import { runCli, simpleArgs } from '../lib/cli';
+import { runCli, UsageError } from '../lib/cli';
+import { parseKinds, selectEnvironments } from '../lib/lifecycle/lifecycle';
+import { resolveParallelism } from '../lib/lifecycle/parallelism';
+import { MAX_SHARDS } from '../lib/lifecycle/shard';
+import { estimateTime, formatTimeEstimate } from '../lib/lifecycle/time-estimate';
 
-const HELP = `usage: npm run cost -- [--json]
+const HELP = `usage: npm run cost -- [--json] [--shards N] [--parallelism N|auto] [--stacks kinds]
 
 The estimated cost of the configured lab per environment, per hour and for
 workshop.durationHours, per cloud and in total, from lib/cost/price-table.ts
-(list prices of its stated date and regions). deploy prints the same first.`;
+(list prices of its stated date and regions); and the estimated wall time of
+deploy and teardown: each stack's create/destroy time (documented or estimated,
+with its source, in lib/lifecycle/time-estimate.ts) through the dependency graph
+(cluster before lb, clouds and environments in parallel), N stacks at a time,
+in --shards CI jobs side by side. deploy prints the same first.
+
+  --shards N           shards (CI jobs) side by side (1-${MAX_SHARDS}; default 1)
+  --parallelism N|auto stacks at once per shard (default deploy.parallelism)
+  --stacks kinds       only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)
+  --json               the estimates as JSON ({...cost, time: {deploy, teardown}})`;
 
 runCli(async () => {
-  const flags = simpleArgs(HELP, ['json']);
-  if (!flags) return 0;
-  if (flags.json) {
-    console.log(JSON.stringify(estimateCost(loadConfig().config), null, 2));
+  let values;
+  try {
+    values = parseArgs({
+      args: process.argv.slice(2),
+      options: { json: { type: 'boolean' }, shards: { type: 'string' }, parallelism: { type: 'string' }, stacks: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    console.log(HELP);
     return 0;
   }
-  for (const line of formatCostEstimate(estimateCost(loadConfig().config))) console.log(line);
+  const shards = values.shards === undefined ? 1 : Number(values.shards);
+  if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS) throw new UsageError(`--shards: ${JSON.stringify(values.shards)} is not a whole number from 1 to ${MAX_SHARDS}`);
+  const p = values.parallelism;
+  if (p !== undefined && p !== 'auto' && !(/^\d+$/.test(p) && Number(p) >= 1 && Number(p) <= 32)) throw new UsageError(`--parallelism: ${JSON.stringify(p)} is not a whole number from 1 to 32, or auto`);
+  let kinds;
+  try {
+    kinds = parseKinds(values.stacks);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const config = loadConfig().config;
+  const chosen = resolveParallelism(p === undefined ? config.deploy.parallelism : p === 'auto' ? 'auto' : Number(p), kinds);
+  const envs = selectEnvironments(config);
+  const time = {
+    deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards }),
+    teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards }),
+  };
+  if (values.json) {
+    console.log(JSON.stringify({ ...estimateCost(config), time }, null, 2));
+    return 0;
+  }
+  for (const line of formatCostEstimate(estimateCost(config))) console.log(line);
+  if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
+  for (const line of formatTimeEstimate([time.deploy, time.teardown], kinds)) console.log(line);
   return 0;
 });

@@ -7,21 +7,28 @@
 import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
 import { abortOnSignals, confirm, runCli } from '../lib/cli';
 import { parseLifecycleArgs, selectedConfig } from '../lib/lifecycle/cli';
-import { checkLifecycleRequest, runLifecycle } from '../lib/lifecycle/lifecycle';
+import { checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/lifecycle/lifecycle';
+import { resolveParallelism } from '../lib/lifecycle/parallelism';
+import { estimateTime, formatTimeEstimate } from '../lib/lifecycle/time-estimate';
+import { formatShard } from '../lib/lifecycle/shard';
 import { preflightGate } from '../lib/preflight/preflight-cli';
 
-const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N] [--yes] [--skip-preflight]
+const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N|auto] [--shard K/N] [--yes] [--skip-preflight]
 
 Synthesizes the lab and applies its stacks with Terraform in dependency order
 (<env>-aws-cluster before <env>-aws-lb, <env>-gcp-cluster before <env>-gcp-lb;
 AWS, GCP and environments in parallel, N stacks at a time: deploy.parallelism, default 4).
 Runs npm run preflight for the same selection first and stops on a blocking finding.
-Prints the estimated cost per hour and for workshop.durationHours first and asks to go on
+Prints the estimated cost per hour and for workshop.durationHours, and the estimated
+wall time (see npm run cost -- --help), first and asks to go on
 (--yes to skip the question; required when not on a terminal).
 
   --env a,b        only these environments (attendee names, or the config's name)
   --stacks kinds   only these stack kinds
-  --parallelism N  stacks at once (1-32)
+  --parallelism N  stacks at once (1-32), or auto: as many as the free memory holds,
+                   from the measured size of the providers each stack loads (it says why)
+  --shard K/N      only the K-th of N shards of the environments (CI: one job per shard;
+                   needs an s3 or gcs backend); an environment's shard depends on its name only
   --yes, -y        do not ask
   --skip-preflight deploy even when preflight would stop it (said loudly; not recommended)
 Credentials: AWS's default chain (and the AWS CLI for EKS tokens); Google Application Default Credentials.
@@ -36,11 +43,19 @@ runCli(async () => {
     return 0;
   }
   checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config);
+  if (options.shard && options.envs?.length === 0) {
+    console.log(`hoplab deploy: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
+    return 0;
+  }
   const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined };
   if (!(await preflightGate({ ...preflight, skip: skipPreflight, write: (line) => console.log(line) }))) {
     return 1;
   }
   for (const line of formatCostEstimate(estimateCost(selectedConfig(options.config, options.envs)))) console.log(line);
+  const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, options.kinds);
+  if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
+  const envs = selectEnvironments(options.config, options.envs);
+  for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism })], options.kinds)) console.log(line);
   if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
     return 1;
   }
@@ -49,7 +64,7 @@ runCli(async () => {
     config: options.config,
     envs: options.envs,
     kinds: options.kinds,
-    parallelism: options.parallelism,
+    parallelism: chosen.parallelism,
     awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined,
     write: (line) => console.log(line),
     signal: abort.signal,

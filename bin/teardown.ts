@@ -6,8 +6,9 @@
 import { abortOnSignals, confirm, runCli } from '../lib/cli';
 import { parseLifecycleArgs } from '../lib/lifecycle/cli';
 import { checkLeftovers, checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/lifecycle/lifecycle';
+import { formatShard } from '../lib/lifecycle/shard';
 
-const HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N] [--yes] [--leftovers-only]
+const HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N|auto] [--shard K/N] [--yes] [--leftovers-only]
 
 Destroys the lab's stacks with Terraform in reverse dependency order (<env>-aws-lb before
 <env>-aws-cluster, <env>-gcp-lb before <env>-gcp-cluster; clouds and environments in parallel),
@@ -21,9 +22,12 @@ it never deletes. Exit 0 only if every stack was destroyed and nothing is left.
 
   --env a,b         only these environments
   --stacks kinds    only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)
-  --parallelism N   stacks at once (1-32)
+  --parallelism N   stacks at once (1-32), or auto (see deploy --help)
+  --shard K/N       only the K-th of N shards of the environments (as deploy --shard);
+                    the leftover check then covers that shard's environments
   --yes, -y         do not ask (required when not on a terminal)
-  --leftovers-only  skip the destroy; only check for leftovers`;
+  --leftovers-only  skip the destroy; only check for leftovers (of every selected
+                    environment: without --shard, all of them: a sharded pipeline's last job)`;
 
 runCli(async () => {
   const options = parseLifecycleArgs(process.argv.slice(2));
@@ -33,6 +37,10 @@ runCli(async () => {
   }
   const awsEndpoint = process.env.HOPLAB_AWS_ENDPOINT || undefined;
   const write = (line: string) => console.log(line);
+  if (options.shard && options.envs?.length === 0) {
+    console.log(`hoplab teardown: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
+    return 0;
+  }
   if (options.leftoversOnly) {
     const check = await checkLeftovers({ config: options.config, envs: selectEnvironments(options.config, options.envs), kinds: options.kinds, awsEndpoint, write });
     return check.leftovers.length === 0 && check.uncheckedClouds.length === 0 ? 0 : 1;

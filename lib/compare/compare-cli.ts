@@ -7,6 +7,9 @@ import { parseArgs } from 'node:util';
 import { compareOutputs, probeModel } from './compare-model';
 import { collectOutputs, CommandRunner, CompareInputError, LabOutputs, readOutputsFile, runCommand } from './outputs';
 import { ProgressStream, progressReporter } from './progress';
+import { loadConfig } from '../config/load';
+import { labEnvironments } from '../environments';
+import { parseShard, selectShard, SHARD_OPTION } from '../lifecycle/shard';
 import { COMPARE_FORMATS, CompareFormat, renderCompare } from './render-compare';
 
 export interface CompareIo {
@@ -15,6 +18,8 @@ export interface CompareIo {
   /** Where progress goes (stderr); a TTY gets a bar. */
   readonly progress: ProgressStream;
   readonly columns?: number;
+  /** The config's environment names, in order (for --shard). @default - from the config file, as deploy reads it */
+  readonly environments?: () => readonly string[];
   /** Runs `npx cdktf output` when no --outputs file is given. */
   readonly run?: CommandRunner;
 }
@@ -27,7 +32,7 @@ export const PROBE_LIMITS = {
 } as const;
 
 export const COMPARE_USAGE = `usage: npm run compare -- [--outputs FILE] [--dir DIR] [--probe] [--count N] [--concurrency N]
-                             [--timeout MS] [--my-ip ADDRESS] [--format table|markdown|json]
+                             [--timeout MS] [--my-ip ADDRESS] [--format table|markdown|json] [--shard K/N]
 
 Shows the deployed environments side by side: per environment a table with the
 clouds as columns and the exposures as rows (URL, load-balancer kind, targets,
@@ -52,6 +57,8 @@ options:
                      \`curl -s https://checkip.amazonaws.com\`); without it the client
                      address comparison says unknown, except for loopback URLs
   --format FORMAT    table (default), markdown or json
+  --shard K/N        only the environments of shard K of N, as deploy --shard puts them
+                     (from the config's attendees, read as deploy reads them)
   -h, --help         this help
 
 Progress goes to stderr (a bar on a terminal, plain lines otherwise); the report to stdout.
@@ -102,6 +109,7 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
         timeout: { type: 'string' },
         'my-ip': { type: 'string' },
         format: { type: 'string', default: 'table' },
+        ...SHARD_OPTION,
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -116,6 +124,7 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
     return 0;
   }
   let settings;
+  let inShard: Set<string> | undefined;
   try {
     const format = values.format as CompareFormat;
     if (!COMPARE_FORMATS.includes(format)) {
@@ -124,6 +133,11 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
     const myIp = values['my-ip'];
     if (myIp !== undefined && isIP(myIp) === 0) {
       throw new CompareInputError(`--my-ip ${myIp} is not an IP address (e.g. 203.0.113.7)`);
+    }
+    if (values.shard !== undefined) {
+      const shard = parseShard(values.shard);
+      const all = io.environments ? io.environments() : labEnvironments(loadConfig().config).map((e) => e.name);
+      inShard = new Set(selectShard(all, shard));
     }
     settings = {
       format,
@@ -145,8 +159,12 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
       source = values.outputs;
     } else {
       io.err(`compare: collecting outputs with npx cdktf output (stacks of ${values.dir}/manifest.json)\n`);
-      outputs = await collectOutputs(values.dir!, io.run ?? runCommand);
+      outputs = await collectOutputs(values.dir!, io.run ?? runCommand, (stack) => !inShard || inShard.has(stackEnvironment(stack)));
       source = 'cdktf output';
+    }
+    if (inShard) {
+      const keep = inShard;
+      outputs = { ...outputs, environments: outputs.environments.filter((e) => keep.has(e.env)) };
     }
   } catch (error) {
     if (error instanceof CompareInputError) {
@@ -185,4 +203,9 @@ export function unmeasuredExposures(model: ReturnType<typeof compareOutputs>): s
   }
   if (cells === 0) lines.push('the outputs hold no exposure to probe (are the -lb stacks deployed?)');
   return lines;
+}
+
+/** `ann-aws-cluster` -> `ann`: the environment a stack belongs to. */
+function stackEnvironment(stack: string): string {
+  return stack.replace(/-(aws|gcp)-(cluster|lb)$/, '');
 }

@@ -213,8 +213,8 @@ export function synthesizedStackNames(synthDir: string): string[] {
  * Collects every stack's outputs with `npx cdktf output --outputs-file <tmp> --skip-synth <stacks...>`
  * (the stacks named in `<synthDir>/manifest.json`).
  */
-export async function collectOutputs(synthDir: string, run: CommandRunner = runCommand): Promise<LabOutputs> {
-  const stacks = synthesizedStackNames(synthDir);
+export async function collectOutputs(synthDir: string, run: CommandRunner = runCommand, keepStack: (stack: string) => boolean = () => true): Promise<LabOutputs> {
+  const stacks = synthesizedStackNames(synthDir).filter(keepStack);
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-outputs-'));
   const file = join(dir, 'outputs.json');
   try {

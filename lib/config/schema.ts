@@ -304,12 +304,21 @@ export const labConfig = z.strictObject({
   deploy: z
     .strictObject({
       parallelism: z
-        .number({ error: 'must be a whole number of stacks from 1 to 32' })
-        .int({ error: 'must be a whole number of stacks from 1 to 32' })
-        .min(1, { error: 'must be at least 1 (allowed: 1 to 32)' })
-        .max(32, { error: 'must be at most 32 (allowed: 1 to 32)' })
+        .union(
+          [
+            z.literal('auto'),
+            z
+              .number()
+              .int({ error: 'must be a whole number of stacks from 1 to 32, or "auto"' })
+              .min(1, { error: 'must be at least 1 (allowed: 1 to 32)' })
+              .max(32, { error: 'must be at most 32 (allowed: 1 to 32)' }),
+          ],
+          { error: 'must be a whole number of stacks from 1 to 32, or "auto"' },
+        )
         .default(4)
-        .describe('Stacks `npm run deploy` and `teardown` run at once.'),
+        .describe(
+          'Stacks `npm run deploy` and `teardown` run at once (1 to 32), or "auto": as many as the free memory holds, from the measured size of the Terraform providers each stack loads.',
+        ),
     })
     .prefault({})
     .describe('How `npm run deploy` and `npm run teardown` run.'),

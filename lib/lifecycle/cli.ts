@@ -5,14 +5,18 @@ import { loadConfig } from '../config/load';
 import { LabConfig } from '../config/schema';
 import { labEnvironments } from '../environments';
 import { parseKinds, selectEnvironments } from './lifecycle';
+import { checkShardBackend, parseShard, selectShard, Shard, SHARD_OPTION } from './shard';
 import { StackKind } from './stack-graph';
 
 /** Options common to `deploy` and `teardown`. */
 export interface LifecycleCliOptions {
   readonly config: LabConfig;
+  /** The selected environments (after --env and --shard); all when undefined. */
   readonly envs?: string[];
+  /** `--shard K/N`: envs holds that shard's environments only. */
+  readonly shard?: Shard;
   readonly kinds: StackKind[];
-  readonly parallelism?: number;
+  readonly parallelism?: number | 'auto';
   readonly yes: boolean;
   readonly leftoversOnly: boolean;
   readonly help: boolean;
@@ -20,12 +24,16 @@ export interface LifecycleCliOptions {
 
 /** Parses the command line; throws a {@link UsageError} for a bad flag, a ConfigError for a bad config. */
 export function parseLifecycleArgs(argv: readonly string[]): LifecycleCliOptions {
+  let options: LifecycleCliOptions;
   try {
-    return parseLifecycleArgsOrThrow(argv);
+    options = parseLifecycleArgsOrThrow(argv);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) throw error;
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+  // A refusal (exit 1), not a bad command line.
+  if (!options.help) checkShardBackend(options.config.backend, options.shard);
+  return options;
 }
 
 function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions {
@@ -37,6 +45,7 @@ function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions
       parallelism: { type: 'string' },
       yes: { type: 'boolean', short: 'y', default: false },
       'leftovers-only': { type: 'boolean', default: false },
+      ...SHARD_OPTION,
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -45,16 +54,20 @@ function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions
     return { config: undefined as unknown as LabConfig, kinds: [], yes: false, leftoversOnly: false, help: true };
   }
   const config = loadConfig().config;
-  let parallelism: number | undefined;
-  if (values.parallelism !== undefined) {
+  let parallelism: number | 'auto' | undefined;
+  if (values.parallelism === 'auto') {
+    parallelism = 'auto';
+  } else if (values.parallelism !== undefined) {
     parallelism = Number(values.parallelism);
     if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 32) {
-      throw new Error(`--parallelism: ${JSON.stringify(values.parallelism)} is not a whole number from 1 to 32`);
+      throw new Error(`--parallelism: ${JSON.stringify(values.parallelism)} is not a whole number from 1 to 32, or auto`);
     }
   }
-  const envs = values.env === undefined ? undefined : values.env.split(',').map((e) => e.trim()).filter(Boolean);
-  selectEnvironments(config, envs);
-  return { config, envs, kinds: parseKinds(values.stacks), parallelism, yes: values.yes ?? false, leftoversOnly: values['leftovers-only'] ?? false, help: false };
+  const requested = values.env === undefined ? undefined : values.env.split(',').map((e) => e.trim()).filter(Boolean);
+  const selected = selectEnvironments(config, requested);
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  const envs = shard ? selectShard(selected, shard) : requested;
+  return { config, envs, shard, kinds: parseKinds(values.stacks), parallelism, yes: values.yes ?? false, leftoversOnly: values['leftovers-only'] ?? false, help: false };
 }
 
 /** The config narrowed to the selected environments (for the cost estimate). */

@@ -10,6 +10,7 @@ import { formatLeftover, Leftover } from '../leftovers/leftover';
 import { findProviderMirror, writeMirrorCliConfig } from '../local/terraform';
 import { labNames } from '../names';
 import { EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../state-backend';
+import { resolveParallelism } from './parallelism';
 import { runGraph, TaskOutcome } from './run-graph';
 import { StackRunner } from './stack-runner';
 import { Direction, STACK_KINDS, stackGraph, StackKind } from './stack-graph';
@@ -20,8 +21,8 @@ export interface LifecycleOptions {
   readonly envs?: readonly string[];
   /** Stack kinds to act on. @default all four */
   readonly kinds?: readonly StackKind[];
-  /** Stacks at once. @default config.deploy.parallelism */
-  readonly parallelism?: number;
+  /** Stacks at once, or `auto` (from free memory). @default config.deploy.parallelism */
+  readonly parallelism?: number | 'auto';
   /** Project directory: cdktf.out, state files and logs go under it. @default process.cwd() */
   readonly cwd?: string;
   /** A local AWS emulator endpoint (only aws-cluster stacks can run there). @default - real AWS */
@@ -123,7 +124,8 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const cwd = resolve(options.cwd ?? process.cwd());
   const kinds = options.kinds ?? [...STACK_KINDS];
   const envs = selectEnvironments(options.config, options.envs);
-  const parallelism = options.parallelism ?? options.config.deploy.parallelism;
+  const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, kinds);
+  const parallelism = chosen.parallelism;
   checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config);
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
@@ -155,6 +157,7 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   options.signal?.addEventListener('abort', onAbort);
   const tasks = stackGraph(envs, direction, kinds);
   const verb = direction === 'deploy' ? 'apply' : 'destroy';
+  if ((options.parallelism ?? options.config.deploy.parallelism) === 'auto') options.write(chosen.reason);
   options.write(
     `${direction}: ${tasks.length} stack${tasks.length === 1 ? '' : 's'} of ${envs.length} environment${envs.length === 1 ? '' : 's'}, ${parallelism} at a time (logs: .hoplab/logs/)`,
   );

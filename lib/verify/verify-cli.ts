@@ -3,6 +3,8 @@
  * it in-process.
  */
 import { parseArgs } from 'node:util';
+import { labEnvironments } from '../environments';
+import { selectShard, shardFromArgs, SHARD_OPTION } from '../lifecycle/shard';
 import { UsageError } from '../cli';
 import { PROBE_LIMITS } from '../compare/compare-cli';
 import { loadConfig } from '../config/load';
@@ -13,7 +15,7 @@ import { renderVerifyMarkdown, VerifyOptions, VerifyReport } from './verify';
 
 export const VERIFY_HELP = `usage: npm run verify -- [--env a,b] [--stacks kinds] [--wait SECONDS] [--my-ip ADDRESS]
                         [--count N] [--concurrency N] [--timeout MS] [--outputs FILE]
-                        [--report PATH] [--format table|markdown|json]
+                        [--report PATH] [--format table|markdown|json] [--shard K/N]
 
 After npm run deploy, for the selected environments and stack kinds:
   1. no drift   terraform plan -detailed-exitcode of every stack shows no changes; a
@@ -36,6 +38,8 @@ After npm run deploy, for the selected environments and stack kinds:
                      output -json of each -lb stack)
   --report PATH      report path without extension
   --format FORMAT    what goes to stdout: table (default), markdown or json
+  --shard K/N        only the environments of shard K of N, as deploy --shard puts them
+                     (needs an s3 or gcs backend); combined with --env, the environments in both
   -h, --help         this help
 With HOPLAB_AWS_ENDPOINT set only the aws-cluster stacks are verified (drift), against the emulator.
 Exit 0 only when no stack drifted and every exposure is ready and as claimed; 1 otherwise; 2 for a bad command line.`;
@@ -67,6 +71,7 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs | undefined
         outputs: { type: 'string' },
         report: { type: 'string' },
         format: { type: 'string', default: 'table' },
+        ...SHARD_OPTION,
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -95,9 +100,14 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs | undefined
     throw new UsageError((error as Error).message);
   }
   const config = loadConfig().config;
-  const envs = values.env === undefined ? undefined : values.env.split(',').map((e) => e.trim()).filter(Boolean);
+  let envs = values.env === undefined ? undefined : values.env.split(',').map((e) => e.trim()).filter(Boolean);
   try {
     selectEnvironments(config, envs);
+    const shard = shardFromArgs(values.shard, config.backend);
+    if (shard) {
+      const inShard = selectShard(labEnvironments(config).map((e) => e.name), shard);
+      envs = (envs ?? inShard).filter((e) => inShard.includes(e));
+    }
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

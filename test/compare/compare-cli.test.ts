@@ -1,5 +1,8 @@
 import { join } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { runCompare } from '../../lib/compare/compare-cli';
+import { selectShard } from '../../lib/lifecycle/shard';
 
 async function run(...argv: string[]) {
   let out = '';
@@ -59,5 +62,33 @@ describe('compare command', () => {
     const model = JSON.parse(out);
     expect(model).toMatchObject({ schema: 'hoplab.compare/v1', probe: null });
     expect(model.environments[0].rows).toHaveLength(3);
+  });
+});
+
+describe('compare --shard', () => {
+  test('GIVEN outputs of two environments WHEN --shard picks one THEN only that environment is shown', async () => {
+    const fixture = readFileSync(join(__dirname, 'fixtures', 'outputs.json'), 'utf8');
+    const one = (env: string) => JSON.parse(fixture.replace(/"lab-/g, `"${env}-`));
+    const file = join(mkdtempSync(join(tmpdir(), 'hoplab-compare-')), 'outputs.json');
+    writeFileSync(file, JSON.stringify({ ...one('ann'), ...one('bob') }));
+    const envs = ['ann', 'bob'];
+    const [first] = selectShard(envs, { index: 1, total: 2 });
+    for (const [k, expected] of [[1, first], [2, envs.find((e) => e !== first)]] as const) {
+      let out = '';
+      const code = await runCompare(['--outputs', file, '--format', 'json', '--shard', `${k}/2`], {
+        out: (t) => (out += t),
+        err: () => undefined,
+        progress: { write: () => true, isTTY: false },
+        environments: () => envs,
+      });
+      expect(code).toBe(0);
+      expect(JSON.parse(out).environments.map((e: { env: string }) => e.env)).toEqual([expected]);
+    }
+  });
+
+  test('GIVEN a bad --shard WHEN run THEN exit 2 naming the value', async () => {
+    const { code, err } = await run('--shard', '3/2');
+    expect(code).toBe(2);
+    expect(err).toContain('compare: --shard: "3/2" is not a shard; write K/N with 1 <= K <= N <= 256');
   });
 });

@@ -192,7 +192,7 @@ describe('deploy and teardown against the AWS emulator', () => {
     ],
     [['--stacks', 'eks'], 2, 'hoplab: --stacks: "eks" is not a list of stack kinds; allowed: aws-cluster, aws-lb, gcp-cluster, gcp-lb (comma-separated) (see --help)'],
     [['--env', 'nobody', '--stacks', 'aws-cluster'], 2, 'hoplab: --env: "nobody" not in this config; environments: ws1 (see --help)'],
-    [['--parallelism', '0', '--stacks', 'aws-cluster'], 2, 'hoplab: --parallelism: "0" is not a whole number from 1 to 32 (see --help)'],
+    [['--parallelism', '0', '--stacks', 'aws-cluster'], 2, 'hoplab: --parallelism: "0" is not a whole number from 1 to 32, or auto (see --help)'],
     [['--bogus'], 2, "hoplab: Unknown option '--bogus' (see --help)"],
   ])('GIVEN teardown %j WHEN run THEN it exits %i with %p', (args, code, message) => {
     const result = run('teardown', args);

@@ -5,6 +5,10 @@
 import { UsageError } from '../../lib/cli';
 import { parsePreflightArgs, PREFLIGHT_HELP } from '../../lib/preflight/preflight-cli';
 import { parseVerifyArgs, VERIFY_HELP } from '../../lib/verify/verify-cli';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { selectShard } from '../../lib/lifecycle/shard';
 
 describe('preflight and verify command lines', () => {
   test.each([
@@ -36,4 +40,44 @@ describe('preflight and verify command lines', () => {
       log.mockRestore();
     }
   });
+
+  describe('verify --shard', () => {
+    const attendees = ['ann', 'bob', 'chen', 'dana', 'eve', 'fay'];
+    const withConfig = <T>(config: object, run: () => T): T => {
+      const dir = mkdtempSync(join(tmpdir(), 'hoplab-verify-shard-'));
+      const file = join(dir, 'hoplab.config.json');
+      writeFileSync(file, JSON.stringify(config));
+      const before = process.env.HOPLAB_CONFIG;
+      process.env.HOPLAB_CONFIG = file;
+      try {
+        return run();
+      } finally {
+        if (before === undefined) delete process.env.HOPLAB_CONFIG;
+        else process.env.HOPLAB_CONFIG = before;
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+
+    test('GIVEN an s3 backend and six attendees WHEN --shard 2/3 THEN verify selects exactly the environments deploy --shard 2/3 applies', () => {
+      const parsed = withConfig({ attendees, backend: { type: 's3', bucket: 'state', region: 'us-east-1' } }, () => parseVerifyArgs(['--shard', '2/3']));
+      expect(parsed?.options.envs).toEqual(selectShard(attendees, { index: 2, total: 3 }));
+      expect(parsed?.options.envs?.length).toBe(2);
+    });
+
+    test('GIVEN --env and --shard WHEN parsed THEN only the named environments inside the shard remain', () => {
+      const inShard = selectShard(attendees, { index: 1, total: 2 });
+      const outside = attendees.find((a) => !inShard.includes(a))!;
+      const parsed = withConfig({ attendees, backend: { type: 's3', bucket: 'state', region: 'us-east-1' } }, () =>
+        parseVerifyArgs(['--shard', '1/2', '--env', `${inShard[0]},${outside}`]),
+      );
+      expect(parsed?.options.envs).toEqual([inShard[0]]);
+    });
+
+    test('GIVEN local state WHEN --shard 1/2 THEN a UsageError says why shards need a shared backend', () => {
+      expect(() => withConfig({ attendees }, () => parseVerifyArgs(['--shard', '1/2']))).toThrow(
+        /^--shard 1\/2: backend.type is "local", but shards run on different machines \(CI runners\)/,
+      );
+    });
+  });
 });
+
