@@ -59,6 +59,26 @@ const BUILD_OPTIONS = {
   logLevel: 'silent',
 };
 
+/**
+ * cdktf, constructs and the provider packages marked as free of side effects at
+ * import: a command that imports a module using a provider class but never uses
+ * that class (explain imports constants next to the demo app's Deployment) then
+ * leaves the provider out. Their modules only define classes. Measured: explain's
+ * bundle 3.8 MB -> 0.9 MB, the same output; synth unchanged (it uses them all).
+ */
+const PURE_PACKAGES = /^(?:@cdktf\/provider-[^/]+|cdktf|constructs)(?:\/|$)/;
+const pureDependencies = {
+  name: 'hoplab-pure-dependencies',
+  setup(build) {
+    build.onResolve({ filter: PURE_PACKAGES }, async (args) => {
+      if (args.pluginData === 'hoplab-pure') return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'hoplab-pure' });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
+
 const sha1 = (data) => createHash('sha1').update(data).digest('hex');
 
 function readOrNull(file) {
@@ -311,7 +331,7 @@ async function buildCommands(names) {
       outdir: 'dist',
       write: false,
       metafile: true,
-      plugins: [recordLoads],
+      plugins: [recordLoads, pureDependencies],
     });
   } catch (error) {
     const messages = (error.errors ?? []).map((m) => `  ${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ''}${m.text}`);

@@ -4,6 +4,7 @@
  * (Split from local-emulator.test.ts so jest runs it beside that flow, in another worker.)
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { command, ROOT } from './harness';
 
 jest.setTimeout(300_000);
@@ -23,7 +24,9 @@ describe('npm run local interrupted', () => {
     delete env.HOPLAB_AWS_ENDPOINT;
     delete env.HOPLAB_CONFIG;
     // A process group of its own, as a shell gives a foreground job: Ctrl-C is sent to the whole group.
-    const child: ChildProcess = spawn(process.execPath, [command('local')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    command('local');
+    // As `npm run local` runs it: the runner checks dist/local.js and runs it in its own process.
+    const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'scripts', 'run.cjs'), 'local'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     const sawApply = new Promise<void>((resolveSeen) => {
       const onData = (chunk: Buffer) => {
