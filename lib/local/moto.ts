@@ -1,4 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { track } from './child-processes';
 
@@ -61,21 +64,32 @@ export interface StartEmulatorOptions {
 export async function startMoto(options: StartEmulatorOptions = {}): Promise<Emulator> {
   const port = await freeLoopbackPort();
   const endpoint = `http://127.0.0.1:${port}`;
+  // moto logs every request on stderr. It goes to a file, not a pipe: a pipe is only drained while this
+  // process's event loop runs, and a caller blocked in spawnSync (a test running a command) would let it
+  // fill, and moto would stop answering in the middle of a Terraform run.
+  const logDir = mkdtempSync(join(tmpdir(), 'hoplab-moto-'));
+  const logFile = join(logDir, 'moto.log');
+  const logFd = openSync(logFile, 'a');
   const child: ChildProcess = spawn(options.python ?? 'python3', ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], {
     env: { ...process.env, MOTO_IAM_LOAD_MANAGED_POLICIES: 'true' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'ignore', logFd],
     // Its own process group: a terminal Ctrl-C must not stop it before hoplab's cleanup destroy.
     detached: true,
   });
+  closeSync(logFd);
   track(child);
-  let stderr = '';
+  const stderrTail = () => {
+    try {
+      return readFileSync(logFile, 'utf8').slice(-4000);
+    } catch {
+      return '';
+    }
+  };
   let exit: string | undefined;
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
   const exited = new Promise<void>((resolve) => {
     child.on('exit', (code, signal) => {
-      exit = `exit code ${code ?? signal}; ${stderr.trim().split('\n').slice(-3).join(' ')}`;
+      exit = `exit code ${code ?? signal}; ${stderrTail().trim().split('\n').slice(-3).join(' ')}`;
+      rmSync(logDir, { recursive: true, force: true });
       resolve();
     });
     child.on('error', (error) => {

@@ -7,7 +7,7 @@ const ROOT = resolve(__dirname, '..', '..');
 const APP = join(ROOT, 'dist', 'hoplab.js');
 
 beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
+  execFileSync(process.execPath, ['scripts/build.mjs', 'hoplab'], { cwd: ROOT });
 });
 
 function runIn(files: Record<string, string>) {

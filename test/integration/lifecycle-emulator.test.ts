@@ -4,10 +4,9 @@
  * aws-cluster stack, and the leftover check finds what a load-balancer
  * controller would leave behind, seeded on purpose.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CloudWatchLogsClient, CreateLogGroupCommand, DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import {
   AuthorizeSecurityGroupIngressCommand,
@@ -32,9 +31,9 @@ import {
   DeleteTargetGroupCommand,
   ElasticLoadBalancingV2Client,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { Emulator, startMoto } from '../../lib/local/moto';
+import { Emulator } from '../../lib/local/moto';
+import { ownEmulator, runCommand } from './harness';
 
-const ROOT = resolve(__dirname, '..', '..');
 jest.setTimeout(400_000);
 
 /** A real deploy's state: a VPC the emulator knows nothing of (a refresh against the emulator would drop it). */
@@ -62,8 +61,7 @@ describe('deploy and teardown against the AWS emulator', () => {
   const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 
   beforeAll(async () => {
-    spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
-    moto = await startMoto();
+    moto = await ownEmulator();
     cwd = mkdtempSync(join(tmpdir(), 'hoplab-lifecycle-'));
     writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['ws1'], workshop: { name: 'itest', expiresAt: '2026-12-01T18:00:00Z' } }));
     // The state of a real deploy of the same workshop, as a host's project directory holds it.
@@ -73,12 +71,7 @@ describe('deploy and teardown against the AWS emulator', () => {
     await moto?.stop();
   });
 
-  const run = (command: string, args: string[]) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, HOPLAB_AWS_ENDPOINT: moto.endpoint };
-    delete env.HOPLAB_CONFIG;
-    const result = spawnSync(process.execPath, [join(ROOT, 'dist', `${command}.js`), ...args], { cwd, env, encoding: 'utf8', timeout: 300_000 });
-    return { code: result.status, out: `${result.stdout}${result.stderr}` };
-  };
+  const run = (command: string, args: string[]) => runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
 
   test('GIVEN a workshop of one attendee WHEN deployed, seeded with controller leftovers and torn down THEN teardown fails listing exactly them, and passes once they are gone', async () => {
     const deployed = run('deploy', ['--stacks', 'aws-cluster', '--yes']);
@@ -182,28 +175,5 @@ describe('deploy and teardown against the AWS emulator', () => {
     logs.destroy();
     ec2.destroy();
     elb.destroy();
-  });
-
-  test.each([
-    [
-      ['--stacks', 'aws-lb'],
-      1,
-      "hoplab: HOPLAB_AWS_ENDPOINT is set (emulator mode; state in .hoplab/emulator/ or the emulator's S3, never the real state): only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster to run them there, or unset HOPLAB_AWS_ENDPOINT for the real clouds",
-    ],
-    [['--stacks', 'eks'], 2, 'hoplab: --stacks: "eks" is not a list of stack kinds; allowed: aws-cluster, aws-lb, gcp-cluster, gcp-lb (comma-separated) (see --help)'],
-    [['--env', 'nobody', '--stacks', 'aws-cluster'], 2, 'hoplab: --env: "nobody" not in this config; environments: ws1 (see --help)'],
-    [['--parallelism', '0', '--stacks', 'aws-cluster'], 2, 'hoplab: --parallelism: "0" is not a whole number from 1 to 32, or auto (see --help)'],
-    [['--bogus'], 2, "hoplab: Unknown option '--bogus' (see --help)"],
-  ])('GIVEN teardown %j WHEN run THEN it exits %i with %p', (args, code, message) => {
-    const result = run('teardown', args);
-    expect(result.code).toBe(code);
-    expect(result.out.trim().split('\n').at(-1)).toBe(message);
-  });
-
-  test.each(['deploy', 'teardown'])('GIVEN %s without --yes and without a terminal WHEN run THEN nothing is done', (command) => {
-    const result = run(command, ['--stacks', 'aws-cluster']);
-    expect(result.code).toBe(1);
-    expect(result.out).toContain(`hoplab ${command}: not on a terminal; add --yes to ${command} without the question`);
-    expect(result.out).not.toContain('start ');
   });
 });

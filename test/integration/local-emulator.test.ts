@@ -2,13 +2,12 @@
  * The embedded default for real: Terraform 1.x, the AWS provider from the
  * machine's provider mirror, and moto on loopback. Nothing here is mocked.
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { validConfig } from '../../lib/config/load';
-import { Emulator, startMoto } from '../../lib/local/moto';
+import { Emulator } from '../../lib/local/moto';
 import { runLocalLab } from '../../lib/local/local-lab';
+import { command, ROOT, ownEmulator } from './harness';
 
-const ROOT = resolve(__dirname, '..', '..');
 jest.setTimeout(300_000);
 
 async function answers(endpoint: string): Promise<boolean> {
@@ -27,7 +26,7 @@ describe('npm run local against the AWS emulator', () => {
   });
 
   test('GIVEN a running emulator WHEN the lab runs THEN it applies, outputs, re-plans empty, destroys, leaves nothing, and leaves the emulator running', async () => {
-    external = await startMoto();
+    external = await ownEmulator();
     const lines: string[] = [];
     const result = await runLocalLab({ config: validConfig({}, 'test'), endpoint: external.endpoint, write: (line) => lines.push(line) });
 
@@ -55,43 +54,8 @@ describe('npm run local against the AWS emulator', () => {
     expect(await answers(external.endpoint)).toBe(true);
   });
 
-  test('GIVEN a run of the real command WHEN a terminal Ctrl-C reaches its whole process group during apply THEN Terraform stops gracefully, what it applied is destroyed, its emulator stopped, and it exits 130', async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
-    const env = { ...process.env };
-    delete env.HOPLAB_AWS_ENDPOINT;
-    delete env.HOPLAB_CONFIG;
-    // A process group of its own, as a shell gives a foreground job: Ctrl-C is sent to the whole group.
-    const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'local.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let output = '';
-    const sawApply = new Promise<void>((resolveSeen) => {
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (/\[4\/8\] terraform apply/.test(output)) resolveSeen();
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-    });
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    await sawApply;
-    await new Promise((r) => setTimeout(r, 4000));
-    process.kill(-child.pid!, 'SIGINT');
-    const code = await exited;
-
-    expect(code).toBe(130);
-    expect(output).toContain('SIGINT received; stopping and cleaning up');
-    expect(output).toContain('cleanup: destroying what was applied ...');
-    expect(output).toContain('cleanup: destroyed');
-    expect(output).toContain('cleanup: emulator stopped');
-    expect(output).not.toContain('Two interrupts received');
-    expect(output).not.toContain('cleanup: destroy failed');
-    const endpoint = /emulator: (http:\/\/127\.0\.0\.1:\d+) \(started by hoplab/.exec(output)?.[1];
-    expect(endpoint).toBeDefined();
-    expect(await answers(endpoint!)).toBe(false);
-  });
-
   test('GIVEN HOPLAB_AWS_ENDPOINT pointing at nothing WHEN the command runs THEN it fails fast with the endpoint in the message', () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
-    const run = () => execFileSync(process.execPath, [join(ROOT, 'dist', 'local.js')], { cwd: ROOT, env: { ...process.env, HOPLAB_AWS_ENDPOINT: 'http://127.0.0.1:9' }, encoding: 'utf8', stdio: 'pipe' });
+    const run = () => execFileSync(process.execPath, [command('local')], { cwd: ROOT, env: { ...process.env, HOPLAB_AWS_ENDPOINT: 'http://127.0.0.1:9' }, encoding: 'utf8', stdio: 'pipe' });
     expect(run).toThrow(/hoplab local: FAILED: the emulator at http:\/\/127\.0\.0\.1:9 did not answer within 5 s/);
   });
 });
