@@ -5,7 +5,7 @@
  * Kept free of heavy imports: `npm run synth` loads it.
  */
 import { createInterface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
+import { parseArgs, ParseArgsConfig } from 'node:util';
 import { ConfigError } from './config/problems';
 
 /** A bad command line: exits 2, pointing at --help. */
@@ -25,6 +25,19 @@ export function runCli(main: () => Promise<number>): void {
       process.exit(usage ? 2 : 1);
     },
   );
+}
+
+/**
+ * `parseArgs` with strict flags; a bad command line becomes a {@link UsageError}
+ * (exit 2). parseArgs' errors may come from another realm (jest), so the
+ * message is read rather than the class checked.
+ */
+export function strictArgs<T extends ParseArgsConfig['options']>(argv: readonly string[], options: T) {
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError((error as { message?: string }).message ?? String(error));
+  }
 }
 
 /** Strict flags for a command that takes only --help (and the listed booleans); prints `help` for --help. */

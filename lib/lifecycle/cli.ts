@@ -63,11 +63,42 @@ function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions
       throw new Error(`--parallelism: ${JSON.stringify(values.parallelism)} is not a whole number from 1 to 32, or auto`);
     }
   }
-  const requested = values.env === undefined ? undefined : values.env.split(',').map((e) => e.trim()).filter(Boolean);
-  const selected = selectEnvironments(config, requested);
-  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
-  const envs = shard ? selectShard(selected, shard) : requested;
+  const { envs, shard } = selectRequested(config, values.env, values.shard);
   return { config, envs, shard, kinds: parseKinds(values.stacks), parallelism, yes: values.yes ?? false, leftoversOnly: values['leftovers-only'] ?? false, help: false };
+}
+
+/**
+ * `--env a,b` and `--shard K/N` as every command reads them. A shard is computed
+ * over all the config's environments, in its order (placement depends on the
+ * whole list), and then narrowed to `--env`: `--env ann --shard 2/3` is ann if
+ * ann is in shard 2, else nothing. Throws a plain Error naming the flag; the
+ * backend check for shards is the caller's ({@link checkShardBackend}).
+ */
+export function selectRequested(config: LabConfig, envText: string | undefined, shardText: string | undefined): { envs?: string[]; shard?: Shard } {
+  const requested = envText === undefined ? undefined : envText.split(',').map((e) => e.trim()).filter(Boolean);
+  selectEnvironments(config, requested);
+  const shard = shardText === undefined ? undefined : parseShard(shardText);
+  if (!shard) return { envs: requested };
+  const inShard = selectShard(labEnvironments(config).map((e) => e.name), shard);
+  return { envs: requested ? requested.filter((e) => inShard.includes(e)) : inShard, shard };
+}
+
+/**
+ * `--env`, `--shard` and `--stacks` for the commands that only read (preflight,
+ * verify): a bad value is a {@link UsageError} (exit 2); a shard with local
+ * state is refused as deploy refuses it.
+ */
+export function parseSelection(config: LabConfig, values: { readonly env?: string; readonly shard?: string; readonly stacks?: string }): { envs?: string[]; shard?: Shard; kinds: StackKind[] } {
+  let selected: { envs?: string[]; shard?: Shard };
+  let kinds: StackKind[];
+  try {
+    kinds = parseKinds(values.stacks);
+    selected = selectRequested(config, values.env, values.shard);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  checkShardBackend(config.backend, selected.shard);
+  return { ...selected, kinds };
 }
 
 /** The config narrowed to the selected environments (for the cost estimate). */

@@ -3,16 +3,17 @@
  * anything. Kept apart from bin/preflight.ts so tests can run it in-process.
  */
 import { isIP } from 'node:net';
-import { parseArgs } from 'node:util';
-import { UsageError } from '../cli';
+import { strictArgs, UsageError } from '../cli';
 import { loadConfig } from '../config/load';
 import { LabConfig } from '../config/schema';
-import { parseKinds, selectEnvironments } from '../lifecycle/lifecycle';
+import { parseSelection } from '../lifecycle/cli';
+import { SHARD_OPTION } from '../lifecycle/shard';
 import { StackKind } from '../lifecycle/stack-graph';
 import { blocking, REPORT_FORMATS, renderFindings, ReportFormat } from './finding';
 import { PreflightOptions, runPreflight } from './preflight';
 
 export const PREFLIGHT_HELP = `usage: npm run preflight -- [--env a,b] [--stacks kinds] [--my-ip ADDRESS] [--format table|markdown|json]
+                               [--shard K/N]
 
 Checks, before a deploy spends money, for the selected environments and stack kinds:
   tools           terraform 1.10+, the AWS CLI v2, gcloud and gke-gcloud-auth-plugin;
@@ -33,6 +34,7 @@ With HOPLAB_AWS_ENDPOINT set only the aws-cluster stacks are checked, against th
   --stacks kinds     only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)
   --my-ip ADDRESS    your public address (skips the request to checkip.amazonaws.com)
   --format FORMAT    table (default), markdown or json (schema hoplab.preflight/v1)
+  --shard K/N        only the environments of shard K of N, as deploy --shard puts them
   -h, --help         this help
 Exit 0 when nothing blocks a deploy (warnings allowed), 1 when a check failed, 2 for a bad command line.`;
 
@@ -52,23 +54,14 @@ export function checkMyIp(value: string | undefined): string | undefined {
 
 /** Parses the command line; undefined after printing --help. */
 export function parsePreflightArgs(argv: readonly string[]): PreflightArgs | undefined {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        env: { type: 'string' },
-        stacks: { type: 'string' },
-        'my-ip': { type: 'string' },
-        format: { type: 'string', default: 'table' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    // parseArgs' errors may come from another realm (jest): read the message, not instanceof.
-    throw new UsageError((error as { message?: string }).message ?? String(error));
-  }
+  const values = strictArgs(argv, {
+    env: { type: 'string' },
+    stacks: { type: 'string' },
+    'my-ip': { type: 'string' },
+    format: { type: 'string', default: 'table' },
+    ...SHARD_OPTION,
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   if (values.help) {
     console.log(PREFLIGHT_HELP);
     return undefined;
@@ -76,19 +69,8 @@ export function parsePreflightArgs(argv: readonly string[]): PreflightArgs | und
   const format = values.format as ReportFormat;
   if (!REPORT_FORMATS.includes(format)) throw new UsageError(`--format: ${JSON.stringify(values.format)} is not one of ${REPORT_FORMATS.join(', ')}`);
   const myIp = checkMyIp(values['my-ip']);
-  let kinds: StackKind[];
-  try {
-    kinds = parseKinds(values.stacks);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
   const config = loadConfig().config;
-  const envs = values.env === undefined ? undefined : values.env.split(',').map((e) => e.trim()).filter(Boolean);
-  try {
-    selectEnvironments(config, envs);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { envs, kinds } = parseSelection(config, values);
   return { config, envs, kinds, myIp, format };
 }
 

@@ -2,13 +2,11 @@
  * The `verify` command line. Kept apart from bin/verify.ts so tests can parse
  * it in-process.
  */
-import { parseArgs } from 'node:util';
-import { labEnvironments } from '../environments';
-import { selectShard, shardFromArgs, SHARD_OPTION } from '../lifecycle/shard';
-import { UsageError } from '../cli';
+import { parseSelection } from '../lifecycle/cli';
+import { SHARD_OPTION } from '../lifecycle/shard';
+import { strictArgs, UsageError } from '../cli';
 import { PROBE_LIMITS } from '../compare/compare-cli';
 import { loadConfig } from '../config/load';
-import { parseKinds, selectEnvironments } from '../lifecycle/lifecycle';
 import { REPORT_FORMATS, ReportFormat } from '../preflight/finding';
 import { checkMyIp } from '../preflight/preflight-cli';
 import { renderVerifyMarkdown, VerifyOptions, VerifyReport } from './verify';
@@ -56,30 +54,20 @@ export interface VerifyArgs {
 }
 
 export function parseVerifyArgs(argv: readonly string[]): VerifyArgs | undefined {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        env: { type: 'string' },
-        stacks: { type: 'string' },
-        wait: { type: 'string' },
-        'my-ip': { type: 'string' },
-        count: { type: 'string' },
-        concurrency: { type: 'string' },
-        timeout: { type: 'string' },
-        outputs: { type: 'string' },
-        report: { type: 'string' },
-        format: { type: 'string', default: 'table' },
-        ...SHARD_OPTION,
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    // parseArgs' errors may come from another realm (jest): read the message, not instanceof.
-    throw new UsageError((error as { message?: string }).message ?? String(error));
-  }
+  const values = strictArgs(argv, {
+    env: { type: 'string' },
+    stacks: { type: 'string' },
+    wait: { type: 'string' },
+    'my-ip': { type: 'string' },
+    count: { type: 'string' },
+    concurrency: { type: 'string' },
+    timeout: { type: 'string' },
+    outputs: { type: 'string' },
+    report: { type: 'string' },
+    format: { type: 'string', default: 'table' },
+    ...SHARD_OPTION,
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   if (values.help) {
     console.log(VERIFY_HELP);
     return undefined;
@@ -93,24 +81,8 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs | undefined
     ...(values['my-ip'] !== undefined ? { myIp: checkMyIp(values['my-ip']) } : {}),
   };
   const waitMs = bounded('--wait', values.wait, 0, 1800, 300) * 1000;
-  let kinds;
-  try {
-    kinds = parseKinds(values.stacks);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
   const config = loadConfig().config;
-  let envs = values.env === undefined ? undefined : values.env.split(',').map((e) => e.trim()).filter(Boolean);
-  try {
-    selectEnvironments(config, envs);
-    const shard = shardFromArgs(values.shard, config.backend);
-    if (shard) {
-      const inShard = selectShard(labEnvironments(config).map((e) => e.name), shard);
-      envs = (envs ?? inShard).filter((e) => inShard.includes(e));
-    }
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { envs, kinds } = parseSelection(config, values);
   return { options: { config, envs, kinds, waitMs, probe, outputsFile: values.outputs, reportPath: values.report }, format };
 }
 
