@@ -43,6 +43,8 @@ runCli(async () => {
     return 0;
   }
   checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config);
+  // Said before anything runs: a deprecated datapath, or a change that recreates a cluster.
+  for (const note of options.notes) console.log(`hoplab: note: ${note}`);
   if (options.shard && options.envs?.length === 0) {
     console.log(`hoplab deploy: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
     return 0;

@@ -20,6 +20,8 @@ export interface LifecycleCliOptions {
   readonly yes: boolean;
   readonly leftoversOnly: boolean;
   readonly help: boolean;
+  /** What validation noted of an accepted config (a deprecated datapath, a change that recreates a cluster). */
+  readonly notes: readonly string[];
 }
 
 /** Parses the command line; throws a {@link UsageError} for a bad flag, a ConfigError for a bad config. */
@@ -51,9 +53,9 @@ function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions
     strict: true,
   });
   if (values.help) {
-    return { config: undefined as unknown as LabConfig, kinds: [], yes: false, leftoversOnly: false, help: true };
+    return { config: undefined as unknown as LabConfig, kinds: [], yes: false, leftoversOnly: false, help: true, notes: [] };
   }
-  const config = loadConfig().config;
+  const { config, notes } = loadConfig();
   let parallelism: number | 'auto' | undefined;
   if (values.parallelism === 'auto') {
     parallelism = 'auto';
@@ -64,7 +66,7 @@ function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions
     }
   }
   const { envs, shard } = selectRequested(config, values.env, values.shard);
-  return { config, envs, shard, kinds: parseKinds(values.stacks), parallelism, yes: values.yes ?? false, leftoversOnly: values['leftovers-only'] ?? false, help: false };
+  return { config, envs, shard, kinds: parseKinds(values.stacks), parallelism, yes: values.yes ?? false, leftoversOnly: values['leftovers-only'] ?? false, help: false, notes };
 }
 
 /**

@@ -5,7 +5,10 @@
  */
 import { UsageError } from '../../lib/cli';
 import { validConfig } from '../../lib/config/load';
-import { parseSelection, selectRequested } from '../../lib/lifecycle/cli';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseLifecycleArgs, parseSelection, selectRequested } from '../../lib/lifecycle/cli';
 import { selectShard } from '../../lib/lifecycle/shard';
 
 const attendees = ['ann', 'bob', 'chen', 'dana', 'eve', 'fay', 'gus'];
@@ -54,5 +57,23 @@ describe('parseSelection', () => {
     const config = validConfig({ attendees }, 'test');
     expect(() => parseSelection(config, { shard: '1/2' })).toThrow(/^--shard 1\/2: backend.type is "local", but shards run on different machines/);
     expect(() => parseSelection(config, { shard: '1/2' })).not.toThrow(UsageError);
+  });
+});
+
+describe('parseLifecycleArgs', () => {
+  test('GIVEN a config with aws.datapath ipvs WHEN deploy parses its command line THEN the validation notes come along, for deploy to print before it asks', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoplab-notes-'));
+    const file = join(dir, 'hoplab.config.json');
+    writeFileSync(file, JSON.stringify({ aws: { datapath: 'ipvs' } }));
+    const before = process.env.HOPLAB_CONFIG;
+    process.env.HOPLAB_CONFIG = file;
+    try {
+      const options = parseLifecycleArgs(['--stacks', 'aws-cluster']);
+      expect(options.notes).toEqual([expect.stringMatching(/^aws\.datapath: "ipvs" is deprecated upstream since Kubernetes 1\.35/)]);
+    } finally {
+      if (before === undefined) delete process.env.HOPLAB_CONFIG;
+      else process.env.HOPLAB_CONFIG = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
