@@ -105,6 +105,12 @@ export interface ExposureOutput {
   readonly client_ip_seen_as: string;
   /** What the load balancer's health check probes. */
   readonly health_check: string;
+  /**
+   * The load balancer's backends, in words: Pod IPs or the nodes, and in what
+   * kind of group. On GKE passthrough load balancers it follows the configured
+   * GKE version (instance groups before 1.32, `GCE_VM_IP` NEGs of the nodes after).
+   */
+  readonly backends: string;
   /** The Service's externalTrafficPolicy. */
   readonly external_traffic_policy: 'Cluster' | 'Local';
 }

@@ -1,8 +1,8 @@
 import { ExposureMode } from './config/schema';
 import { ClientIpVia, clientIpPreserved, Cloud, ExposureOutput } from './contract';
 
-/** What an exposure is, apart from where it lives: the static part of an `exposure_<mode>` output. */
-export type ExposureFacts = Omit<ExposureOutput, 'mode' | 'cloud' | 'url'>;
+/** What an exposure is, apart from where it lives: the static part of an `exposure_<mode>` output (`backends` comes from {@link exposureBackends}). */
+export type ExposureFacts = Omit<ExposureOutput, 'mode' | 'cloud' | 'url' | 'backends'>;
 
 /** Facts without `client_ip_preserved`, which {@link fact} derives from `client_ip_via`. */
 type StatedFacts = Omit<ExposureFacts, 'client_ip_preserved'>;
@@ -165,6 +165,28 @@ export function exposureFacts(cloud: Cloud, mode: ExposureMode): ExposureFacts |
 /** The modes of `modes` that `cloud` offers, in the given order. */
 export function offeredModes(cloud: Cloud, modes: readonly ExposureMode[]): ExposureMode[] {
   return modes.filter((mode) => EXPOSURE_FACTS[cloud][mode] !== undefined);
+}
+
+/**
+ * The `backends` output of an exposure, from its cloud and target type. GKE
+ * passthrough load balancers (`target_type` `instance`) depend on the GKE
+ * version: pass the words of `gkeL4Backends(version).backends`.
+ */
+export function exposureBackends(cloud: Cloud, facts: ExposureFacts, gkePassthroughBackends?: string): string {
+  switch (`${cloud}/${facts.target_type}`) {
+    case 'aws/ip':
+      return 'the Pod IPs, registered in an ip target group';
+    case 'aws/instance':
+      return "every node's NodePort, registered in an instance target group";
+    case 'gcp/neg':
+      return 'the Pod IPs, as endpoints of zonal GCE_VM_IP_PORT NEGs';
+    case 'gcp/instance-group':
+      return "every node's NodePort, through zonal instance groups";
+    case 'gcp/instance':
+      return gkePassthroughBackends ?? 'the nodes (instance groups or GCE_VM_IP NEGs, by GKE version)';
+    default:
+      throw new Error(`exposureBackends: no words for target type "${facts.target_type}" on ${cloud}`);
+  }
 }
 
 /** Type guard for callers that hold a raw string. */

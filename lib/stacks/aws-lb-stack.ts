@@ -2,7 +2,7 @@ import { Annotations, dependable, TerraformOutput, TerraformStack } from 'cdktf'
 import { Construct } from 'constructs';
 import { ExposureMode, LabConfig } from '../config/schema';
 import { ExposureOutput, exposureOutputName } from '../contract';
-import { exposureFacts } from '../exposure-facts';
+import { exposureBackends, exposureFacts } from '../exposure-facts';
 import { AlbGatewayExposure } from '../aws/alb-gateway-exposure';
 import { AlbIngressExposure, AlbTargetType } from '../aws/alb-ingress-exposure';
 import { EksProviders } from '../aws/eks-providers';
@@ -93,7 +93,16 @@ export class AwsLbStack extends TerraformStack {
     this.app.deployment.dependsOn = [...(this.app.deployment.dependsOn ?? []), ...this.exposures.map((e) => dependable(e.loadBalancerObject))];
 
     for (const exposure of this.exposures) {
-      const value: ExposureOutput = { mode: exposure.mode, cloud: 'aws', url: exposure.url, ...this.facts(exposure.mode) };
+      const facts = this.facts(exposure.mode);
+      const value: ExposureOutput = {
+        mode: exposure.mode,
+        cloud: 'aws',
+        url: exposure.url,
+        ...facts,
+        backends: exposureBackends('aws', facts),
+        // With Cilium's kube-proxy replacement, Cilium's eBPF programs do the SNAT (and only for Pods on other nodes).
+        client_ip_seen_as: config.aws.datapath === 'cilium' ? facts.client_ip_seen_as.replace('SNAT by kube-proxy', 'SNAT by Cilium (eBPF), when the Pod is on another node') : facts.client_ip_seen_as,
+      };
       new TerraformOutput(this, exposureOutputName(exposure.mode), { value, description: `The ${exposure.mode} exposure of ${config.name} on EKS` });
     }
 

@@ -2,10 +2,10 @@ import { dependable, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode, LabConfig } from '../config/schema';
 import { ExposureOutput, exposureOutputName } from '../contract';
-import { exposureFacts } from '../exposure-facts';
+import { exposureBackends, exposureFacts } from '../exposure-facts';
 import { GceIngressExposure } from '../gcp/gce-ingress-exposure';
 import { GkeGatewayExposure } from '../gcp/gke-gateway-exposure';
-import { GkeLoadBalancerServiceExposure } from '../gcp/gke-load-balancer-service-exposure';
+import { gkeL4Backends, GkeLoadBalancerServiceExposure } from '../gcp/gke-load-balancer-service-exposure';
 import { GkeProviders } from '../gcp/gke-providers';
 import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../k8s/demo-app';
 import { labTags } from '../tags';
@@ -89,6 +89,7 @@ export class GcpLbStack extends TerraformStack {
         cloud: 'gcp',
         url: exposure.url,
         ...facts,
+        backends: exposureBackends('gcp', facts, gkeL4Backends(config.gcp.kubernetesVersion).backends),
         client_ip_seen_as: facts.client_ip_seen_as.replace('SNAT by kube-proxy', `SNAT by ${dataplane}`),
       };
       new TerraformOutput(this, exposureOutputName(mode), { value });

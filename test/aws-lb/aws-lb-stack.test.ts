@@ -153,6 +153,14 @@ describe('AwsLbStack', () => {
               ? `http://\${data.kubernetes_resource.${gatewayData}.object.status.addresses[0].value}/`
               : `http://\${${object.address}.status[0].load_balancer[0].ingress[0].hostname}/`,
           ...awsFacts(mode),
+          backends: {
+            native: 'the Pod IPs, registered in an ip target group',
+            gateway: 'the Pod IPs, registered in an ip target group',
+            nodeport: "every node's NodePort, registered in an instance target group",
+            'nodeport-l4': "every node's NodePort, registered in an instance target group",
+            'nodeport-local': "every node's NodePort, registered in an instance target group",
+            'native-l4': 'the Pod IPs, registered in an ip target group',
+          }[mode],
         });
         const value = json.output[exposureOutputName(mode)].value as { client_ip_via: string; client_ip_preserved: boolean };
         expect(value.client_ip_preserved).toBe(value.client_ip_via !== 'none');
@@ -286,6 +294,16 @@ describe('AwsLbStack', () => {
 
     test('THEN the stack matches the snapshot', () => {
       expect(portable(text)).toMatchSnapshot();
+    });
+  });
+
+  describe('GIVEN aws.datapath cilium', () => {
+    test('THEN the SNATing exposures name Cilium, and only for Pods on another node; the rest keep their words', () => {
+      const { json } = synthAwsLb({ aws: { datapath: 'cilium' } });
+      const seenAs = (mode: string) => (json.output[exposureOutputName(mode as never)].value as { client_ip_seen_as: string }).client_ip_seen_as;
+      expect(seenAs('nodeport-l4')).toBe('a node address (SNAT by Cilium (eBPF), when the Pod is on another node) as TCP source, and no header: the client address is lost');
+      expect(seenAs('nodeport')).toMatch(/^a node address \(SNAT by Cilium \(eBPF\), when the Pod is on another node\) as TCP peer/);
+      expect(seenAs('native')).toBe(awsFacts('native').client_ip_seen_as);
     });
   });
 

@@ -94,7 +94,14 @@ describe('GcpLbStack', () => {
     urls.gateway = `http://\${data.kubernetes_resource.${gatewayData}.object.status.addresses[0].value}/`;
     expect(Object.keys(parsed.output ?? {})).toEqual(['exposure_gateway', 'exposure_native', 'exposure_nodeport', 'exposure_nodeport_l4', 'exposure_nodeport_local']);
     for (const mode of ['native', 'gateway', 'nodeport', 'nodeport-l4', 'nodeport-local'] as const) {
-      expect(parsed.output?.[exposureOutputName(mode)].value).toEqual({ mode, cloud: 'gcp', url: urls[mode], ...EXPOSURE_FACTS.gcp[mode] });
+      const backends = {
+        native: 'the Pod IPs, as endpoints of zonal GCE_VM_IP_PORT NEGs',
+        gateway: 'the Pod IPs, as endpoints of zonal GCE_VM_IP_PORT NEGs',
+        nodeport: "every node's NodePort, through zonal instance groups",
+        'nodeport-l4': 'the nodes, as GCE_VM_IP NEGs from GKE 1.32.2-gke.1652000, as instance groups before',
+        'nodeport-local': 'the nodes, as GCE_VM_IP NEGs from GKE 1.32.2-gke.1652000, as instance groups before',
+      }[mode];
+      expect(parsed.output?.[exposureOutputName(mode)].value).toEqual({ mode, cloud: 'gcp', url: urls[mode], ...EXPOSURE_FACTS.gcp[mode], backends });
     }
   });
 
@@ -211,5 +218,16 @@ describe('GcpLbStack', () => {
     const [, service] = named(parsed, 'kubernetes_service_v1', 'echo-gateway');
     expect((service.spec as { type: string }).type).toBe('ClusterIP');
     expect(Object.keys(parsed.resource).sort()).toEqual(['kubernetes_deployment_v1', 'kubernetes_manifest', 'kubernetes_namespace_v1', 'kubernetes_service_v1']);
+  });
+
+  test.each([
+    ['1.31', 'instance groups', 'instance groups of the nodes'],
+    ['1.33', 'GCE_VM_IP NEGs', 'GCE_VM_IP NEGs of the nodes'],
+    ['1.34', 'GCE_VM_IP NEGs', 'GCE_VM_IP NEGs of the nodes'],
+  ])('GIVEN gcp.kubernetesVersion %p WHEN synthesized THEN the passthrough exposures export the backends GKE builds for that version (%s)', (kubernetesVersion, _what, backends) => {
+    const { parsed } = synth({ gcp: { kubernetesVersion } });
+    for (const mode of ['nodeport-l4', 'nodeport-local'] as const) {
+      expect((parsed.output?.[exposureOutputName(mode)].value as { backends: string }).backends).toBe(backends);
+    }
   });
 });
