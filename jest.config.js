@@ -4,11 +4,15 @@
  * global setup starts one moto for the whole run, and only when a test of it is
  * selected (see test/integration/harness.ts).
  *
- * Workers: jest's default on this 2-core machine is cores - 1 = 1 worker, so the
- * emulator suites, which mostly wait on Terraform's and the provider's waiters
- * (EKS delete: a random 0-60 s delay, then three 10 s polls), ran one after the
- * other and nothing ran beside them. Four workers run the emulator files side by
- * side while the unit files share what CPU is left. HOPLAB_JEST_WORKERS overrides.
+ * Order: test/sequencer.cjs runs the emulator files first, slowest first, so
+ * the longest Terraform flow never queues behind other files.
+ *
+ * Workers: `npm test` (scripts/test.mjs) runs the two projects as two jest
+ * processes, the emulator one with a worker per emulator file at a lower CPU
+ * priority, the unit one with two workers. Run directly (`npx jest`), both
+ * projects share HOPLAB_JEST_WORKERS workers, 4 by default: jest's own default
+ * on this 2-core machine is cores - 1 = 1, and the emulator files, which mostly
+ * wait on Terraform's and the provider's waiters, would run one after the other.
  */
 const shared = {
   testEnvironment: 'node',
@@ -23,6 +27,7 @@ const shared = {
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: Number(process.env.HOPLAB_JEST_WORKERS) || 4,
+  testSequencer: '<rootDir>/test/sequencer.cjs',
   projects: [
     {
       ...shared,
