@@ -108,6 +108,8 @@ function legacyShell(dir: string): void {
     join(dir, 'package.json'),
     JSON.stringify({ name: 'hoplab-legacy-bench', private: true, scripts: { build: 'node build.mjs', synth: 'npm run -s build && node dist/hoplab.js' } }),
   );
+  // The local Helm charts (Gateway API CRDs, manifests) are found next to the bundle, as in a checkout.
+  symlinkSync(join(ROOT, 'charts'), join(dir, 'charts'), 'dir');
 }
 
 interface Target {
