@@ -1,8 +1,7 @@
 /** `npm run cost`: the estimated cost and wall time of the configured lab, as `deploy` prints them first. */
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config/load';
 import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
-import { runCli, UsageError } from '../lib/cli';
+import { runCli, strictArgs, UsageError } from '../lib/cli';
 import { parseKinds, selectEnvironments } from '../lib/lifecycle/lifecycle';
 import { resolveParallelism } from '../lib/lifecycle/parallelism';
 import { MAX_SHARDS } from '../lib/lifecycle/shard';
@@ -24,16 +23,7 @@ in --shards CI jobs side by side. deploy prints the same first.
   --json               the estimates as JSON ({...cost, time: {deploy, teardown}})`;
 
 runCli(async () => {
-  let values;
-  try {
-    values = parseArgs({
-      args: process.argv.slice(2),
-      options: { json: { type: 'boolean' }, shards: { type: 'string' }, parallelism: { type: 'string' }, stacks: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = strictArgs(process.argv.slice(2), { json: { type: 'boolean' }, shards: { type: 'string' }, parallelism: { type: 'string' }, stacks: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (values.help) {
     console.log(HELP);
     return 0;

@@ -5,9 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config/load';
-import { runCli, UsageError } from '../lib/cli';
+import { runCli, strictArgs, UsageError } from '../lib/cli';
 import { selectEnvironments } from '../lib/lifecycle/lifecycle';
 import { resolveParallelism } from '../lib/lifecycle/parallelism';
 import { checkShardBackend, MAX_SHARDS } from '../lib/lifecycle/shard';
@@ -39,11 +38,7 @@ length come from the deploy-time estimate (npm run cost -- --shards N), doubled.
   --out FILE        where --gather writes (default hoplab-compare.json)`;
 
 runCli(async () => {
-  let values;
-  try {
-    values = parseArgs({
-      args: process.argv.slice(2),
-      options: {
+  const values = strictArgs(process.argv.slice(2), {
         'github-actions': { type: 'boolean' },
         'gitlab-ci': { type: 'boolean' },
         shards: { type: 'string' },
@@ -52,12 +47,7 @@ runCli(async () => {
         gather: { type: 'string' },
         out: { type: 'string', default: 'hoplab-compare.json' },
         help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+      });
   if (values.help) {
     console.log(HELP);
     return 0;

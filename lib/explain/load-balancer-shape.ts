@@ -113,35 +113,47 @@ function awsIngress(exposure: ExposureResources, ingress: KubeObject, ctx: Clust
     notes.push(`target-type instance needs a NodePort Service, but ${service.resource.address} is ${String(serviceType)}: the controller will not register targets`);
   }
   if (targetType === 'ip') {
-    const gates = service?.namespace !== undefined && ctx.namespaceLabels.get(service.namespace)?.[LBC.readinessGateLabel] === 'enabled';
-    return {
-      lbKind: 'alb',
-      label: 'ALB',
-      l7: true,
-      targets: 'pods',
-      targetType: 'ip',
-      keepsClientAsSource: false,
-      healthCheck: () =>
-        `each Pod IP on ${port ?? targetPort(service)} (${protocol} ${path}), ` +
-        (gates ? 'with Pod readiness gates' : `without Pod readiness gates (namespace not labelled ${LBC.readinessGateLabel}: enabled)`),
-      notes,
-    };
+    return albIpShape(`${port ?? targetPort(service)}`, `${protocol} ${path}`, readinessGates(service, ctx), notes);
   }
   if (targetType === 'instance') {
-    return {
-      lbKind: 'alb',
-      label: 'ALB',
-      l7: true,
-      targets: 'nodes',
-      targetType: 'instance',
-      keepsClientAsSource: false,
-      healthCheck: (policy) =>
-        `every node's NodePort${port ? ` (port ${port})` : ''} (${protocol} ${path}): ` +
-        (policy === 'Local' ? 'only nodes with a ready Pod pass' : 'passes on nodes without a Pod too'),
-      notes,
-    };
+    return albInstanceShape(`NodePort${port ? ` (port ${port})` : ''}`, `${protocol} ${path}`, notes);
   }
   return { ...unknownShape(`${LBC.ingressTargetType}: ${targetType} is neither ip nor instance`), lbKind: 'alb', label: 'ALB', l7: true };
+}
+
+/** Whether the Service's namespace asks the AWS Load Balancer Controller for Pod readiness gates. */
+function readinessGates(service: KubeObject | undefined, ctx: ClusterContext): boolean {
+  return service?.namespace !== undefined && ctx.namespaceLabels.get(service.namespace)?.[LBC.readinessGateLabel] === 'enabled';
+}
+
+/** An ALB (from an Ingress or a Gateway) whose targets are Pod IPs; its health check hits each Pod `on` a port with `check` (protocol and path). */
+function albIpShape(on: string, check: string, gates: boolean, notes: string[]): LoadBalancerShape {
+  return {
+    lbKind: 'alb',
+    label: 'ALB',
+    l7: true,
+    targets: 'pods',
+    targetType: 'ip',
+    keepsClientAsSource: false,
+    healthCheck: () =>
+      `each Pod IP on ${on} (${check}), ` +
+      (gates ? 'with Pod readiness gates' : `without Pod readiness gates (namespace not labelled ${LBC.readinessGateLabel}: enabled)`),
+    notes,
+  };
+}
+
+/** An ALB (from an Ingress or a Gateway) whose targets are the nodes: its health check hits every node's `nodePort` with `check`. */
+function albInstanceShape(nodePort: string, check: string, notes: string[]): LoadBalancerShape {
+  return {
+    lbKind: 'alb',
+    label: 'ALB',
+    l7: true,
+    targets: 'nodes',
+    targetType: 'instance',
+    keepsClientAsSource: false,
+    healthCheck: (policy) => `every node's ${nodePort} (${check}): ${policy === 'Local' ? 'only nodes with a ready Pod pass' : 'passes on nodes without a Pod too'}`,
+    notes,
+  };
 }
 
 /**
@@ -358,36 +370,14 @@ function gatewayShape(cloud: Cloud, exposure: ExposureResources, ctx: ClusterCon
     }
     const path = dig(objects.targetGroupConfiguration?.spec, 'defaultConfiguration.healthCheckConfig.healthCheckPath') ?? '/';
     const protocol = dig(objects.targetGroupConfiguration?.spec, 'defaultConfiguration.healthCheckConfig.healthCheckProtocol') ?? 'HTTP';
-    const gates = service?.namespace !== undefined && ctx.namespaceLabels.get(service.namespace)?.[LBC.readinessGateLabel] === 'enabled';
     if (targetType === 'ip') {
-      return {
-        lbKind: 'alb',
-        label: 'ALB',
-        l7: true,
-        targets: 'pods',
-        targetType: 'ip',
-        keepsClientAsSource: false,
-        healthCheck: () =>
-          `each Pod IP on ${targetPort(service)} (${String(protocol)} ${String(path)}), ` +
-          (gates ? 'with Pod readiness gates' : `without Pod readiness gates (namespace not labelled ${LBC.readinessGateLabel}: enabled)`),
-        notes,
-      };
+      return albIpShape(targetPort(service), `${String(protocol)} ${String(path)}`, readinessGates(service, ctx), notes);
     }
     if (targetType === 'instance') {
       if (service && service.spec.type !== 'NodePort' && service.spec.type !== 'LoadBalancer') {
         notes.push(`instance targets need a NodePort Service, but ${service.resource.address} is ${String(service.spec.type ?? 'ClusterIP')}: the controller will not register targets`);
       }
-      return {
-        lbKind: 'alb',
-        label: 'ALB',
-        l7: true,
-        targets: 'nodes',
-        targetType: 'instance',
-        keepsClientAsSource: false,
-        healthCheck: (policy) =>
-          `every node's NodePort (${String(protocol)} ${String(path)}): ${policy === 'Local' ? 'only nodes with a ready Pod pass' : 'passes on nodes without a Pod too'}`,
-        notes,
-      };
+      return albInstanceShape('NodePort', `${String(protocol)} ${String(path)}`, notes);
     }
     return { ...unknownShape(`TargetGroupConfiguration targetType ${targetType} is neither ip nor instance`), lbKind: 'alb', label: 'ALB', l7: true };
   }
