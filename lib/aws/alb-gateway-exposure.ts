@@ -3,7 +3,7 @@ import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../config/schema';
-import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
+import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
 import { KubernetesManifest, ManifestsRelease } from '../k8s/manifests-release';
 import { LbExposure } from './lb-exposure';
 
@@ -11,8 +11,6 @@ import { LbExposure } from './lb-exposure';
 export const ALB_GATEWAY_CONTROLLER_NAME = 'gateway.k8s.aws/alb';
 /** API group and version of the controller's Gateway configuration CRDs (v3.5.0 serves and stores v1). */
 export const LBC_GATEWAY_API_VERSION = 'gateway.k8s.aws/v1';
-/** API group and version of the Gateway API objects. */
-export const GATEWAY_API_GROUP_VERSION = 'gateway.networking.k8s.io/v1';
 /** The kubectl image of the hook that waits for the Gateway to be programmed. */
 export const KUBECTL_IMAGE = 'registry.k8s.io/kubectl:v1.32.9';
 
@@ -136,15 +134,7 @@ export class AlbGatewayExposure extends Construct implements LbExposure {
           },
         },
       },
-      {
-        apiVersion: GATEWAY_API_GROUP_VERSION,
-        kind: 'HTTPRoute',
-        metadata: { name, namespace, labels },
-        spec: {
-          parentRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name, sectionName: 'http' }],
-          rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/' } }], backendRefs: [{ name, port: EXPOSURE_PORT }] }],
-        },
-      },
+      exposureHttpRoute(name, namespace, labels),
       // The wait: a post-install hook Job that returns once the controller marks the Gateway Programmed (its ALB is active).
       { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: waiter, namespace, labels } },
       {

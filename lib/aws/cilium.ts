@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { CiliumLbAlgorithm } from '../config/datapath';
 import { CILIUM_NAMESPACE, CILIUM_OPERATOR_SERVICE_ACCOUNT } from './cilium-operator-role';
-import { EKS_EXEC_API_VERSION } from './eks-providers';
+import { eksTokenExec } from './eks-providers';
 
 /** Cilium's Helm repository and the pinned chart (the chart pins the agent and operator images). */
 export const CILIUM_CHART_REPOSITORY = 'https://helm.cilium.io/';
@@ -66,11 +66,7 @@ export class Cilium extends Construct {
 
   constructor(scope: Construct, id: string, props: CiliumProps) {
     super(scope, id);
-    const exec = {
-      apiVersion: EKS_EXEC_API_VERSION,
-      command: props.awsCli ?? 'aws',
-      args: ['eks', 'get-token', '--cluster-name', props.clusterName, '--region', props.region, '--output', 'json'],
-    };
+    const exec = eksTokenExec(props.clusterName, props.region, props.awsCli);
     const provider = new HelmProvider(this, 'helm', {
       alias: 'cilium',
       kubernetes: { host: props.endpoint, clusterCaCertificate: Fn.base64decode(props.certificateAuthorityData), exec },

@@ -23,6 +23,19 @@ export interface EksProvidersProps {
 }
 
 /**
+ * The exec credential block of a kubernetes or helm provider for an EKS
+ * cluster: `aws eks get-token`, run on every Terraform run, so no token is
+ * stored. `awsCli` is the AWS CLI command (default `aws`).
+ */
+export function eksTokenExec(clusterName: string, region: string, awsCli = 'aws') {
+  return {
+    apiVersion: EKS_EXEC_API_VERSION,
+    command: awsCli,
+    args: ['eks', 'get-token', '--cluster-name', clusterName, '--region', region, '--output', 'json'],
+  };
+}
+
+/**
  * The kubernetes and helm providers of a stack that installs into an EKS
  * cluster. Both authenticate with a token that `aws eks get-token` signs on
  * every Terraform run (valid 15 minutes, fetched again when it expires), so no
@@ -36,11 +49,7 @@ export class EksProviders extends Construct {
 
   constructor(scope: Construct, id: string, props: EksProvidersProps) {
     super(scope, id);
-    const exec = {
-      apiVersion: EKS_EXEC_API_VERSION,
-      command: props.awsCli ?? 'aws',
-      args: ['eks', 'get-token', '--cluster-name', props.clusterName, '--region', props.region, '--output', 'json'],
-    };
+    const exec = eksTokenExec(props.clusterName, props.region, props.awsCli);
     const host = props.endpoint;
     const clusterCaCertificate = Fn.base64decode(props.certificateAuthorityData);
     this.kubernetes = new KubernetesProvider(this, 'kubernetes', { host, clusterCaCertificate, exec: [exec] });

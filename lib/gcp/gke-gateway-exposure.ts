@@ -4,14 +4,12 @@ import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../config/schema';
-import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
+import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
 import { annotationAddress } from './gce-ingress-exposure';
 import { LB_SERVICE_IGNORED_ANNOTATIONS } from './gke-load-balancer-service-exposure';
 
 /** GKE's GatewayClass for a global external Application Load Balancer (Envoy-based, NEG backends). */
 export const GKE_GATEWAY_CLASS = 'gke-l7-global-external-managed';
-/** API group and version of the Gateway API objects. */
-export const GATEWAY_API_GROUP_VERSION = 'gateway.networking.k8s.io/v1';
 
 export interface GkeGatewayExposureProps {
   /**
@@ -95,15 +93,7 @@ export class GkeGatewayExposure extends Construct {
     });
 
     this.route = new Manifest(this, 'route', {
-      manifest: {
-        apiVersion: GATEWAY_API_GROUP_VERSION,
-        kind: 'HTTPRoute',
-        metadata: { name, namespace, labels },
-        spec: {
-          parentRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name, sectionName: 'http' }],
-          rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/' } }], backendRefs: [{ name, port: EXPOSURE_PORT }] }],
-        },
-      },
+      manifest: exposureHttpRoute(name, namespace, labels),
       dependsOn: [this.gatewayManifest, this.service],
     });
 
