@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * The directory of a chart that ships with hoplab (`charts/<name>`), found
@@ -19,4 +20,34 @@ export function localChartDir(name: string): string {
     }
     dir = parent;
   }
+}
+
+const chartHashes = new Map<string, string>();
+
+/**
+ * The content hash of a local chart directory, computed as cdktf's
+ * `TerraformAsset` computes an asset's hash (MD5 of every file's bytes, walked
+ * in directory order; 32 upper-case hex digits), so the asset paths in the
+ * synthesized plans are the same, but once per process and chart instead of
+ * once per asset: every `-aws-lb` stack of a workshop carries the 1.2 MB Gateway
+ * API CRD chart, and 30 attendees hashed it 30 times. Pass it as the asset's
+ * `assetHash`.
+ */
+export function localChartHash(dir: string): string {
+  const key = resolve(dir);
+  let hash = chartHashes.get(key);
+  if (hash === undefined) {
+    const md5 = createHash('md5');
+    const walk = (path: string): void => {
+      if (statSync(path).isFile()) {
+        md5.update(readFileSync(path));
+      } else {
+        for (const name of readdirSync(path)) walk(resolve(path, name));
+      }
+    };
+    walk(key);
+    hash = md5.digest('hex').slice(0, 32).toUpperCase();
+    chartHashes.set(key, hash);
+  }
+  return hash;
 }

@@ -1,7 +1,7 @@
 import { Release } from '@cdktf/provider-helm/lib/release';
 import { AssetType, ITerraformDependable, TerraformAsset } from 'cdktf';
 import { Construct } from 'constructs';
-import { localChartDir } from './charts';
+import { localChartDir, localChartHash } from './charts';
 
 /** The Gateway API release whose standard-channel CRDs `charts/gateway-api-crds` carries (the one the AWS Load Balancer Controller v3.5.0 is built for). */
 export const GATEWAY_API_VERSION = 'v1.6.0';
@@ -42,7 +42,8 @@ export class GatewayApiCrds extends Construct {
 
   constructor(scope: Construct, id: string, props: GatewayApiCrdsProps = {}) {
     super(scope, id);
-    const chart = new TerraformAsset(this, 'chart', { path: localChartDir(GATEWAY_API_CRDS_CHART), type: AssetType.DIRECTORY });
+    const chartDir = localChartDir(GATEWAY_API_CRDS_CHART);
+    const chart = new TerraformAsset(this, 'chart', { path: chartDir, type: AssetType.DIRECTORY, assetHash: localChartHash(chartDir) });
     this.release = new Release(this, 'release', {
       name: GATEWAY_API_CRDS_CHART,
       chart: `./${chart.path}`,

@@ -2,7 +2,7 @@ import { Release } from '@cdktf/provider-helm/lib/release';
 import { AssetType, ITerraformDependable, TerraformAsset } from 'cdktf';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
-import { localChartDir } from './charts';
+import { localChartDir, localChartHash } from './charts';
 
 /** Name of the local chart that applies the objects it is given. */
 export const MANIFESTS_CHART = 'hoplab-manifests';
@@ -62,7 +62,8 @@ export class ManifestsRelease extends Construct {
       throw new Error(`ManifestsRelease ${id}: no manifests given; pass at least one object`);
     }
     this.manifests = props.manifests;
-    const chart = new TerraformAsset(this, 'chart', { path: localChartDir(MANIFESTS_CHART), type: AssetType.DIRECTORY });
+    const chartDir = localChartDir(MANIFESTS_CHART);
+    const chart = new TerraformAsset(this, 'chart', { path: chartDir, type: AssetType.DIRECTORY, assetHash: localChartHash(chartDir) });
     this.release = new Release(this, 'release', {
       name: props.releaseName,
       chart: `./${chart.path}`,
