@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { labConfig } from './schema';
 
 /** Where the published JSON Schema of the lab config lives, relative to the repo root. */

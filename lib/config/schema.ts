@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseCidr } from './cidr';
 import { AWS_DATAPATHS, CILIUM_LB_ALGORITHMS, GCP_DATAPATHS } from './datapath';
 import { KNOWN_INSTANCE_TYPES } from './eni-limits';

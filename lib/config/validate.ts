@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { awsSubnetLayout, DEFAULT_LAYOUT_MAX_VPC_PREFIX, MIN_PUBLIC_SUBNET_PREFIX } from './aws-subnets';
 import { Cidr, cidr, contains, overlaps } from './cidr';
 import { checkAwsDatapath, datapathNotes, RENAMED_FIELDS } from './datapath';
