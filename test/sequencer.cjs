@@ -19,7 +19,6 @@ const EMULATOR_ORDER = [
   'lifecycle-emulator.test.ts',
   'emulator-state.test.ts',
   'local-emulator.test.ts',
-  'datapath-emulator.test.ts',
   'local-interrupt.test.ts',
   'lifecycle-cli.test.ts',
 ];

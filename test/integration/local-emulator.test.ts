@@ -1,12 +1,15 @@
 /**
  * The embedded default for real: Terraform 1.x, the AWS provider from the
- * machine's provider mirror, and moto on loopback. Nothing here is mocked.
+ * machine's provider mirror, and moto on loopback. Nothing here is mocked, and
+ * Terraform runs as a user's does: it starts its own providers, not the test
+ * run's pooled ones (provider-pool.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { validConfig } from '../../lib/config/load';
 import { Emulator } from '../../lib/local/moto';
 import { runLocalLab } from '../../lib/local/local-lab';
 import { command, ROOT, ownEmulator } from './harness';
+import { withoutProviderPool } from './provider-pool';
 
 jest.setTimeout(300_000);
 
@@ -21,6 +24,12 @@ async function answers(endpoint: string): Promise<boolean> {
 
 describe('npm run local against the AWS emulator', () => {
   let external: Emulator | undefined;
+  beforeAll(() => {
+    // This file's own copy of the environment (jest gives each test file one), which Terraform's children inherit.
+    const env = withoutProviderPool(process.env);
+    delete process.env.HOPLAB_TEST_PROVIDER_POOL;
+    process.env.PATH = env.PATH;
+  });
   afterAll(async () => {
     await external?.stop();
   });

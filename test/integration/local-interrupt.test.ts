@@ -6,6 +6,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { command, ROOT } from './harness';
+import { withoutProviderPool } from './provider-pool';
 
 jest.setTimeout(300_000);
 
@@ -20,7 +21,8 @@ async function answers(endpoint: string): Promise<boolean> {
 
 describe('npm run local interrupted', () => {
   test('GIVEN a run of the real command WHEN a terminal Ctrl-C reaches its whole process group during apply THEN Terraform stops gracefully, what it applied is destroyed, its emulator stopped, and it exits 130', async () => {
-    const env = { ...process.env };
+    // Without the test run's provider pool (provider-pool.ts): Terraform starts, interrupts and stops its own provider, as a user's does.
+    const env = withoutProviderPool(process.env);
     delete env.HOPLAB_AWS_ENDPOINT;
     delete env.HOPLAB_CONFIG;
     // A process group of its own, as a shell gives a foreground job: Ctrl-C is sent to the whole group.

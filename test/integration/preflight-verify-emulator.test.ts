@@ -2,14 +2,23 @@
  * `preflight`, `deploy` (which runs preflight first) and `verify` for real
  * against the AWS emulator with real Terraform: one apply and one destroy of
  * `<env>-aws-cluster`, several assertions on it.
+ *
+ * The applied environment also carries the one non-default datapath the
+ * emulator can show: IPVS (`aws.datapath: ipvs`). moto has no EKS add-on API, so
+ * the kube-proxy add-on (and its `mode: ipvs`) is left out; what it can show is
+ * the node launch template carrying the IPVS kernel-module user data through
+ * apply and an empty re-plan (verify's drift check: moto returns the same user
+ * data, or Terraform would plan a change). Sharing this flow's apply saves the
+ * suite a whole apply/re-plan/destroy of its own.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CreateTagsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { CreateTagsCommand, DescribeLaunchTemplatesCommand, DescribeLaunchTemplateVersionsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
+import { IPVS_KERNEL_MODULES } from '../../lib/aws/kube-proxy-mode';
 import { Emulator, startMoto } from '../../lib/local/moto';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -25,7 +34,7 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
     moto = await startMoto();
     cwd = mkdtempSync(join(tmpdir(), 'hoplab-verify-'));
-    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['pv1', 'pv2'], workshop: { name: 'pvtest', expiresAt: '2026-12-01T18:00:00Z' } }));
+    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['pv1', 'pv2'], aws: { datapath: 'ipvs' }, workshop: { name: 'pvtest', expiresAt: '2026-12-01T18:00:00Z' } }));
   });
   afterAll(async () => {
     await moto?.stop();
@@ -65,8 +74,21 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     expect(cleanJson).toMatchObject({ schema: 'hoplab.verify/v1', ok: true, environments: ['pv1'], stacks: ['pv1-aws-cluster'], versions: { terraform: '1.11.4' } });
     expect(readFileSync(join(cwd, 'reports', 'clean.md'), 'utf8')).toContain('| pv1-aws-cluster | no changes');
 
-    // A tag changed outside Terraform: verify names the resource and the attributes.
+    // The IPVS datapath went through apply (and the empty re-plan above): the dataplane output, a node launch
+    // template whose user data loads the IPVS kernel modules, and no EKS add-on (moto has no add-on API).
+    const stackDir = join(cwd, 'cdktf.out', 'stacks', 'pv1-aws-cluster');
+    const tf = (args: string[]) => spawnSync('terraform', args, { cwd: stackDir, encoding: 'utf8', env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' } }).stdout;
+    expect(JSON.parse(tf(['output', '-json', '-no-color'])).dataplane.value).toBe('kube-proxy-ipvs');
+    const addresses = tf(['state', 'list', '-no-color']).trim().split('\n');
+    expect(addresses).toEqual(expect.arrayContaining([expect.stringMatching(/^aws_launch_template\.nodes_launch-template_\w+$/), expect.stringMatching(/^aws_eks_node_group\./)]));
+    expect(addresses.filter((a) => a.startsWith('aws_eks_addon'))).toEqual([]);
     const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
+    const [template] = (await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: [{ Name: 'tag:hoplab-env', Values: ['pv1'] }] }))).LaunchTemplates ?? [];
+    const [version] = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateId: template?.LaunchTemplateId, Versions: ['$Latest'] }))).LaunchTemplateVersions ?? [];
+    const userData = Buffer.from(version?.LaunchTemplateData?.UserData ?? '', 'base64').toString('utf8');
+    for (const module of IPVS_KERNEL_MODULES) expect(userData).toContain(module);
+
+    // A tag changed outside Terraform: verify names the resource and the attributes.
     const vpc = (await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:hoplab-env', Values: ['pv1'] }] }))).Vpcs![0];
     await ec2.send(new CreateTagsCommand({ Resources: [vpc.VpcId!], Tags: [{ Key: 'hoplab-owner', Value: 'someone-else' }] }));
     const drifted = run('verify', ['--env', 'pv1', '--stacks', 'aws-cluster', '--report', 'reports/drift', '--format', 'json']);
