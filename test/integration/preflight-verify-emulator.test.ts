@@ -31,7 +31,6 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
   const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 
   beforeAll(async () => {
-    spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
     moto = await startMoto();
     cwd = mkdtempSync(join(tmpdir(), 'hoplab-verify-'));
     writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['pv1', 'pv2'], aws: { datapath: 'ipvs' }, workshop: { name: 'pvtest', expiresAt: '2026-12-01T18:00:00Z' } }));
@@ -43,7 +42,7 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
   const run = (command: string, args: string[]) => {
     const env: NodeJS.ProcessEnv = { ...process.env, HOPLAB_AWS_ENDPOINT: moto.endpoint };
     delete env.HOPLAB_CONFIG;
-    const result = spawnSync(process.execPath, [join(ROOT, 'dist', `${command}.js`), ...args], { cwd, env, encoding: 'utf8', timeout: 300_000 });
+    const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run.cjs'), command, ...args], { cwd, env, encoding: 'utf8', timeout: 300_000 });
     return { code: result.status, out: result.stdout, err: result.stderr, all: `${result.stdout}${result.stderr}` };
   };
   const line = (out: string, start: string) => out.split('\n').find((l) => l.startsWith(start)) ?? `(no line starting ${start})`;

@@ -5,10 +5,10 @@
  * processes at once, and a busy pool must never make a command wait or fail.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SHIM_DIR, realTerraform, withoutProviderPool } from './provider-pool';
+import { SHIM_DIR, mirroredAwsProvider, realTerraform, withoutProviderPool } from './provider-pool';
 
 describe('the provider pool shim', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-pool-'));
@@ -68,5 +68,15 @@ describe('the provider pool shim', () => {
     writeFileSync(join(dir, 'terraform'), '');
     expect(realTerraform(path)).toBe(join(dir, 'terraform'));
     expect(withoutProviderPool({ PATH: path, HOPLAB_TEST_PROVIDER_POOL: pool })).toEqual({ PATH: dir });
+  });
+
+  test('GIVEN the emulator project (which needs the mirrored AWS provider) THEN its global setup started the pool and put the shim first on PATH', () => {
+    // Guards the suite's speed-up against being lost silently (a pool that fails to start would only make the run slower).
+    expect(mirroredAwsProvider()).toBeDefined();
+    const dir = process.env.HOPLAB_TEST_PROVIDER_POOL;
+    expect(dir).toBeDefined();
+    expect(process.env.PATH?.split(':')[0]).toBe(SHIM_DIR);
+    expect(JSON.parse(readFileSync(`${dir}/slot-0/reattach`, 'utf8'))).toMatchObject({ 'registry.terraform.io/hashicorp/aws': { Protocol: 'grpc', Test: true } });
+    expect(existsSync(process.env.HOPLAB_TEST_REAL_TERRAFORM ?? '')).toBe(true);
   });
 });

@@ -30,6 +30,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { track } from '../../lib/local/child-processes';
 import { AWS_PROVIDER_VERSION, findProviderMirror } from '../../lib/local/terraform';
 
 /** The shim the workers find as `terraform` (its folder goes first on PATH). */
@@ -86,7 +87,8 @@ async function startProvider(binary: string, logFile: string, timeoutMs: number)
   delete env.AWS_CA_BUNDLE;
   delete env.TF_REATTACH_PROVIDERS;
   const out = openSync(logFile, 'w');
-  const child = spawn(binary, ['-debug'], { env, stdio: ['ignore', out, out] });
+  // Its own process group, tracked: killed when the jest process exits, even when the global teardown never runs.
+  const child = track(spawn(binary, ['-debug'], { env, stdio: ['ignore', out, out], detached: true }));
   closeSync(out);
   let exited: string | undefined;
   child.on('exit', (code, signal) => (exited = String(code ?? signal)));

@@ -11,7 +11,7 @@
  * after the other: shard 1 deploys and tears down, then shard 2 does, in the
  * same bucket, and the last job checks both environments. Two apply/destroy cycles.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -28,7 +28,6 @@ describe('a sharded deploy and teardown against the AWS emulator', () => {
   const bucket = 'acme-workshop-state';
 
   beforeAll(async () => {
-    spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT });
     moto = await startMoto();
     cwd = mkdtempSync(join(tmpdir(), 'hoplab-shards-'));
     writeFileSync(
@@ -41,14 +40,14 @@ describe('a sharded deploy and teardown against the AWS emulator', () => {
   });
 
   /**
-   * Runs a command without blocking the event loop: moto's request log goes to
-   * a pipe this process drains, and a blocked loop would fill it and stall moto.
+   * Runs a command as its npm script does (scripts/run.cjs, with its code cache),
+   * without blocking the event loop: the test's timers keep running meanwhile.
    */
   const run = (command: string, args: string[]) =>
     new Promise<{ code: number | null; out: string }>((done) => {
       const env: NodeJS.ProcessEnv = { ...process.env, HOPLAB_AWS_ENDPOINT: moto.endpoint };
       delete env.HOPLAB_CONFIG;
-      const child = spawn(process.execPath, [join(ROOT, 'dist', `${command}.js`), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.cjs'), command, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
