@@ -58,6 +58,17 @@ describe('the provider pool shim', () => {
     expect(terraform(['plan'])).toBe('plan {"slot":0}');
   });
 
+  test('GIVEN a slot whose provider process is gone WHEN a plan runs THEN the shim skips that slot', () => {
+    writeFileSync(join(pool, 'slot-0', 'pid'), '999999999');
+    writeFileSync(join(pool, 'slot-1', 'pid'), String(process.pid));
+    try {
+      expect(terraform(['plan'])).toBe('plan {"slot":1}');
+    } finally {
+      writeFileSync(join(pool, 'slot-0', 'pid'), String(process.pid));
+    }
+    expect(terraform(['plan'])).toBe('plan {"slot":0}');
+  });
+
   test('GIVEN a reattach already set, or no pool WHEN a plan runs THEN the shim leaves Terraform as it is', () => {
     expect(terraform(['plan'], { TF_REATTACH_PROVIDERS: '{"mine":1}' })).toBe('plan {"mine":1}');
     expect(terraform(['plan'], { HOPLAB_TEST_PROVIDER_POOL: '' })).toBe('plan own');

@@ -141,6 +141,7 @@ export async function startProviderPool(dir: string, size: number, timeoutMs = 6
     const slot = join(dir, `slot-${i}`);
     mkdirSync(slot, { recursive: true });
     writeFileSync(join(slot, 'reattach'), s.value.reattach);
+    writeFileSync(join(slot, 'pid'), String(s.value.child.pid));
   });
   return {
     size,
