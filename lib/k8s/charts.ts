@@ -31,7 +31,8 @@ const chartHashes = new Map<string, string>();
  * synthesized plans are the same, but once per process and chart instead of
  * once per asset: every `-aws-lb` stack of a workshop carries the 1.2 MB Gateway
  * API CRD chart, and 30 attendees hashed it 30 times. Pass it as the asset's
- * `assetHash`.
+ * `assetHash`. The memo lives as long as the process, one synth: a chart edited
+ * meanwhile is seen by the next run.
  */
 export function localChartHash(dir: string): string {
   const key = resolve(dir);
@@ -39,9 +40,10 @@ export function localChartHash(dir: string): string {
   if (hash === undefined) {
     const md5 = createHash('md5');
     const walk = (path: string): void => {
-      if (statSync(path).isFile()) {
+      const stat = statSync(path);
+      if (stat.isFile()) {
         md5.update(readFileSync(path));
-      } else {
+      } else if (stat.isDirectory()) {
         for (const name of readdirSync(path)) walk(resolve(path, name));
       }
     };

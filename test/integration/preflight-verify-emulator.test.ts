@@ -83,6 +83,7 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     expect(addresses.filter((a) => a.startsWith('aws_eks_addon'))).toEqual([]);
     const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
     const [template] = (await ec2.send(new DescribeLaunchTemplatesCommand({ Filters: [{ Name: 'tag:hoplab-env', Values: ['pv1'] }] }))).LaunchTemplates ?? [];
+    expect(template?.LaunchTemplateId).toBeDefined();
     const [version] = (await ec2.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateId: template?.LaunchTemplateId, Versions: ['$Latest'] }))).LaunchTemplateVersions ?? [];
     const userData = Buffer.from(version?.LaunchTemplateData?.UserData ?? '', 'base64').toString('utf8');
     for (const module of IPVS_KERNEL_MODULES) expect(userData).toContain(module);

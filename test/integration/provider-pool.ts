@@ -24,13 +24,17 @@
  *
  * What differs from a user's run: the provider process outlives one command,
  * and is configured again by each (ConfigureProvider runs on every walk, as in
- * any run). `test/integration/local-emulator.test.ts` runs without the pool, so
- * the suite still runs `npm run local` exactly as a user types it.
+ * any run). `local-emulator.test.ts` and `local-interrupt.test.ts` run without
+ * the pool, so the suite still runs `npm run local`, and its Ctrl-C, exactly as
+ * a user does.
+ *
+ * The lock (fd 9) is inherited by whatever Terraform starts (Go does not close
+ * inherited descriptors): a plugin or credential helper outliving Terraform can
+ * only keep a slot busy longer, never hand one provider to two commands.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { track } from '../../lib/local/child-processes';
 import { AWS_PROVIDER_VERSION, findProviderMirror } from '../../lib/local/terraform';
 
 /** The shim the workers find as `terraform` (its folder goes first on PATH). */
@@ -87,9 +91,12 @@ async function startProvider(binary: string, logFile: string, timeoutMs: number)
   delete env.AWS_CA_BUNDLE;
   delete env.TF_REATTACH_PROVIDERS;
   const out = openSync(logFile, 'w');
-  // Its own process group, tracked: killed when the jest process exits, even when the global teardown never runs.
-  const child = track(spawn(binary, ['-debug'], { env, stdio: ['ignore', out, out], detached: true }));
+  // In jest's process group, so a terminal's Ctrl-C stops it with jest; killed at jest's exit too, even when the global teardown never runs.
+  const child = spawn(binary, ['-debug'], { env, stdio: ['ignore', out, out] });
   closeSync(out);
+  const killAtExit = () => child.kill('SIGKILL');
+  process.once('exit', killAtExit);
+  child.once('exit', () => process.removeListener('exit', killAtExit));
   let exited: string | undefined;
   child.on('exit', (code, signal) => (exited = String(code ?? signal)));
   child.on('error', (error) => (exited = error.message));
@@ -105,16 +112,21 @@ async function startProvider(binary: string, logFile: string, timeoutMs: number)
   }
 }
 
+/** Whether the pool can run here: the mirrored AWS provider, a real terraform and flock(1). */
+export function providerPoolPossible(): boolean {
+  return mirroredAwsProvider() !== undefined && realTerraform() !== undefined && spawnSync('flock', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
 /**
  * Starts `size` providers and writes their slots under `dir`. Returns undefined
- * (the tests then run Terraform as usual) when there is no mirrored provider,
- * no real terraform, or no flock(1).
+ * (the tests then run Terraform as usual) when the pool cannot run here
+ * ({@link providerPoolPossible}); throws when it can but a provider does not
+ * start, as that is a broken provider or machine, not a reason to go slow.
  */
 export async function startProviderPool(dir: string, size: number, timeoutMs = 60_000): Promise<ProviderPool | undefined> {
   const binary = mirroredAwsProvider();
   const terraform = realTerraform();
-  const flock = spawnSync('flock', ['--version'], { stdio: 'ignore' });
-  if (!binary || !terraform || flock.status !== 0 || size < 1) return undefined;
+  if (!binary || !terraform || !providerPoolPossible() || size < 1) return undefined;
   mkdirSync(dir, { recursive: true });
   const started = await Promise.allSettled(Array.from({ length: size }, (_, i) => startProvider(binary, join(dir, `provider-${i}.log`), timeoutMs)));
   const children = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value.child] : []));
@@ -142,6 +154,7 @@ export async function startProviderPool(dir: string, size: number, timeoutMs = 6
     mkdirSync(slot, { recursive: true });
     writeFileSync(join(slot, 'reattach'), s.value.reattach);
     writeFileSync(join(slot, 'pid'), String(s.value.child.pid));
+    writeFileSync(join(slot, 'socket'), (JSON.parse(s.value.reattach) as Record<string, { Addr: { String: string } }>)['registry.terraform.io/hashicorp/aws'].Addr.String);
   });
   return {
     size,

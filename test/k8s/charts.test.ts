@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // cdktf's own asset hash (a private module): what localChartHash must equal, or the asset paths in the plans would change.
@@ -22,5 +22,6 @@ describe('localChartHash', () => {
     expect(localChartHash(a)).not.toBe(localChartHash(b));
     expect(localChartHash(a)).toBe(hashPath(a));
     expect(localChartHash(b)).toBe(hashPath(b));
+    for (const dir of [a, b]) rmSync(dir, { recursive: true, force: true });
   });
 });
