@@ -9,7 +9,7 @@ import { LabConfig } from '../config/schema';
 import { parseSelection } from '../lifecycle/cli';
 import { SHARD_OPTION } from '../lifecycle/shard';
 import { StackKind } from '../lifecycle/stack-graph';
-import { blocking, REPORT_FORMATS, renderFindings, ReportFormat } from './finding';
+import { blocking, parseReportFormat, renderFindings, ReportFormat } from './finding';
 import { PreflightOptions, runPreflight } from './preflight';
 
 export const PREFLIGHT_HELP = `usage: npm run preflight -- [--env a,b] [--stacks kinds] [--my-ip ADDRESS] [--format table|markdown|json]
@@ -66,8 +66,7 @@ export function parsePreflightArgs(argv: readonly string[]): PreflightArgs | und
     console.log(PREFLIGHT_HELP);
     return undefined;
   }
-  const format = values.format as ReportFormat;
-  if (!REPORT_FORMATS.includes(format)) throw new UsageError(`--format: ${JSON.stringify(values.format)} is not one of ${REPORT_FORMATS.join(', ')}`);
+  const format = parseReportFormat(values.format);
   const myIp = checkMyIp(values['my-ip']);
   const config = loadConfig().config;
   const { envs, kinds } = parseSelection(config, values);

@@ -7,7 +7,7 @@ import { SHARD_OPTION } from '../lifecycle/shard';
 import { strictArgs, UsageError } from '../cli';
 import { PROBE_LIMITS } from '../compare/compare-cli';
 import { loadConfig } from '../config/load';
-import { REPORT_FORMATS, ReportFormat } from '../preflight/finding';
+import { parseReportFormat, ReportFormat } from '../preflight/finding';
 import { checkMyIp } from '../preflight/preflight-cli';
 import { renderVerifyMarkdown, VerifyOptions, VerifyReport } from './verify';
 
@@ -72,8 +72,7 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs | undefined
     console.log(VERIFY_HELP);
     return undefined;
   }
-  const format = values.format as ReportFormat;
-  if (!REPORT_FORMATS.includes(format)) throw new UsageError(`--format: ${JSON.stringify(values.format)} is not one of ${REPORT_FORMATS.join(', ')}`);
+  const format = parseReportFormat(values.format);
   const probe = {
     count: bounded('--count', values.count, PROBE_LIMITS.count.min, PROBE_LIMITS.count.max, PROBE_LIMITS.count.default),
     concurrency: bounded('--concurrency', values.concurrency, PROBE_LIMITS.concurrency.min, PROBE_LIMITS.concurrency.max, PROBE_LIMITS.concurrency.default),

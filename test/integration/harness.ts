@@ -15,7 +15,10 @@
  *   environment per moto. Stop it in afterAll.
  * - `command(name)`: dist/<name>.js, brought up to date (the global setup already
  *   built every stale command); `runCommand(name, args, options)`: the command as
- *   its npm script runs it (scripts/run.cjs, with its V8 code cache).
+ *   its npm script runs it (scripts/run.cjs, with its V8 code cache), and
+ *   `runCommandAsync` for the same without blocking the event loop.
+ * - `terraformOutputs(stackDir)`, `terraformIn(stackDir, args)`: what a command
+ *   applied, read back with Terraform; `emulatorAnswers(endpoint)`.
  * - `deployedEnvironment()`: the aws-cluster stack of environment `shared`,
  *   applied with `deploy` into the shared emulator once per jest run, however
  *   many test files (in however many workers) ask for it: the one applied
@@ -66,14 +69,42 @@ export interface RunOptions {
   readonly timeoutMs?: number;
 }
 
-/** Runs the command to its end as its npm script does (`node scripts/run.cjs <name> args`); its exit code and stdout+stderr. */
-export function runCommand(name: string, args: readonly string[], options: RunOptions): { code: number | null; out: string } {
+/** Runs the command to its end as its npm script does (`node scripts/run.cjs <name> args`); its exit code, stdout+stderr (`out`), and each stream. */
+export function runCommand(name: string, args: readonly string[], options: RunOptions): { code: number | null; out: string; stdout: string; stderr: string } {
+  command(name);
+  const result = spawnSync(process.execPath, [RUN, name, ...args], { cwd: options.cwd, env: commandEnv(options), encoding: 'utf8', timeout: options.timeoutMs ?? 300_000 });
+  return { code: result.status, out: `${result.stdout}${result.stderr}`, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * {@link runCommand} without blocking the event loop (this worker's other tests
+ * and timers keep running meanwhile); resolves with its exit code (null when
+ * killed at the timeout) and stdout+stderr.
+ */
+export function runCommandAsync(name: string, args: readonly string[], options: RunOptions): Promise<{ code: number | null; out: string }> {
+  command(name);
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [RUN, name, ...args], { cwd: options.cwd, env: commandEnv(options), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 300_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolveRun({ code, out });
+    });
+  });
+}
+
+/** The environment a command runs with: this process's, without HOPLAB_CONFIG, plus `options.env`. */
+function commandEnv(options: RunOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.HOPLAB_CONFIG;
-  Object.assign(env, options.env ?? {});
-  command(name);
-  const result = spawnSync(process.execPath, [RUN, name, ...args], { cwd: options.cwd, env, encoding: 'utf8', timeout: options.timeoutMs ?? 300_000 });
-  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+  return Object.assign(env, options.env ?? {});
 }
 
 /** An environment applied once per jest run into the shared emulator. */
@@ -89,6 +120,30 @@ export interface DeployedEnvironment {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether an emulator answers at `endpoint` now (one request, 1 s). */
+export async function emulatorAnswers(endpoint: string): Promise<boolean> {
+  try {
+    await fetch(`${endpoint}/moto-api/`, { signal: AbortSignal.timeout(1000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `terraform <args>` in a synthesized stack's folder (state and providers as the command left them); its exit code and stdout. */
+export function terraformIn(stackDir: string, args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync('terraform', [...args, '-no-color'], { cwd: stackDir, encoding: 'utf8', env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `terraform output -json` of a synthesized stack's folder, name -> value; throws with Terraform's error when it fails. */
+export function terraformOutputs(stackDir: string): Record<string, unknown> {
+  const output = terraformIn(stackDir, ['output', '-json']);
+  if (output.code !== 0) throw new Error(`terraform output failed in ${stackDir}: ${output.stderr}`);
+  const raw = JSON.parse(output.stdout) as Record<string, { value: unknown }>;
+  return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v.value]));
+}
 
 /**
  * The aws-cluster stack of environment `shared` (default lab settings otherwise),
@@ -132,21 +187,12 @@ export async function deployedEnvironment(): Promise<DeployedEnvironment> {
 
 async function deploy(env: string, cwd: string, endpoint: string): Promise<DeployedEnvironment> {
   writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ name: env }));
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, HOPLAB_AWS_ENDPOINT: endpoint };
-  delete childEnv.HOPLAB_CONFIG;
-  // Asynchronous, so that this worker's other tests and timers keep running meanwhile.
-  const out = await new Promise<string>((resolveRun, reject) => {
-    command('deploy');
-    const child = spawn(process.execPath, [RUN, 'deploy', '--stacks', 'aws-cluster', '--yes'], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (text += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolveRun(text) : reject(new Error(`deploy exited ${code}:\n${text.slice(-3000)}`))));
-  });
+  const { code, out } = await runCommandAsync('deploy', ['--stacks', 'aws-cluster', '--yes'], { cwd, env: { HOPLAB_AWS_ENDPOINT: endpoint }, timeoutMs: 600_000 });
+  if (code !== 0) throw new Error(`deploy exited ${code}:\n${out.slice(-3000)}`);
   const stackDir = join(cwd, 'cdktf.out', 'stacks', `${env}-aws-cluster`);
-  const output = spawnSync('terraform', ['output', '-json', '-no-color'], { cwd: stackDir, encoding: 'utf8', env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' } });
-  if (output.status !== 0) throw new Error(`terraform output failed in ${stackDir}: ${output.stderr}\n(deploy said:\n${out.slice(-2000)})`);
-  const raw = JSON.parse(output.stdout) as Record<string, { value: unknown }>;
-  return { env, cwd, endpoint, outputs: Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v.value])) };
+  try {
+    return { env, cwd, endpoint, outputs: terraformOutputs(stackDir) };
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n(deploy said:\n${out.slice(-2000)})`);
+  }
 }

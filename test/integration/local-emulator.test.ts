@@ -8,19 +8,10 @@ import { execFileSync } from 'node:child_process';
 import { validConfig } from '../../lib/config/load';
 import { Emulator } from '../../lib/local/moto';
 import { runLocalLab } from '../../lib/local/local-lab';
-import { command, ROOT, ownEmulator } from './harness';
+import { command, emulatorAnswers, ROOT, ownEmulator } from './harness';
 import { withoutProviderPool } from './provider-pool';
 
 jest.setTimeout(300_000);
-
-async function answers(endpoint: string): Promise<boolean> {
-  try {
-    await fetch(`${endpoint}/moto-api/`, { signal: AbortSignal.timeout(1000) });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('npm run local against the AWS emulator', () => {
   let external: Emulator | undefined;
@@ -60,7 +51,7 @@ describe('npm run local against the AWS emulator', () => {
       expect.stringMatching(/^ {6}ok: terraform destroy \(\d+\.\d s\)$/),
       expect.stringMatching(/^ {6}ok: check the emulator for anything left of "lab" \(\d+\.\d s\)$/),
     ]));
-    expect(await answers(external.endpoint)).toBe(true);
+    expect(await emulatorAnswers(external.endpoint)).toBe(true);
   });
 
   test('GIVEN HOPLAB_AWS_ENDPOINT pointing at nothing WHEN the command runs THEN it fails fast with the endpoint in the message', () => {

@@ -5,19 +5,10 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { command, ROOT } from './harness';
+import { command, emulatorAnswers, ROOT } from './harness';
 import { withoutProviderPool } from './provider-pool';
 
 jest.setTimeout(300_000);
-
-async function answers(endpoint: string): Promise<boolean> {
-  try {
-    await fetch(`${endpoint}/moto-api/`, { signal: AbortSignal.timeout(1000) });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('npm run local interrupted', () => {
   test('GIVEN a run of the real command WHEN a terminal Ctrl-C reaches its whole process group during apply THEN Terraform stops gracefully, what it applied is destroyed, its emulator stopped, and it exits 130', async () => {
@@ -53,6 +44,6 @@ describe('npm run local interrupted', () => {
     expect(output).not.toContain('cleanup: destroy failed');
     const endpoint = /emulator: (http:\/\/127\.0\.0\.1:\d+) \(started by hoplab/.exec(output)?.[1];
     expect(endpoint).toBeDefined();
-    expect(await answers(endpoint!)).toBe(false);
+    expect(await emulatorAnswers(endpoint!)).toBe(false);
   });
 });

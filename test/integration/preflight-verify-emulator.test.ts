@@ -11,17 +11,16 @@
  * data, or Terraform would plan a change). Sharing this flow's apply saves the
  * suite a whole apply/re-plan/destroy of its own.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CreateTagsCommand, DescribeLaunchTemplatesCommand, DescribeLaunchTemplateVersionsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { IPVS_KERNEL_MODULES } from '../../lib/aws/kube-proxy-mode';
 import { Emulator, startMoto } from '../../lib/local/moto';
+import { runCommand, terraformIn, terraformOutputs } from './harness';
 
-const ROOT = resolve(__dirname, '..', '..');
 // One apply, two plans and one destroy: 2-3 min alone, up to 10 min while other jobs share the two cores.
 jest.setTimeout(900_000);
 
@@ -40,10 +39,8 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
   });
 
   const run = (command: string, args: string[]) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, HOPLAB_AWS_ENDPOINT: moto.endpoint };
-    delete env.HOPLAB_CONFIG;
-    const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run.cjs'), command, ...args], { cwd, env, encoding: 'utf8', timeout: 300_000 });
-    return { code: result.status, out: result.stdout, err: result.stderr, all: `${result.stdout}${result.stderr}` };
+    const result = runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
+    return { code: result.code, out: result.stdout, all: result.out };
   };
   const line = (out: string, start: string) => out.split('\n').find((l) => l.startsWith(start)) ?? `(no line starting ${start})`;
 
@@ -76,9 +73,8 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     // The IPVS datapath went through apply (and the empty re-plan above): the dataplane output, a node launch
     // template whose user data loads the IPVS kernel modules, and no EKS add-on (moto has no add-on API).
     const stackDir = join(cwd, 'cdktf.out', 'stacks', 'pv1-aws-cluster');
-    const tf = (args: string[]) => spawnSync('terraform', args, { cwd: stackDir, encoding: 'utf8', env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' } }).stdout;
-    expect(JSON.parse(tf(['output', '-json', '-no-color'])).dataplane.value).toBe('kube-proxy-ipvs');
-    const addresses = tf(['state', 'list', '-no-color']).trim().split('\n');
+    expect(terraformOutputs(stackDir).dataplane).toBe('kube-proxy-ipvs');
+    const addresses = terraformIn(stackDir, ['state', 'list']).stdout.trim().split('\n');
     expect(addresses).toEqual(expect.arrayContaining([expect.stringMatching(/^aws_launch_template\.nodes_launch-template_\w+$/), expect.stringMatching(/^aws_eks_node_group\./)]));
     expect(addresses.filter((a) => a.startsWith('aws_eks_addon'))).toEqual([]);
     const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });

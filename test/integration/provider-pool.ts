@@ -112,9 +112,17 @@ async function startProvider(binary: string, logFile: string, timeoutMs: number)
   }
 }
 
+/** What the pool runs on, or undefined when it cannot run here: the mirrored AWS provider, a real terraform and flock(1). */
+function poolParts(): { binary: string; terraform: string } | undefined {
+  const binary = mirroredAwsProvider();
+  const terraform = realTerraform();
+  if (!binary || !terraform || spawnSync('flock', ['--version'], { stdio: 'ignore' }).status !== 0) return undefined;
+  return { binary, terraform };
+}
+
 /** Whether the pool can run here: the mirrored AWS provider, a real terraform and flock(1). */
 export function providerPoolPossible(): boolean {
-  return mirroredAwsProvider() !== undefined && realTerraform() !== undefined && spawnSync('flock', ['--version'], { stdio: 'ignore' }).status === 0;
+  return poolParts() !== undefined;
 }
 
 /**
@@ -124,9 +132,9 @@ export function providerPoolPossible(): boolean {
  * start, as that is a broken provider or machine, not a reason to go slow.
  */
 export async function startProviderPool(dir: string, size: number, timeoutMs = 60_000): Promise<ProviderPool | undefined> {
-  const binary = mirroredAwsProvider();
-  const terraform = realTerraform();
-  if (!binary || !terraform || !providerPoolPossible() || size < 1) return undefined;
+  const parts = poolParts();
+  if (!parts || size < 1) return undefined;
+  const { binary, terraform } = parts;
   mkdirSync(dir, { recursive: true });
   const started = await Promise.allSettled(Array.from({ length: size }, (_, i) => startProvider(binary, join(dir, `provider-${i}.log`), timeoutMs)));
   const children = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value.child] : []));

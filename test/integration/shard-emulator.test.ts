@@ -11,14 +11,13 @@
  * after the other: shard 1 deploys and tears down, then shard 2 does, in the
  * same bucket, and the last job checks both environments. Two apply/destroy cycles.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Emulator, startMoto } from '../../lib/local/moto';
 import { assignShards, selectShard } from '../../lib/lifecycle/shard';
+import { runCommandAsync } from './harness';
 
-const ROOT = resolve(__dirname, '..', '..');
 jest.setTimeout(600_000);
 
 describe('a sharded deploy and teardown against the AWS emulator', () => {
@@ -39,24 +38,7 @@ describe('a sharded deploy and teardown against the AWS emulator', () => {
     await moto?.stop();
   });
 
-  /**
-   * Runs a command as its npm script does (scripts/run.cjs, with its code cache),
-   * without blocking the event loop: the test's timers keep running meanwhile.
-   */
-  const run = (command: string, args: string[]) =>
-    new Promise<{ code: number | null; out: string }>((done) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, HOPLAB_AWS_ENDPOINT: moto.endpoint };
-      delete env.HOPLAB_CONFIG;
-      const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.cjs'), command, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      const timer = setTimeout(() => child.kill('SIGTERM'), 300_000);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        done({ code, out });
-      });
-    });
+  const run = (command: string, args: string[]) => runCommandAsync(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
   /** State keys in the bucket (moto answers an unsigned listing). */
   const stateKeys = async () => [...(await (await fetch(`${moto.endpoint}/${bucket}/`)).text()).matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1]).sort();
 
