@@ -1,8 +1,8 @@
 /**
- * Two projects: `unit` (everything but test/integration) and `emulator`
- * (test/integration: real Terraform against moto). The emulator project's
+ * Two projects: `unit` (everything but test/emulator) and `emulator`
+ * (test/emulator: real Terraform against moto). The emulator project's
  * global setup starts one moto for the whole run, and only when a test of it is
- * selected (see test/integration/harness.ts).
+ * selected (see test/emulator/harness.ts).
  *
  * Order: test/sequencer.cjs runs the emulator files first, slowest first, so
  * the longest Terraform flow never queues behind other files.
@@ -34,15 +34,15 @@ module.exports = {
       displayName: 'unit',
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/integration/'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/emulator/'],
     },
     {
       ...shared,
       displayName: 'emulator',
-      roots: ['<rootDir>/test/integration'],
+      roots: ['<rootDir>/test/emulator'],
       testMatch: ['**/*.test.ts'],
-      globalSetup: '<rootDir>/test/integration/global-setup.ts',
-      globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
+      globalSetup: '<rootDir>/test/emulator/global-setup.ts',
+      globalTeardown: '<rootDir>/test/emulator/global-teardown.ts',
     },
   ],
 };

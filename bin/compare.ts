@@ -2,7 +2,7 @@
  * `npm run compare`: the deployed environments side by side, optionally
  * probed. See `npm run compare -- --help`.
  */
-import { runCompare } from '../lib/compare/compare-cli';
+import { runCompare } from '../lib/commands/compare/compare-cli';
 
 runCompare(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),

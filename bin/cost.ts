@@ -1,11 +1,11 @@
 /** `npm run cost`: the estimated cost and wall time of the configured lab, as `deploy` prints them first. */
 import { loadConfig } from '../lib/config/load';
-import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
-import { runCli, strictArgs, UsageError } from '../lib/cli';
-import { parseKinds, selectEnvironments } from '../lib/lifecycle/lifecycle';
-import { resolveParallelism } from '../lib/lifecycle/parallelism';
-import { MAX_SHARDS } from '../lib/lifecycle/shard';
-import { estimateTime, formatTimeEstimate } from '../lib/lifecycle/time-estimate';
+import { estimateCost, formatCostEstimate } from '../lib/plumbing/estimate/cost-estimate';
+import { runCli, strictArgs, UsageError } from '../lib/plumbing/cli/cli';
+import { parseKinds, selectEnvironments } from '../lib/commands/lifecycle/lifecycle';
+import { resolveParallelism } from '../lib/plumbing/selection/parallelism';
+import { MAX_SHARDS } from '../lib/plumbing/selection/shard';
+import { estimateTime, formatTimeEstimate } from '../lib/plumbing/estimate/time-estimate';
 
 const HELP = `usage: npm run cost -- [--json] [--shards N] [--parallelism N|auto] [--stacks kinds]
 

@@ -4,14 +4,14 @@
  * attendees in parallel. Runs preflight first and stops on a blocking finding
  * (--skip-preflight overrides, loudly), then prints the cost estimate and asks to go on.
  */
-import { estimateCost, formatCostEstimate } from '../lib/cost/estimate';
-import { abortOnSignals, confirm, runCli } from '../lib/cli';
-import { parseLifecycleArgs, selectedConfig } from '../lib/lifecycle/cli';
-import { checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/lifecycle/lifecycle';
-import { resolveParallelism } from '../lib/lifecycle/parallelism';
-import { estimateTime, formatTimeEstimate } from '../lib/lifecycle/time-estimate';
-import { formatShard } from '../lib/lifecycle/shard';
-import { preflightGate } from '../lib/preflight/preflight-cli';
+import { estimateCost, formatCostEstimate } from '../lib/plumbing/estimate/cost-estimate';
+import { abortOnSignals, confirm, runCli } from '../lib/plumbing/cli/cli';
+import { parseLifecycleArgs, selectedConfig } from '../lib/commands/lifecycle/cli';
+import { checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/commands/lifecycle/lifecycle';
+import { resolveParallelism } from '../lib/plumbing/selection/parallelism';
+import { estimateTime, formatTimeEstimate } from '../lib/plumbing/estimate/time-estimate';
+import { formatShard } from '../lib/plumbing/selection/shard';
+import { preflightGate } from '../lib/commands/preflight/preflight-cli';
 
 const HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N|auto] [--shard K/N] [--yes] [--skip-preflight]
 

@@ -2,7 +2,7 @@
  * `npm run explain`: how each exposure's path goes, from the synthesized
  * stacks. See `npm run explain -- --help`.
  */
-import { runExplain } from '../lib/explain/explain-cli';
+import { runExplain } from '../lib/commands/explain/explain-cli';
 
 process.exitCode = runExplain(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),

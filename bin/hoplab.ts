@@ -4,9 +4,9 @@
  * line per problem, exits 1 and writes nothing.
  */
 import { App } from 'cdktf';
-import { runCli, simpleArgs } from '../lib/cli';
+import { runCli, simpleArgs } from '../lib/plumbing/cli/cli';
 import { loadConfig } from '../lib/config/load';
-import { addLab, synthFresh } from '../lib/hoplab-app';
+import { addLab, synthFresh } from '../lib/stacks/hoplab-app';
 
 const HELP = `usage: npm run synth
 

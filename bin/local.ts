@@ -7,11 +7,11 @@
  * emulator and leave it running), HOPLAB_PROVIDER_MIRROR (provider mirror),
  * HOPLAB_KEEP_WORKDIR=1 (keep the synthesized stack, state and log).
  */
-import { abortOnSignals, runCli, simpleArgs } from '../lib/cli';
+import { abortOnSignals, runCli, simpleArgs } from '../lib/plumbing/cli/cli';
 import { loadConfig } from '../lib/config/load';
-import { explainLab } from '../lib/explain/explain-lab';
-import { renderExplainTable } from '../lib/explain/render-explain';
-import { runLocalLab } from '../lib/local/local-lab';
+import { explainLab } from '../lib/plumbing/plan/explain-lab';
+import { renderExplainTable } from '../lib/commands/explain/render-explain';
+import { runLocalLab } from '../lib/commands/local/local-lab';
 
 const HELP = [
   'usage: npm run local',

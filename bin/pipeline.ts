@@ -6,14 +6,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadConfig } from '../lib/config/load';
-import { runCli, strictArgs, UsageError } from '../lib/cli';
-import { selectEnvironments } from '../lib/lifecycle/lifecycle';
-import { resolveParallelism } from '../lib/lifecycle/parallelism';
-import { checkShardBackend, MAX_SHARDS } from '../lib/lifecycle/shard';
-import { estimateTime } from '../lib/lifecycle/time-estimate';
-import { formatGathered, gatherOutputs } from '../lib/pipeline/gather';
-import { GeneratedFile, githubActionsWorkflows } from '../lib/pipeline/github-actions';
-import { gitlabPipeline, GITLAB_MAX_PARALLEL } from '../lib/pipeline/gitlab-ci';
+import { runCli, strictArgs, UsageError } from '../lib/plumbing/cli/cli';
+import { selectEnvironments } from '../lib/commands/lifecycle/lifecycle';
+import { resolveParallelism } from '../lib/plumbing/selection/parallelism';
+import { checkShardBackend, MAX_SHARDS } from '../lib/plumbing/selection/shard';
+import { estimateTime } from '../lib/plumbing/estimate/time-estimate';
+import { formatGathered, gatherOutputs } from '../lib/commands/pipeline/gather';
+import { GeneratedFile, githubActionsWorkflows } from '../lib/commands/pipeline/github-actions';
+import { gitlabPipeline, GITLAB_MAX_PARALLEL } from '../lib/commands/pipeline/gitlab-ci';
 
 const HELP = `usage: npm run pipeline -- (--github-actions | --gitlab-ci) --shards N [--parallelism N] [--dir DIR]
        npm run pipeline -- --gather DIR --shards N [--out FILE]

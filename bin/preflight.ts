@@ -2,10 +2,10 @@
  * `npm run preflight`: everything that can be checked before a deploy spends
  * money. See `npm run preflight -- --help`.
  */
-import { runCli } from '../lib/cli';
-import { renderFindings } from '../lib/preflight/finding';
-import { runPreflight } from '../lib/preflight/preflight';
-import { parsePreflightArgs } from '../lib/preflight/preflight-cli';
+import { runCli } from '../lib/plumbing/cli/cli';
+import { renderFindings } from '../lib/plumbing/cli/finding';
+import { runPreflight } from '../lib/commands/preflight/preflight';
+import { parsePreflightArgs } from '../lib/commands/preflight/preflight-cli';
 
 runCli(async () => {
   const args = parsePreflightArgs(process.argv.slice(2));

@@ -3,10 +3,10 @@
  * stacks first, so the controllers delete their load balancers while the
  * clusters run), then checks each cloud for anything left of each environment.
  */
-import { abortOnSignals, confirm, runCli } from '../lib/cli';
-import { parseLifecycleArgs } from '../lib/lifecycle/cli';
-import { checkLeftovers, checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/lifecycle/lifecycle';
-import { formatShard } from '../lib/lifecycle/shard';
+import { abortOnSignals, confirm, runCli } from '../lib/plumbing/cli/cli';
+import { parseLifecycleArgs } from '../lib/commands/lifecycle/cli';
+import { checkLeftovers, checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/commands/lifecycle/lifecycle';
+import { formatShard } from '../lib/plumbing/selection/shard';
 
 const HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N|auto] [--shard K/N] [--yes] [--leftovers-only]
 

@@ -2,9 +2,9 @@
  * `npm run verify`: after a deploy, no drift, every exposure ready and as
  * claimed, and a report to keep. See `npm run verify -- --help`.
  */
-import { abortOnSignals, runCli } from '../lib/cli';
-import { runVerify } from '../lib/verify/verify';
-import { parseVerifyArgs, renderVerify } from '../lib/verify/verify-cli';
+import { abortOnSignals, runCli } from '../lib/plumbing/cli/cli';
+import { runVerify } from '../lib/commands/verify/verify';
+import { parseVerifyArgs, renderVerify } from '../lib/commands/verify/verify-cli';
 
 runCli(async () => {
   const args = parseVerifyArgs(process.argv.slice(2));

@@ -3,7 +3,7 @@
 // jest is done; the exit code is non-zero if anything failed.
 //
 // Without jest arguments, jest runs as two processes side by side:
-// - `emulator` (test/integration), four workers, the slowest files first
+// - `emulator` (test/emulator), four workers, the slowest files first
 //   (test/sequencer.cjs), so the longest Terraform flows start at once and the short
 //   ones fill in after. Four flows keep both cores busy; eight at once measured no
 //   faster (the run is bound by the CPU time of Terraform's provider start-ups) and

@@ -12,7 +12,7 @@
  */
 const { default: Sequencer } = require('@jest/test-sequencer');
 
-/** Emulator files, slowest first (file name under test/integration). */
+/** Emulator files, slowest first (file name under test/emulator). */
 const EMULATOR_ORDER = [
   'preflight-verify-emulator.test.ts',
   'shard-emulator.test.ts',

@@ -1,5 +1,5 @@
 import { AwsConfig } from './schema';
-import { cidr, subnet } from './cidr';
+import { cidr, subnet } from '../model/cidr';
 
 /** The public and private subnet CIDR blocks of the lab VPC, one of each per availability zone. */
 export interface AwsSubnetLayout {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { parseCidr } from './cidr';
+import { parseCidr } from '../model/cidr';
 import { AWS_DATAPATHS, CILIUM_LB_ALGORITHMS, GCP_DATAPATHS } from './datapath';
-import { KNOWN_INSTANCE_TYPES } from './eni-limits';
+import { KNOWN_INSTANCE_TYPES } from '../model/eni-limits';
 
 /**
  * The exposure modes, the same names on both clouds (see the README's table),

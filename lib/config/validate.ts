@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { awsSubnetLayout, DEFAULT_LAYOUT_MAX_VPC_PREFIX, MIN_PUBLIC_SUBNET_PREFIX } from './aws-subnets';
-import { Cidr, cidr, contains, overlaps } from './cidr';
+import { Cidr, cidr, contains, overlaps } from '../model/cidr';
 import { checkAwsDatapath, datapathNotes, RENAMED_FIELDS } from './datapath';
-import { ENI_LIMITS, vpcCniAddressesPerNode } from './eni-limits';
-import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from './gke-limits';
+import { ENI_LIMITS, vpcCniAddressesPerNode } from '../model/eni-limits';
+import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from '../model/gke-limits';
 import { ConfigProblem, pathToString, valueAt } from './problems';
 import { AwsConfig, awsConfig, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
 

@@ -1,17 +1,17 @@
 import { Annotations, dependable, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode, LabConfig } from '../config/schema';
-import { ExposureOutput, exposureOutputName } from '../contract';
-import { exposureBackends, exposureFacts } from '../exposure-facts';
-import { AlbGatewayExposure } from '../aws/alb-gateway-exposure';
-import { AlbIngressExposure, AlbTargetType } from '../aws/alb-ingress-exposure';
-import { EksProviders } from '../aws/eks-providers';
-import { LbExposure } from '../aws/lb-exposure';
-import { LoadBalancerController, READINESS_GATE_INJECT_LABEL } from '../aws/load-balancer-controller';
-import { NlbServiceExposure, NlbTargetType } from '../aws/nlb-service-exposure';
-import { DEMO_APP_LABELS, DemoApp } from '../k8s/demo-app';
-import { GatewayApiCrds } from '../k8s/gateway-api-crds';
-import { labTags } from '../tags';
+import { ExposureOutput, exposureOutputName } from '../model/contract';
+import { exposureBackends, exposureFacts } from '../model/exposure-facts';
+import { AlbGatewayExposure } from '../constructs/aws/alb-gateway-exposure';
+import { AlbIngressExposure, AlbTargetType } from '../constructs/aws/alb-ingress-exposure';
+import { EksProviders } from '../constructs/aws/eks-providers';
+import { LbExposure } from '../constructs/aws/lb-exposure';
+import { LoadBalancerController, READINESS_GATE_INJECT_LABEL } from '../constructs/aws/load-balancer-controller';
+import { NlbServiceExposure, NlbTargetType } from '../constructs/aws/nlb-service-exposure';
+import { DEMO_APP_LABELS, DemoApp } from '../constructs/k8s/demo-app';
+import { GatewayApiCrds } from '../constructs/k8s/gateway-api-crds';
+import { labTags } from '../model/tags';
 import { AwsClusterStack } from './aws-cluster-stack';
 
 /** Namespace of the demo app and its exposures. */

@@ -1,18 +1,18 @@
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { gcpDataplane } from '../config/datapath';
-import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix, gkePerNodeRangeSize } from '../config/gke-limits';
+import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix, gkePerNodeRangeSize } from '../model/gke-limits';
 import { LabConfig } from '../config/schema';
-import { CLUSTER_OUTPUTS, GCP_CLUSTER_OUTPUTS } from '../contract';
-import { GkeCluster, gkeLocation } from '../gcp/gke-cluster';
-import { GkeHealthCheckFirewall } from '../gcp/gke-health-check-firewall';
-import { GkeNetwork } from '../gcp/gke-network';
-import { GkeNodePool } from '../gcp/gke-node-pool';
-import { GkeNodeServiceAccount } from '../gcp/gke-node-service-account';
-import { labGoogleProvider } from '../gcp/gke-providers';
-import { DEMO_APP_PORT } from '../k8s/demo-app';
-import { labNames } from '../names';
-import { labTags } from '../tags';
+import { CLUSTER_OUTPUTS, GCP_CLUSTER_OUTPUTS } from '../model/contract';
+import { GkeCluster, gkeLocation } from '../constructs/gcp/gke-cluster';
+import { GkeHealthCheckFirewall } from '../constructs/gcp/gke-health-check-firewall';
+import { GkeNetwork } from '../constructs/gcp/gke-network';
+import { GkeNodePool } from '../constructs/gcp/gke-node-pool';
+import { GkeNodeServiceAccount } from '../constructs/gcp/gke-node-service-account';
+import { labGoogleProvider } from '../constructs/gcp/gke-providers';
+import { DEMO_APP_PORT } from '../constructs/k8s/demo-app';
+import { labNames } from '../model/names';
+import { labTags } from '../model/tags';
 
 
 export interface GcpClusterStackProps {

@@ -1,14 +1,14 @@
 import { dependable, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode, LabConfig } from '../config/schema';
-import { ExposureOutput, exposureOutputName } from '../contract';
-import { exposureBackends, exposureFacts } from '../exposure-facts';
-import { GceIngressExposure } from '../gcp/gce-ingress-exposure';
-import { GkeGatewayExposure } from '../gcp/gke-gateway-exposure';
-import { gkeL4Backends, GkeLoadBalancerServiceExposure } from '../gcp/gke-load-balancer-service-exposure';
-import { GkeProviders } from '../gcp/gke-providers';
-import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../k8s/demo-app';
-import { labTags } from '../tags';
+import { ExposureOutput, exposureOutputName } from '../model/contract';
+import { exposureBackends, exposureFacts } from '../model/exposure-facts';
+import { GceIngressExposure } from '../constructs/gcp/gce-ingress-exposure';
+import { GkeGatewayExposure } from '../constructs/gcp/gke-gateway-exposure';
+import { gkeL4Backends, GkeLoadBalancerServiceExposure } from '../constructs/gcp/gke-load-balancer-service-exposure';
+import { GkeProviders } from '../constructs/gcp/gke-providers';
+import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../constructs/k8s/demo-app';
+import { labTags } from '../model/tags';
 import { GcpClusterStack } from './gcp-cluster-stack';
 
 /** Namespace of the demo app on GKE. */

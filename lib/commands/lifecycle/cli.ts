@@ -1,0 +1,110 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../../config/problems';
+import { UsageError } from '../../plumbing/cli/cli';
+import { loadConfig } from '../../config/load';
+import { LabConfig } from '../../config/schema';
+import { labEnvironments } from '../../config/environments';
+import { parseKinds, selectEnvironments } from './lifecycle';
+import { checkShardBackend, parseShard, selectShard, Shard, SHARD_OPTION } from '../../plumbing/selection/shard';
+import { StackKind } from '../../plumbing/selection/stack-graph';
+
+/** Options common to `deploy` and `teardown`. */
+export interface LifecycleCliOptions {
+  readonly config: LabConfig;
+  /** The selected environments (after --env and --shard); all when undefined. */
+  readonly envs?: string[];
+  /** `--shard K/N`: envs holds that shard's environments only. */
+  readonly shard?: Shard;
+  readonly kinds: StackKind[];
+  readonly parallelism?: number | 'auto';
+  readonly yes: boolean;
+  readonly leftoversOnly: boolean;
+  readonly help: boolean;
+  /** What validation noted of an accepted config (a deprecated datapath, a change that recreates a cluster). */
+  readonly notes: readonly string[];
+}
+
+/** Parses the command line; throws a {@link UsageError} for a bad flag, a ConfigError for a bad config. */
+export function parseLifecycleArgs(argv: readonly string[]): LifecycleCliOptions {
+  let options: LifecycleCliOptions;
+  try {
+    options = parseLifecycleArgsOrThrow(argv);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof UsageError) throw error;
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  // A refusal (exit 1), not a bad command line.
+  if (!options.help) checkShardBackend(options.config.backend, options.shard);
+  return options;
+}
+
+function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      env: { type: 'string' },
+      stacks: { type: 'string' },
+      parallelism: { type: 'string' },
+      yes: { type: 'boolean', short: 'y', default: false },
+      'leftovers-only': { type: 'boolean', default: false },
+      ...SHARD_OPTION,
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    return { config: undefined as unknown as LabConfig, kinds: [], yes: false, leftoversOnly: false, help: true, notes: [] };
+  }
+  const { config, notes } = loadConfig();
+  let parallelism: number | 'auto' | undefined;
+  if (values.parallelism === 'auto') {
+    parallelism = 'auto';
+  } else if (values.parallelism !== undefined) {
+    parallelism = Number(values.parallelism);
+    if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 32) {
+      throw new Error(`--parallelism: ${JSON.stringify(values.parallelism)} is not a whole number from 1 to 32, or auto`);
+    }
+  }
+  const { envs, shard } = selectRequested(config, values.env, values.shard);
+  return { config, envs, shard, kinds: parseKinds(values.stacks), parallelism, yes: values.yes ?? false, leftoversOnly: values['leftovers-only'] ?? false, help: false, notes };
+}
+
+/**
+ * `--env a,b` and `--shard K/N` as every command reads them. A shard is computed
+ * over all the config's environments, in its order (placement depends on the
+ * whole list), and then narrowed to `--env`: `--env ann --shard 2/3` is ann if
+ * ann is in shard 2, else nothing. Throws a plain Error naming the flag; the
+ * backend check for shards is the caller's ({@link checkShardBackend}).
+ */
+export function selectRequested(config: LabConfig, envText: string | undefined, shardText: string | undefined): { envs?: string[]; shard?: Shard } {
+  const requested = envText === undefined ? undefined : envText.split(',').map((e) => e.trim()).filter(Boolean);
+  selectEnvironments(config, requested);
+  const shard = shardText === undefined ? undefined : parseShard(shardText);
+  if (!shard) return { envs: requested };
+  const inShard = selectShard(labEnvironments(config).map((e) => e.name), shard);
+  return { envs: requested ? requested.filter((e) => inShard.includes(e)) : inShard, shard };
+}
+
+/**
+ * `--env`, `--shard` and `--stacks` for the commands that only read (preflight,
+ * verify): a bad value is a {@link UsageError} (exit 2); a shard with local
+ * state is refused as deploy refuses it.
+ */
+export function parseSelection(config: LabConfig, values: { readonly env?: string; readonly shard?: string; readonly stacks?: string }): { envs?: string[]; shard?: Shard; kinds: StackKind[] } {
+  let selected: { envs?: string[]; shard?: Shard };
+  let kinds: StackKind[];
+  try {
+    kinds = parseKinds(values.stacks);
+    selected = selectRequested(config, values.env, values.shard);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  checkShardBackend(config.backend, selected.shard);
+  return { ...selected, kinds };
+}
+
+/** The config narrowed to the selected environments (for the cost estimate). */
+export function selectedConfig(config: LabConfig, envs?: readonly string[]): LabConfig {
+  if (!envs) return config;
+  return { ...config, attendees: labEnvironments(config).map((e) => e.name).filter((n) => envs.includes(n)) };
+}

@@ -1,0 +1,282 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { App } from 'cdktf';
+import { DEFAULT_GCP_PROJECT, LabConfig } from '../../config/schema';
+import { labEnvironments } from '../../config/environments';
+import { addLab, LabStacks, synthFresh } from '../../stacks/hoplab-app';
+import { findAwsLeftovers } from '../../plumbing/cloud/aws-leftovers';
+import { findGcpLeftovers, gcpAccessToken } from '../../plumbing/cloud/gcp-leftovers';
+import { formatLeftover, Leftover } from '../../plumbing/cloud/leftover';
+import { findProviderMirror, writeMirrorCliConfig } from '../../plumbing/terraform/terraform';
+import { labNames } from '../../model/names';
+import { EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../../stacks/state-backend';
+import { resolveParallelism } from '../../plumbing/selection/parallelism';
+import { runGraph, TaskOutcome } from './run-graph';
+import { StackRunner } from './stack-runner';
+import { Direction, STACK_KINDS, stackGraph, StackKind } from '../../plumbing/selection/stack-graph';
+
+export interface LifecycleOptions {
+  readonly config: LabConfig;
+  /** Environments to act on (names); all when undefined. */
+  readonly envs?: readonly string[];
+  /** Stack kinds to act on. @default all four */
+  readonly kinds?: readonly StackKind[];
+  /** Stacks at once, or `auto` (from free memory). @default config.deploy.parallelism */
+  readonly parallelism?: number | 'auto';
+  /** Project directory: cdktf.out, state files and logs go under it. @default process.cwd() */
+  readonly cwd?: string;
+  /** A local AWS emulator endpoint (only aws-cluster stacks can run there). @default - real AWS */
+  readonly awsEndpoint?: string;
+  readonly write: (line: string) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** What a deploy or teardown did. */
+export interface LifecycleResult {
+  readonly outcomes: readonly TaskOutcome[];
+  /** Leftovers found after a teardown (empty for deploy). */
+  readonly leftovers: readonly Leftover[];
+  /** Clouds whose leftover check could not run, with why. */
+  readonly uncheckedClouds: readonly string[];
+  readonly ok: boolean;
+}
+
+/** Throws a message naming the bad option, the value and what is allowed. */
+export function selectEnvironments(config: LabConfig, requested?: readonly string[]): string[] {
+  const all = labEnvironments(config).map((e) => e.name);
+  if (!requested) return all;
+  const unknown = requested.filter((e) => !all.includes(e));
+  if (unknown.length > 0) throw new Error(`--env: ${unknown.map((e) => `"${e}"`).join(', ')} not in this config; environments: ${all.join(', ')}`);
+  return [...requested];
+}
+
+/** Parses `--stacks aws-cluster,gcp-lb`. */
+export function parseKinds(text: string | undefined): StackKind[] {
+  if (text === undefined) return [...STACK_KINDS];
+  const kinds = text.split(',').map((k) => k.trim()).filter(Boolean);
+  const bad = kinds.filter((k) => !(STACK_KINDS as readonly string[]).includes(k));
+  if (bad.length > 0 || kinds.length === 0) throw new Error(`--stacks: ${JSON.stringify(text)} is not a list of stack kinds; allowed: ${STACK_KINDS.join(', ')} (comma-separated)`);
+  return kinds as StackKind[];
+}
+
+/**
+ * Refuses requests that would go wrong, before anything runs: stacks the
+ * emulator cannot run, and (real clouds) destroying a cluster stack without its
+ * lb stack, which would strand the load balancers the controller made.
+ */
+export function checkLifecycleRequest(direction: Direction, kinds: readonly StackKind[], awsEndpoint?: string, config?: LabConfig): void {
+  if (config && kinds.some((k) => k.startsWith('gcp-')) && config.gcp.project === DEFAULT_GCP_PROJECT) {
+    throw new Error(
+      `gcp.project is "${DEFAULT_GCP_PROJECT}", a placeholder that lets the lab synthesize without config; set gcp.project to your Google Cloud project ID, or add --stacks aws-cluster,aws-lb`,
+    );
+  }
+  if (config && direction === 'deploy' && !awsEndpoint) checkEndpointsNotWorldOpen(kinds, config);
+  if (awsEndpoint && kinds.some((k) => k !== 'aws-cluster')) {
+    // Emulator runs keep their own state (.hoplab/emulator/ or the emulator's S3), so this advice cannot reach real state.
+    throw new Error(
+      `HOPLAB_AWS_ENDPOINT is set (emulator mode; state in ${EMULATOR_STATE_DIR}/ or the emulator's S3, never the real state): ` +
+        'only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster to run them there, or unset HOPLAB_AWS_ENDPOINT for the real clouds',
+    );
+  }
+  if (direction === 'destroy' && !awsEndpoint) {
+    for (const cloud of ['aws', 'gcp'] as const) {
+      if (kinds.includes(`${cloud}-cluster`) && !kinds.includes(`${cloud}-lb`)) {
+        throw new Error(
+          `--stacks: destroying ${cloud}-cluster without ${cloud}-lb would strand the load balancers its controller made ` +
+            `(and block deleting the network); add ${cloud}-lb (it is destroyed first)`,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * Refuses a real deploy whose cluster API endpoints any address could reach
+ * (a /0 block in aws.endpointPublicAccessCidrs or gcp.masterAuthorizedCidrs,
+ * the defaults, which keep synth, `local` and emulator runs free of config),
+ * unless the config says `allowWorldOpenEndpoints: true`.
+ */
+export function checkEndpointsNotWorldOpen(kinds: readonly StackKind[], config: LabConfig): void {
+  if (config.allowWorldOpenEndpoints) return;
+  const worldOpen = (cidrs: readonly string[]) => cidrs.filter((c) => c.endsWith('/0'));
+  const open: string[] = [];
+  if (kinds.includes('aws-cluster') && worldOpen(config.aws.endpointPublicAccessCidrs).length > 0) {
+    open.push(`aws.endpointPublicAccessCidrs (${JSON.stringify(config.aws.endpointPublicAccessCidrs)})`);
+  }
+  if (kinds.includes('gcp-cluster') && worldOpen(config.gcp.masterAuthorizedCidrs).length > 0) {
+    open.push(`gcp.masterAuthorizedCidrs (${JSON.stringify(config.gcp.masterAuthorizedCidrs)})`);
+  }
+  if (open.length === 0) return;
+  throw new Error(
+    `${open.join(' and ')} would open the cluster API endpoint${open.length > 1 ? 's' : ''} to any address on the internet; ` +
+      'set them to the addresses you and the attendees deploy and run kubectl from, e.g. your own as "<ip>/32" ' +
+      '(curl https://checkip.amazonaws.com shows it), or set allowWorldOpenEndpoints: true in the config to deploy them open',
+  );
+}
+
+/**
+ * Synthesizes the app and applies (`deploy`) or destroys (`destroy`) its
+ * stacks in dependency order, AWS and GCP and environments in parallel up to
+ * `parallelism`. After a destroy, checks each cloud for anything left of each
+ * environment, including what the controllers created outside Terraform.
+ */
+export async function runLifecycle(direction: Direction, options: LifecycleOptions): Promise<LifecycleResult> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const kinds = options.kinds ?? [...STACK_KINDS];
+  const envs = selectEnvironments(options.config, options.envs);
+  const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, kinds);
+  const parallelism = chosen.parallelism;
+  checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config);
+  const outdir = join(cwd, 'cdktf.out');
+  const app = new App({ outdir, stackTraces: false });
+  const emulatorStateDir = join(cwd, EMULATOR_STATE_DIR);
+  const labStacks = addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir });
+  synthFresh(app);
+  if (options.awsEndpoint) await prepareEmulatorState(options.awsEndpoint, emulatorStateDir, labStacks, options.config);
+
+  // One provider download per machine, not one per stack (30 attendees would otherwise fetch 120 copies).
+  const pluginCache = join(cwd, '.hoplab', 'plugin-cache');
+  mkdirSync(pluginCache, { recursive: true });
+  const tfEnv: NodeJS.ProcessEnv = { TF_PLUGIN_CACHE_DIR: process.env.TF_PLUGIN_CACHE_DIR || pluginCache };
+  const mirror = providerMirrorFor(options.awsEndpoint);
+  if (process.env.HOPLAB_PROVIDER_MIRROR && !options.awsEndpoint) {
+    options.write('note: HOPLAB_PROVIDER_MIRROR is ignored for real clouds (providers come from the registry); it only applies with HOPLAB_AWS_ENDPOINT');
+  }
+  if (mirror) {
+    Object.assign(tfEnv, writeMirrorCliConfig(join(cwd, '.hoplab', 'terraform.rc'), mirror));
+  }
+  const runner = new StackRunner({
+    outdir,
+    logDir: join(cwd, '.hoplab', 'logs'),
+    env: tfEnv,
+    onLine: (stack, line) => {
+      if (line.startsWith('Error:')) options.write(`    ${stack}: ${line}`);
+    },
+  });
+  const onAbort = () => runner.interrupt();
+  options.signal?.addEventListener('abort', onAbort);
+  const tasks = stackGraph(envs, direction, kinds);
+  const verb = direction === 'deploy' ? 'apply' : 'destroy';
+  if ((options.parallelism ?? options.config.deploy.parallelism) === 'auto') options.write(chosen.reason);
+  options.write(
+    `${direction}: ${tasks.length} stack${tasks.length === 1 ? '' : 's'} of ${envs.length} environment${envs.length === 1 ? '' : 's'}, ${parallelism} at a time (logs: .hoplab/logs/)`,
+  );
+  let outcomes: TaskOutcome[];
+  try {
+    outcomes = await runGraph(tasks, {
+      parallelism,
+      signal: options.signal,
+      run: (task) => runner.run(task, direction),
+      onEvent: (event) => {
+        if (event.type === 'start') options.write(`  start  ${event.task.stack} (${verb}; ${event.running} running)`);
+        else if (event.outcome?.status === 'done') options.write(`  done   ${event.task.stack} in ${event.outcome.seconds.toFixed(1)} s`);
+        else if (event.outcome?.status === 'failed') options.write(`  FAILED ${event.task.stack} after ${event.outcome.seconds.toFixed(1)} s:\n${indent(event.outcome.error)}`);
+      },
+    });
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  for (const outcome of outcomes.filter((o) => o.status === 'skipped')) {
+    options.write(`  skip   ${outcome.stack} (${outcome.status === 'skipped' ? outcome.reason : ''})`);
+  }
+  const failed = outcomes.some((o) => o.status !== 'done');
+  if (direction === 'deploy') {
+    return { outcomes, leftovers: [], uncheckedClouds: [], ok: !failed };
+  }
+  const check = await checkLeftovers({ config: options.config, envs, kinds, awsEndpoint: options.awsEndpoint, write: options.write });
+  return { outcomes, ...check, ok: !failed && check.leftovers.length === 0 && check.uncheckedClouds.length === 0 };
+}
+
+/**
+ * The provider mirror Terraform installs from, or undefined for the registry.
+ * Only emulator runs (offline, AWS provider only) use a mirror: a real deploy
+ * with a mirror-only CLI config would apply `<env>-aws-cluster` and then fail
+ * at init of `<env>-aws-lb` for want of the helm and kubernetes providers,
+ * leaving a billed cluster running. (The parentheses matter: `A || B ? x : y`
+ * is `(A || B) ? x : y`, which made HOPLAB_PROVIDER_MIRROR alone switch real runs to the mirror.)
+ */
+export function providerMirrorFor(awsEndpoint: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return awsEndpoint ? findProviderMirror(env) : undefined;
+}
+
+/** Makes the emulator's state places exist: the local directory, and the S3 bucket an `s3` backend is redirected to. */
+async function prepareEmulatorState(endpoint: string, stateDir: string, labStacks: readonly LabStacks[], config: LabConfig): Promise<void> {
+  mkdirSync(stateDir, { recursive: true });
+  if (config.backend.type === 's3' && labStacks.length > 0) {
+    await ensureEmulatorStateBucket(endpoint, config.backend.bucket, config.backend.region);
+  }
+}
+
+export interface LeftoverCheckOptions {
+  readonly config: LabConfig;
+  readonly envs: readonly string[];
+  readonly kinds: readonly StackKind[];
+  readonly awsEndpoint?: string;
+  readonly write: (line: string) => void;
+  /** Overrides for tests (recorded GCP responses on loopback). */
+  readonly gcpApis?: { readonly compute: string; readonly container: string; readonly iam?: string; readonly resourceManager?: string; readonly accessToken: string };
+}
+
+/** Checks each selected cloud for anything left of each environment and prints it. */
+export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ leftovers: Leftover[]; uncheckedClouds: string[] }> {
+  const leftovers: Leftover[] = [];
+  const unchecked: string[] = [];
+  const clouds = new Set(options.kinds.map((k) => k.split('-')[0]));
+  // One token for every environment: each `gcloud` call takes about a second.
+  const gcpToken = clouds.has('gcp') ? (options.gcpApis?.accessToken ?? gcpAccessToken()) : undefined;
+  for (const env of options.envs) {
+    const names = labNames({ name: env });
+    if (clouds.has('aws')) {
+      try {
+        // With the cluster stack kept, only the controller's own resources count as left over.
+        const scope = options.kinds.includes('aws-cluster') ? 'environment' : 'controller';
+        leftovers.push(...(await findAwsLeftovers({ env, clusterName: names.eksCluster, region: options.config.aws.region, endpoint: options.awsEndpoint, scope })));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const hint = /credentials/i.test(message) ? ' (the same credentials Terraform uses: AWS_PROFILE, `aws sso login`, or AWS_ACCESS_KEY_ID)' : '';
+        unchecked.push(`aws (${env}): ${message}${hint}`);
+      }
+    }
+    if (clouds.has('gcp')) {
+      if (!gcpToken) {
+        unchecked.push(`gcp (${env}): no credentials: run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN`);
+        continue;
+      }
+      try {
+        leftovers.push(
+          ...(await findGcpLeftovers({
+            env,
+            project: options.config.gcp.project,
+            networkName: names.gkeCluster,
+            clusterName: names.gkeCluster,
+            accessToken: gcpToken,
+            computeApi: options.gcpApis?.compute,
+            containerApi: options.gcpApis?.container,
+            iamApi: options.gcpApis?.iam,
+            resourceManagerApi: options.gcpApis?.resourceManager,
+            scope: options.kinds.includes('gcp-cluster') ? 'environment' : 'controller',
+          })),
+        );
+      } catch (error) {
+        unchecked.push(`gcp (${env}): ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+  if (leftovers.length > 0) {
+    options.write(`leftovers: ${leftovers.length} resources of ${options.envs.join(', ')} still exist (AWS region ${options.config.aws.region}, GCP project ${options.config.gcp.project}):`);
+    for (const leftover of leftovers) options.write(`  ${formatLeftover(leftover)}`);
+    options.write('  run npm run teardown again; what still stays was made outside Terraform: delete it in the console or CLI, then check with --leftovers-only');
+  }
+  for (const cloud of unchecked) options.write(`leftover check could not run: ${cloud}`);
+  if (leftovers.length === 0 && unchecked.length === 0) {
+    options.write(`leftovers: none in ${[...clouds].join(' and ')} for ${options.envs.join(', ')}`);
+  }
+  return { leftovers, uncheckedClouds: unchecked };
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `      ${l}`)
+    .join('\n');
+}

@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { TerraformRunner } from '../../plumbing/terraform/terraform';
+import { Direction, StackTask } from '../../plumbing/selection/stack-graph';
+
+export interface StackRunnerOptions {
+  /** cdktf output directory holding `stacks/<stack>/cdk.tf.json`. */
+  readonly outdir: string;
+  /** Directory for one log file per stack and action. */
+  readonly logDir: string;
+  /** Extra environment for Terraform (e.g. TF_CLI_CONFIG_FILE). */
+  readonly env: NodeJS.ProcessEnv;
+  /** Receives one line per notable Terraform line, prefixed with the stack. @default - nothing */
+  readonly onLine?: (stack: string, line: string) => void;
+}
+
+/**
+ * Applies or destroys one synthesized stack with Terraform directly
+ * (`init`, then `apply` or `destroy`), the way `cdktf deploy` does, without
+ * its provider-lock step that needs the registry. Cross-stack references
+ * read the other stacks' state through their backends.
+ */
+export class StackRunner {
+  private readonly runners = new Set<TerraformRunner>();
+  /** `terraform init`s run one at a time: concurrent first installs into one plugin cache can race. */
+  private initQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: StackRunnerOptions) {
+    mkdirSync(options.logDir, { recursive: true });
+  }
+
+  async run(task: StackTask, direction: Direction): Promise<void> {
+    const runner = new TerraformRunner({
+      cwd: join(this.options.outdir, 'stacks', task.stack),
+      env: this.options.env,
+      logFile: join(this.options.logDir, `${task.stack}.${direction}.log`),
+      onLine: (line) => {
+        if (/(complete after|Error:|Apply complete|Destroy complete)/.test(line)) this.options.onLine?.(task.stack, line.trim());
+      },
+    });
+    this.runners.add(runner);
+    try {
+      const init = this.initQueue.then(() => runner.run(['init', '-input=false', '-no-color']));
+      this.initQueue = init.catch(() => undefined);
+      await init;
+      await runner.run([direction === 'deploy' ? 'apply' : 'destroy', '-auto-approve', '-input=false', '-no-color']);
+    } finally {
+      this.runners.delete(runner);
+    }
+  }
+
+  /** Asks every running Terraform to stop gracefully (Ctrl-C). */
+  interrupt(): void {
+    for (const runner of this.runners) runner.interrupt();
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * Preflight on AWS with the deployer's own credentials (the default chain, as
+ * Terraform uses them): who the deployer is, whether IAM policy simulation
+ * allows every action the stacks need, quotas against what the selected
+ * environments take, and whether the names the stacks will create are free.
+ */
+import { DescribeAddressesCommand, DescribeInternetGatewaysCommand, DescribeNatGatewaysCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeClusterCommand, EKSClient, ListClustersCommand, ResourceNotFoundException } from '@aws-sdk/client-eks';
+import { DescribeLoadBalancersCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { GetPolicyCommand, GetRoleCommand, IAMClient, NoSuchEntityException, SimulatePrincipalPolicyCommand, Tag } from '@aws-sdk/client-iam';
+import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import '../../plumbing/cloud/aws-leftovers'; // drops the SDK's Node 22 warning (see there)
+import { SynthStack, literalString, resourcesOf } from '../../plumbing/terraform/terraform-json';
+import { TAG_KEYS } from '../../model/tags';
+import { Finding } from '../../plumbing/cli/finding';
+import { AwsQuotaNeeds } from './quota-needs';
+
+export interface AwsPreflightInput {
+  readonly region: string;
+  /** A local emulator: dummy credentials, and what it does not implement is a warning. @default - real AWS */
+  readonly endpoint?: string;
+  /** `aws.clusterAdminArns` of the config. */
+  readonly clusterAdminArns: readonly string[];
+  /** The workshop name (tag `hoplab-workshop`): an existing name with this workshop's tags is the lab's own. */
+  readonly workshop: string;
+  /** The selected `<env>-aws-cluster` stacks, as synthesized. */
+  readonly clusterStacks: readonly { readonly env: string; readonly stack: SynthStack }[];
+  /** IAM actions the stacks need (see required-permissions). */
+  readonly actions: readonly string[];
+  readonly needs: AwsQuotaNeeds;
+}
+
+/** A quota the lab uses, with AWS's documented default for when Service Quotas cannot be read. */
+export interface AwsQuota {
+  readonly need: keyof Omit<AwsQuotaNeeds, 'notes' | 'clbs'>;
+  readonly name: string;
+  readonly serviceCode: string;
+  readonly quotaCode: string;
+  readonly documentedDefault: number;
+}
+
+export const AWS_QUOTAS: readonly AwsQuota[] = [
+  { need: 'vpcs', name: 'VPCs per Region', serviceCode: 'vpc', quotaCode: 'L-F678F1CE', documentedDefault: 5 },
+  { need: 'internetGateways', name: 'Internet gateways per Region', serviceCode: 'vpc', quotaCode: 'L-A4707A72', documentedDefault: 5 },
+  { need: 'natGatewaysPerAz', name: 'NAT gateways per Availability Zone', serviceCode: 'vpc', quotaCode: 'L-FE5A380F', documentedDefault: 5 },
+  { need: 'elasticIps', name: 'EC2-VPC Elastic IPs', serviceCode: 'ec2', quotaCode: 'L-0263D0A3', documentedDefault: 5 },
+  { need: 'eksClusters', name: 'EKS clusters', serviceCode: 'eks', quotaCode: 'L-1194D53C', documentedDefault: 100 },
+  { need: 'albs', name: 'Application Load Balancers per Region', serviceCode: 'elasticloadbalancing', quotaCode: 'L-53DA6B97', documentedDefault: 50 },
+  { need: 'nlbs', name: 'Network Load Balancers per Region', serviceCode: 'elasticloadbalancing', quotaCode: 'L-69A177A2', documentedDefault: 50 },
+];
+
+const CREDENTIALS_FIX = 'give Terraform and hoplab the same AWS credentials: AWS_PROFILE, `aws sso login`, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY';
+
+/** The error in one line (SDK parse errors run over several). */
+const message = (error: unknown) => (error instanceof Error ? `${error.name !== 'Error' ? `${error.name}: ` : ''}${error.message.split('\n')[0].trim()}` : String(error));
+
+/**
+ * The IAM ARN policy simulation takes for a caller: an assumed-role session
+ * `arn:aws:sts::<acct>:assumed-role/<role>/<session>` is simulated as its role
+ * (path looked up by the caller); users and roles as they are.
+ */
+export function principalArn(callerArn: string): { arn: string; roleName?: string } {
+  const assumed = /^arn:(aws[\w-]*):sts::(\d{12}):assumed-role\/([^/]+)\/.+$/.exec(callerArn);
+  if (assumed) return { arn: `arn:${assumed[1]}:iam::${assumed[2]}:role/${assumed[3]}`, roleName: assumed[3] };
+  return { arn: callerArn };
+}
+
+/** Whether `adminArn` (from clusterAdminArns) names the caller: same user, or the role of an assumed-role session (any path). */
+export function sameIdentity(callerArn: string, adminArn: string): boolean {
+  const caller = principalArn(callerArn);
+  if (adminArn === caller.arn) return true;
+  const role = /^arn:aws[\w-]*:iam::(\d{12}):role\/(?:.*\/)?([^/]+)$/.exec(adminArn);
+  return caller.roleName !== undefined && role !== null && role[2] === caller.roleName && callerArn.includes(`::${role[1]}:`);
+}
+
+export async function awsFindings(input: AwsPreflightInput): Promise<Finding[]> {
+  const clientConfig = {
+    region: input.region,
+    maxAttempts: 2,
+    ...(input.endpoint ? { endpoint: input.endpoint, credentials: { accessKeyId: 'hoplab-local', secretAccessKey: 'hoplab-local' } } : {}),
+  };
+  const sts = new STSClient(clientConfig);
+  const iam = new IAMClient(clientConfig);
+  const ec2 = new EC2Client(clientConfig);
+  const eks = new EKSClient(clientConfig);
+  const elb = new ElasticLoadBalancingV2Client(clientConfig);
+  const quotas = new ServiceQuotasClient(clientConfig);
+  const findings: Finding[] = [];
+  const where = input.endpoint ? `the emulator at ${input.endpoint}` : `AWS ${input.region}`;
+  try {
+    let callerArn: string;
+    let account: string;
+    try {
+      const identity = await sts.send(new GetCallerIdentityCommand({}));
+      callerArn = identity.Arn ?? '';
+      account = identity.Account ?? '';
+      findings.push({ check: 'aws identity', verdict: 'pass', detail: `${callerArn} (account ${account}) in ${where}` });
+    } catch (error) {
+      findings.push({ check: 'aws identity', verdict: 'fail', detail: `no AWS identity: ${message(error)}`, fix: CREDENTIALS_FIX });
+      return findings;
+    }
+    const listed = input.clusterAdminArns.filter((a) => sameIdentity(callerArn, a));
+    findings.push(
+      listed.length > 0
+        ? {
+            check: 'aws cluster admins',
+            verdict: 'fail',
+            detail: `aws.clusterAdminArns lists the deployer (${listed.join(', ')}); the deployer already gets cluster admin as the cluster's creator, and EKS refuses a second access entry for it (ResourceInUseException)`,
+            fix: `remove ${listed.join(', ')} from aws.clusterAdminArns`,
+          }
+        : { check: 'aws cluster admins', verdict: 'pass', detail: `the deployer is not in aws.clusterAdminArns (${input.clusterAdminArns.length} other admin${input.clusterAdminArns.length === 1 ? '' : 's'})` },
+    );
+    findings.push(await simulate(iam, callerArn, input));
+    findings.push(...(await quotaFindings({ ec2, eks, elb, quotas }, input)));
+    findings.push(...(await nameFindings(eks, iam, account, input)));
+  } finally {
+    for (const client of [sts, iam, ec2, eks, elb, quotas]) client.destroy();
+  }
+  return findings;
+}
+
+async function simulate(iam: IAMClient, callerArn: string, input: AwsPreflightInput): Promise<Finding> {
+  const check = 'aws permissions';
+  if (/:root$/.test(callerArn)) {
+    return { check, verdict: 'warn', detail: 'the deployer is the account root user: it may do everything, but should not deploy', fix: 'deploy as an IAM role or user' };
+  }
+  const principal = principalArn(callerArn);
+  let policySourceArn = principal.arn;
+  const denied: string[] = [];
+  try {
+    if (principal.roleName) {
+      // The role's ARN with its path, as simulation needs it.
+      policySourceArn = (await iam.send(new GetRoleCommand({ RoleName: principal.roleName }))).Role?.Arn ?? policySourceArn;
+    }
+    let marker: string | undefined;
+    do {
+      const page = await iam.send(new SimulatePrincipalPolicyCommand({ PolicySourceArn: policySourceArn, ActionNames: [...input.actions], Marker: marker }));
+      for (const result of page.EvaluationResults ?? []) {
+        if (result.EvalDecision !== 'allowed' && result.EvalActionName) denied.push(result.EvalActionName);
+      }
+      marker = page.IsTruncated ? page.Marker : undefined;
+    } while (marker);
+  } catch (error) {
+    const why = message(error);
+    const notImplemented = input.endpoint !== undefined;
+    return {
+      check,
+      verdict: 'warn',
+      detail: `could not simulate the ${input.actions.length} actions the stacks need (${why})${notImplemented ? '; the emulator does not implement IAM policy simulation' : ''}`,
+      fix: notImplemented ? undefined : `allow the deployer iam:SimulatePrincipalPolicy on itself, or check by hand that it may: ${input.actions.join(', ')}`,
+    };
+  }
+  if (denied.length > 0) {
+    return {
+      check,
+      verdict: 'fail',
+      detail: `${policySourceArn} is denied ${denied.length} of ${input.actions.length} actions the stacks need: ${denied.sort().join(', ')}`,
+      fix: 'add these actions to the deployer’s policy (or use a role that has them)',
+    };
+  }
+  return {
+    check,
+    verdict: 'pass',
+    detail: `all ${input.actions.length} actions the stacks need are allowed for ${policySourceArn} (identity policies; SCPs and boundaries only as far as simulation sees them)`,
+  };
+}
+
+interface Clients {
+  readonly ec2: EC2Client;
+  readonly eks: EKSClient;
+  readonly elb: ElasticLoadBalancingV2Client;
+  readonly quotas: ServiceQuotasClient;
+}
+
+/** What is in use now, per quota (NAT gateways: the fullest AZ). */
+async function usage(clients: Clients): Promise<Record<AwsQuota['need'], number>> {
+  const { ec2, eks, elb } = clients;
+  const vpcs = (await ec2.send(new DescribeVpcsCommand({}))).Vpcs?.length ?? 0;
+  const igws = (await ec2.send(new DescribeInternetGatewaysCommand({}))).InternetGateways?.length ?? 0;
+  const nats = ((await ec2.send(new DescribeNatGatewaysCommand({}))).NatGateways ?? []).filter((n) => n.State === 'pending' || n.State === 'available');
+  const subnetIds = [...new Set(nats.map((n) => n.SubnetId).filter((s): s is string => !!s))];
+  const azOf = new Map<string, string>();
+  if (subnetIds.length > 0) {
+    for (const s of (await ec2.send(new DescribeSubnetsCommand({ SubnetIds: subnetIds }))).Subnets ?? []) azOf.set(s.SubnetId!, s.AvailabilityZone ?? '?');
+  }
+  const perAz = new Map<string, number>();
+  for (const n of nats) perAz.set(azOf.get(n.SubnetId ?? '') ?? '?', (perAz.get(azOf.get(n.SubnetId ?? '') ?? '?') ?? 0) + 1);
+  const eips = ((await ec2.send(new DescribeAddressesCommand({}))).Addresses ?? []).filter((a) => a.Domain !== 'standard').length;
+  let clusters = 0;
+  let next: string | undefined;
+  do {
+    const page = await eks.send(new ListClustersCommand({ nextToken: next }));
+    clusters += page.clusters?.length ?? 0;
+    next = page.nextToken;
+  } while (next);
+  const lbs: { Type?: string }[] = [];
+  let marker: string | undefined;
+  do {
+    const page = await elb.send(new DescribeLoadBalancersCommand({ Marker: marker }));
+    lbs.push(...(page.LoadBalancers ?? []));
+    marker = page.NextMarker;
+  } while (marker);
+  return {
+    vpcs,
+    internetGateways: igws,
+    natGatewaysPerAz: Math.max(0, ...perAz.values()),
+    elasticIps: eips,
+    eksClusters: clusters,
+    albs: lbs.filter((l) => l.Type === 'application').length,
+    nlbs: lbs.filter((l) => l.Type === 'network').length,
+  };
+}
+
+async function quotaFindings(clients: Clients, input: AwsPreflightInput): Promise<Finding[]> {
+  let used: Record<AwsQuota['need'], number>;
+  try {
+    used = await usage(clients);
+  } catch (error) {
+    return [{ check: 'aws quotas', verdict: 'warn', detail: `could not count what is in use: ${message(error)}`, fix: 'allow the deployer ec2:Describe*, eks:ListClusters and elasticloadbalancing:DescribeLoadBalancers' }];
+  }
+  const findings: Finding[] = [];
+  for (const quota of AWS_QUOTAS) {
+    const need = input.needs[quota.need];
+    if (need === 0) continue;
+    let limit: number;
+    let source: string;
+    let denied = false;
+    try {
+      const answer = await clients.quotas.send(new GetServiceQuotaCommand({ ServiceCode: quota.serviceCode, QuotaCode: quota.quotaCode }));
+      limit = answer.Quota?.Value ?? Number.NaN;
+      if (!Number.isFinite(limit)) throw new Error('no value');
+      source = 'Service Quotas';
+    } catch (error) {
+      limit = quota.documentedDefault;
+      denied = /AccessDenied/.test(message(error));
+      source = `AWS's documented default: Service Quotas did not answer (${message(error).slice(0, 100)})`;
+    }
+    const detail = `${quota.name} (${quota.quotaCode}): ${used[quota.need]} in use + ${need} for this lab = ${used[quota.need] + need} of ${limit} (${source})`;
+    if (used[quota.need] + need > limit) {
+      findings.push({
+        check: `aws quota ${quota.need}`,
+        verdict: 'fail',
+        detail,
+        fix: `request more in the Service Quotas console (${quota.serviceCode} ${quota.quotaCode}) in ${input.region}, free some, or deploy fewer environments (--env)`,
+      });
+    } else if (denied) {
+      findings.push({ check: `aws quota ${quota.need}`, verdict: 'warn', detail, fix: 'allow servicequotas:GetServiceQuota to check against the account’s own quota' });
+    } else {
+      findings.push({ check: `aws quota ${quota.need}`, verdict: 'pass', detail });
+    }
+  }
+  if (input.needs.clbs > 0) findings.push({ check: 'aws quota clbs', verdict: 'warn', detail: `${input.needs.clbs} Classic Load Balancers not checked against a quota` });
+  for (const note of input.needs.notes) findings.push({ check: 'aws quotas', verdict: 'warn', detail: note });
+  return findings;
+}
+
+const tagValue = (tags: readonly Tag[] | Record<string, string> | undefined, key: string) =>
+  Array.isArray(tags) ? tags.find((t) => t.Key === key)?.Value : (tags as Record<string, string> | undefined)?.[key];
+
+/** Whether an existing resource with these tags is this environment's own (a re-deploy updates it). */
+function ours(tags: readonly Tag[] | Record<string, string> | undefined, env: string, workshop: string): boolean {
+  return tagValue(tags, TAG_KEYS.env) === env && tagValue(tags, TAG_KEYS.workshop) === workshop;
+}
+
+async function nameFindings(eks: EKSClient, iam: IAMClient, account: string, input: AwsPreflightInput): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const { env, stack } of input.clusterStacks) {
+    const taken: string[] = [];
+    const mine: string[] = [];
+    const errors: string[] = [];
+    const names = (type: string) => resourcesOf(stack, type).map((r) => literalString(stack, r.config.name)).filter((n): n is string => n !== undefined);
+    const check = async (label: string, lookup: () => Promise<readonly Tag[] | Record<string, string> | undefined>) => {
+      try {
+        const tags = await lookup();
+        (ours(tags, env, input.workshop) ? mine : taken).push(label);
+      } catch (error) {
+        if (error instanceof ResourceNotFoundException || error instanceof NoSuchEntityException) return;
+        errors.push(`${label}: ${message(error)}`);
+      }
+    };
+    for (const name of names('aws_eks_cluster')) await check(`EKS cluster ${name}`, async () => (await eks.send(new DescribeClusterCommand({ name }))).cluster?.tags);
+    for (const name of names('aws_iam_role')) await check(`IAM role ${name}`, async () => (await iam.send(new GetRoleCommand({ RoleName: name }))).Role?.Tags);
+    for (const name of names('aws_iam_policy')) {
+      await check(`IAM policy ${name}`, async () => (await iam.send(new GetPolicyCommand({ PolicyArn: `arn:aws:iam::${account}:policy/${name}` }))).Policy?.Tags);
+    }
+    const total = names('aws_eks_cluster').length + names('aws_iam_role').length + names('aws_iam_policy').length;
+    const label = `aws names ${env}`;
+    if (taken.length > 0) {
+      findings.push({
+        check: label,
+        verdict: 'fail',
+        detail: `already taken by something not of this workshop (tags ${TAG_KEYS.env}=${env}, ${TAG_KEYS.workshop}=${input.workshop}): ${taken.join(', ')}`,
+        fix: 'another lab of this name exists in the account: pick another `name` (or attendee names), or tear that lab down first',
+      });
+    } else if (errors.length > 0) {
+      findings.push({ check: label, verdict: 'warn', detail: `could not look up: ${errors.join('; ')}`, fix: 'allow the deployer eks:DescribeCluster, iam:GetRole and iam:GetPolicy' });
+    } else {
+      findings.push({
+        check: label,
+        verdict: 'pass',
+        detail: mine.length > 0 ? `${total - mine.length} names free; ${mine.length} exist and are this workshop's own (a re-deploy updates them): ${mine.join(', ')}` : `all ${total} names free (EKS cluster, IAM roles and policy)`,
+      });
+    }
+  }
+  return findings;
+}

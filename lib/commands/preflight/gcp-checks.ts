@@ -1,0 +1,285 @@
+/**
+ * Preflight on Google Cloud with the identity Terraform's google provider
+ * uses (Application Default Credentials): who it is, the APIs the stacks call
+ * are enabled (Service Usage), it holds every permission the stacks need
+ * (`projects.testIamPermissions`), quotas (`regions.get`, `projects.get`)
+ * against what the selected environments take, and the names are free.
+ */
+import { ApiError, COMPUTE_API, CONTAINER_API, GoogleApiReader } from '../../plumbing/cloud/google-api-reader';
+import { SynthStack, block, isRecord, literalString, resourcesOf } from '../../plumbing/terraform/terraform-json';
+import { TAG_KEYS } from '../../model/tags';
+import { Finding } from '../../plumbing/cli/finding';
+import { GcpQuotaNeeds } from './quota-needs';
+
+/** Google API bases; tests serve recorded-format responses on loopback. */
+export interface GoogleApis {
+  readonly compute: string;
+  readonly container: string;
+  readonly serviceUsage: string;
+  readonly resourceManager: string;
+  readonly iam: string;
+  /** OAuth2 token info (who the token belongs to). */
+  readonly tokenInfo: string;
+}
+
+export const GOOGLE_APIS: GoogleApis = {
+  compute: COMPUTE_API,
+  container: CONTAINER_API,
+  serviceUsage: 'https://serviceusage.googleapis.com/v1',
+  resourceManager: 'https://cloudresourcemanager.googleapis.com/v1',
+  iam: 'https://iam.googleapis.com/v1',
+  tokenInfo: 'https://oauth2.googleapis.com/tokeninfo',
+};
+
+/** `projects.testIamPermissions` takes at most 100 permissions per call. */
+const PERMISSIONS_PER_CALL = 100;
+
+/** Predefined roles that together hold what the stacks need (README, Requirements). */
+export const GCP_DEPLOYER_ROLES = [
+  'roles/container.admin',
+  'roles/compute.networkAdmin',
+  'roles/compute.securityAdmin',
+  'roles/iam.serviceAccountAdmin',
+  'roles/iam.serviceAccountUser',
+  'roles/resourcemanager.projectIamAdmin',
+  'roles/serviceusage.serviceUsageConsumer',
+];
+
+export interface GcpPreflightInput {
+  readonly project: string;
+  readonly region: string;
+  /** The token to check with; undefined when none could be had. */
+  readonly accessToken: string | undefined;
+  readonly apis?: Partial<GoogleApis>;
+  readonly clusterStacks: readonly { readonly env: string; readonly stack: SynthStack }[];
+  readonly permissions: readonly string[];
+  readonly requiredApis: readonly string[];
+  readonly needs: GcpQuotaNeeds;
+  /** Per-request bound. @default 15000 */
+  readonly timeoutMs?: number;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function post(url: string, token: string, body: unknown, timeoutMs: number): Promise<Record<string, unknown>> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    const { name } = (error ?? {}) as { name?: string };
+    throw new ApiError(`POST ${url} failed: ${name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : message(error)}`);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    let why = text.trim().slice(0, 300);
+    try {
+      const error = (JSON.parse(text) as { error?: { status?: string; message?: string } }).error;
+      if (error?.message) why = `(${error.status ?? response.status}): ${error.message}`;
+    } catch {
+      // not JSON
+    }
+    throw new ApiError(`POST ${url} answered ${response.status} ${why}`);
+  }
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** Whether an API error is a 404 (the name is free). */
+const notFound = (error: unknown) => error instanceof ApiError && / answered 404/.test(error.message);
+
+export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> {
+  const apis = { ...GOOGLE_APIS, ...input.apis };
+  const timeoutMs = input.timeoutMs ?? 15_000;
+  const token = input.accessToken;
+  if (!token) {
+    return [
+      {
+        check: 'gcp identity',
+        verdict: 'fail',
+        detail: 'no Google credentials: Application Default Credentials are not set up',
+        fix: 'run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN',
+      },
+    ];
+  }
+  const reader = new GoogleApiReader(token, timeoutMs);
+  const findings: Finding[] = [];
+  const project = encodeURIComponent(input.project);
+
+  try {
+    const info = await reader.get(`${apis.tokenInfo}?access_token=${encodeURIComponent(token)}`);
+    const who = typeof info.email === 'string' ? info.email : `an identity without the email scope (client ${String(info.azp ?? info.aud ?? 'unknown')})`;
+    findings.push({ check: 'gcp identity', verdict: 'pass', detail: `${who}, project ${input.project}` });
+  } catch (error) {
+    findings.push({
+      check: 'gcp identity',
+      verdict: 'fail',
+      // The token is part of the tokeninfo URL: never print it.
+      detail: `the Google token was refused: ${message(error).split(token).join('<token>')}`,
+      fix: 'run gcloud auth application-default login again (the token may have expired)',
+    });
+    return findings;
+  }
+
+  try {
+    const enabled = new Set(
+      (
+        await reader.pages(`${apis.serviceUsage}/projects/${project}/services?filter=state:ENABLED&pageSize=200`, (page) =>
+          ((page.services as { config?: { name?: string }; name?: string }[] | undefined) ?? []).map((s) => ({ name: s.config?.name ?? s.name?.split('/').pop() ?? '' })),
+        )
+      ).map((s) => s.name),
+    );
+    const missing = input.requiredApis.filter((a) => !enabled.has(a));
+    findings.push(
+      missing.length > 0
+        ? {
+            check: 'gcp apis',
+            verdict: 'fail',
+            detail: `not enabled in ${input.project}: ${missing.join(', ')}`,
+            fix: `gcloud services enable ${missing.join(' ')} --project ${input.project}`,
+          }
+        : { check: 'gcp apis', verdict: 'pass', detail: `all ${input.requiredApis.length} APIs enabled: ${input.requiredApis.join(', ')}` },
+    );
+  } catch (error) {
+    findings.push({
+      check: 'gcp apis',
+      verdict: 'fail',
+      detail: `could not list the enabled APIs: ${message(error)}`,
+      fix: `gcloud services enable serviceusage.googleapis.com ${input.requiredApis.join(' ')} --project ${input.project}, and grant the deployer roles/serviceusage.serviceUsageConsumer`,
+    });
+  }
+
+  try {
+    const granted = new Set<string>();
+    for (let i = 0; i < input.permissions.length; i += PERMISSIONS_PER_CALL) {
+      const answer = await post(`${apis.resourceManager}/projects/${project}:testIamPermissions`, token, { permissions: input.permissions.slice(i, i + PERMISSIONS_PER_CALL) }, timeoutMs);
+      for (const p of (answer.permissions as string[] | undefined) ?? []) granted.add(p);
+    }
+    const missing = input.permissions.filter((p) => !granted.has(p));
+    findings.push(
+      missing.length > 0
+        ? {
+            check: 'gcp permissions',
+            verdict: 'fail',
+            detail: `the deployer lacks ${missing.length} of ${input.permissions.length} permissions the stacks need on ${input.project}: ${missing.join(', ')}`,
+            fix: `grant the roles that hold them, e.g. ${GCP_DEPLOYER_ROLES.join(', ')} (gcloud projects add-iam-policy-binding ${input.project} --member=... --role=...)`,
+          }
+        : { check: 'gcp permissions', verdict: 'pass', detail: `all ${input.permissions.length} permissions the stacks need are held on ${input.project}` },
+    );
+  } catch (error) {
+    findings.push({ check: 'gcp permissions', verdict: 'fail', detail: `could not test the permissions: ${message(error)}`, fix: 'enable cloudresourcemanager.googleapis.com and check the project ID' });
+  }
+
+  findings.push(...(await quotaFindings(reader, apis, input)));
+  findings.push(...(await nameFindings(reader, apis, input)));
+  return findings;
+}
+
+interface GoogleQuota {
+  readonly metric: string;
+  readonly limit: number;
+  readonly usage: number;
+}
+
+async function quotaFindings(reader: GoogleApiReader, apis: GoogleApis, input: GcpPreflightInput): Promise<Finding[]> {
+  const project = encodeURIComponent(input.project);
+  let regional: GoogleQuota[];
+  let global: GoogleQuota[];
+  try {
+    regional = ((await reader.get(`${apis.compute}/projects/${project}/regions/${encodeURIComponent(input.region)}`)).quotas as GoogleQuota[] | undefined) ?? [];
+    global = ((await reader.get(`${apis.compute}/projects/${project}`)).quotas as GoogleQuota[] | undefined) ?? [];
+  } catch (error) {
+    return [{ check: 'gcp quotas', verdict: 'warn', detail: `could not read the quotas: ${message(error)}`, fix: 'grant the deployer compute.regions.get and compute.projects.get (roles/compute.viewer)' }];
+  }
+  const wanted: { metric: string; need: number | undefined; scope: 'region' | 'project' }[] = [
+    { metric: 'CPUS', need: input.needs.cpus, scope: 'region' },
+    { metric: 'IN_USE_ADDRESSES', need: input.needs.regionalInUseAddresses, scope: 'region' },
+    { metric: 'BACKEND_SERVICES', need: input.needs.backendServices, scope: 'project' },
+    { metric: 'FORWARDING_RULES', need: input.needs.forwardingRules, scope: 'project' },
+  ];
+  const findings: Finding[] = [];
+  for (const { metric, need, scope } of wanted) {
+    if (need === undefined || need === 0) continue;
+    const list = scope === 'region' ? regional : global;
+    const quota = list.find((q) => q.metric === metric);
+    const where = scope === 'region' ? `region ${input.region}` : `project ${input.project}`;
+    if (!quota) {
+      findings.push({ check: `gcp quota ${metric}`, verdict: 'warn', detail: `${metric} is not among the quotas of ${where}; ${need} needed, not checked` });
+      continue;
+    }
+    const detail = `${metric} in ${where}: ${quota.usage} in use + ${need} for this lab = ${quota.usage + need} of ${quota.limit}`;
+    findings.push(
+      quota.usage + need > quota.limit
+        ? { check: `gcp quota ${metric}`, verdict: 'fail', detail, fix: `request more ${metric} for ${where} (IAM & Admin > Quotas), free some, or deploy fewer environments (--env)` }
+        : { check: `gcp quota ${metric}`, verdict: 'pass', detail },
+    );
+  }
+  for (const note of input.needs.notes) findings.push({ check: 'gcp quotas', verdict: 'warn', detail: note });
+  return findings;
+}
+
+/** The `hoplab-env` and `hoplab-workshop` labels the stack's google provider puts on everything. */
+function expectedLabels(stack: SynthStack): Record<string, string> {
+  const provider = block(block(stack.json.provider)?.google);
+  const labels = provider?.default_labels;
+  return isRecord(labels) ? (labels as Record<string, string>) : {};
+}
+
+async function nameFindings(reader: GoogleApiReader, apis: GoogleApis, input: GcpPreflightInput): Promise<Finding[]> {
+  const project = encodeURIComponent(input.project);
+  let clusters: { name?: string; resourceLabels?: Record<string, string>; location?: string }[];
+  try {
+    clusters = ((await reader.get(`${apis.container}/projects/${project}/locations/-/clusters`)).clusters as typeof clusters | undefined) ?? [];
+  } catch (error) {
+    return [{ check: 'gcp names', verdict: 'warn', detail: `could not list GKE clusters: ${message(error)}`, fix: 'grant the deployer container.clusters.list' }];
+  }
+  const findings: Finding[] = [];
+  for (const { env, stack } of input.clusterStacks) {
+    const labels = expectedLabels(stack);
+    const names = (type: string, field = 'name') => resourcesOf(stack, type).map((r) => literalString(stack, r.config[field])).filter((n): n is string => n !== undefined);
+    const taken: string[] = [];
+    const mine: string[] = [];
+    const errors: string[] = [];
+    let clusterIsOurs = false;
+    for (const name of names('google_container_cluster')) {
+      const found = clusters.find((c) => c.name === name);
+      if (!found) continue;
+      const isOurs = found.resourceLabels?.[TAG_KEYS.env] === labels[TAG_KEYS.env] && found.resourceLabels?.[TAG_KEYS.workshop] === labels[TAG_KEYS.workshop];
+      clusterIsOurs ||= isOurs;
+      (isOurs ? mine : taken).push(`GKE cluster ${name} (${found.location ?? '?'})`);
+    }
+    // Networks and service accounts carry no labels: they are this lab's when its cluster is.
+    const lookups = [
+      ...names('google_compute_network').map((n) => ({ label: `network ${n}`, url: `${apis.compute}/projects/${project}/global/networks/${encodeURIComponent(n)}` })),
+      ...names('google_service_account', 'account_id').map((id) => ({
+        label: `service account ${id}@${input.project}.iam.gserviceaccount.com`,
+        url: `${apis.iam}/projects/${project}/serviceAccounts/${encodeURIComponent(`${id}@${input.project}.iam.gserviceaccount.com`)}`,
+      })),
+    ];
+    for (const { label, url } of lookups) {
+      try {
+        await reader.get(url);
+        (clusterIsOurs ? mine : taken).push(label);
+      } catch (error) {
+        if (!notFound(error)) errors.push(`${label}: ${message(error)}`);
+      }
+    }
+    const check = `gcp names ${env}`;
+    if (taken.length > 0) {
+      findings.push({
+        check,
+        verdict: 'fail',
+        detail: `already exist and are not this workshop's (labels ${TAG_KEYS.env}=${labels[TAG_KEYS.env]}, ${TAG_KEYS.workshop}=${labels[TAG_KEYS.workshop]}): ${taken.join(', ')}`,
+        fix: 'another lab of this name is in the project (or an earlier one was left over): pick another `name`, or tear it down first (npm run teardown -- --leftovers-only lists it)',
+      });
+    } else if (errors.length > 0) {
+      findings.push({ check, verdict: 'warn', detail: `could not look up: ${errors.join('; ')}` });
+    } else {
+      findings.push({ check, verdict: 'pass', detail: mine.length > 0 ? `exist and are this workshop's own (a re-deploy updates them): ${mine.join(', ')}` : `all ${lookups.length + names('google_container_cluster').length} names free (cluster, network, service account)` });
+    }
+  }
+  return findings;
+}

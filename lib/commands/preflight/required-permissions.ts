@@ -1,0 +1,258 @@
+/**
+ * What each Terraform resource type the stacks synthesize needs the deployer
+ * to be allowed: AWS IAM actions (create, read, update, delete and tag, as the
+ * hashicorp/aws provider calls them) and GCP IAM permissions plus the APIs
+ * that serve them. The lists preflight checks are derived from the
+ * synthesized stacks through this table, so a new resource type without an
+ * entry is reported (and a test fails) instead of being silently unchecked.
+ */
+import { SynthStack } from '../../plumbing/terraform/terraform-json';
+import { isRecord } from '../../plumbing/terraform/terraform-json';
+
+/** What one Terraform resource (or data source) type needs. */
+export interface ResourceNeeds {
+  /** AWS IAM actions of the deployer. */
+  readonly aws?: readonly string[];
+  /** GCP IAM permissions of the deployer on the project. */
+  readonly gcp?: readonly string[];
+  /** Google APIs that must be enabled (`<name>.googleapis.com`). */
+  readonly gcpApis?: readonly string[];
+  /** Why it needs nothing of the cloud's IAM, when that is the case. */
+  readonly none?: string;
+}
+
+const EC2_TAG = ['ec2:CreateTags', 'ec2:DeleteTags'];
+const EKS_TAG = ['eks:TagResource', 'eks:UntagResource', 'eks:ListTagsForResource'];
+const COMPUTE = ['compute.googleapis.com'];
+const CONTAINER = ['container.googleapis.com'];
+/** Creating a subnet, router or firewall rule in a network needs this on the network. */
+const NETWORK_POLICY = 'compute.networks.updatePolicy';
+/** Long-running Compute Engine operations are polled. */
+const COMPUTE_OPS = ['compute.regionOperations.get', 'compute.globalOperations.get'];
+/** Kubernetes objects on GKE: Kubernetes API calls are authorized by IAM (`container.*` permissions) before RBAC. */
+const GKE_K8S = (kind: string) => [`container.${kind}.create`, `container.${kind}.get`, `container.${kind}.update`, `container.${kind}.delete`, 'container.clusters.get'];
+
+/**
+ * Needs per Terraform type, keyed `resource.<type>` or `data.<type>`. Kubernetes
+ * and Helm resources need nothing of AWS IAM: the deployer is the EKS cluster's
+ * creator and gets cluster-admin through its access entry
+ * (an explicit `aws_eks_access_entry` for the deployer). On GKE they do: IAM authorizes
+ * Kubernetes API calls (`container.deployments.create` ...) as well as RBAC.
+ */
+export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNeeds; readonly gcp?: ResourceNeeds; readonly any?: ResourceNeeds }>> = {
+  // AWS: network
+  'resource.aws_vpc': {
+    any: {
+      aws: ['ec2:CreateVpc', 'ec2:DescribeVpcs', 'ec2:DescribeVpcAttribute', 'ec2:ModifyVpcAttribute', 'ec2:DeleteVpc', 'ec2:DescribeNetworkAcls', 'ec2:DescribeRouteTables', 'ec2:DescribeSecurityGroups', ...EC2_TAG],
+    },
+  },
+  'resource.aws_subnet': { any: { aws: ['ec2:CreateSubnet', 'ec2:DescribeSubnets', 'ec2:ModifySubnetAttribute', 'ec2:DeleteSubnet', ...EC2_TAG] } },
+  'resource.aws_internet_gateway': {
+    any: { aws: ['ec2:CreateInternetGateway', 'ec2:AttachInternetGateway', 'ec2:DescribeInternetGateways', 'ec2:DetachInternetGateway', 'ec2:DeleteInternetGateway', ...EC2_TAG] },
+  },
+  'resource.aws_eip': { any: { aws: ['ec2:AllocateAddress', 'ec2:DescribeAddresses', 'ec2:DescribeAddressesAttribute', 'ec2:ReleaseAddress', 'ec2:DisassociateAddress', ...EC2_TAG] } },
+  'resource.aws_nat_gateway': { any: { aws: ['ec2:CreateNatGateway', 'ec2:DescribeNatGateways', 'ec2:DeleteNatGateway', ...EC2_TAG] } },
+  'resource.aws_route_table': { any: { aws: ['ec2:CreateRouteTable', 'ec2:DescribeRouteTables', 'ec2:DeleteRouteTable', ...EC2_TAG] } },
+  'resource.aws_route': { any: { aws: ['ec2:CreateRoute', 'ec2:ReplaceRoute', 'ec2:DeleteRoute', 'ec2:DescribeRouteTables'] } },
+  'resource.aws_route_table_association': { any: { aws: ['ec2:AssociateRouteTable', 'ec2:DisassociateRouteTable', 'ec2:DescribeRouteTables'] } },
+  'resource.aws_security_group': {
+    any: { aws: ['ec2:CreateSecurityGroup', 'ec2:DescribeSecurityGroups', 'ec2:AuthorizeSecurityGroupIngress', 'ec2:AuthorizeSecurityGroupEgress', 'ec2:RevokeSecurityGroupEgress', 'ec2:DeleteSecurityGroup', ...EC2_TAG] },
+  },
+  'resource.aws_launch_template': {
+    any: { aws: ['ec2:CreateLaunchTemplate', 'ec2:CreateLaunchTemplateVersion', 'ec2:ModifyLaunchTemplate', 'ec2:DescribeLaunchTemplates', 'ec2:DescribeLaunchTemplateVersions', 'ec2:DeleteLaunchTemplate', ...EC2_TAG] },
+  },
+  // AWS: EKS (EKS creates its service-linked roles on first use, as the caller)
+  'resource.aws_eks_cluster': {
+    any: {
+      aws: ['eks:CreateCluster', 'eks:DescribeCluster', 'eks:UpdateClusterConfig', 'eks:UpdateClusterVersion', 'eks:DeleteCluster', 'iam:PassRole', 'iam:CreateServiceLinkedRole', 'ec2:DescribeSubnets', ...EKS_TAG],
+    },
+  },
+  'resource.aws_eks_node_group': {
+    any: {
+      aws: [
+        'eks:CreateNodegroup',
+        'eks:DescribeNodegroup',
+        'eks:UpdateNodegroupConfig',
+        'eks:UpdateNodegroupVersion',
+        'eks:DeleteNodegroup',
+        'iam:PassRole',
+        'iam:CreateServiceLinkedRole',
+        'ec2:DescribeLaunchTemplateVersions',
+        'ec2:RunInstances',
+        ...EKS_TAG,
+      ],
+    },
+  },
+  'resource.aws_eks_addon': { any: { aws: ['eks:CreateAddon', 'eks:DescribeAddon', 'eks:DescribeAddonVersions', 'eks:UpdateAddon', 'eks:DeleteAddon', 'iam:PassRole', ...EKS_TAG] } },
+  'resource.aws_eks_access_entry': { any: { aws: ['eks:CreateAccessEntry', 'eks:DescribeAccessEntry', 'eks:UpdateAccessEntry', 'eks:DeleteAccessEntry', ...EKS_TAG] } },
+  'resource.aws_eks_access_policy_association': { any: { aws: ['eks:AssociateAccessPolicy', 'eks:ListAssociatedAccessPolicies', 'eks:DisassociateAccessPolicy'] } },
+  // AWS: IAM
+  'resource.aws_iam_openid_connect_provider': {
+    any: { aws: ['iam:CreateOpenIDConnectProvider', 'iam:GetOpenIDConnectProvider', 'iam:UpdateOpenIDConnectProviderThumbprint', 'iam:DeleteOpenIDConnectProvider', 'iam:TagOpenIDConnectProvider', 'iam:UntagOpenIDConnectProvider'] },
+  },
+  'resource.aws_iam_policy': {
+    any: { aws: ['iam:CreatePolicy', 'iam:GetPolicy', 'iam:GetPolicyVersion', 'iam:ListPolicyVersions', 'iam:CreatePolicyVersion', 'iam:DeletePolicyVersion', 'iam:DeletePolicy', 'iam:TagPolicy', 'iam:UntagPolicy'] },
+  },
+  'resource.aws_iam_role': {
+    any: {
+      aws: [
+        'iam:CreateRole',
+        'iam:GetRole',
+        'iam:UpdateRole',
+        'iam:UpdateAssumeRolePolicy',
+        'iam:ListRolePolicies',
+        'iam:ListAttachedRolePolicies',
+        'iam:ListInstanceProfilesForRole',
+        'iam:DeleteRole',
+        'iam:TagRole',
+        'iam:UntagRole',
+      ],
+    },
+  },
+  'resource.aws_iam_role_policy_attachment': { any: { aws: ['iam:AttachRolePolicy', 'iam:DetachRolePolicy', 'iam:ListAttachedRolePolicies'] } },
+  'data.aws_iam_policy_document': { any: { none: 'rendered by Terraform locally' } },
+  'data.aws_caller_identity': { any: { none: 'sts:GetCallerIdentity needs no permission' } },
+  // Maps an assumed-role session to its IAM role (for the deployer's access entry).
+  'data.aws_iam_session_context': { any: { aws: ['iam:GetRole'] } },
+  // AWS: CloudWatch Logs (the control plane's log group)
+  'resource.aws_cloudwatch_log_group': {
+    any: { aws: ['logs:CreateLogGroup', 'logs:DescribeLogGroups', 'logs:PutRetentionPolicy', 'logs:DeleteRetentionPolicy', 'logs:ListTagsForResource', 'logs:TagResource', 'logs:UntagResource', 'logs:DeleteLogGroup'] },
+  },
+  // GCP
+  'resource.google_compute_network': {
+    any: { gcp: ['compute.networks.create', 'compute.networks.get', 'compute.networks.delete', ...COMPUTE_OPS], gcpApis: COMPUTE },
+  },
+  'resource.google_compute_subnetwork': {
+    any: { gcp: ['compute.subnetworks.create', 'compute.subnetworks.get', 'compute.subnetworks.update', 'compute.subnetworks.delete', NETWORK_POLICY, ...COMPUTE_OPS], gcpApis: COMPUTE },
+  },
+  'resource.google_compute_router': {
+    any: { gcp: ['compute.routers.create', 'compute.routers.get', 'compute.routers.update', 'compute.routers.delete', NETWORK_POLICY, ...COMPUTE_OPS], gcpApis: COMPUTE },
+  },
+  'resource.google_compute_router_nat': { any: { gcp: ['compute.routers.get', 'compute.routers.update', ...COMPUTE_OPS], gcpApis: COMPUTE } },
+  'resource.google_compute_firewall': {
+    any: { gcp: ['compute.firewalls.create', 'compute.firewalls.get', 'compute.firewalls.update', 'compute.firewalls.delete', NETWORK_POLICY, ...COMPUTE_OPS], gcpApis: COMPUTE },
+  },
+  'resource.google_container_cluster': {
+    any: {
+      gcp: ['container.clusters.create', 'container.clusters.get', 'container.clusters.update', 'container.clusters.delete', 'container.operations.get', 'iam.serviceAccounts.actAs'],
+      gcpApis: [...CONTAINER, ...COMPUTE],
+    },
+  },
+  'resource.google_container_node_pool': {
+    any: { gcp: ['container.clusters.get', 'container.clusters.update', 'container.operations.get', 'iam.serviceAccounts.actAs'], gcpApis: CONTAINER },
+  },
+  'resource.google_service_account': {
+    any: { gcp: ['iam.serviceAccounts.create', 'iam.serviceAccounts.get', 'iam.serviceAccounts.update', 'iam.serviceAccounts.delete'], gcpApis: ['iam.googleapis.com'] },
+  },
+  'resource.google_project_iam_member': {
+    any: { gcp: ['resourcemanager.projects.getIamPolicy', 'resourcemanager.projects.setIamPolicy'], gcpApis: ['cloudresourcemanager.googleapis.com'] },
+  },
+  'data.google_client_config': { any: { none: 'reads the provider’s own token' } },
+  // Kubernetes and Helm: nothing of AWS IAM (cluster creator is admin); IAM on GKE.
+  'resource.kubernetes_namespace_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('namespaces'), gcpApis: CONTAINER } },
+  'resource.kubernetes_deployment_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('deployments'), gcpApis: CONTAINER } },
+  'resource.kubernetes_service_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('services'), gcpApis: CONTAINER } },
+  'resource.kubernetes_ingress_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('ingresses'), gcpApis: CONTAINER } },
+  // Gateway API objects (custom resources) and reading their status back.
+  'resource.kubernetes_manifest': {
+    aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
+    gcp: { gcp: ['container.thirdPartyObjects.create', 'container.thirdPartyObjects.get', 'container.thirdPartyObjects.list', 'container.thirdPartyObjects.update', 'container.thirdPartyObjects.delete', 'container.customResourceDefinitions.get', 'container.clusters.get'], gcpApis: CONTAINER },
+  },
+  'data.kubernetes_resource': {
+    aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
+    gcp: { gcp: ['container.thirdPartyObjects.get', 'container.clusters.get'], gcpApis: CONTAINER },
+  },
+  'resource.helm_release': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' } },
+  'data.terraform_remote_state': { any: { none: 'reads the cluster stack’s state through its backend' } },
+};
+
+/**
+ * What the commands themselves call beside Terraform: preflight's own checks,
+ * the AWS CLI's EKS token, and teardown's leftover check.
+ */
+export const COMMAND_NEEDS = {
+  aws: [
+    'sts:GetCallerIdentity',
+    'eks:DescribeCluster',
+    'iam:GetRole',
+    'iam:ListRoles',
+    'iam:ListPolicies',
+    'iam:ListOpenIDConnectProviders',
+    'iam:ListOpenIDConnectProviderTags',
+    'ec2:DescribeNetworkInterfaces',
+    'elasticloadbalancing:DescribeLoadBalancers',
+    'elasticloadbalancing:DescribeTargetGroups',
+    'elasticloadbalancing:DescribeTags',
+    'servicequotas:GetServiceQuota',
+  ],
+  gcp: [
+    'compute.networks.list',
+    'compute.subnetworks.list',
+    'compute.routers.list',
+    'compute.firewalls.list',
+    'compute.networkEndpointGroups.list',
+    'compute.instanceGroups.list',
+    'compute.backendServices.list',
+    'compute.urlMaps.list',
+    'compute.targetHttpProxies.list',
+    'compute.forwardingRules.list',
+    'compute.healthChecks.list',
+    'compute.targetPools.list',
+    'container.clusters.list',
+    'serviceusage.services.list',
+  ],
+  gcpApis: ['serviceusage.googleapis.com', 'cloudresourcemanager.googleapis.com'],
+} as const;
+
+/** The deployer's permissions the given stacks need, sorted and without duplicates. */
+export interface RequiredPermissions {
+  readonly aws: readonly string[];
+  readonly gcp: readonly string[];
+  readonly gcpApis: readonly string[];
+  /** `resource.<type>` / `data.<type>` found in the stacks with no entry in {@link RESOURCE_NEEDS}. */
+  readonly unmapped: readonly string[];
+}
+
+/** Every `resource.<type>` and `data.<type>` of a synthesized stack. */
+export function terraformTypes(stack: SynthStack): string[] {
+  const types: string[] = [];
+  for (const kind of ['resource', 'data'] as const) {
+    const byType = stack.json[kind];
+    if (isRecord(byType)) types.push(...Object.keys(byType).map((t) => `${kind}.${t}`));
+  }
+  return types;
+}
+
+const cloudOf = (stackName: string): 'aws' | 'gcp' | undefined => (/-aws-(cluster|lb)$/.test(stackName) ? 'aws' : /-gcp-(cluster|lb)$/.test(stackName) ? 'gcp' : undefined);
+
+/**
+ * The permissions the stacks need, from the resource types they synthesize,
+ * plus what hoplab's commands call ({@link COMMAND_NEEDS}) for each cloud present.
+ */
+export function requiredPermissions(stacks: readonly SynthStack[]): RequiredPermissions {
+  const aws = new Set<string>();
+  const gcp = new Set<string>();
+  const apis = new Set<string>();
+  const unmapped = new Set<string>();
+  for (const stack of stacks) {
+    const cloud = cloudOf(stack.name);
+    if (cloud === 'aws') COMMAND_NEEDS.aws.forEach((a) => aws.add(a));
+    if (cloud === 'gcp') {
+      COMMAND_NEEDS.gcp.forEach((p) => gcp.add(p));
+      COMMAND_NEEDS.gcpApis.forEach((a) => apis.add(a));
+    }
+    for (const type of terraformTypes(stack)) {
+      const entry = RESOURCE_NEEDS[type];
+      const needs = entry && ((cloud && entry[cloud]) ?? entry.any);
+      if (!needs) {
+        unmapped.add(type);
+        continue;
+      }
+      needs.aws?.forEach((a) => aws.add(a));
+      needs.gcp?.forEach((p) => gcp.add(p));
+      needs.gcpApis?.forEach((a) => apis.add(a));
+    }
+  }
+  const sorted = (set: Set<string>) => [...set].sort();
+  return { aws: sorted(aws), gcp: sorted(gcp), gcpApis: sorted(apis), unmapped: sorted(unmapped) };
+}

@@ -1,0 +1,196 @@
+import { DataKubernetesResource } from '@cdktf/provider-kubernetes/lib/data-kubernetes-resource';
+import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
+import { ITerraformDependable } from 'cdktf';
+import { Construct } from 'constructs';
+import { ExposureMode } from '../../config/schema';
+import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
+import { KubernetesManifest, ManifestsRelease } from '../k8s/manifests-release';
+import { LbExposure } from './lb-exposure';
+
+/** `spec.controllerName` of a GatewayClass served by the AWS Load Balancer Controller's ALB Gateway controller. */
+export const ALB_GATEWAY_CONTROLLER_NAME = 'gateway.k8s.aws/alb';
+/** API group and version of the controller's Gateway configuration CRDs (v3.5.0 serves and stores v1). */
+export const LBC_GATEWAY_API_VERSION = 'gateway.k8s.aws/v1';
+/** The kubectl image of the hook that waits for the Gateway to be programmed. */
+export const KUBECTL_IMAGE = 'registry.k8s.io/kubectl:v1.32.9';
+
+export interface AlbGatewayExposureProps {
+  /** Exposure mode (required): names the objects and labels them. */
+  readonly mode: ExposureMode;
+  /** Namespace of the app (required). */
+  readonly namespace: string;
+  /** Labels of the Pods to expose (required): the Service selector. */
+  readonly selector: Readonly<Record<string, string>>;
+  /** Name of the Pods' container port (required). */
+  readonly targetPort: string;
+  /**
+   * Name of the cluster-scoped GatewayClass this exposure creates.
+   * @default 'hoplab-alb'
+   */
+  readonly gatewayClassName?: string;
+  /**
+   * Tags for this load balancer, on top of the controller's default tags.
+   * @default - none
+   */
+  readonly tags?: Readonly<Record<string, string>>;
+  /**
+   * The AWS Load Balancer Controller's Helm release (required). Everything
+   * here depends on it: created after its webhooks answer, deleted (and the
+   * ALB with it: finalizers on the GatewayClass, Gateway and configuration
+   * objects) before it is uninstalled.
+   */
+  readonly controller: ITerraformDependable;
+}
+
+/**
+ * The `native` exposure through the Gateway API instead of an Ingress: an
+ * internet-facing ALB made by the AWS Load Balancer Controller's ALB Gateway
+ * controller (v3.5.0) from a GatewayClass (`gateway.k8s.aws/alb`), a Gateway
+ * with an HTTP listener on port 80 whose `LoadBalancerConfiguration` asks for
+ * the `internet-facing` scheme (the default is internal), an `HTTPRoute` to a
+ * ClusterIP Service, and a `TargetGroupConfiguration` on that Service with
+ * `ip` targets (the controller's default is instance). Same data path as
+ * `native`: ALB -> Pod IP.
+ *
+ * The custom resources go through a Helm release (see {@link ManifestsRelease})
+ * because their CRDs are created in the same apply. A post-install hook runs
+ * `kubectl wait --for=condition=Programmed` on the Gateway, so the release is
+ * done when the ALB is; the URL is then read from the Gateway's
+ * `status.addresses` with a `kubernetes_resource` data source.
+ */
+export class AlbGatewayExposure extends Construct implements LbExposure {
+  public readonly mode: ExposureMode;
+  public readonly url: string;
+  public readonly loadBalancerObject: ITerraformDependable;
+  /** The backend Service. */
+  public readonly service: ServiceV1;
+  /** The Helm release holding GatewayClass, Gateway, HTTPRoute and the controller's configuration. */
+  public readonly objects: ManifestsRelease;
+  /** The Gateway as read back after it is programmed. */
+  public readonly gateway: DataKubernetesResource;
+
+  constructor(scope: Construct, id: string, props: AlbGatewayExposureProps) {
+    super(scope, id);
+    this.mode = props.mode;
+    const name = exposureObjectName(props.mode);
+    const labels = exposureLabels(props.mode);
+    const namespace = props.namespace;
+    const className = props.gatewayClassName ?? 'hoplab-alb';
+
+    this.service = new ServiceV1(this, 'service', {
+      metadata: { name, namespace, labels },
+      spec: {
+        // ip targets: the ALB reaches Pod IPs in the VPC directly, no NodePort.
+        type: 'ClusterIP',
+        selector: { ...props.selector },
+        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: props.targetPort, protocol: 'TCP' }],
+      },
+      dependsOn: [props.controller],
+    });
+
+    const waiter = `${name}-wait`;
+    const hook = (weight: number) => ({
+      'helm.sh/hook': 'post-install,post-upgrade',
+      'helm.sh/hook-weight': String(weight),
+      'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded',
+    });
+    const manifests: KubernetesManifest[] = [
+      {
+        apiVersion: GATEWAY_API_GROUP_VERSION,
+        kind: 'GatewayClass',
+        metadata: { name: className, labels },
+        spec: { controllerName: ALB_GATEWAY_CONTROLLER_NAME },
+      },
+      {
+        apiVersion: LBC_GATEWAY_API_VERSION,
+        kind: 'LoadBalancerConfiguration',
+        metadata: { name, namespace, labels },
+        spec: {
+          scheme: 'internet-facing',
+          ...(props.tags && Object.keys(props.tags).length > 0 ? { tags: { ...props.tags } } : {}),
+        },
+      },
+      {
+        apiVersion: GATEWAY_API_GROUP_VERSION,
+        kind: 'Gateway',
+        metadata: { name, namespace, labels },
+        spec: {
+          gatewayClassName: className,
+          infrastructure: { parametersRef: { group: 'gateway.k8s.aws', kind: 'LoadBalancerConfiguration', name } },
+          listeners: [{ name: 'http', protocol: 'HTTP', port: EXPOSURE_PORT, allowedRoutes: { namespaces: { from: 'Same' } } }],
+        },
+      },
+      {
+        apiVersion: LBC_GATEWAY_API_VERSION,
+        kind: 'TargetGroupConfiguration',
+        metadata: { name, namespace, labels },
+        spec: {
+          targetReference: { name },
+          defaultConfiguration: {
+            targetType: 'ip',
+            healthCheckConfig: { healthCheckPath: '/', healthCheckProtocol: 'HTTP', matcher: { httpCode: '200' } },
+            // Shorter than the app's termination grace period, as on the Ingress ALBs.
+            targetGroupAttributes: [{ key: 'deregistration_delay.timeout_seconds', value: '30' }],
+          },
+        },
+      },
+      exposureHttpRoute(name, namespace, labels),
+      // The wait: a post-install hook Job that returns once the controller marks the Gateway Programmed (its ALB is active).
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: waiter, namespace, labels } },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: { name: waiter, namespace, labels },
+        rules: [{ apiGroups: ['gateway.networking.k8s.io'], resources: ['gateways'], verbs: ['get', 'list', 'watch'] }],
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: waiter, namespace, labels },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: waiter },
+        subjects: [{ kind: 'ServiceAccount', name: waiter, namespace }],
+      },
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: waiter, namespace, labels, annotations: hook(0) },
+        spec: {
+          backoffLimit: 2,
+          activeDeadlineSeconds: 840,
+          template: {
+            metadata: { labels },
+            spec: {
+              serviceAccountName: waiter,
+              restartPolicy: 'Never',
+              containers: [
+                {
+                  name: 'wait',
+                  image: KUBECTL_IMAGE,
+                  args: ['wait', '--namespace', namespace, '--for=condition=Programmed', `gateway/${name}`, '--timeout=780s'],
+                  resources: { requests: { cpu: '10m', memory: '32Mi' }, limits: { memory: '64Mi' } },
+                  securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true, runAsUser: 65532 },
+                },
+              ],
+            },
+          },
+        },
+      },
+    ];
+
+    this.objects = new ManifestsRelease(this, 'objects', {
+      releaseName: name,
+      namespace,
+      manifests,
+      dependsOn: [props.controller, this.service],
+    });
+
+    this.gateway = new DataKubernetesResource(this, 'gateway', {
+      apiVersion: GATEWAY_API_GROUP_VERSION,
+      kind: 'Gateway',
+      metadata: { name, namespace },
+      dependsOn: [this.objects.release],
+    });
+    this.loadBalancerObject = this.objects.release;
+    this.url = `http://\${${this.gateway.fqn}.object.status.addresses[0].value}/`;
+  }
+}

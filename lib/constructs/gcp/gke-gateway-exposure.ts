@@ -1,0 +1,113 @@
+import { DataKubernetesResource } from '@cdktf/provider-kubernetes/lib/data-kubernetes-resource';
+import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
+import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
+import { ITerraformDependable } from 'cdktf';
+import { Construct } from 'constructs';
+import { ExposureMode } from '../../config/schema';
+import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
+import { annotationAddress } from './gce-ingress-exposure';
+import { LB_SERVICE_IGNORED_ANNOTATIONS } from './gke-load-balancer-service-exposure';
+
+/** GKE's GatewayClass for a global external Application Load Balancer (Envoy-based, NEG backends). */
+export const GKE_GATEWAY_CLASS = 'gke-l7-global-external-managed';
+
+export interface GkeGatewayExposureProps {
+  /**
+   * The exposure mode, for the names and the `hoplab.dev/exposure` label.
+   * @default 'gateway'
+   */
+  readonly mode?: ExposureMode;
+  /** Namespace of the app (a reference to the namespace resource, so it is destroyed after the exposure). Required. */
+  readonly namespace: string;
+  /** Labels that select the app's Pods. Required. */
+  readonly selector: Readonly<Record<string, string>>;
+  /** Port the Pods serve on. Required. */
+  readonly targetPort: number;
+  /**
+   * GatewayClass of the Gateway.
+   * @default GKE_GATEWAY_CLASS
+   */
+  readonly gatewayClassName?: string;
+}
+
+/**
+ * The `native` exposure through the Gateway API instead of an Ingress, on GKE:
+ * a Gateway of class `gke-l7-global-external-managed` (a global external
+ * Application Load Balancer) with an HTTP listener on port 80 and an
+ * `HTTPRoute` to a ClusterIP Service. GKE's Gateway controller gives the
+ * Service NEGs and the load balancer sends to Pod IPs, as the `native`
+ * Ingress does: only the API differs.
+ *
+ * GKE installs the Gateway API CRDs when the cluster has
+ * `gateway_api_config { channel = "CHANNEL_STANDARD" }` (the cluster stack,
+ * applied first), so `kubernetes_manifest` can plan these objects. The
+ * Gateway waits until GKE writes its address; the URL is read back from it.
+ * On destroy the provider waits for each object to be gone; GKE's controller
+ * (managed, in the control plane) deletes the load balancer first.
+ */
+export class GkeGatewayExposure extends Construct {
+  /** The exposure mode. */
+  public readonly mode: ExposureMode;
+  /** The backend Service. */
+  public readonly service: ServiceV1;
+  /** The Gateway. */
+  public readonly gatewayManifest: Manifest;
+  /** The HTTPRoute. */
+  public readonly route: Manifest;
+  /** The Gateway as read back, with its address. */
+  public readonly gateway: DataKubernetesResource;
+  /** `http://<load balancer IP>/`, from the Gateway status. */
+  public readonly url: string;
+
+  constructor(scope: Construct, id: string, props: GkeGatewayExposureProps) {
+    super(scope, id);
+    this.mode = props.mode ?? 'gateway';
+    const name = exposureObjectName(this.mode);
+    const labels = exposureLabels(this.mode);
+    const namespace = props.namespace;
+
+    this.service = new ServiceV1(this, 'service', {
+      metadata: { name, namespace, labels },
+      spec: {
+        type: 'ClusterIP',
+        selector: { ...props.selector },
+        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: String(props.targetPort), protocol: 'TCP' }],
+      },
+      // GKE annotates Services of a VPC-native cluster for NEGs and writes NEG status on them.
+      lifecycle: { ignoreChanges: LB_SERVICE_IGNORED_ANNOTATIONS.map(annotationAddress) },
+    });
+
+    this.gatewayManifest = new Manifest(this, 'gateway-object', {
+      manifest: {
+        apiVersion: GATEWAY_API_GROUP_VERSION,
+        kind: 'Gateway',
+        metadata: { name, namespace, labels },
+        spec: {
+          gatewayClassName: props.gatewayClassName ?? GKE_GATEWAY_CLASS,
+          listeners: [{ name: 'http', protocol: 'HTTP', port: EXPOSURE_PORT, allowedRoutes: { namespaces: { from: 'Same' } } }],
+        },
+      },
+      // GKE takes minutes to program a global load balancer; the address comes first.
+      wait: { fields: { 'status.addresses[0].value': '^[0-9.]+$' } },
+      timeouts: { create: '20m', update: '20m', delete: '20m' },
+    });
+
+    this.route = new Manifest(this, 'route', {
+      manifest: exposureHttpRoute(name, namespace, labels),
+      dependsOn: [this.gatewayManifest, this.service],
+    });
+
+    this.gateway = new DataKubernetesResource(this, 'gateway', {
+      apiVersion: GATEWAY_API_GROUP_VERSION,
+      kind: 'Gateway',
+      metadata: { name, namespace },
+      dependsOn: [this.gatewayManifest, this.route],
+    });
+    this.url = `http://\${${this.gateway.fqn}.object.status.addresses[0].value}/`;
+  }
+
+  /** What the app's Pods must come after (GKE adds the NEG readiness gate only to Pods created once the NEGs exist). */
+  public get dependables(): ITerraformDependable[] {
+    return [this.service, this.gatewayManifest, this.route];
+  }
+}

@@ -1,0 +1,195 @@
+import { ExposureMode } from '../config/schema';
+import { ClientIpVia, clientIpPreserved, Cloud, ExposureOutput } from './contract';
+
+/** What an exposure is, apart from where it lives: the static part of an `exposure_<mode>` output (`backends` comes from {@link exposureBackends}). */
+export type ExposureFacts = Omit<ExposureOutput, 'mode' | 'cloud' | 'url' | 'backends'>;
+
+/** Facts without `client_ip_preserved`, which {@link fact} derives from `client_ip_via`. */
+type StatedFacts = Omit<ExposureFacts, 'client_ip_preserved'>;
+
+/** Adds `client_ip_preserved` exactly as the contract defines it: `client_ip_via !== 'none'`. */
+function fact(stated: StatedFacts): ExposureFacts {
+  return { ...stated, client_ip_preserved: clientIpPreserved(stated.client_ip_via) };
+}
+
+const SNAT_L7 = (via: string) => `a node address (SNAT by kube-proxy) as TCP peer; only the L7 X-Forwarded-For header still names the client (${via})`;
+const SNAT_L4 = 'a node address (SNAT by kube-proxy) as TCP source, and no header: the client address is lost';
+
+/**
+ * Exposure modes a cloud does not offer, and why: explain, compare and the
+ * README say so, and the `-lb` stack exports nothing for them.
+ */
+export const EXPOSURE_UNAVAILABLE: Readonly<Record<Cloud, Readonly<Partial<Record<ExposureMode, string>>>>> = {
+  aws: {},
+  gcp: {
+    // Their backends are instance groups or GCE_VM_IP NEGs of the node VMs: there is no L4 container-native load balancer to show.
+    'native-l4': 'GKE passthrough Network Load Balancers only target nodes, never Pod IPs',
+  },
+};
+
+/**
+ * The facts of DESIGN.md per cloud and exposure mode; a mode the cloud does not
+ * offer (see {@link EXPOSURE_UNAVAILABLE}) has none. The `-lb` stacks build each
+ * exposure from these facts and export them next to its URL; `explain` derives
+ * the same facts from the synthesized resources, and a test holds the two together.
+ *
+ * `source_nat`: a node SNATs on the way to the Pod. `client_ip_via`: where the
+ * Pod finds the client. Behind an L7 load balancer the TCP peer is always the
+ * proxy (or, with SNAT, a node), but X-Forwarded-For still names the client;
+ * only an L4 load balancer in front of NodePorts with `externalTrafficPolicy:
+ * Cluster` (`nodeport-l4`) loses it.
+ */
+export const EXPOSURE_FACTS: Readonly<Record<Cloud, Readonly<Partial<Record<ExposureMode, ExposureFacts>>>>> = {
+  aws: {
+    native: fact({
+      lb_kind: 'alb',
+      target_type: 'ip',
+      expected_hops: 1,
+      source_nat: false,
+      client_ip_via: 'x-forwarded-for',
+      client_ip_seen_as: 'X-Forwarded-For; the TCP peer is the ALB',
+      health_check: 'each Pod IP on its port (HTTP /), with Pod readiness gates',
+      external_traffic_policy: 'Cluster',
+    }),
+    gateway: fact({
+      lb_kind: 'alb',
+      target_type: 'ip',
+      expected_hops: 1,
+      source_nat: false,
+      client_ip_via: 'x-forwarded-for',
+      client_ip_seen_as: 'X-Forwarded-For; the TCP peer is the ALB',
+      health_check: 'each Pod IP on its port (HTTP /), with Pod readiness gates',
+      external_traffic_policy: 'Cluster',
+    }),
+    nodeport: fact({
+      lb_kind: 'alb',
+      target_type: 'instance',
+      expected_hops: 2,
+      source_nat: true,
+      client_ip_via: 'x-forwarded-for',
+      client_ip_seen_as: SNAT_L7('the ALB adds it'),
+      health_check: "every node's NodePort (HTTP /): passes on nodes without a Pod too",
+      external_traffic_policy: 'Cluster',
+    }),
+    'nodeport-l4': fact({
+      lb_kind: 'nlb',
+      target_type: 'instance',
+      expected_hops: 2,
+      source_nat: true,
+      client_ip_via: 'none',
+      client_ip_seen_as: SNAT_L4,
+      health_check: "every node's NodePort (TCP): passes on nodes without a Pod too",
+      external_traffic_policy: 'Cluster',
+    }),
+    'nodeport-local': fact({
+      lb_kind: 'nlb',
+      target_type: 'instance',
+      expected_hops: 1,
+      source_nat: false,
+      client_ip_via: 'tcp-source',
+      client_ip_seen_as: 'TCP source address (no proxy, no SNAT)',
+      health_check: "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass",
+      external_traffic_policy: 'Local',
+    }),
+    'native-l4': fact({
+      lb_kind: 'nlb',
+      target_type: 'ip',
+      expected_hops: 1,
+      source_nat: false,
+      client_ip_via: 'tcp-source',
+      client_ip_seen_as: 'TCP source address (NLB client IP preservation on, no SNAT)',
+      health_check: 'each Pod IP on its port (TCP), with Pod readiness gates',
+      external_traffic_policy: 'Cluster',
+    }),
+  },
+  gcp: {
+    native: fact({
+      lb_kind: 'gclb-application',
+      target_type: 'neg',
+      expected_hops: 1,
+      source_nat: false,
+      client_ip_via: 'x-forwarded-for',
+      client_ip_seen_as: 'X-Forwarded-For; the TCP peer is a Google Front End proxy',
+      health_check: "each Pod endpoint in the NEGs (HTTP /: Pods start after the Ingress, so GKE uses its default path, not the readiness probe's)",
+      external_traffic_policy: 'Cluster',
+    }),
+    gateway: fact({
+      lb_kind: 'gclb-application',
+      target_type: 'neg',
+      expected_hops: 1,
+      source_nat: false,
+      client_ip_via: 'x-forwarded-for',
+      client_ip_seen_as: 'X-Forwarded-For; the TCP peer is a Google Front End proxy',
+      health_check: 'each Pod endpoint in the NEGs (HTTP /, the Gateway controller\'s default without a HealthCheckPolicy)',
+      external_traffic_policy: 'Cluster',
+    }),
+    nodeport: fact({
+      lb_kind: 'gclb-application',
+      target_type: 'instance-group',
+      expected_hops: 2,
+      source_nat: true,
+      client_ip_via: 'x-forwarded-for',
+      client_ip_seen_as: SNAT_L7('the Google Front End adds it'),
+      health_check: "every node's NodePort in the instance groups (HTTP /)",
+      external_traffic_policy: 'Cluster',
+    }),
+    'nodeport-l4': fact({
+      lb_kind: 'gcp-passthrough-nlb',
+      target_type: 'instance',
+      expected_hops: 2,
+      source_nat: true,
+      client_ip_via: 'none',
+      client_ip_seen_as: SNAT_L4,
+      health_check: 'kube-proxy health port 10256 (HTTP /healthz) on every node: passes on nodes without a Pod too',
+      external_traffic_policy: 'Cluster',
+    }),
+    'nodeport-local': fact({
+      lb_kind: 'gcp-passthrough-nlb',
+      // The node VMs: behind a regional backend service as instance groups, or GCE_VM_IP NEGs on newer GKE.
+      target_type: 'instance',
+      expected_hops: 1,
+      source_nat: false,
+      client_ip_via: 'tcp-source',
+      client_ip_seen_as: 'TCP source address (passthrough, no SNAT)',
+      health_check: "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass",
+      external_traffic_policy: 'Local',
+    }),
+  },
+};
+
+/** The facts of `mode` on `cloud`, or undefined where the cloud does not offer it. */
+export function exposureFacts(cloud: Cloud, mode: ExposureMode): ExposureFacts | undefined {
+  return EXPOSURE_FACTS[cloud][mode];
+}
+
+/** The modes of `modes` that `cloud` offers, in the given order. */
+export function offeredModes(cloud: Cloud, modes: readonly ExposureMode[]): ExposureMode[] {
+  return modes.filter((mode) => EXPOSURE_FACTS[cloud][mode] !== undefined);
+}
+
+/**
+ * The `backends` output of an exposure, from its cloud and target type. GKE
+ * passthrough load balancers (`target_type` `instance`) depend on the GKE
+ * version: pass the words of `gkeL4Backends(version).backends`.
+ */
+export function exposureBackends(cloud: Cloud, facts: ExposureFacts, gkePassthroughBackends?: string): string {
+  switch (`${cloud}/${facts.target_type}`) {
+    case 'aws/ip':
+      return 'the Pod IPs, registered in an ip target group';
+    case 'aws/instance':
+      return "every node's NodePort, registered in an instance target group";
+    case 'gcp/neg':
+      return 'the Pod IPs, as endpoints of zonal GCE_VM_IP_PORT NEGs';
+    case 'gcp/instance-group':
+      return "every node's NodePort, through zonal instance groups";
+    case 'gcp/instance':
+      return gkePassthroughBackends ?? 'the nodes (instance groups or GCE_VM_IP NEGs, by GKE version)';
+    default:
+      throw new Error(`exposureBackends: no words for target type "${facts.target_type}" on ${cloud}`);
+  }
+}
+
+/** Type guard for callers that hold a raw string. */
+export function isClientIpVia(value: unknown): value is ClientIpVia {
+  return value === 'tcp-source' || value === 'x-forwarded-for' || value === 'none';
+}

@@ -1,0 +1,14 @@
+import { LabConfig } from '../config/schema';
+
+/** Stack and cluster names derived from the environment name. These are a contract: renaming one recreates cloud resources. */
+export function labNames(config: Pick<LabConfig, 'name'>) {
+  const env = config.name;
+  return {
+    awsClusterStack: `${env}-aws-cluster`,
+    awsLbStack: `${env}-aws-lb`,
+    gcpClusterStack: `${env}-gcp-cluster`,
+    gcpLbStack: `${env}-gcp-lb`,
+    eksCluster: `${env}-eks`,
+    gkeCluster: `${env}-gke`,
+  };
+}

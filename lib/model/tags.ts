@@ -1,0 +1,23 @@
+import { LabConfig } from '../config/schema';
+
+/** Tag key that marks every resource of an environment; leftover checks search by it. */
+export const ENV_TAG = 'hoplab-env';
+/** Tag keys every resource carries. */
+export const TAG_KEYS = { env: ENV_TAG, workshop: 'hoplab-workshop', owner: 'hoplab-owner', expires: 'hoplab-expires', stack: 'hoplab-stack', managedBy: 'managed-by' } as const;
+
+/**
+ * Tags for every taggable AWS resource of a stack (provider default tags), and
+ * the google provider's default labels (made label-safe by `gcpLabelValue`):
+ * which environment, workshop and stack made it, who owns it, and when it may
+ * be deleted.
+ */
+export function labTags(config: LabConfig, stackName: string): Record<string, string> {
+  return {
+    [TAG_KEYS.env]: config.name,
+    [TAG_KEYS.workshop]: config.workshop.name,
+    [TAG_KEYS.owner]: config.workshop.owner,
+    [TAG_KEYS.expires]: config.workshop.expiresAt ?? 'unset',
+    [TAG_KEYS.stack]: stackName,
+    [TAG_KEYS.managedBy]: 'hoplab',
+  };
+}

@@ -1,0 +1,73 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { App, TerraformStack } from 'cdktf';
+import { AwsEmulator } from '../constructs/aws/emulator';
+import { LabConfig } from '../config/schema';
+import { labEnvironments } from '../config/environments';
+import { labNames } from '../model/names';
+import { AwsClusterStack } from './aws-cluster-stack';
+import { AwsLbStack } from './aws-lb-stack';
+import { GcpClusterStack } from './gcp-cluster-stack';
+import { GcpLbStack } from './gcp-lb-stack';
+import { addStateBackend, EMULATOR_STATE_DIR, EmulatorState } from './state-backend';
+
+/** The four stacks of one environment. AWS and GCP never depend on each other. */
+export interface LabStacks {
+  readonly env: string;
+  readonly awsCluster: AwsClusterStack;
+  readonly awsLb: AwsLbStack;
+  readonly gcpCluster: GcpClusterStack;
+  readonly gcpLb: GcpLbStack;
+}
+
+/**
+ * Adds every stack of every environment of the lab to `app`: per environment
+ * (one per attendee, or one named `name`) `<env>-aws-cluster`, `<env>-aws-lb`,
+ * `<env>-gcp-cluster`, `<env>-gcp-lb`, each with its state where `backend`
+ * says. The config must be validated (see `loadConfig`).
+ */
+export interface AddLabOptions {
+  /**
+   * Point the `<env>-aws-cluster` stacks at a local AWS emulator (see `npm run local`);
+   * only those stacks can then be applied. Every stack's state then goes to the
+   * emulator or to `emulatorStateDir`, never to the configured backend (see `chooseStatePlacement`).
+   * @default - real AWS
+   */
+  readonly awsEmulator?: AwsEmulator;
+  /**
+   * Directory for the local state of emulator runs (only used with `awsEmulator`).
+   * @default - `.hoplab/emulator` under the current directory
+   */
+  readonly emulatorStateDir?: string;
+}
+
+export function addLab(app: App, config: LabConfig, options: AddLabOptions = {}): LabStacks[] {
+  return labEnvironments(config).map((env) => {
+    const names = labNames(env);
+    const emulatorState: EmulatorState | undefined = options.awsEmulator
+      ? { endpoint: options.awsEmulator.endpoint, stateDir: resolve(options.emulatorStateDir ?? EMULATOR_STATE_DIR) }
+      : undefined;
+    const withBackend = <T extends TerraformStack>(stack: T, name: string): T => {
+      addStateBackend(stack, env.backend, name, emulatorState);
+      return stack;
+    };
+    const awsCluster = withBackend(new AwsClusterStack(app, names.awsClusterStack, { config: env, emulator: options.awsEmulator }), names.awsClusterStack);
+    const awsLb = withBackend(new AwsLbStack(app, names.awsLbStack, { config: env, cluster: awsCluster }), names.awsLbStack);
+    const gcpCluster = withBackend(new GcpClusterStack(app, names.gcpClusterStack, { config: env }), names.gcpClusterStack);
+    const gcpLb = withBackend(new GcpLbStack(app, names.gcpLbStack, { config: env, cluster: gcpCluster }), names.gcpLbStack);
+    return { env: env.name, awsCluster, awsLb, gcpCluster, gcpLb };
+  });
+}
+
+/**
+ * Synthesizes `app` after removing the stack folders of an earlier config (an
+ * attendee since removed, say), so nothing stale is explained or deployed.
+ * State is not in these folders and stays where it is.
+ */
+export function synthFresh(app: App): void {
+  const stacks = join(app.outdir, 'stacks');
+  rmSync(stacks, { recursive: true, force: true });
+  // cdktf creates each stack's folder, but expects `stacks/` to exist.
+  mkdirSync(stacks, { recursive: true });
+  app.synth();
+}

@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { runCompare } from '../../../lib/commands/compare/compare-cli';
+import { selectShard } from '../../../lib/plumbing/selection/shard';
+import { fixture } from '../../support/fixtures';
+
+async function run(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCompare(argv, {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    progress: { write: () => true, isTTY: false },
+    run: async () => ({ code: 1, stderr: 'Error: no state' }),
+  });
+  return { code, out, err };
+}
+
+describe('compare command', () => {
+  test('--help prints usage with the JSON shape and exits 0', async () => {
+    const { code, out } = await run('--help');
+    expect(code).toBe(0);
+    expect(out).toContain('usage: npm run compare -- [--outputs FILE]');
+    expect(out).toContain('"schema":"hoplab.compare/v1"');
+  });
+
+  test.each([
+    [['--count', '0'], 'compare: --count 0 is not allowed: use a whole number from 1 to 1000'],
+    [['--concurrency', '500'], 'compare: --concurrency 500 is not allowed: use a whole number from 1 to 32'],
+    [['--timeout', 'soon'], 'compare: --timeout soon is not allowed: use a whole number from 100 to 60000'],
+    [['--my-ip', 'me'], 'compare: --my-ip me is not an IP address (e.g. 203.0.113.7)'],
+    [['--format', 'xml'], 'compare: --format xml is not supported; use one of table, markdown, json'],
+    [['--bogus'], "compare: Unknown option '--bogus'"],
+  ])('%j exits 2: %s', async (argv, message) => {
+    const { code, err, out } = await run(...argv);
+    expect(code).toBe(2);
+    expect(err).toContain(message);
+    expect(out).toBe('');
+  });
+
+  test('a missing outputs file exits 1 with the reason', async () => {
+    const { code, err } = await run('--outputs', '/nonexistent/outputs.json');
+    expect(code).toBe(1);
+    expect(err).toBe('compare: cannot read outputs file /nonexistent/outputs.json: ENOENT\n');
+  });
+
+  test('without --outputs and without a synthesized app it exits 1 and says what to do', async () => {
+    const { code, err } = await run('--dir', '/nonexistent');
+    expect(code).toBe(1);
+    expect(err).toContain('compare: no /nonexistent/manifest.json: synthesize first (npm run synth), or pass --outputs FILE');
+  });
+
+  test('without --outputs and cdktf failing it exits 1 with cdktf’s message', async () => {
+    const { code, err } = await run('--dir', fixture('lab'));
+    expect(code).toBe(1);
+    expect(err).toContain('no ');
+  });
+
+  test('--format json without --probe is the outputs side by side', async () => {
+    const { code, out } = await run('--outputs', fixture('outputs.json'), '--format', 'json');
+    expect(code).toBe(0);
+    const model = JSON.parse(out);
+    expect(model).toMatchObject({ schema: 'hoplab.compare/v1', probe: null });
+    expect(model.environments[0].rows).toHaveLength(3);
+  });
+});
+
+describe('compare --shard', () => {
+  test('GIVEN outputs of two environments WHEN --shard picks one THEN only that environment is shown', async () => {
+    const outputs = readFileSync(fixture('outputs.json'), 'utf8');
+    const one = (env: string) => JSON.parse(outputs.replace(/"lab-/g, `"${env}-`));
+    const file = join(mkdtempSync(join(tmpdir(), 'hoplab-compare-')), 'outputs.json');
+    writeFileSync(file, JSON.stringify({ ...one('ann'), ...one('bob') }));
+    const envs = ['ann', 'bob'];
+    const [first] = selectShard(envs, { index: 1, total: 2 });
+    for (const [k, expected] of [[1, first], [2, envs.find((e) => e !== first)]] as const) {
+      let out = '';
+      const code = await runCompare(['--outputs', file, '--format', 'json', '--shard', `${k}/2`], {
+        out: (t) => (out += t),
+        err: () => undefined,
+        progress: { write: () => true, isTTY: false },
+        environments: () => envs,
+      });
+      expect(code).toBe(0);
+      expect(JSON.parse(out).environments.map((e: { env: string }) => e.env)).toEqual([expected]);
+    }
+  });
+
+  test('GIVEN a bad --shard WHEN run THEN exit 2 naming the value', async () => {
+    const { code, err } = await run('--shard', '3/2');
+    expect(code).toBe(2);
+    expect(err).toContain('compare: --shard: "3/2" is not a shard; write K/N with 1 <= K <= N <= 256');
+  });
+});

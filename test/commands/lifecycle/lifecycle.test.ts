@@ -1,0 +1,97 @@
+import { validConfig } from '../../../lib/config/load';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkLifecycleRequest, parseKinds, providerMirrorFor, runLifecycle, selectEnvironments } from '../../../lib/commands/lifecycle/lifecycle';
+
+describe('runLifecycle guards', () => {
+  test.each([
+    ['aws', ['aws-cluster', 'gcp-cluster', 'gcp-lb']],
+    ['gcp', ['gcp-cluster']],
+  ] as const)('GIVEN a real teardown of %s-cluster without its lb stack WHEN run THEN it refuses before touching anything', async (cloud, kinds) => {
+    await expect(runLifecycle('destroy', { config: validConfig({ gcp: { project: 'acme-lab-1' } }, 'test'), kinds: [...kinds], write: () => undefined })).rejects.toThrow(
+      `--stacks: destroying ${cloud}-cluster without ${cloud}-lb would strand the load balancers its controller made (and block deleting the network); add ${cloud}-lb (it is destroyed first)`,
+    );
+  });
+
+  test.each(['deploy', 'destroy'] as const)('GIVEN the placeholder GCP project WHEN a GCP stack would %s THEN it refuses and says how to fix it', async (direction) => {
+    await expect(runLifecycle(direction, { config: validConfig({}, 'test'), kinds: ['gcp-cluster', 'gcp-lb'], write: () => undefined })).rejects.toThrow(
+      'gcp.project is "hoplab-demo", a placeholder that lets the lab synthesize without config; set gcp.project to your Google Cloud project ID, or add --stacks aws-cluster,aws-lb',
+    );
+  });
+
+  test('GIVEN the emulator WHEN any stack but aws-cluster is asked for THEN it refuses', async () => {
+    await expect(
+      runLifecycle('deploy', { config: validConfig({}, 'test'), kinds: ['aws-cluster', 'aws-lb'], awsEndpoint: 'http://127.0.0.1:1', write: () => undefined }),
+    ).rejects.toThrow(
+      "HOPLAB_AWS_ENDPOINT is set (emulator mode; state in .hoplab/emulator/ or the emulator's S3, never the real state): only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster to run them there, or unset HOPLAB_AWS_ENDPOINT for the real clouds",
+    );
+  });
+});
+
+describe('parseKinds and selectEnvironments', () => {
+  test('GIVEN no --stacks WHEN parsed THEN all four kinds', () => {
+    expect(parseKinds(undefined)).toEqual(['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb']);
+  });
+
+  test('GIVEN --stacks with spaces WHEN parsed THEN the kinds in order', () => {
+    expect(parseKinds('gcp-lb, aws-lb')).toEqual(['gcp-lb', 'aws-lb']);
+  });
+
+  test.each(['', 'aws', 'aws-cluster,eks'])('GIVEN --stacks %p WHEN parsed THEN the error names the value and the allowed kinds', (text) => {
+    expect(() => parseKinds(text)).toThrow(`--stacks: ${JSON.stringify(text)} is not a list of stack kinds; allowed: aws-cluster, aws-lb, gcp-cluster, gcp-lb (comma-separated)`);
+  });
+
+  test('GIVEN attendees WHEN --env picks some THEN only those, and an unknown one is named', () => {
+    const config = validConfig({ attendees: ['ann', 'bob', 'cy'] }, 'test');
+    expect(selectEnvironments(config)).toEqual(['ann', 'bob', 'cy']);
+    expect(selectEnvironments(config, ['cy'])).toEqual(['cy']);
+    expect(() => selectEnvironments(config, ['cy', 'dan'])).toThrow('--env: "dan" not in this config; environments: ann, bob, cy');
+  });
+});
+
+describe('providerMirrorFor', () => {
+  const mirrorDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoplab-mirror-'));
+    mkdirSync(join(dir, 'registry.terraform.io', 'hashicorp', 'aws', '5.100.0'), { recursive: true });
+    return dir;
+  };
+
+  test('GIVEN HOPLAB_PROVIDER_MIRROR set WHEN a real run (no emulator) picks its providers THEN the registry is used, not the mirror', () => {
+    expect(providerMirrorFor(undefined, { HOPLAB_PROVIDER_MIRROR: mirrorDir() })).toBeUndefined();
+  });
+
+  test('GIVEN HOPLAB_PROVIDER_MIRROR set WHEN an emulator run picks its providers THEN the mirror is used', () => {
+    const dir = mirrorDir();
+    expect(providerMirrorFor('http://127.0.0.1:5000', { HOPLAB_PROVIDER_MIRROR: dir })).toBe(dir);
+  });
+});
+
+describe('world-open API endpoints', () => {
+  const ALL = ['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb'] as const;
+  const config = (extra: Record<string, unknown> = {}) => validConfig({ gcp: { project: 'acme-lab-1' }, ...extra }, 'test');
+
+  test('GIVEN the default endpoint CIDRs WHEN a real deploy is asked for THEN it refuses, naming both fields and how to find your address', () => {
+    expect(() => checkLifecycleRequest('deploy', [...ALL], undefined, config())).toThrow(
+      'aws.endpointPublicAccessCidrs (["0.0.0.0/0"]) and gcp.masterAuthorizedCidrs (["0.0.0.0/0"]) would open the cluster API endpoints to any address on the internet; ' +
+        'set them to the addresses you and the attendees deploy and run kubectl from, e.g. your own as "<ip>/32" (curl https://checkip.amazonaws.com shows it), ' +
+        'or set allowWorldOpenEndpoints: true in the config to deploy them open',
+    );
+  });
+
+  test('GIVEN only AWS stacks WHEN a real deploy is asked for THEN only the AWS field is named', () => {
+    expect(() => checkLifecycleRequest('deploy', ['aws-cluster', 'aws-lb'], undefined, config())).toThrow(
+      'aws.endpointPublicAccessCidrs (["0.0.0.0/0"]) would open the cluster API endpoint to any address on the internet; ',
+    );
+  });
+
+  test.each([
+    ['allowWorldOpenEndpoints: true', 'deploy', undefined, { allowWorldOpenEndpoints: true }],
+    ['restricted CIDRs', 'deploy', undefined, { aws: { endpointPublicAccessCidrs: ['203.0.113.7/32'] }, gcp: { project: 'acme-lab-1', masterAuthorizedCidrs: ['203.0.113.7/32'] } }],
+    ['the emulator', 'deploy', 'http://127.0.0.1:5000', {}],
+    ['a teardown', 'destroy', undefined, {}],
+  ] as const)('GIVEN %s WHEN checked THEN it goes ahead', (_name, direction, endpoint, extra) => {
+    const kinds = endpoint ? ['aws-cluster' as const] : [...ALL];
+    expect(() => checkLifecycleRequest(direction, kinds, endpoint, config(extra as Record<string, unknown>))).not.toThrow();
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * verify's parts that need no cloud: reading a `terraform show -json` plan
+ * into resources and differing attributes, and the bounded readiness wait.
+ */
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { changedResources, differingAttributes } from '../../../lib/commands/verify/drift';
+import { waitReady } from '../../../lib/commands/verify/readiness';
+import { deadUrl } from '../../support/echo-servers';
+
+describe('drift from a plan', () => {
+  test('GIVEN a plan where GKE wrote an annotation back and a Service is replaced WHEN read THEN each resource lists its differing attributes; no-ops and reads are left out', () => {
+    const plan = {
+      resource_changes: [
+        { address: 'google_compute_network.net', change: { actions: ['no-op'], before: { name: 'a' }, after: { name: 'a' } } },
+        { address: 'data.google_client_config.c', change: { actions: ['read'] } },
+        {
+          address: 'kubernetes_ingress_v1.native',
+          change: {
+            actions: ['update'],
+            before: { metadata: [{ annotations: { 'ingress.gcp.kubernetes.io/pre-shared-cert': '' } }], spec: [{ x: 1 }], wait_for_load_balancer: true },
+            after: { metadata: [{ annotations: {} }], spec: [{ x: 1 }], wait_for_load_balancer: true },
+            after_unknown: {},
+          },
+        },
+        { address: 'kubernetes_service_v1.l4', change: { actions: ['delete', 'create'], before: { spec: [{ type: 'LoadBalancer' }], id: 'x' }, after: { spec: [{ type: 'LoadBalancer' }] }, after_unknown: { id: true } } },
+      ],
+      resource_drift: [{ address: 'aws_vpc.vpc', change: { actions: ['update'], before: { tags_all: { a: '1' } }, after: { tags_all: { a: '2' } } } }],
+    };
+    expect(changedResources(plan)).toEqual({
+      resources: [
+        { address: 'kubernetes_ingress_v1.native', actions: 'update', attributes: ['metadata'] },
+        { address: 'kubernetes_service_v1.l4', actions: 'delete,create', attributes: ['id'] },
+      ],
+      outside: [{ address: 'aws_vpc.vpc', actions: 'update', attributes: ['tags_all'] }],
+    });
+  });
+
+  test('GIVEN an attribute that becomes unknown inside a block WHEN compared THEN it counts as differing', () => {
+    expect(differingAttributes({ before: { status: [{ lb: 'a' }] }, after: { status: null }, after_unknown: { status: [{ lb: true }] } })).toEqual(['status']);
+  });
+});
+
+describe('readiness', () => {
+  test('GIVEN a load balancer that answers 503 twice then 200 WHEN waited for THEN it is ready, with progress per attempt', async () => {
+    let n = 0;
+    const server: Server = createServer((_req, res) => {
+      n += 1;
+      res.writeHead(n <= 2 ? 503 : 200);
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const lines: string[] = [];
+    try {
+      const ready = await waitReady('lab aws native', url, { waitMs: 5000, intervalMs: 50, progress: (l) => lines.push(l) });
+      expect(ready).toMatchObject({ label: 'lab aws native', url, ready: true, attempts: 3, last: 'HTTP 200' });
+      expect(lines.slice(0, 2).map((l) => l.replace(/\(\d+ s/, '(N s'))).toEqual([
+        'ready: lab aws native waiting (N s of 5 s, last: HTTP 503)',
+        'ready: lab aws native waiting (N s of 5 s, last: HTTP 503)',
+      ]);
+      expect(lines[2]).toMatch(/^ready: lab aws native answered HTTP 200 after [\d.]+ s$/);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  test('GIVEN a load balancer that never answers WHEN waited for THEN it gives up at the bound and says why; no URL is not ready at once', async () => {
+    const started = Date.now();
+    const dead = await waitReady('lab gcp nodeport', await deadUrl(), { waitMs: 600, intervalMs: 200 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(dead).toMatchObject({ ready: false, last: 'ECONNREFUSED' });
+    expect(await waitReady('lab gcp native', null, { waitMs: 600 })).toMatchObject({ ready: false, attempts: 0, last: 'no URL in the output (not deployed, or the controller has not set the address yet)' });
+  });
+});

@@ -1,0 +1,48 @@
+import { IamPolicy } from '@cdktf/provider-aws/lib/iam-policy';
+import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
+import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
+import { Testing } from 'cdktf';
+import { CILIUM_OPERATOR_EC2_ACTIONS, CiliumOperatorRole } from '../../../lib/constructs/aws/cilium-operator-role';
+
+type Parsed = { data: Record<string, Record<string, { statement: Record<string, unknown>[] }>> };
+
+function synth() {
+  const json = Testing.synthScope((scope) => {
+    new CiliumOperatorRole(scope, 'cilium-operator-role', {
+      clusterName: 'lab-eks',
+      oidcProviderArn: 'arn:aws:iam::1:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/X',
+      oidcIssuerUrl: 'https://oidc.eks.us-east-1.amazonaws.com/id/X',
+    });
+  });
+  return { json, parsed: JSON.parse(json) as Parsed };
+}
+
+describe('CiliumOperatorRole', () => {
+  test('GIVEN a cluster WHEN synthesized THEN the policy grants exactly the EC2 actions of Cilium\'s ENI "Required Privileges" (with DescribeTags for ENI GC)', () => {
+    const statements = Object.values(synth().parsed.data.aws_iam_policy_document).flatMap((d) => d.statement);
+    const policy = statements.find((s) => s.sid === 'CiliumEniIpam');
+    expect(policy).toEqual({ sid: 'CiliumEniIpam', effect: 'Allow', actions: [...CILIUM_OPERATOR_EC2_ACTIONS], resources: ['*'] });
+    expect([...CILIUM_OPERATOR_EC2_ACTIONS].sort()).toEqual([
+      'ec2:AssignPrivateIpAddresses', 'ec2:AttachNetworkInterface', 'ec2:CreateNetworkInterface', 'ec2:CreateTags', 'ec2:DeleteNetworkInterface',
+      'ec2:DescribeInstanceTypes', 'ec2:DescribeManagedPrefixLists', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeRouteTables',
+      'ec2:DescribeSecurityGroups', 'ec2:DescribeSubnets', 'ec2:DescribeTags', 'ec2:DescribeVpcs', 'ec2:GetManagedPrefixListEntries',
+      'ec2:ModifyNetworkInterfaceAttribute',
+    ]);
+  });
+
+  test('GIVEN a cluster WHEN synthesized THEN only kube-system/cilium-operator can assume the role', () => {
+    const statements = Object.values(synth().parsed.data.aws_iam_policy_document).flatMap((d) => d.statement);
+    const trust = statements.find((s) => (s.actions as string[]).includes('sts:AssumeRoleWithWebIdentity'));
+    expect(trust?.condition).toEqual([
+      { test: 'StringEquals', variable: '${replace("https://oidc.eks.us-east-1.amazonaws.com/id/X", "https://", "")}:sub', values: ['system:serviceaccount:kube-system:cilium-operator'] },
+      { test: 'StringEquals', variable: '${replace("https://oidc.eks.us-east-1.amazonaws.com/id/X", "https://", "")}:aud', values: ['sts.amazonaws.com'] },
+    ]);
+  });
+
+  test('GIVEN a cluster WHEN synthesized THEN role and policy are named after it and attached', () => {
+    const { json } = synth();
+    expect(json).toHaveResourceWithProperties(IamRole, { name: 'lab-eks-cilium-operator' });
+    expect(json).toHaveResourceWithProperties(IamPolicy, { name: 'lab-eks-cilium-operator' });
+    expect(json).toHaveResourceWithProperties(IamRolePolicyAttachment, { policy_arn: expect.stringMatching(/^\$\{aws_iam_policy\.cilium-operator-role_policy_\w+\.arn\}$/) });
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * `npm run deploy` and `npm run teardown` against the AWS emulator: the command
+ * lines they refuse, and the question they ask, before any Terraform runs.
+ * (Split from lifecycle-emulator.test.ts so jest runs them beside its long
+ * deploy-and-teardown flow, in another worker.)
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Emulator } from '../../lib/commands/local/moto';
+import { runCommand, sharedEmulator } from './harness';
+
+jest.setTimeout(120_000);
+
+describe('deploy and teardown command lines against the AWS emulator', () => {
+  let moto: Emulator;
+  let cwd: string;
+
+  beforeAll(async () => {
+    moto = await sharedEmulator();
+    cwd = mkdtempSync(join(tmpdir(), 'hoplab-lifecycle-cli-'));
+    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['ws1'], workshop: { name: 'itest', expiresAt: '2026-12-01T18:00:00Z' } }));
+  });
+  afterAll(async () => {
+    await moto?.stop();
+  });
+
+  const run = (command: string, args: string[]) => runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
+
+  test.each([
+    [
+      ['--stacks', 'aws-lb'],
+      1,
+      "hoplab: HOPLAB_AWS_ENDPOINT is set (emulator mode; state in .hoplab/emulator/ or the emulator's S3, never the real state): only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster to run them there, or unset HOPLAB_AWS_ENDPOINT for the real clouds",
+    ],
+    [['--stacks', 'eks'], 2, 'hoplab: --stacks: "eks" is not a list of stack kinds; allowed: aws-cluster, aws-lb, gcp-cluster, gcp-lb (comma-separated) (see --help)'],
+    [['--env', 'nobody', '--stacks', 'aws-cluster'], 2, 'hoplab: --env: "nobody" not in this config; environments: ws1 (see --help)'],
+    [['--parallelism', '0', '--stacks', 'aws-cluster'], 2, 'hoplab: --parallelism: "0" is not a whole number from 1 to 32, or auto (see --help)'],
+    [['--bogus'], 2, "hoplab: Unknown option '--bogus' (see --help)"],
+  ])('GIVEN teardown %j WHEN run THEN it exits %i with %p', (args, code, message) => {
+    const result = run('teardown', args);
+    expect(result.code).toBe(code);
+    expect(result.out.trim().split('\n').at(-1)).toBe(message);
+  });
+
+  test.each(['deploy', 'teardown'])('GIVEN %s without --yes and without a terminal WHEN run THEN nothing is done', (command) => {
+    const result = run(command, ['--stacks', 'aws-cluster']);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(`hoplab ${command}: not on a terminal; add --yes to ${command} without the question`);
+    expect(result.out).not.toContain('start ');
+  });
+});

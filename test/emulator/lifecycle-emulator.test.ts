@@ -1,0 +1,179 @@
+/**
+ * `npm run deploy` and `npm run teardown` for real against the AWS emulator
+ * (the only cloud this machine can reach): Terraform applies and destroys the
+ * aws-cluster stack, and the leftover check finds what a load-balancer
+ * controller would leave behind, seeded on purpose.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CloudWatchLogsClient, CreateLogGroupCommand, DescribeLogGroupsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import {
+  AuthorizeSecurityGroupIngressCommand,
+  CreateLaunchTemplateCommand,
+  CreateNetworkInterfaceCommand,
+  CreateSecurityGroupCommand,
+  CreateSubnetCommand,
+  CreateVolumeCommand,
+  CreateVpcCommand,
+  DeleteSecurityGroupCommand,
+  DescribeLaunchTemplatesCommand,
+  DescribeNetworkInterfacesCommand,
+  DescribeSubnetsCommand,
+  DescribeVolumesCommand,
+  DescribeVpcsCommand,
+  EC2Client,
+} from '@aws-sdk/client-ec2';
+import {
+  CreateLoadBalancerCommand,
+  CreateTargetGroupCommand,
+  DeleteLoadBalancerCommand,
+  DeleteTargetGroupCommand,
+  ElasticLoadBalancingV2Client,
+} from '@aws-sdk/client-elastic-load-balancing-v2';
+import { Emulator } from '../../lib/commands/local/moto';
+import { ownEmulator, runCommand } from './harness';
+
+jest.setTimeout(400_000);
+
+/** A real deploy's state: a VPC the emulator knows nothing of (a refresh against the emulator would drop it). */
+const REAL_STATE = `${JSON.stringify({
+  version: 4,
+  terraform_version: '1.11.4',
+  serial: 9,
+  lineage: '0d9e4c1a-real-4e3b-9a51-6c0b2f7d8e21',
+  outputs: {},
+  resources: [
+    {
+      mode: 'managed',
+      type: 'aws_vpc',
+      name: 'vpc_6776A399',
+      provider: 'provider["registry.terraform.io/hashicorp/aws"]',
+      instances: [{ schema_version: 1, attributes: { id: 'vpc-0123456789abcdef0', cidr_block: '10.0.0.0/16', tags: { 'hoplab-env': 'ws1' } } }],
+    },
+  ],
+  check_results: null,
+}, null, 2)}\n`;
+
+describe('deploy and teardown against the AWS emulator', () => {
+  let moto: Emulator;
+  let cwd: string;
+  const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
+
+  beforeAll(async () => {
+    moto = await ownEmulator();
+    cwd = mkdtempSync(join(tmpdir(), 'hoplab-lifecycle-'));
+    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['ws1'], workshop: { name: 'itest', expiresAt: '2026-12-01T18:00:00Z' } }));
+    // The state of a real deploy of the same workshop, as a host's project directory holds it.
+    writeFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), REAL_STATE);
+  });
+  afterAll(async () => {
+    await moto?.stop();
+  });
+
+  const run = (command: string, args: string[]) => runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
+
+  test('GIVEN a workshop of one attendee WHEN deployed, seeded with controller leftovers and torn down THEN teardown fails listing exactly them, and passes once they are gone', async () => {
+    const deployed = run('deploy', ['--stacks', 'aws-cluster', '--yes']);
+    expect(deployed.out).toContain('Estimated cost (list prices of');
+    expect(deployed.out).toMatch(/ {2}done {3}ws1-aws-cluster in \d+\.\d s/);
+    expect(deployed.code).toBe(0);
+    // Emulator state is its own: the real state file is byte-for-byte as it was, and no backup of it appeared.
+    expect(readFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).toBe(REAL_STATE);
+    expect(existsSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate.backup'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(cwd, '.hoplab', 'emulator', 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).resources.length).toBeGreaterThan(10);
+
+    // What the AWS Load Balancer Controller leaves when its Ingress outlives it: an ALB, a target group and a security group, tagged with the cluster.
+    const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
+    const elb = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
+    const controllerTag = [{ Key: 'elbv2.k8s.aws/cluster', Value: 'ws1-eks' }];
+    const vpcId = (await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:hoplab-env', Values: ['ws1'] }] }))).Vpcs?.[0]?.VpcId;
+    const subnets = (await ec2.send(new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpcId!] }, { Name: 'tag:kubernetes.io/role/elb', Values: ['1'] }] }))).Subnets ?? [];
+    const sg = await ec2.send(new CreateSecurityGroupCommand({ GroupName: 'k8s-hoplab-echonati-seeded', Description: 'seeded', VpcId: vpcId, TagSpecifications: [{ ResourceType: 'security-group', Tags: controllerTag }] }));
+    await ec2.send(new AuthorizeSecurityGroupIngressCommand({ GroupId: sg.GroupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 80, ToPort: 80, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }] }));
+    const lb = await elb.send(new CreateLoadBalancerCommand({ Name: 'k8s-hoplab-seeded', Subnets: subnets.map((s) => s.SubnetId!), SecurityGroups: [sg.GroupId!], Tags: controllerTag }));
+    const tg = await elb.send(new CreateTargetGroupCommand({ Name: 'k8s-hoplab-seeded', Protocol: 'HTTP', Port: 8080, VpcId: vpcId, TargetType: 'ip', Tags: controllerTag }));
+    const lbArn = lb.LoadBalancers![0].LoadBalancerArn!;
+    const tgArn = tg.TargetGroups![0].TargetGroupArn!;
+
+    const checkOnly = run('teardown', ['--stacks', 'aws-cluster', '--leftovers-only']);
+    expect(checkOnly.code).toBe(1);
+    expect(checkOnly.out).toContain(`aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
+    expect(checkOnly.out).toContain(`aws elbv2:target-group ${tgArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
+    expect(checkOnly.out).toContain(`aws ec2:security-group ${sg.GroupId} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
+    expect(checkOnly.out).toContain(`aws eks:cluster ws1-eks (cluster name)`);
+    expect(checkOnly.out).toContain('aws logs:log-group /aws/eks/ws1-eks/cluster (name /aws/eks/ws1-eks/cluster)');
+    expect(checkOnly.out).toMatch(/aws ec2:launch-template lt-\w+ \(tag hoplab-env=ws1\)/);
+
+    // With only the lb stack torn down (cluster kept), only the controller's own resources count.
+    const lbOnly = run('teardown', ['--stacks', 'aws-lb', '--leftovers-only']);
+    expect(lbOnly.code).toBe(1);
+    expect(lbOnly.out.split('\n').filter((l) => l.startsWith('  aws ')).sort()).toEqual(
+      [
+        `  aws ec2:security-group ${sg.GroupId} (tag elbv2.k8s.aws/cluster=ws1-eks)`,
+        `  aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`,
+        `  aws elbv2:target-group ${tgArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`,
+      ].sort(),
+    );
+
+    const firstTeardown = run('teardown', ['--stacks', 'aws-cluster', '--yes']);
+    expect(firstTeardown.code).toBe(1);
+    expect(firstTeardown.out).toContain(`aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
+    expect(firstTeardown.out).toContain('hoplab teardown: NOT clean');
+
+    // The host deletes what the check listed, then tears down again.
+    await elb.send(new DeleteLoadBalancerCommand({ LoadBalancerArn: lbArn }));
+    await elb.send(new DeleteTargetGroupCommand({ TargetGroupArn: tgArn }));
+    await ec2.send(new DeleteSecurityGroupCommand({ GroupId: sg.GroupId }));
+    const secondTeardown = run('teardown', ['--stacks', 'aws-cluster', '--yes']);
+    expect(secondTeardown.out).toContain('leftovers: none in aws for ws1');
+    expect(secondTeardown.out).toContain('hoplab teardown: every stack destroyed and nothing left');
+    expect(secondTeardown.code).toBe(0);
+    expect(readFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).toBe(REAL_STATE);
+    expect(existsSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate.backup'))).toBe(false);
+
+    // What Terraform does not see, once the lab's VPC is gone: an aws-K8S ENI the VPC CNI stranded (in a VPC that is
+    // not the lab's), a launch template, a volume and a log group of ws1, and the same of attendee ws10, whose names
+    // start with "ws1" (the prefix trap). Only ws1's are reported, and nothing is deleted.
+    const logs = new CloudWatchLogsClient({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
+    const other = await ec2.send(new CreateVpcCommand({ CidrBlock: '10.99.0.0/16' }));
+    const otherSubnet = await ec2.send(new CreateSubnetCommand({ VpcId: other.Vpc!.VpcId, CidrBlock: '10.99.0.0/24', AvailabilityZone: 'us-east-1a' }));
+    const seeded: Record<string, string[]> = {};
+    for (const env of ['ws1', 'ws10']) {
+      const envTag = [{ Key: 'hoplab-env', Value: env }];
+      const eni = await ec2.send(
+        new CreateNetworkInterfaceCommand({
+          SubnetId: otherSubnet.Subnet!.SubnetId,
+          Description: 'aws-K8S-i-0123456789abcdef0',
+          TagSpecifications: [{ ResourceType: 'network-interface', Tags: [{ Key: 'cluster.k8s.amazonaws.com/name', Value: `${env}-eks` }] }],
+        }),
+      );
+      const template = await ec2.send(new CreateLaunchTemplateCommand({ LaunchTemplateName: `${env}-eks-nodes-seeded`, LaunchTemplateData: {}, TagSpecifications: [{ ResourceType: 'launch-template', Tags: envTag }] }));
+      const volume = await ec2.send(new CreateVolumeCommand({ AvailabilityZone: 'us-east-1a', Size: 1, TagSpecifications: [{ ResourceType: 'volume', Tags: envTag }] }));
+      await logs.send(new CreateLogGroupCommand({ logGroupName: `/aws/eks/${env}-eks/cluster` }));
+      seeded[env] = [
+        `  aws ec2:network-interface ${eni.NetworkInterface!.NetworkInterfaceId} (tag cluster.k8s.amazonaws.com/name=${env}-eks)`,
+        `  aws ec2:launch-template ${template.LaunchTemplate!.LaunchTemplateId} (tag hoplab-env=${env})`,
+        `  aws ec2:volume ${volume.VolumeId} (tag hoplab-env=${env})`,
+        `  aws logs:log-group /aws/eks/${env}-eks/cluster (name /aws/eks/${env}-eks/cluster)`,
+      ];
+    }
+    const strays = run('teardown', ['--stacks', 'aws-cluster', '--leftovers-only']);
+    expect(strays.code).toBe(1);
+    expect(strays.out.split('\n').filter((l) => l.startsWith('  aws ')).sort()).toEqual([...seeded.ws1].sort());
+    // Reported, not deleted: every seeded resource of both attendees is still there.
+    const ids = (lines: string[], kind: string) => lines.filter((l) => l.includes(` ${kind} `)).map((l) => l.split(' ')[4]);
+    const all = [...seeded.ws1, ...seeded.ws10];
+    const enis = await ec2.send(new DescribeNetworkInterfacesCommand({ NetworkInterfaceIds: ids(all, 'ec2:network-interface') }));
+    expect(enis.NetworkInterfaces).toHaveLength(2);
+    const templates = await ec2.send(new DescribeLaunchTemplatesCommand({ LaunchTemplateIds: ids(all, 'ec2:launch-template') }));
+    expect(templates.LaunchTemplates).toHaveLength(2);
+    const volumes = await ec2.send(new DescribeVolumesCommand({ VolumeIds: ids(all, 'ec2:volume') }));
+    expect(volumes.Volumes).toHaveLength(2);
+    const groups = await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: '/aws/eks/ws1' }));
+    expect((groups.logGroups ?? []).map((g) => g.logGroupName).sort()).toEqual(['/aws/eks/ws1-eks/cluster', '/aws/eks/ws10-eks/cluster']);
+    logs.destroy();
+    ec2.destroy();
+    elb.destroy();
+  });
+});
