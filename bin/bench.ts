@@ -104,10 +104,7 @@ function legacyShell(dir: string): void {
       '',
     ].join('\n'),
   );
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: 'hoplab-legacy-bench', private: true, scripts: { build: 'node build.mjs', synth: 'npm run -s build && node dist/hoplab.js' } }),
-  );
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'hoplab-legacy-bench', private: true, scripts: { build: 'node build.mjs', synth: 'npm run -s build && node dist/hoplab.js' } }));
   // The local Helm charts (Gateway API CRDs, manifests) are found next to the bundle, as in a checkout.
   symlinkSync(join(ROOT, 'charts'), join(dir, 'charts'), 'dir');
 }
@@ -180,8 +177,24 @@ function main(): number {
       { key: 'synth', label: 'npm run synth', command: 'npm run synth', cwd: shell, stacksDir: stacks, stacks: 4 },
       { key: 'app', label: `cdktf.json app (${app})`, command: app, cwd: shell, env: { CDKTF_OUTDIR: appOut }, stacksDir: join(appOut, 'stacks'), stacks: 4 },
       { key: 'synthChanged', label: 'npm run synth, after a source change', command: 'npm run synth', cwd: shell, env: { HOPLAB_FORCE_BUILD: '1' }, stacksDir: stacks, stacks: 4 },
-      { key: 'appChanged', label: 'cdktf.json app, after a source change', command: app, cwd: shell, env: { CDKTF_OUTDIR: appOut, HOPLAB_FORCE_BUILD: '1' }, stacksDir: join(appOut, 'stacks'), stacks: 4 },
-      { key: 'legacy', label: 'npm run synth before issue 10 (full rebuild)', command: 'npm run synth', cwd: legacy, runs: Math.min(runs, 3), stacksDir: join(legacy, 'cdktf.out', 'stacks'), stacks: 4 },
+      {
+        key: 'appChanged',
+        label: 'cdktf.json app, after a source change',
+        command: app,
+        cwd: shell,
+        env: { CDKTF_OUTDIR: appOut, HOPLAB_FORCE_BUILD: '1' },
+        stacksDir: join(appOut, 'stacks'),
+        stacks: 4,
+      },
+      {
+        key: 'legacy',
+        label: 'npm run synth before issue 10 (full rebuild)',
+        command: 'npm run synth',
+        cwd: legacy,
+        runs: Math.min(runs, 3),
+        stacksDir: join(legacy, 'cdktf.out', 'stacks'),
+        stacks: 4,
+      },
       { key: 'explain', label: 'npm run explain', command: 'npm run explain', cwd: shell },
       { key: 'cost', label: 'npm run cost', command: 'npm run cost', cwd: shell },
       { key: 'compare', label: 'npm run compare -- --outputs FILE', command: `npm run compare -- --outputs ${JSON.stringify(outputsFile)}`, cwd: shell },
@@ -207,15 +220,37 @@ function main(): number {
     const peak = (key: string) => Math.max(...samples.get(key)!.map((s) => s.peakMiB));
     const cpu = (key: string) => median(samples.get(key)!.map((s) => s.cpuSeconds));
     const direct = seconds('direct');
-    const rows = cases.map((c) => ({ key: c.key, label: c.label, runs: samples.get(c.key)!.length, medianSeconds: Number(seconds(c.key).toFixed(3)), medianCpuSeconds: Number(cpu(c.key).toFixed(2)), peakMiB: Number(peak(c.key).toFixed(1)) }));
+    const rows = cases.map((c) => ({
+      key: c.key,
+      label: c.label,
+      runs: samples.get(c.key)!.length,
+      medianSeconds: Number(seconds(c.key).toFixed(3)),
+      medianCpuSeconds: Number(cpu(c.key).toFixed(2)),
+      peakMiB: Number(peak(c.key).toFixed(1)),
+    }));
     const growth = seconds('thirty') / seconds('ten');
     const ratio = (key: string) => seconds(key) / direct;
     const targets: Target[] = [
       { label: 'npm run synth, nothing changed', value: `x${ratio('synth').toFixed(2)} of node dist/hoplab.js`, target: '<= x1.3', ok: ratio('synth') <= 1.3 },
       { label: 'cdktf.json app, nothing changed', value: `x${ratio('app').toFixed(2)} of node dist/hoplab.js`, target: '<= x1.3', ok: ratio('app') <= 1.3 },
-      { label: 'npm run synth, after a source change', value: `${seconds('synthChanged').toFixed(2)} s (before issue 10: ${seconds('legacy').toFixed(2)} s)`, target: '<= before', ok: seconds('synthChanged') <= seconds('legacy') },
-      { label: 'cdktf.json app, after a source change', value: `${seconds('appChanged').toFixed(2)} s (before issue 10: ${seconds('legacy').toFixed(2)} s)`, target: '<= before', ok: seconds('appChanged') <= seconds('legacy') },
-      ...(['explain', 'cost', 'compare'] as const).map((key) => ({ label: `npm run ${key}`, value: `${seconds(key).toFixed(2)} s (npm run of "node -e 0": ${seconds('npmFloor').toFixed(2)} s)`, target: '< 0.5 s', ok: seconds(key) < 0.5 })),
+      {
+        label: 'npm run synth, after a source change',
+        value: `${seconds('synthChanged').toFixed(2)} s (before issue 10: ${seconds('legacy').toFixed(2)} s)`,
+        target: '<= before',
+        ok: seconds('synthChanged') <= seconds('legacy'),
+      },
+      {
+        label: 'cdktf.json app, after a source change',
+        value: `${seconds('appChanged').toFixed(2)} s (before issue 10: ${seconds('legacy').toFixed(2)} s)`,
+        target: '<= before',
+        ok: seconds('appChanged') <= seconds('legacy'),
+      },
+      ...(['explain', 'cost', 'compare'] as const).map((key) => ({
+        label: `npm run ${key}`,
+        value: `${seconds(key).toFixed(2)} s (npm run of "node -e 0": ${seconds('npmFloor').toFixed(2)} s)`,
+        target: '< 0.5 s',
+        ok: seconds(key) < 0.5,
+      })),
       { label: 'synth peak memory (default lab)', value: `${Math.max(peak('synth'), peak('app')).toFixed(0)} MiB`, target: '< 200 MiB', ok: Math.max(peak('synth'), peak('app')) < 200 },
       { label: '10 attendees (40 stacks)', value: `${seconds('ten').toFixed(2)} s, ${peak('ten').toFixed(0)} MiB`, target: '< 3 s', ok: seconds('ten') < 3 },
       { label: '30 attendees (120 stacks)', value: `${seconds('thirty').toFixed(2)} s, ${peak('thirty').toFixed(0)} MiB`, target: '< 5 s', ok: seconds('thirty') < 5 },
@@ -230,11 +265,17 @@ function main(): number {
       for (const r of rows) {
         const mib = Number.isNaN(r.peakMiB) ? '' : `${r.peakMiB.toFixed(0)} MiB`;
         console.log(
-          `  ${r.label.padEnd(width)}  ${`${r.medianSeconds.toFixed(3)} s`.padStart(8)}  ${`x${(r.medianSeconds / direct).toFixed(2)}`.padStart(8)}  ${`${r.medianCpuSeconds.toFixed(2)} s`.padStart(7)}  ${mib.padStart(8)}${r.runs < runs ? `  (${r.runs} runs)` : ''}`,
+          `  ${r.label.padEnd(width)}  ${`${r.medianSeconds.toFixed(3)} s`.padStart(8)}  ${`x${(r.medianSeconds / direct).toFixed(2)}`.padStart(8)}  ${`${r.medianCpuSeconds.toFixed(2)} s`.padStart(
+            7,
+          )}  ${mib.padStart(8)}${r.runs < runs ? `  (${r.runs} runs)` : ''}`,
         );
       }
       if (seconds('floor') > 0.5) {
-        console.log(`  note: the floor took ${seconds('floor').toFixed(2)} s (0.36-0.39 s on the idle 2-core machine of the README's table): other work shares the CPU, so the absolute targets below may be missed for that reason; the ratios and CPU times still compare.`);
+        console.log(
+          `  note: the floor took ${seconds('floor').toFixed(
+            2,
+          )} s (0.36-0.39 s on the idle 2-core machine of the README's table): other work shares the CPU, so the absolute targets below may be missed for that reason; the ratios and CPU times still compare.`,
+        );
       }
       console.log('targets:');
       for (const t of targets) console.log(`  ${t.ok ? 'ok  ' : 'MISS'} ${t.label}: ${t.value} (target ${t.target})`);

@@ -14,7 +14,7 @@ runCompare(process.argv.slice(2), {
     process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(`compare: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    console.error(`compare: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     process.exitCode = 1;
   },
 );

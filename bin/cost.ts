@@ -2,7 +2,7 @@
 import { loadConfig } from '../lib/config/load';
 import { estimateCost, formatCostEstimate } from '../lib/plumbing/estimate/cost-estimate';
 import { runCli, strictArgs, UsageError } from '../lib/plumbing/cli/cli';
-import { parseKinds, selectEnvironments } from '../lib/commands/lifecycle/lifecycle';
+import { parseKinds, selectEnvironments } from '../lib/plumbing/selection/selection';
 import { resolveParallelism } from '../lib/plumbing/selection/parallelism';
 import { MAX_SHARDS } from '../lib/plumbing/selection/shard';
 import { estimateTime, formatTimeEstimate } from '../lib/plumbing/estimate/time-estimate';
@@ -23,7 +23,13 @@ in --shards CI jobs side by side. deploy prints the same first.
   --json               the estimates as JSON ({...cost, time: {deploy, teardown}})`;
 
 runCli(async () => {
-  const values = strictArgs(process.argv.slice(2), { json: { type: 'boolean' }, shards: { type: 'string' }, parallelism: { type: 'string' }, stacks: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const values = strictArgs(process.argv.slice(2), {
+    json: { type: 'boolean' },
+    shards: { type: 'string' },
+    parallelism: { type: 'string' },
+    stacks: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) {
     console.log(HELP);
     return 0;
@@ -31,7 +37,8 @@ runCli(async () => {
   const shards = values.shards === undefined ? 1 : Number(values.shards);
   if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS) throw new UsageError(`--shards: ${JSON.stringify(values.shards)} is not a whole number from 1 to ${MAX_SHARDS}`);
   const p = values.parallelism;
-  if (p !== undefined && p !== 'auto' && !(/^\d+$/.test(p) && Number(p) >= 1 && Number(p) <= 32)) throw new UsageError(`--parallelism: ${JSON.stringify(p)} is not a whole number from 1 to 32, or auto`);
+  if (p !== undefined && p !== 'auto' && !(/^\d+$/.test(p) && Number(p) >= 1 && Number(p) <= 32))
+    throw new UsageError(`--parallelism: ${JSON.stringify(p)} is not a whole number from 1 to 32, or auto`);
   let kinds;
   try {
     kinds = parseKinds(values.stacks);

@@ -6,8 +6,10 @@
  */
 import { estimateCost, formatCostEstimate } from '../lib/plumbing/estimate/cost-estimate';
 import { abortOnSignals, confirm, runCli } from '../lib/plumbing/cli/cli';
-import { parseLifecycleArgs, selectedConfig } from '../lib/commands/lifecycle/cli';
-import { checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/commands/lifecycle/lifecycle';
+import { parseLifecycleArgs } from '../lib/commands/lifecycle/cli';
+import { selectedConfig } from '../lib/plumbing/selection/selection';
+import { checkLifecycleRequest, runLifecycle } from '../lib/commands/lifecycle/lifecycle';
+import { selectEnvironments } from '../lib/plumbing/selection/selection';
 import { resolveParallelism } from '../lib/plumbing/selection/parallelism';
 import { estimateTime, formatTimeEstimate } from '../lib/plumbing/estimate/time-estimate';
 import { formatShard } from '../lib/plumbing/selection/shard';

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadConfig } from '../lib/config/load';
 import { runCli, strictArgs, UsageError } from '../lib/plumbing/cli/cli';
-import { selectEnvironments } from '../lib/commands/lifecycle/lifecycle';
+import { selectEnvironments } from '../lib/plumbing/selection/selection';
 import { resolveParallelism } from '../lib/plumbing/selection/parallelism';
 import { checkShardBackend, MAX_SHARDS } from '../lib/plumbing/selection/shard';
 import { estimateTime } from '../lib/plumbing/estimate/time-estimate';
@@ -39,15 +39,15 @@ length come from the deploy-time estimate (npm run cost -- --shards N), doubled.
 
 runCli(async () => {
   const values = strictArgs(process.argv.slice(2), {
-        'github-actions': { type: 'boolean' },
-        'gitlab-ci': { type: 'boolean' },
-        shards: { type: 'string' },
-        parallelism: { type: 'string' },
-        dir: { type: 'string', default: '.' },
-        gather: { type: 'string' },
-        out: { type: 'string', default: 'hoplab-compare.json' },
-        help: { type: 'boolean', short: 'h' },
-      });
+    'github-actions': { type: 'boolean' },
+    'gitlab-ci': { type: 'boolean' },
+    shards: { type: 'string' },
+    parallelism: { type: 'string' },
+    dir: { type: 'string', default: '.' },
+    gather: { type: 'string' },
+    out: { type: 'string', default: 'hoplab-compare.json' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) {
     console.log(HELP);
     return 0;

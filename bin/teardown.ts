@@ -5,7 +5,8 @@
  */
 import { abortOnSignals, confirm, runCli } from '../lib/plumbing/cli/cli';
 import { parseLifecycleArgs } from '../lib/commands/lifecycle/cli';
-import { checkLeftovers, checkLifecycleRequest, runLifecycle, selectEnvironments } from '../lib/commands/lifecycle/lifecycle';
+import { checkLeftovers, checkLifecycleRequest, runLifecycle } from '../lib/commands/lifecycle/lifecycle';
+import { selectEnvironments } from '../lib/plumbing/selection/selection';
 import { formatShard } from '../lib/plumbing/selection/shard';
 
 const HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N|auto] [--shard K/N] [--yes] [--leftovers-only]

@@ -14,7 +14,11 @@ const all = commands.listCommands();
 const names = args.filter((a) => !a.startsWith('-'));
 const missing = names.filter((n) => !all.includes(n));
 if (unknown.length > 0 || missing.length > 0) {
-  console.error(`hoplab build: ${unknown.length > 0 ? `unknown option ${unknown[0]}` : `no command ${missing[0]} (bin/${missing[0]}.ts)`}; usage: npm run build -- [NAME...] [--force] [--check]; commands: ${all.join(', ')}`);
+  console.error(
+    `hoplab build: ${
+      unknown.length > 0 ? `unknown option ${unknown[0]}` : `no command ${missing[0]} (bin/${missing[0]}.ts)`
+    }; usage: npm run build -- [NAME...] [--force] [--check]; commands: ${all.join(', ')}`,
+  );
   process.exit(2);
 }
 const wanted = names.length > 0 ? names : all;

@@ -101,8 +101,7 @@ function trustedStat(stat, now = Date.now()) {
   return [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino];
 }
 
-const sameStat = (stat, recorded) =>
-  recorded !== null && stat.size === recorded[0] && stat.mtimeMs === recorded[1] && stat.ctimeMs === recorded[2] && stat.ino === recorded[3];
+const sameStat = (stat, recorded) => recorded !== null && stat.size === recorded[0] && stat.mtimeMs === recorded[1] && stat.ctimeMs === recorded[2] && stat.ino === recorded[3];
 
 /** Fingerprint of a project file: its hash, and its stat if trusted. `null` when missing. */
 function fingerprint(rel) {
@@ -153,7 +152,12 @@ function projectListings() {
     } catch {
       return;
     }
-    listings[rel] = sha1(entries.map((e) => e.name).sort().join('\n'));
+    listings[rel] = sha1(
+      entries
+        .map((e) => e.name)
+        .sort()
+        .join('\n'),
+    );
     for (const entry of entries) {
       if (entry.isDirectory() && !(rel === '.' && NOT_SOURCES.has(entry.name)) && entry.name !== 'node_modules') {
         walk(rel === '.' ? entry.name : `${rel}/${entry.name}`);

@@ -89,7 +89,7 @@ main().then(
     if (code !== undefined) process.exitCode = code;
   },
   (error) => {
-    process.stderr.write(`hoplab: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`hoplab: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     process.exitCode = 1;
   },
 );

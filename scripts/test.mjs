@@ -50,17 +50,19 @@ const jest = (args, nice = 0) =>
   });
 
 const jestArgs = process.argv.slice(2);
-const runs = jestArgs.length > 0
-  ? [jest(jestArgs)]
-  : [
-      jest(['--selectProjects', 'emulator', '--maxWorkers', process.env.HOPLAB_JEST_WORKERS || '4'], 10),
-      jest(['--selectProjects', 'unit', '--maxWorkers', process.env.HOPLAB_UNIT_WORKERS || '2']),
-    ];
+const runs =
+  jestArgs.length > 0
+    ? [jest(jestArgs)]
+    : [jest(['--selectProjects', 'emulator', '--maxWorkers', process.env.HOPLAB_JEST_WORKERS || '4'], 10), jest(['--selectProjects', 'unit', '--maxWorkers', process.env.HOPLAB_UNIT_WORKERS || '2'])];
 
 const [typeCheck, ...results] = await Promise.all([tsc, ...runs]);
 process.stdout.write(typeCheck.out);
 if (results.length > 1) {
-  console.log(`jest: emulator project ${results[0].code === 0 ? 'passed' : 'FAILED'} in ${results[0].seconds.toFixed(1)} s, unit project ${results[1].code === 0 ? 'passed' : 'FAILED'} in ${results[1].seconds.toFixed(1)} s`);
+  console.log(
+    `jest: emulator project ${results[0].code === 0 ? 'passed' : 'FAILED'} in ${results[0].seconds.toFixed(1)} s, unit project ${
+      results[1].code === 0 ? 'passed' : 'FAILED'
+    } in ${results[1].seconds.toFixed(1)} s`,
+  );
 }
 console.log(`type check (tsc --noEmit): ${typeCheck.code === 0 ? 'passed' : 'FAILED'} in ${typeCheck.seconds.toFixed(1)} s; npm test took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const failed = results.find((r) => r.code !== 0);

@@ -62,9 +62,7 @@ function findConfigFile(cwd: string, env: NodeJS.ProcessEnv): string | undefined
   }
   const found = CONFIG_FILE_NAMES.map((name) => resolve(cwd, name)).filter((path) => existsSync(path));
   if (found.length > 1) {
-    throw new ConfigError(found.join(', '), [
-      { path: '(config file)', value: found, reason: 'are several config files in one directory; keep one, or choose with HOPLAB_CONFIG' },
-    ]);
+    throw new ConfigError(found.join(', '), [{ path: '(config file)', value: found, reason: 'are several config files in one directory; keep one, or choose with HOPLAB_CONFIG' }]);
   }
   return found[0];
 }
@@ -76,7 +74,14 @@ function readConfigFile(path: string): unknown {
     return json ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     // The parser's first lines: the message and the offending line with its position.
-    const detail = error instanceof Error ? error.message.split('\n').filter((l) => l.trim() !== '').slice(0, 3).join(' | ') : String(error);
+    const detail =
+      error instanceof Error
+        ? error.message
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .slice(0, 3)
+            .join(' | ')
+        : String(error);
     throw new ConfigError(path, [{ path: '(config file)', value: path, reason: `is not valid ${json ? 'JSON' : 'YAML'}: ${detail}` }]);
   }
 }

@@ -23,11 +23,7 @@ export class ConfigError extends Error {
     readonly problems: readonly ConfigProblem[],
   ) {
     const noun = problems.length === 1 ? 'problem' : 'problems';
-    super(
-      [`hoplab: the lab config (${source}) has ${problems.length} ${noun}; nothing was synthesized:`, ...problems.map((p) => `  - ${formatProblem(p)}`)].join(
-        '\n',
-      ),
-    );
+    super([`hoplab: the lab config (${source}) has ${problems.length} ${noun}; nothing was synthesized:`, ...problems.map((p) => `  - ${formatProblem(p)}`)].join('\n'));
     this.name = 'ConfigError';
   }
 }

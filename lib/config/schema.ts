@@ -1,23 +1,9 @@
 import * as z from 'zod';
 import { parseCidr } from '../model/cidr';
-import { AWS_DATAPATHS, CILIUM_LB_ALGORITHMS, GCP_DATAPATHS } from './datapath';
+import { AWS_DATAPATHS, CILIUM_LB_ALGORITHMS, GCP_DATAPATHS } from '../model/datapaths';
 import { KNOWN_INSTANCE_TYPES } from '../model/eni-limits';
-
-/**
- * The exposure modes, the same names on both clouds (see the README's table),
- * in matrix order: neighbouring pairs differ in one variable (API, targets,
- * layer, traffic policy). GKE offers no `native-l4` (see `EXPOSURE_UNAVAILABLE`).
- */
-export const EXPOSURE_MODES = ['native', 'gateway', 'nodeport', 'nodeport-l4', 'nodeport-local', 'native-l4'] as const;
-export type ExposureMode = (typeof EXPOSURE_MODES)[number];
-/** What a lab without an `exposures` list deploys: every mode (each cloud makes those it offers). */
-export const DEFAULT_EXPOSURES: readonly ExposureMode[] = EXPOSURE_MODES;
-
-/** EKS Kubernetes versions hoplab is tested against. */
-export const EKS_VERSIONS = ['1.31', '1.32', '1.33', '1.34', '1.35'] as const;
-
-/** AWS Load Balancer Controller Helm chart versions whose IAM policy hoplab ships. */
-export const LB_CONTROLLER_CHART_VERSIONS = ['3.5.0'] as const;
+import { DEFAULT_EXPOSURES, EXPOSURE_MODES } from '../model/modes';
+import { EKS_VERSIONS, LB_CONTROLLER_CHART_VERSIONS } from '../model/versions';
 
 /** GKE release channels. */
 export const GKE_RELEASE_CHANNELS = ['RAPID', 'REGULAR', 'STABLE', 'EXTENDED'] as const;
@@ -64,57 +50,55 @@ const awsRegion = z
   .string({ error: 'must be an AWS region name such as "us-east-1"' })
   .regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d$/, { error: 'is not an AWS region name; use one such as "us-east-1" or "eu-west-1"' });
 
-const availabilityZone = z
-  .string({ error: 'must be an availability zone name such as "us-east-1a"' })
-  .regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d[a-z]$/, {
-    error: 'is not an availability zone name; use one such as "us-east-1a"',
-  });
+const availabilityZone = z.string({ error: 'must be an availability zone name such as "us-east-1a"' }).regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d[a-z]$/, {
+  error: 'is not an availability zone name; use one such as "us-east-1a"',
+});
 
 const endpointCidr = cidrString('203.0.113.0/24');
 
 export const awsConfig = z
   .strictObject({
-    region: awsRegion.default('us-east-1').describe("AWS region of the lab."),
+    region: awsRegion.default('us-east-1').describe('AWS region of the lab.'),
     availabilityZones: z
       .array(availabilityZone, { error: 'must be a list of availability zone names' })
       .min(2, { error: 'must list at least two availability zones: EKS needs subnets in two AZs (e.g. ["us-east-1a", "us-east-1b"])' })
       .max(6, { error: 'must list at most six availability zones' })
-      .default(['us-east-1a', 'us-east-1b']).describe("Availability zones for subnets and nodes: at least two, all in `region` (EKS requires two)."),
-    vpcCidr: cidrString('10.0.0.0/16').default('10.0.0.0/16').describe("VPC CIDR block, /16 to /24."),
-    publicSubnetCidrs: z.array(cidrString('10.0.224.0/23')).optional().describe("Public subnet per AZ (load balancers, NAT). Default: /(vpc+7) blocks from the top eighth of the VPC."),
+      .default(['us-east-1a', 'us-east-1b'])
+      .describe('Availability zones for subnets and nodes: at least two, all in `region` (EKS requires two).'),
+    vpcCidr: cidrString('10.0.0.0/16').default('10.0.0.0/16').describe('VPC CIDR block, /16 to /24.'),
+    publicSubnetCidrs: z.array(cidrString('10.0.224.0/23')).optional().describe('Public subnet per AZ (load balancers, NAT). Default: /(vpc+7) blocks from the top eighth of the VPC.'),
     privateSubnetCidrs: z.array(cidrString('10.0.0.0/19')).optional().describe("Private subnet per AZ (nodes and, through the VPC CNI, Pods). Default: the VPC's first /(vpc+3) blocks."),
-    natGateways: oneOf(['single', 'one-per-az'], 'A lab normally uses "single".').default('single').describe("NAT gateways for the private subnets: one shared (cheap) or one per AZ (resilient)."),
-    kubernetesVersion: oneOf(EKS_VERSIONS, 'Pick a version EKS supports today.').default('1.34').describe("EKS Kubernetes version."),
+    natGateways: oneOf(['single', 'one-per-az'], 'A lab normally uses "single".').default('single').describe('NAT gateways for the private subnets: one shared (cheap) or one per AZ (resilient).'),
+    kubernetesVersion: oneOf(EKS_VERSIONS, 'Pick a version EKS supports today.').default('1.34').describe('EKS Kubernetes version.'),
     nodeInstanceType: z
       .string({ error: 'must be an EC2 instance type name such as "t3.medium"' })
       .refine((value) => KNOWN_INSTANCE_TYPES.includes(value), {
         error: `is not an instance type hoplab knows the ENI limits of; allowed: ${KNOWN_INSTANCE_TYPES.join(', ')}. Add its limits to lib/config/eni-limits.ts to use another`,
       })
-      .default('t3.medium').describe("EC2 instance type of the managed node group (its ENI limits set max Pods per node)."),
-    nodeCount: count('nodes', 1, 50).default(3).describe("Nodes in the managed node group."),
+      .default('t3.medium')
+      .describe('EC2 instance type of the managed node group (its ENI limits set max Pods per node).'),
+    nodeCount: count('nodes', 1, 50).default(3).describe('Nodes in the managed node group.'),
     endpointPublicAccessCidrs: z
       .array(endpointCidr, { error: 'must be a list of CIDR blocks' })
       .min(1, { error: 'must list at least one CIDR block (use ["0.0.0.0/0"] to allow any address)' })
-      .default(['0.0.0.0/0']).describe("CIDR blocks allowed to reach the public EKS API endpoint. Restrict to the workshop's addresses where you can."),
+      .default(['0.0.0.0/0'])
+      .describe("CIDR blocks allowed to reach the public EKS API endpoint. Restrict to the workshop's addresses where you can."),
     clusterAdminArns: z
       .array(
-        z
-          .string({ error: 'must be an IAM role or user ARN string' })
-          .regex(/^arn:aws(-[a-z]+)*:iam::\d{12}:(role|user)\/[\w+=,.@/-]+$/, {
-            error: 'is not an IAM role or user ARN; use one such as "arn:aws:iam::123456789012:role/workshop-ci"',
-          }),
+        z.string({ error: 'must be an IAM role or user ARN string' }).regex(/^arn:aws(-[a-z]+)*:iam::\d{12}:(role|user)\/[\w+=,.@/-]+$/, {
+          error: 'is not an IAM role or user ARN; use one such as "arn:aws:iam::123456789012:role/workshop-ci"',
+        }),
         { error: 'must be a list of IAM role or user ARNs' },
       )
       .max(20, { error: 'must list at most 20 ARNs' })
       .default([])
-      .describe(
-        'IAM roles or users (besides the identity that creates the cluster) made cluster admins through EKS access entries: other hosts or CI runners that deploy or tear down the -lb stack.',
-      ),
+      .describe('IAM roles or users (besides the identity that creates the cluster) made cluster admins through EKS access entries: other hosts or CI runners that deploy or tear down the -lb stack.'),
     loadBalancerController: z
       .strictObject({
         chartVersion: oneOf(LB_CONTROLLER_CHART_VERSIONS, 'hoplab ships the IAM policy of these releases only.').default('3.5.0'),
       })
-      .prefault({}).describe("AWS Load Balancer Controller settings."),
+      .prefault({})
+      .describe('AWS Load Balancer Controller settings.'),
     datapath: oneOf(AWS_DATAPATHS, 'See "Datapaths" in the README.')
       .default('iptables')
       .describe(
@@ -141,42 +125,45 @@ export const gcpConfig = z
       .regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, {
         error: 'is not a Google Cloud project ID: 6 to 30 lowercase letters, digits or hyphens, starting with a letter and not ending with a hyphen',
       })
-      .default('hoplab-demo').describe("Google Cloud project ID."),
+      .default('hoplab-demo')
+      .describe('Google Cloud project ID.'),
     region: z
       .string({ error: 'must be a Google Cloud region name such as "us-central1"' })
       .regex(/^[a-z]+-[a-z]+\d+$/, { error: 'is not a Google Cloud region name; use one such as "us-central1" or "europe-west1"' })
-      .default('us-central1').describe("Google Cloud region."),
+      .default('us-central1')
+      .describe('Google Cloud region.'),
     zones: z
-      .array(
-        z
-          .string({ error: 'must be a zone name such as "us-central1-a"' })
-          .regex(/^[a-z]+-[a-z]+\d+-[a-z]$/, { error: 'is not a Google Cloud zone name; use one such as "us-central1-a"' }),
-        { error: 'must be a list of zone names' },
-      )
+      .array(z.string({ error: 'must be a zone name such as "us-central1-a"' }).regex(/^[a-z]+-[a-z]+\d+-[a-z]$/, { error: 'is not a Google Cloud zone name; use one such as "us-central1-a"' }), {
+        error: 'must be a list of zone names',
+      })
       .min(1, { error: 'must list at least one zone (e.g. ["us-central1-a"])' })
       .max(4, { error: 'must list at most four zones' })
-      .default(['us-central1-a']).describe("Zones for the node pool, all in `region`. A single zone makes a zonal (cheaper) cluster."),
-    nodeSubnetCidr: cidrString('10.10.0.0/20').default('10.10.0.0/20').describe("Primary range of the node subnet."),
-    podCidr: cidrString('10.20.0.0/16').default('10.20.0.0/16').describe("Secondary range for Pod alias IPs."),
-    serviceCidr: cidrString('10.30.0.0/20').default('10.30.0.0/20').describe("Secondary range for Service cluster IPs."),
-    releaseChannel: oneOf(GKE_RELEASE_CHANNELS, 'REGULAR suits a lab.').default('REGULAR').describe("GKE release channel."),
+      .default(['us-central1-a'])
+      .describe('Zones for the node pool, all in `region`. A single zone makes a zonal (cheaper) cluster.'),
+    nodeSubnetCidr: cidrString('10.10.0.0/20').default('10.10.0.0/20').describe('Primary range of the node subnet.'),
+    podCidr: cidrString('10.20.0.0/16').default('10.20.0.0/16').describe('Secondary range for Pod alias IPs.'),
+    serviceCidr: cidrString('10.30.0.0/20').default('10.30.0.0/20').describe('Secondary range for Service cluster IPs.'),
+    releaseChannel: oneOf(GKE_RELEASE_CHANNELS, 'REGULAR suits a lab.').default('REGULAR').describe('GKE release channel.'),
     kubernetesVersion: z
       .string({ error: 'must be a GKE version prefix such as "1.33"' })
       .regex(/^1\.\d{2}(\.\d+(-gke\.\d+)?)?$/, { error: 'is not a GKE version; use a prefix such as "1.33" or a full version such as "1.33.5-gke.1000"' })
-      .optional().describe("Minimum GKE master version (a prefix such as \"1.33\"), or the channel's default when unset."),
+      .optional()
+      .describe('Minimum GKE master version (a prefix such as "1.33"), or the channel\'s default when unset.'),
     machineType: z
       .string({ error: 'must be a Compute Engine machine type such as "e2-standard-2"' })
       .regex(/^[a-z][a-z0-9]*-[a-z0-9-]+$/, { error: 'is not a Compute Engine machine type; use one such as "e2-standard-2"' })
-      .default('e2-standard-2').describe("Machine type of the node pool."),
-    nodeCount: count('nodes per zone', 1, 50).default(3).describe("Nodes per zone in the node pool."),
-    maxPodsPerNode: count('Pods', 8, 256).default(110).describe("Max Pods per node; sets the per-node alias range (110 -> /24). GKE allows 8 to 256."),
+      .default('e2-standard-2')
+      .describe('Machine type of the node pool.'),
+    nodeCount: count('nodes per zone', 1, 50).default(3).describe('Nodes per zone in the node pool.'),
+    maxPodsPerNode: count('Pods', 8, 256).default(110).describe('Max Pods per node; sets the per-node alias range (110 -> /24). GKE allows 8 to 256.'),
     datapath: oneOf(GCP_DATAPATHS, 'See "Datapaths" in the README.')
       .default('legacy')
       .describe('GKE datapath: legacy (kube-proxy, iptables) or dataplane-v2 (eBPF, Cilium, no kube-proxy). Fixed at creation: changing it recreates the cluster.'),
     masterAuthorizedCidrs: z
       .array(endpointCidr, { error: 'must be a list of CIDR blocks' })
       .min(1, { error: 'must list at least one CIDR block (use ["0.0.0.0/0"] to allow any address)' })
-      .default(['0.0.0.0/0']).describe("CIDR blocks allowed to reach the GKE control plane (master authorized networks)."),
+      .default(['0.0.0.0/0'])
+      .describe('CIDR blocks allowed to reach the GKE control plane (master authorized networks).'),
     kubernetesCredentials: oneOf(GKE_KUBERNETES_CREDENTIALS, 'Use "gke-gcloud-auth-plugin" unless the machine running Terraform has no gcloud.')
       .default('gke-gcloud-auth-plugin')
       .describe(
@@ -187,23 +174,22 @@ export const gcpConfig = z
 
 export const appConfig = z
   .strictObject({
-    replicas: count('replicas', 1, 50).default(2).describe("Replicas of the demo app. Fewer than nodes, so a node without a Pod exists and the extra hop shows."),
+    replicas: count('replicas', 1, 50).default(2).describe('Replicas of the demo app. Fewer than nodes, so a node without a Pod exists and the extra hop shows.'),
     image: z
       .string({ error: 'must be a container image reference' })
       .regex(/^([a-z0-9.-]+(:\d+)?\/)?[a-z0-9._-]+(\/[a-z0-9._-]+)*(:[A-Za-z0-9._-]+|@sha256:[a-f0-9]{64})$/, {
         error: 'is not a pinned image reference: name it with a tag or digest, e.g. "registry.k8s.io/echoserver:1.10"',
       })
-      .default('registry.k8s.io/echoserver:1.10').describe("Container image of the demo echo server: answers with Pod name, node name and client address."),
+      .default('registry.k8s.io/echoserver:1.10')
+      .describe('Container image of the demo echo server: answers with Pod name, node name and client address.'),
   })
   .prefault({});
 
 /** A value Google Cloud accepts as a label (and AWS as a tag): lowercase letters, digits, `_` and `-`, at most 63. */
 const labelValue = (example: string) =>
-  z
-    .string({ error: `must be a string such as "${example}"` })
-    .regex(/^[a-z0-9]([a-z0-9_-]{0,61}[a-z0-9])?$/, {
-      error: `is not usable as a cloud label value: use 1 to 63 lowercase letters, digits, "_" or "-", starting and ending with a letter or digit (e.g. "${example}")`,
-    });
+  z.string({ error: `must be a string such as "${example}"` }).regex(/^[a-z0-9]([a-z0-9_-]{0,61}[a-z0-9])?$/, {
+    error: `is not usable as a cloud label value: use 1 to 63 lowercase letters, digits, "_" or "-", starting and ending with a letter or digit (e.g. "${example}")`,
+  });
 
 export const workshopConfig = z
   .strictObject({
@@ -230,8 +216,7 @@ export const workshopConfig = z
   })
   .prefault({});
 
-const required = (what: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`;
+const required = (what: string) => (issue: { input?: unknown }) => issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`;
 
 const s3Bucket = z
   .string({ error: required('name an existing S3 bucket for the state files') })
@@ -276,14 +261,15 @@ export const backendConfig = z
 
 export const labConfig = z.strictObject({
   /** JSON Schema reference for editors; ignored by hoplab. */
-  $schema: z.string().optional().describe("JSON Schema reference for editors; ignored by hoplab."),
+  $schema: z.string().optional().describe('JSON Schema reference for editors; ignored by hoplab.'),
   /** Environment name: prefixes every stack (`<name>-aws-cluster`) and cloud resource. */
-  name: envName.default('lab').describe("Environment name: prefixes every stack (`<name>-aws-cluster`) and cloud resource."),
+  name: envName.default('lab').describe('Environment name: prefixes every stack (`<name>-aws-cluster`) and cloud resource.'),
   /** Exposure modes to create, on both clouds. */
   exposures: z
     .array(oneOf(EXPOSURE_MODES, 'See the exposure table at the top of the README.'), { error: 'must be a list of exposure modes' })
     .min(1, { error: `must list at least one exposure mode (${EXPOSURE_MODES.join(', ')})` })
-    .default(() => [...DEFAULT_EXPOSURES]).describe("Exposure modes to create, on both clouds where the cloud offers them (GKE has no native-l4)."),
+    .default(() => [...DEFAULT_EXPOSURES])
+    .describe('Exposure modes to create, on both clouds where the cloud offers them (GKE has no native-l4).'),
   aws: awsConfig.describe('Amazon EKS environment: VPC, cluster, nodes, AWS Load Balancer Controller.'),
   gcp: gcpConfig.describe('Google GKE environment: VPC-native cluster, node pool, ranges.'),
   app: appConfig.describe('The demo echo app both clouds run.'),
@@ -316,9 +302,7 @@ export const labConfig = z.strictObject({
           { error: 'must be a whole number of stacks from 1 to 32, or "auto"' },
         )
         .default(4)
-        .describe(
-          'Stacks `npm run deploy` and `teardown` run at once (1 to 32), or "auto": as many as the free memory holds, from the measured size of the Terraform providers each stack loads.',
-        ),
+        .describe('Stacks `npm run deploy` and `teardown` run at once (1 to 32), or "auto": as many as the free memory holds, from the measured size of the Terraform providers each stack loads.'),
     })
     .prefault({})
     .describe('How `npm run deploy` and `npm run teardown` run.'),

@@ -72,9 +72,7 @@ function allowedKeysAt(raw: unknown, path: readonly PropertyKey[]): string[] {
     if (plain instanceof z.ZodDiscriminatedUnion || plain instanceof z.ZodUnion) {
       const chosen = (valueAt(raw, walked) as { type?: unknown } | undefined)?.type;
       const options = plain.options as z.ZodType[];
-      return unwrap(
-        options.find((option) => option instanceof z.ZodObject && (option.shape.type as z.ZodLiteral | undefined)?.value === chosen) ?? options[0],
-      );
+      return unwrap(options.find((option) => option instanceof z.ZodObject && (option.shape.type as z.ZodLiteral | undefined)?.value === chosen) ?? options[0]);
     }
     return plain;
   };
@@ -154,7 +152,11 @@ function checkAws(aws: AwsConfig): ConfigProblem[] {
   }
   const vpc = cidr(aws.vpcCidr);
   if (vpc.prefix < 16 || vpc.prefix > 24) {
-    problems.push({ path: 'aws.vpcCidr', value: aws.vpcCidr, reason: `has prefix /${vpc.prefix}; AWS allows VPCs from /16 to /24 (hoplab's default layout needs /16 to /${DEFAULT_LAYOUT_MAX_VPC_PREFIX})` });
+    problems.push({
+      path: 'aws.vpcCidr',
+      value: aws.vpcCidr,
+      reason: `has prefix /${vpc.prefix}; AWS allows VPCs from /16 to /24 (hoplab's default layout needs /16 to /${DEFAULT_LAYOUT_MAX_VPC_PREFIX})`,
+    });
     return problems;
   }
   const explicit = aws.publicSubnetCidrs !== undefined && aws.privateSubnetCidrs !== undefined;

@@ -15,9 +15,7 @@ export interface Cidr {
 }
 
 /** Why a string is not an acceptable CIDR block. */
-export type CidrParseResult =
-  | { readonly ok: true; readonly cidr: Cidr }
-  | { readonly ok: false; readonly reason: string };
+export type CidrParseResult = { readonly ok: true; readonly cidr: Cidr } | { readonly ok: false; readonly reason: string };
 
 const CIDR_SHAPE = /^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/;
 

@@ -3,7 +3,7 @@
  * so programs (`compare`, users' scripts) can read environments alike. Names are
  * stable; renaming one breaks users' scripts.
  */
-import { ExposureMode } from '../config/schema';
+import { ExposureMode } from './modes';
 
 export type Cloud = 'aws' | 'gcp';
 

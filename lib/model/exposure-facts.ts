@@ -1,4 +1,4 @@
-import { ExposureMode } from '../config/schema';
+import { ExposureMode } from './modes';
 import { ClientIpVia, clientIpPreserved, Cloud, ExposureOutput } from './contract';
 
 /** What an exposure is, apart from where it lives: the static part of an `exposure_<mode>` output (`backends` comes from {@link exposureBackends}). */
@@ -120,7 +120,7 @@ export const EXPOSURE_FACTS: Readonly<Record<Cloud, Readonly<Partial<Record<Expo
       source_nat: false,
       client_ip_via: 'x-forwarded-for',
       client_ip_seen_as: 'X-Forwarded-For; the TCP peer is a Google Front End proxy',
-      health_check: 'each Pod endpoint in the NEGs (HTTP /, the Gateway controller\'s default without a HealthCheckPolicy)',
+      health_check: "each Pod endpoint in the NEGs (HTTP /, the Gateway controller's default without a HealthCheckPolicy)",
       external_traffic_policy: 'Cluster',
     }),
     nodeport: fact({

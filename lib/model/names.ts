@@ -1,7 +1,5 @@
-import { LabConfig } from '../config/schema';
-
 /** Stack and cluster names derived from the environment name. These are a contract: renaming one recreates cloud resources. */
-export function labNames(config: Pick<LabConfig, 'name'>) {
+export function labNames(config: { readonly name: string }) {
   const env = config.name;
   return {
     awsClusterStack: `${env}-aws-cluster`,

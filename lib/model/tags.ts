@@ -1,9 +1,13 @@
-import { LabConfig } from '../config/schema';
-
 /** Tag key that marks every resource of an environment; leftover checks search by it. */
 export const ENV_TAG = 'hoplab-env';
 /** Tag keys every resource carries. */
 export const TAG_KEYS = { env: ENV_TAG, workshop: 'hoplab-workshop', owner: 'hoplab-owner', expires: 'hoplab-expires', stack: 'hoplab-stack', managedBy: 'managed-by' } as const;
+
+/** What the tags are made of: an environment's name and its workshop's. */
+export interface TagSource {
+  readonly name: string;
+  readonly workshop: { readonly name: string; readonly owner: string; readonly expiresAt?: string };
+}
 
 /**
  * Tags for every taggable AWS resource of a stack (provider default tags), and
@@ -11,7 +15,7 @@ export const TAG_KEYS = { env: ENV_TAG, workshop: 'hoplab-workshop', owner: 'hop
  * which environment, workshop and stack made it, who owns it, and when it may
  * be deleted.
  */
-export function labTags(config: LabConfig, stackName: string): Record<string, string> {
+export function labTags(config: TagSource, stackName: string): Record<string, string> {
   return {
     [TAG_KEYS.env]: config.name,
     [TAG_KEYS.workshop]: config.workshop.name,

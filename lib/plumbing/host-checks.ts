@@ -6,8 +6,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { isIP } from 'node:net';
-import { inRanges } from './probe/probe-summary';
+import { inRanges } from './probe/peer';
 import { Finding } from './cli/finding';
+import { UsageError } from './cli/cli';
 
 /** Runs a tool and returns what it printed, or why it could not run. */
 export type ToolRunner = (command: string, args: readonly string[]) => { readonly ok: boolean; readonly output: string };
@@ -51,7 +52,12 @@ export function toolFindings(needs: ToolNeeds, run: ToolRunner = runTool): Findi
     tfVersion = /Terraform v(\d+\.\d+\.\d+)/.exec(tf.output)?.[1];
   }
   if (!tfVersion) {
-    findings.push({ check: 'terraform', verdict: 'fail', detail: `terraform: ${tf.output || 'no version'}`, fix: 'install Terraform 1.10 or later (https://developer.hashicorp.com/terraform/install)' });
+    findings.push({
+      check: 'terraform',
+      verdict: 'fail',
+      detail: `terraform: ${tf.output || 'no version'}`,
+      fix: 'install Terraform 1.10 or later (https://developer.hashicorp.com/terraform/install)',
+    });
   } else if (compareVersions(tfVersion, MIN_TERRAFORM) < 0) {
     findings.push({ check: 'terraform', verdict: 'fail', detail: `Terraform ${tfVersion} is older than ${MIN_TERRAFORM.join('.')}`, fix: 'install Terraform 1.10 or later' });
   } else {
@@ -60,7 +66,8 @@ export function toolFindings(needs: ToolNeeds, run: ToolRunner = runTool): Findi
   if (needs.awsCli) {
     const aws = run('aws', ['--version']);
     const version = /aws-cli\/(\d+\.\d+\.\d+)/.exec(aws.output)?.[1];
-    if (!aws.ok || !version) findings.push({ check: 'aws cli', verdict: 'fail', detail: `aws: ${aws.output || 'no version'}`, fix: 'install the AWS CLI v2 (the EKS stack’s providers run aws eks get-token)' });
+    if (!aws.ok || !version)
+      findings.push({ check: 'aws cli', verdict: 'fail', detail: `aws: ${aws.output || 'no version'}`, fix: 'install the AWS CLI v2 (the EKS stack’s providers run aws eks get-token)' });
     else if (compareVersions(version, [2]) < 0) findings.push({ check: 'aws cli', verdict: 'fail', detail: `AWS CLI ${version} is v1`, fix: 'install the AWS CLI v2' });
     else findings.push({ check: 'aws cli', verdict: 'pass', detail: `AWS CLI ${version}` });
   }
@@ -70,7 +77,12 @@ export function toolFindings(needs: ToolNeeds, run: ToolRunner = runTool): Findi
     findings.push(
       gcloud.ok && version
         ? { check: 'gcloud', verdict: 'pass', detail: `Google Cloud SDK ${version}` }
-        : { check: 'gcloud', verdict: needs.gkeAuthPlugin ? 'fail' : 'warn', detail: `gcloud: ${gcloud.output || 'no version'}`, fix: 'install the Google Cloud CLI (https://cloud.google.com/sdk/docs/install)' },
+        : {
+            check: 'gcloud',
+            verdict: needs.gkeAuthPlugin ? 'fail' : 'warn',
+            detail: `gcloud: ${gcloud.output || 'no version'}`,
+            fix: 'install the Google Cloud CLI (https://cloud.google.com/sdk/docs/install)',
+          },
     );
   }
   if (needs.gkeAuthPlugin) {
@@ -146,4 +158,10 @@ export function addressFindings(learned: { address: string; source: string } | {
           fix: `add ${learned.address}/32 (or your network's range) to ${field}`,
         },
   );
+}
+
+/** Validates `--my-ip`. */
+export function checkMyIp(value: string | undefined): string | undefined {
+  if (value !== undefined && isIP(value) === 0) throw new UsageError(`--my-ip: ${JSON.stringify(value)} is not an IP address (e.g. 203.0.113.7)`);
+  return value;
 }

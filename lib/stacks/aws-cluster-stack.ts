@@ -2,7 +2,7 @@ import { AwsProvider } from '@cdktf/provider-aws/lib/provider';
 import { ITerraformDependable, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { awsSubnetLayout } from '../config/aws-subnets';
-import { awsDataplane } from '../config/datapath';
+import { awsDataplane } from '../model/datapaths';
 import { ENI_LIMITS, vpcCniMaxPods } from '../model/eni-limits';
 import { LabConfig } from '../config/schema';
 import { AWS_CLUSTER_OUTPUTS, CLUSTER_OUTPUTS } from '../model/contract';
@@ -129,8 +129,9 @@ export class AwsClusterStack extends TerraformStack {
       [CLUSTER_OUTPUTS.location]: aws.availabilityZones.join(','),
       [CLUSTER_OUTPUTS.nodeCount]: aws.nodeCount,
       [CLUSTER_OUTPUTS.maxPodsPerNode]: vpcCniMaxPods(limits),
-      [CLUSTER_OUTPUTS.maxPodsPerNodeReason]:
-        `${cilium ? 'Cilium ENI IPAM (the VPC CNI formula nodeadm uses)' : 'VPC CNI'} on ${aws.nodeInstanceType}: ${limits.maxEnis} ENIs x (${limits.ipv4PerEni} IPv4 per ENI - 1) + 2`,
+      [CLUSTER_OUTPUTS.maxPodsPerNodeReason]: `${cilium ? 'Cilium ENI IPAM (the VPC CNI formula nodeadm uses)' : 'VPC CNI'} on ${aws.nodeInstanceType}: ${limits.maxEnis} ENIs x (${
+        limits.ipv4PerEni
+      } IPv4 per ENI - 1) + 2`,
       [CLUSTER_OUTPUTS.podAddressRange]: layout.private,
       [CLUSTER_OUTPUTS.podNetworking]: cilium
         ? 'cilium-eni: Pods get ENI secondary IPs from the private subnets (the Cilium operator attaches the ENIs)'

@@ -1,6 +1,7 @@
 import { Annotations, dependable, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { ExposureMode, LabConfig } from '../config/schema';
+import { LabConfig } from '../config/schema';
+import { ExposureMode } from '../model/modes';
 import { ExposureOutput, exposureOutputName } from '../model/contract';
 import { exposureBackends, exposureFacts } from '../model/exposure-facts';
 import { AlbGatewayExposure } from '../constructs/aws/alb-gateway-exposure';

@@ -1,6 +1,6 @@
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { gcpDataplane } from '../config/datapath';
+import { gcpDataplane } from '../model/datapaths';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix, gkePerNodeRangeSize } from '../model/gke-limits';
 import { LabConfig } from '../config/schema';
 import { CLUSTER_OUTPUTS, GCP_CLUSTER_OUTPUTS } from '../model/contract';
@@ -13,7 +13,6 @@ import { labGoogleProvider } from '../constructs/gcp/gke-providers';
 import { DEMO_APP_PORT } from '../constructs/k8s/demo-app';
 import { labNames } from '../model/names';
 import { labTags } from '../model/tags';
-
 
 export interface GcpClusterStackProps {
   /** The validated lab config. Required. */

@@ -44,9 +44,7 @@ export interface AddLabOptions {
 export function addLab(app: App, config: LabConfig, options: AddLabOptions = {}): LabStacks[] {
   return labEnvironments(config).map((env) => {
     const names = labNames(env);
-    const emulatorState: EmulatorState | undefined = options.awsEmulator
-      ? { endpoint: options.awsEmulator.endpoint, stateDir: resolve(options.emulatorStateDir ?? EMULATOR_STATE_DIR) }
-      : undefined;
+    const emulatorState: EmulatorState | undefined = options.awsEmulator ? { endpoint: options.awsEmulator.endpoint, stateDir: resolve(options.emulatorStateDir ?? EMULATOR_STATE_DIR) } : undefined;
     const withBackend = <T extends TerraformStack>(stack: T, name: string): T => {
       addStateBackend(stack, env.backend, name, emulatorState);
       return stack;

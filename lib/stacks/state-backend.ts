@@ -105,9 +105,7 @@ export async function ensureEmulatorStateBucket(endpoint: string, bucket: string
   const head = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(10_000) });
   if (head.ok) return;
   const body =
-    region === 'us-east-1'
-      ? undefined
-      : `<CreateBucketConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><LocationConstraint>${region}</LocationConstraint></CreateBucketConfiguration>`;
+    region === 'us-east-1' ? undefined : `<CreateBucketConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><LocationConstraint>${region}</LocationConstraint></CreateBucketConfiguration>`;
   const created = await fetch(url, { method: 'PUT', body, signal: AbortSignal.timeout(10_000) });
   if (!created.ok) {
     throw new Error(`could not create the state bucket "${bucket}" in the AWS emulator at ${endpoint}: HTTP ${created.status} ${(await created.text()).slice(0, 200)}`);

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Json } from '../support/synth';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -27,8 +28,10 @@ function project(): string {
 }
 
 /** Runs `fn(commands)` in a child node and returns what it printed as JSON. */
-function inProject(dir: string, body: string): any {
-  const script = `const c = require(${JSON.stringify(join(dir, 'scripts', 'commands.cjs'))});\n(async () => { const r = await (async () => { ${body} })(); process.stdout.write(JSON.stringify(r ?? null)); })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });`;
+function inProject(dir: string, body: string): Json {
+  const script = `const c = require(${JSON.stringify(
+    join(dir, 'scripts', 'commands.cjs'),
+  )});\n(async () => { const r = await (async () => { ${body} })(); process.stdout.write(JSON.stringify(r ?? null)); })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });`;
   const result = spawnSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(result.stderr);
   return JSON.parse(result.stdout);

@@ -11,16 +11,8 @@ const messages = (raw: unknown) => {
  * THEN exactly these messages come back (field, value, what is allowed, fix).
  */
 const RANGE_CASES: [string, Record<string, unknown>, string[]][] = [
-  [
-    'Pod range overlaps the node subnet',
-    { podCidr: '10.10.0.0/16' },
-    ['gcp.podCidr: "10.10.0.0/16" overlaps gcp.nodeSubnetCidr (10.10.0.0/20); give each range its own addresses'],
-  ],
-  [
-    'Service range inside the Pod range',
-    { serviceCidr: '10.20.16.0/20' },
-    ['gcp.serviceCidr: "10.20.16.0/20" overlaps gcp.podCidr (10.20.0.0/16); give each range its own addresses'],
-  ],
+  ['Pod range overlaps the node subnet', { podCidr: '10.10.0.0/16' }, ['gcp.podCidr: "10.10.0.0/16" overlaps gcp.nodeSubnetCidr (10.10.0.0/20); give each range its own addresses']],
+  ['Service range inside the Pod range', { serviceCidr: '10.20.16.0/20' }, ['gcp.serviceCidr: "10.20.16.0/20" overlaps gcp.podCidr (10.20.0.0/16); give each range its own addresses']],
   [
     'all three ranges the same',
     { nodeSubnetCidr: '10.0.0.0/16', podCidr: '10.0.0.0/16', serviceCidr: '10.0.0.0/16' },
@@ -47,32 +39,20 @@ const RANGE_CASES: [string, Record<string, unknown>, string[]][] = [
   [
     'Pod range smaller than one node range',
     { podCidr: '10.20.0.0/25', nodeCount: 1 },
-    [
-      'gcp.podCidr: "10.20.0.0/25" is smaller than the /24 alias range GKE gives each node at 110 max Pods per node; 1 node(s) need at least a /24: use a larger range or a lower gcp.maxPodsPerNode',
-    ],
+    ['gcp.podCidr: "10.20.0.0/25" is smaller than the /24 alias range GKE gives each node at 110 max Pods per node; 1 node(s) need at least a /24: use a larger range or a lower gcp.maxPodsPerNode'],
   ],
   [
     'Pod range smaller than one node range, 3 nodes',
     { podCidr: '10.20.0.0/26', maxPodsPerNode: 64 },
-    [
-      'gcp.podCidr: "10.20.0.0/26" is smaller than the /25 alias range GKE gives each node at 64 max Pods per node; 3 node(s) need at least a /23: use a larger range or a lower gcp.maxPodsPerNode',
-    ],
+    ['gcp.podCidr: "10.20.0.0/26" is smaller than the /25 alias range GKE gives each node at 64 max Pods per node; 3 node(s) need at least a /23: use a larger range or a lower gcp.maxPodsPerNode'],
   ],
-  [
-    'node subnet smaller than /29',
-    { nodeSubnetCidr: '10.10.0.0/30' },
-    ['gcp.nodeSubnetCidr: "10.10.0.0/30" has prefix /30; Google Cloud subnets must be /29 or larger'],
-  ],
+  ['node subnet smaller than /29', { nodeSubnetCidr: '10.10.0.0/30' }, ['gcp.nodeSubnetCidr: "10.10.0.0/30" has prefix /30; Google Cloud subnets must be /29 or larger']],
   [
     'node subnet without room for the nodes of two zones',
     { nodeSubnetCidr: '10.10.0.0/29', zones: ['us-central1-a', 'us-central1-b'] },
     ['gcp.nodeSubnetCidr: "10.10.0.0/29" has 4 usable addresses for 6 nodes; use a larger block or fewer nodes'],
   ],
-  [
-    'Service range smaller than /27',
-    { serviceCidr: '10.30.0.0/28' },
-    ['gcp.serviceCidr: "10.30.0.0/28" has prefix /28; GKE needs a Service range of /27 or larger'],
-  ],
+  ['Service range smaller than /27', { serviceCidr: '10.30.0.0/28' }, ['gcp.serviceCidr: "10.30.0.0/28" has prefix /28; GKE needs a Service range of /27 or larger']],
   [
     'a zone of another region',
     { zones: ['us-central1-a', 'europe-west1-b'] },
@@ -82,9 +62,7 @@ const RANGE_CASES: [string, Record<string, unknown>, string[]][] = [
   [
     'unknown credentials',
     { kubernetesCredentials: 'kubeconfig' },
-    [
-      'gcp.kubernetesCredentials: "kubeconfig" is not supported; allowed: gke-gcloud-auth-plugin, access-token. Use "gke-gcloud-auth-plugin" unless the machine running Terraform has no gcloud.',
-    ],
+    ['gcp.kubernetesCredentials: "kubeconfig" is not supported; allowed: gke-gcloud-auth-plugin, access-token. Use "gke-gcloud-auth-plugin" unless the machine running Terraform has no gcloud.'],
   ],
 ];
 

@@ -9,7 +9,10 @@ describe('published JSON Schema', () => {
   });
 
   test('GIVEN the JSON Schema WHEN read THEN every section and field is described and unknown fields are rejected', () => {
-    const schema = labConfigJsonSchema() as { additionalProperties: boolean; properties: Record<string, { description?: string; additionalProperties?: boolean; properties?: Record<string, { description?: string }> }> };
+    const schema = labConfigJsonSchema() as {
+      additionalProperties: boolean;
+      properties: Record<string, { description?: string; additionalProperties?: boolean; properties?: Record<string, { description?: string }> }>;
+    };
     expect(schema.additionalProperties).toBe(false);
     for (const [section, body] of Object.entries(schema.properties)) {
       expect([section, body.description]).toEqual([section, expect.any(String)]);

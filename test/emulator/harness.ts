@@ -155,7 +155,7 @@ export async function deployedEnvironment(): Promise<DeployedEnvironment> {
   const runDir = process.env.HOPLAB_TEST_RUN_DIR;
   const endpoint = process.env.HOPLAB_TEST_EMULATOR;
   if (!runDir || !endpoint) {
-    throw new Error('deployedEnvironment() needs the emulator project\'s global setup: run the test with jest.config.js (npx jest test/emulator/...)');
+    throw new Error("deployedEnvironment() needs the emulator project's global setup: run the test with jest.config.js (npx jest test/emulator/...)");
   }
   const dir = join(runDir, `env-${env}`);
   const resultFile = join(dir, 'deployed.json');

@@ -24,36 +24,34 @@ import {
   DescribeVpcsCommand,
   EC2Client,
 } from '@aws-sdk/client-ec2';
-import {
-  CreateLoadBalancerCommand,
-  CreateTargetGroupCommand,
-  DeleteLoadBalancerCommand,
-  DeleteTargetGroupCommand,
-  ElasticLoadBalancingV2Client,
-} from '@aws-sdk/client-elastic-load-balancing-v2';
+import { CreateLoadBalancerCommand, CreateTargetGroupCommand, DeleteLoadBalancerCommand, DeleteTargetGroupCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { Emulator } from '../../lib/commands/local/moto';
 import { ownEmulator, runCommand } from './harness';
 
 jest.setTimeout(400_000);
 
 /** A real deploy's state: a VPC the emulator knows nothing of (a refresh against the emulator would drop it). */
-const REAL_STATE = `${JSON.stringify({
-  version: 4,
-  terraform_version: '1.11.4',
-  serial: 9,
-  lineage: '0d9e4c1a-real-4e3b-9a51-6c0b2f7d8e21',
-  outputs: {},
-  resources: [
-    {
-      mode: 'managed',
-      type: 'aws_vpc',
-      name: 'vpc_6776A399',
-      provider: 'provider["registry.terraform.io/hashicorp/aws"]',
-      instances: [{ schema_version: 1, attributes: { id: 'vpc-0123456789abcdef0', cidr_block: '10.0.0.0/16', tags: { 'hoplab-env': 'ws1' } } }],
-    },
-  ],
-  check_results: null,
-}, null, 2)}\n`;
+const REAL_STATE = `${JSON.stringify(
+  {
+    version: 4,
+    terraform_version: '1.11.4',
+    serial: 9,
+    lineage: '0d9e4c1a-real-4e3b-9a51-6c0b2f7d8e21',
+    outputs: {},
+    resources: [
+      {
+        mode: 'managed',
+        type: 'aws_vpc',
+        name: 'vpc_6776A399',
+        provider: 'provider["registry.terraform.io/hashicorp/aws"]',
+        instances: [{ schema_version: 1, attributes: { id: 'vpc-0123456789abcdef0', cidr_block: '10.0.0.0/16', tags: { 'hoplab-env': 'ws1' } } }],
+      },
+    ],
+    check_results: null,
+  },
+  null,
+  2,
+)}\n`;
 
 describe('deploy and teardown against the AWS emulator', () => {
   let moto: Emulator;
@@ -88,8 +86,20 @@ describe('deploy and teardown against the AWS emulator', () => {
     const elb = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
     const controllerTag = [{ Key: 'elbv2.k8s.aws/cluster', Value: 'ws1-eks' }];
     const vpcId = (await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:hoplab-env', Values: ['ws1'] }] }))).Vpcs?.[0]?.VpcId;
-    const subnets = (await ec2.send(new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpcId!] }, { Name: 'tag:kubernetes.io/role/elb', Values: ['1'] }] }))).Subnets ?? [];
-    const sg = await ec2.send(new CreateSecurityGroupCommand({ GroupName: 'k8s-hoplab-echonati-seeded', Description: 'seeded', VpcId: vpcId, TagSpecifications: [{ ResourceType: 'security-group', Tags: controllerTag }] }));
+    const subnets =
+      (
+        await ec2.send(
+          new DescribeSubnetsCommand({
+            Filters: [
+              { Name: 'vpc-id', Values: [vpcId!] },
+              { Name: 'tag:kubernetes.io/role/elb', Values: ['1'] },
+            ],
+          }),
+        )
+      ).Subnets ?? [];
+    const sg = await ec2.send(
+      new CreateSecurityGroupCommand({ GroupName: 'k8s-hoplab-echonati-seeded', Description: 'seeded', VpcId: vpcId, TagSpecifications: [{ ResourceType: 'security-group', Tags: controllerTag }] }),
+    );
     await ec2.send(new AuthorizeSecurityGroupIngressCommand({ GroupId: sg.GroupId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 80, ToPort: 80, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }] }));
     const lb = await elb.send(new CreateLoadBalancerCommand({ Name: 'k8s-hoplab-seeded', Subnets: subnets.map((s) => s.SubnetId!), SecurityGroups: [sg.GroupId!], Tags: controllerTag }));
     const tg = await elb.send(new CreateTargetGroupCommand({ Name: 'k8s-hoplab-seeded', Protocol: 'HTTP', Port: 8080, VpcId: vpcId, TargetType: 'ip', Tags: controllerTag }));
@@ -108,7 +118,12 @@ describe('deploy and teardown against the AWS emulator', () => {
     // With only the lb stack torn down (cluster kept), only the controller's own resources count.
     const lbOnly = run('teardown', ['--stacks', 'aws-lb', '--leftovers-only']);
     expect(lbOnly.code).toBe(1);
-    expect(lbOnly.out.split('\n').filter((l) => l.startsWith('  aws ')).sort()).toEqual(
+    expect(
+      lbOnly.out
+        .split('\n')
+        .filter((l) => l.startsWith('  aws '))
+        .sort(),
+    ).toEqual(
       [
         `  aws ec2:security-group ${sg.GroupId} (tag elbv2.k8s.aws/cluster=ws1-eks)`,
         `  aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`,
@@ -148,7 +163,9 @@ describe('deploy and teardown against the AWS emulator', () => {
           TagSpecifications: [{ ResourceType: 'network-interface', Tags: [{ Key: 'cluster.k8s.amazonaws.com/name', Value: `${env}-eks` }] }],
         }),
       );
-      const template = await ec2.send(new CreateLaunchTemplateCommand({ LaunchTemplateName: `${env}-eks-nodes-seeded`, LaunchTemplateData: {}, TagSpecifications: [{ ResourceType: 'launch-template', Tags: envTag }] }));
+      const template = await ec2.send(
+        new CreateLaunchTemplateCommand({ LaunchTemplateName: `${env}-eks-nodes-seeded`, LaunchTemplateData: {}, TagSpecifications: [{ ResourceType: 'launch-template', Tags: envTag }] }),
+      );
       const volume = await ec2.send(new CreateVolumeCommand({ AvailabilityZone: 'us-east-1a', Size: 1, TagSpecifications: [{ ResourceType: 'volume', Tags: envTag }] }));
       await logs.send(new CreateLogGroupCommand({ logGroupName: `/aws/eks/${env}-eks/cluster` }));
       seeded[env] = [
@@ -160,7 +177,12 @@ describe('deploy and teardown against the AWS emulator', () => {
     }
     const strays = run('teardown', ['--stacks', 'aws-cluster', '--leftovers-only']);
     expect(strays.code).toBe(1);
-    expect(strays.out.split('\n').filter((l) => l.startsWith('  aws ')).sort()).toEqual([...seeded.ws1].sort());
+    expect(
+      strays.out
+        .split('\n')
+        .filter((l) => l.startsWith('  aws '))
+        .sort(),
+    ).toEqual([...seeded.ws1].sort());
     // Reported, not deleted: every seeded resource of both attendees is still there.
     const ids = (lines: string[], kind: string) => lines.filter((l) => l.includes(` ${kind} `)).map((l) => l.split(' ')[4]);
     const all = [...seeded.ws1, ...seeded.ws10];

@@ -45,12 +45,14 @@ describe('npm run local against the AWS emulator', () => {
     expect(result.addonsLeftOut).toEqual(['vpc-cni', 'kube-proxy', 'coredns']);
     expect(result.replanEmpty).toBe(true);
     expect(result.leftovers).toEqual([]);
-    expect(lines).toEqual(expect.arrayContaining([
-      '[1/8] use the AWS emulator at ' + external.endpoint + ' ...',
-      expect.stringMatching(/^ {6}note: left out in emulator mode \(moto has no EKS add-on API\): vpc-cni, kube-proxy, coredns; real deploys keep them$/),
-      expect.stringMatching(/^ {6}ok: terraform destroy \(\d+\.\d s\)$/),
-      expect.stringMatching(/^ {6}ok: check the emulator for anything left of "lab" \(\d+\.\d s\)$/),
-    ]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        '[1/8] use the AWS emulator at ' + external.endpoint + ' ...',
+        expect.stringMatching(/^ {6}note: left out in emulator mode \(moto has no EKS add-on API\): vpc-cni, kube-proxy, coredns; real deploys keep them$/),
+        expect.stringMatching(/^ {6}ok: terraform destroy \(\d+\.\d s\)$/),
+        expect.stringMatching(/^ {6}ok: check the emulator for anything left of "lab" \(\d+\.\d s\)$/),
+      ]),
+    );
     expect(await emulatorAnswers(external.endpoint)).toBe(true);
   });
 

@@ -107,7 +107,9 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
       verdict: 'fail',
       detail: 'already taken by something not of this workshop (tags hoplab-env=pv2, hoplab-workshop=pvtest): EKS cluster pv2-eks, IAM role pv2-eks-cluster',
     });
-    expect(collided.findings.find((f) => f.check === 'aws names pv1')?.detail).toMatch(/^0 names free; 6 exist and are this workshop's own \(a re-deploy updates them\): EKS cluster pv1-eks, IAM role /);
+    expect(collided.findings.find((f) => f.check === 'aws names pv1')?.detail).toMatch(
+      /^0 names free; 6 exist and are this workshop's own \(a re-deploy updates them\): EKS cluster pv1-eks, IAM role /,
+    );
     // Deploy stops on it before applying anything.
     const refused = run('deploy', ['--env', 'pv2', '--stacks', 'aws-cluster', '--yes']);
     expect(refused.code).toBe(1);

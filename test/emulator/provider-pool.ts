@@ -106,7 +106,11 @@ async function startProvider(binary: string, logFile: string, timeoutMs: number)
     if (match) return { child, reattach: match[1] };
     if (exited !== undefined || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the AWS provider ${exited === undefined ? `did not print its reattach address within ${timeoutMs / 1000} s` : `exited (${exited}) before it printed its reattach address`}:\n${text.slice(-2000)}`);
+      throw new Error(
+        `the AWS provider ${exited === undefined ? `did not print its reattach address within ${timeoutMs / 1000} s` : `exited (${exited}) before it printed its reattach address`}:\n${text.slice(
+          -2000,
+        )}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -175,6 +179,9 @@ export async function startProviderPool(dir: string, size: number, timeoutMs = 6
 export function withoutProviderPool(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
   delete out.HOPLAB_TEST_PROVIDER_POOL;
-  out.PATH = (out.PATH ?? '').split(':').filter((d) => d && resolve(d) !== SHIM_DIR).join(':');
+  out.PATH = (out.PATH ?? '')
+    .split(':')
+    .filter((d) => d && resolve(d) !== SHIM_DIR)
+    .join(':');
   return out;
 }

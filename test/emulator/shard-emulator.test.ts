@@ -59,7 +59,12 @@ describe('a sharded deploy and teardown against the AWS emulator', () => {
       expect(deployed.code).toBe(0);
       applied.push(...[...deployed.out.matchAll(/ {2}done {3}(\S+) in/g)].map((m) => m[1]));
       // The state went to the shared bucket under the stack's key, nowhere local.
-      expect(await stateKeys()).toEqual(shards.slice(0, i + 1).map(([e]) => `dec/${e}-aws-cluster.tfstate`).sort());
+      expect(await stateKeys()).toEqual(
+        shards
+          .slice(0, i + 1)
+          .map(([e]) => `dec/${e}-aws-cluster.tfstate`)
+          .sort(),
+      );
       expect(readdirSync(cwd).filter((f) => f.endsWith('.tfstate'))).toEqual([]);
       expect(existsSync(join(cwd, '.hoplab', 'emulator', `terraform.${env}-aws-cluster.tfstate`))).toBe(false);
 

@@ -2,16 +2,15 @@ import { Testing } from 'cdktf';
 import { validConfig } from '../../lib/config/load';
 import { AwsClusterStack } from '../../lib/stacks/aws-cluster-stack';
 
-type Resources = Record<string, Record<string, Record<string, unknown>>>;
-type Synth = { resource: Resources; output: Record<string, { value: unknown }>; provider: Record<string, unknown[]> };
+import { resourceOf, Synthesized as Synth } from '../support/synth';
 
 function synth(aws: Record<string, unknown>, emulator?: { endpoint: string }): Synth {
   const stack = new AwsClusterStack(Testing.app(), 'lab-aws-cluster', { config: validConfig({ aws }, 'test'), emulator });
   return JSON.parse(Testing.synth(stack)) as Synth;
 }
 
-const addons = (parsed: Synth): Record<string, Record<string, unknown>> => Object.fromEntries(Object.entries(parsed.resource.aws_eks_addon ?? {}).map(([key, r]) => [r.addon_name as string, { key, ...r }]));
-const only = (parsed: Synth, type: string) => Object.entries(parsed.resource[type] ?? {})[0];
+const addons = (parsed: Synth): Record<string, Record<string, unknown>> =>
+  Object.fromEntries(Object.entries(parsed.resource.aws_eks_addon ?? {}).map(([key, r]) => [r.addon_name as string, { key, ...r }]));
 
 describe('AwsClusterStack datapaths', () => {
   test.each([
@@ -23,14 +22,14 @@ describe('AwsClusterStack datapaths', () => {
     expect(Object.keys(addons(parsed)).sort()).toEqual(['coredns', 'kube-proxy', 'vpc-cni']);
     expect(addons(parsed)['kube-proxy'].configuration_values).toBe(values);
     expect(parsed.output.dataplane.value).toBe(dataplane);
-    expect(only(parsed, 'aws_eks_cluster')[1].bootstrap_self_managed_addons).toBeUndefined();
+    expect(resourceOf(parsed, 'aws_eks_cluster').config.bootstrap_self_managed_addons).toBeUndefined();
   });
 
   test('GIVEN ipvs WHEN synthesized THEN the node launch template loads the IPVS modules; the other kube-proxy modes add no user data', () => {
-    const ipvs = only(synth({ datapath: 'ipvs' }), 'aws_launch_template')[1];
+    const ipvs = resourceOf(synth({ datapath: 'ipvs' }), 'aws_launch_template').config;
     expect(Buffer.from(ipvs.user_data as string, 'base64').toString('utf8')).toContain('/etc/modules-load.d/ipvs.conf');
     for (const datapath of ['iptables', 'nftables']) {
-      expect(only(synth({ datapath }), 'aws_launch_template')[1].user_data).toBeUndefined();
+      expect(resourceOf(synth({ datapath }), 'aws_launch_template').config.user_data).toBeUndefined();
     }
   });
 
@@ -38,18 +37,20 @@ describe('AwsClusterStack datapaths', () => {
     const parsed = synth({ datapath: 'cilium', cilium: { loadBalancerAlgorithm: 'maglev' } });
 
     test('GIVEN cilium WHEN synthesized THEN EKS bootstraps no add-ons of its own, and only CoreDNS is a managed add-on', () => {
-      expect(only(parsed, 'aws_eks_cluster')[1].bootstrap_self_managed_addons).toBe(false);
+      expect(resourceOf(parsed, 'aws_eks_cluster').config.bootstrap_self_managed_addons).toBe(false);
       expect(Object.keys(addons(parsed))).toEqual(['coredns']);
     });
 
     test('GIVEN cilium WHEN synthesized THEN there is no VPC CNI role, and the Cilium operator has its own', () => {
-      const roles = Object.values(parsed.resource.aws_iam_role).map((r) => r.name).sort();
+      const roles = Object.values(parsed.resource.aws_iam_role)
+        .map((r) => r.name)
+        .sort();
       expect(roles).toEqual(['lab-eks-aws-lb-controller', 'lab-eks-cilium-operator', 'lab-eks-cluster', 'lab-eks-nodes-node']);
     });
 
     test('GIVEN cilium WHEN synthesized THEN the order is cluster -> Cilium release -> tainted node group -> CoreDNS', () => {
-      const [releaseKey, release] = only(parsed, 'helm_release');
-      const [groupKey, group] = only(parsed, 'aws_eks_node_group');
+      const { name: releaseKey, config: release } = resourceOf(parsed, 'helm_release');
+      const { name: groupKey, config: group } = resourceOf(parsed, 'aws_eks_node_group');
       expect(release.provider).toBe('helm.cilium');
       expect(group.depends_on).toContain(`helm_release.${releaseKey}`);
       expect(group.taint).toEqual([{ key: 'node.cilium.io/agent-not-ready', value: 'true', effect: 'NO_EXECUTE' }]);
@@ -58,7 +59,7 @@ describe('AwsClusterStack datapaths', () => {
     });
 
     test('GIVEN cilium with maglev WHEN synthesized THEN the release selects backends by Maglev and the dataplane output says cilium-ebpf', () => {
-      expect(only(parsed, 'helm_release')[1].values).toEqual([expect.stringContaining('loadBalancer:\n  algorithm: "maglev"')]);
+      expect(resourceOf(parsed, 'helm_release').config.values).toEqual([expect.stringContaining('loadBalancer:\n  algorithm: "maglev"')]);
       expect(parsed.output.dataplane.value).toBe('cilium-ebpf');
       expect(parsed.output.pod_networking.value).toBe('cilium-eni: Pods get ENI secondary IPs from the private subnets (the Cilium operator attaches the ENIs)');
     });
@@ -73,6 +74,6 @@ describe('AwsClusterStack datapaths', () => {
   test('GIVEN ipvs and the emulator WHEN synthesized THEN add-ons are left out but the launch template still carries the IPVS user data', () => {
     const parsed = synth({ datapath: 'ipvs' }, { endpoint: 'http://127.0.0.1:5000' });
     expect(parsed.resource.aws_eks_addon).toBeUndefined();
-    expect(Buffer.from(only(parsed, 'aws_launch_template')[1].user_data as string, 'base64').toString('utf8')).toContain('modprobe');
+    expect(Buffer.from(resourceOf(parsed, 'aws_launch_template').config.user_data as string, 'base64').toString('utf8')).toContain('modprobe');
   });
 });

@@ -4,11 +4,7 @@ import { App, Testing } from 'cdktf';
 import { validConfig } from '../../lib/config/load';
 import { AwsClusterStack } from '../../lib/stacks/aws-cluster-stack';
 
-type Synth = {
-  provider: { aws: Record<string, unknown>[] };
-  resource: Record<string, Record<string, Record<string, unknown>>>;
-  output: Record<string, { value: unknown }>;
-};
+import { Synthesized as Synth } from '../support/synth';
 
 function synth(raw: Record<string, unknown> = {}, emulator?: { endpoint: string }): { json: string; parsed: Synth; stack: AwsClusterStack } {
   const app = Testing.app();
@@ -17,8 +13,7 @@ function synth(raw: Record<string, unknown> = {}, emulator?: { endpoint: string 
   return { json, parsed: JSON.parse(json), stack };
 }
 
-const byName = (resources: Record<string, Record<string, unknown>>, key: string, value: string) =>
-  Object.entries(resources).find(([, r]) => r[key] === value);
+const byName = (resources: Record<string, Record<string, unknown>>, key: string, value: string) => Object.entries(resources).find(([, r]) => r[key] === value);
 
 describe('AwsClusterStack', () => {
   test('GIVEN the default config WHEN synthesized THEN it matches the snapshot (update only for intended changes)', () => {
@@ -106,7 +101,17 @@ describe('AwsClusterStack', () => {
       skip_credentials_validation: true,
       skip_requesting_account_id: true,
       max_retries: 2,
-      endpoints: [{ ec2: 'http://127.0.0.1:5999', eks: 'http://127.0.0.1:5999', iam: 'http://127.0.0.1:5999', elbv2: 'http://127.0.0.1:5999', sts: 'http://127.0.0.1:5999', autoscaling: 'http://127.0.0.1:5999', logs: 'http://127.0.0.1:5999' }],
+      endpoints: [
+        {
+          ec2: 'http://127.0.0.1:5999',
+          eks: 'http://127.0.0.1:5999',
+          iam: 'http://127.0.0.1:5999',
+          elbv2: 'http://127.0.0.1:5999',
+          sts: 'http://127.0.0.1:5999',
+          autoscaling: 'http://127.0.0.1:5999',
+          logs: 'http://127.0.0.1:5999',
+        },
+      ],
     });
     const real = synth().parsed.resource;
     const types = (r: Synth['resource']) => Object.fromEntries(Object.entries(r).map(([type, all]) => [type, Object.keys(all).length]));
@@ -137,8 +142,21 @@ describe('AwsClusterStack', () => {
     const { output } = synth().parsed;
     expect(Object.keys(output).sort()).toEqual(
       [
-        'cloud', 'cluster_name', 'region', 'location', 'node_count', 'max_pods_per_node', 'max_pods_per_node_reason', 'pod_address_range', 'pod_networking', 'dataplane',
-        'cluster_endpoint', 'vpc_id', 'oidc_provider_arn', 'lb_controller_role_arn', 'kubernetes_version',
+        'cloud',
+        'cluster_name',
+        'region',
+        'location',
+        'node_count',
+        'max_pods_per_node',
+        'max_pods_per_node_reason',
+        'pod_address_range',
+        'pod_networking',
+        'dataplane',
+        'cluster_endpoint',
+        'vpc_id',
+        'oidc_provider_arn',
+        'lb_controller_role_arn',
+        'kubernetes_version',
       ].sort(),
     );
     expect(output.cloud.value).toBe('aws');
@@ -153,6 +171,10 @@ describe('AwsClusterStack', () => {
     const stack = new AwsClusterStack(app, 'x', { config: validConfig({ name: 'ws1' }, 'test') });
     const parsed: Synth = JSON.parse(Testing.synth(stack));
     expect(Object.values(parsed.resource.aws_eks_cluster)[0].name).toBe('ws1-eks');
-    expect(Object.values(parsed.resource.aws_iam_role).map((r) => r.name).sort()).toEqual(['ws1-eks-aws-lb-controller', 'ws1-eks-cluster', 'ws1-eks-nodes-node', 'ws1-eks-vpc-cni']);
+    expect(
+      Object.values(parsed.resource.aws_iam_role)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['ws1-eks-aws-lb-controller', 'ws1-eks-cluster', 'ws1-eks-nodes-node', 'ws1-eks-vpc-cni']);
   });
 });

@@ -1,6 +1,6 @@
 import { AnnotationMetadataEntryType } from 'cdktf';
 import { parse } from 'yaml';
-import { DEFAULT_EXPOSURES, ExposureMode } from '../../lib/config/schema';
+import { DEFAULT_EXPOSURES, ExposureMode } from '../../lib/model/modes';
 import { exposureOutputName } from '../../lib/model/contract';
 import { ExposureFacts, exposureFacts } from '../../lib/model/exposure-facts';
 
@@ -8,7 +8,9 @@ const awsFacts = (mode: ExposureMode): ExposureFacts => exposureFacts('aws', mod
 import { LB_CONTROLLER_SERVICE_ACCOUNT } from '../../lib/constructs/aws/load-balancer-controller-role';
 import { ENV_TAG, labTags } from '../../lib/model/tags';
 import { kubernetesObjects, manifestObjects } from '../support/k8s-objects';
-import { dependencyGraph, destroyOrder, portable, resourceOf, synthAwsLb } from '../support/aws-lb';
+import { synthAwsLb } from '../support/aws-lb';
+import { dependencyGraph, destroyOrder } from '../support/graph';
+import { Json, portable, resourceOf } from '../support/synth';
 
 const REMOTE = 'data.terraform_remote_state.cross-stack-reference-input-lab-aws-cluster.outputs';
 
@@ -19,7 +21,7 @@ describe('AwsLbStack', () => {
     const crds = resourceOf(json, 'helm_release', 'gateway-api-crds_');
     const gatewayRelease = resourceOf(json, 'helm_release', 'exposure-gateway_');
     const values = parse(release.config.values[0]);
-    const gatewayObjects = parse(gatewayRelease.config.values[0]).manifests as { kind: string; apiVersion: string; metadata: Record<string, any>; spec?: any; rules?: any }[];
+    const gatewayObjects = parse(gatewayRelease.config.values[0]).manifests as { kind: string; apiVersion: string; metadata: Record<string, Json>; spec?: Json; rules?: Json }[];
     const gatewayObject = (kind: string) => gatewayObjects.find((o) => o.kind === kind)!;
     const loadBalancerObjects = [
       resourceOf(json, 'kubernetes_ingress_v1', 'exposure-native_'),
@@ -36,13 +38,20 @@ describe('AwsLbStack', () => {
       });
 
       test('THEN both providers read endpoint, CA and cluster name from the cluster stack state', () => {
-        const kubernetes = json.provider.kubernetes[0] as Record<string, any>;
+        const kubernetes = json.provider.kubernetes[0] as Record<string, Json>;
         expect(kubernetes.host).toBe(`\${${REMOTE}.cross-stack-output-aws_eks_clustereks_cluster_55B0C966endpoint}`);
         expect(kubernetes.cluster_ca_certificate).toBe(`\${base64decode(${REMOTE}.cross-stack-output-aws_eks_clustereks_cluster_55B0C966certificate_authority0data)}`);
         expect(kubernetes.exec[0].args).toEqual([
-          'eks', 'get-token', '--cluster-name', `\${${REMOTE}.cross-stack-output-aws_eks_clustereks_cluster_55B0C966name}`, '--region', 'us-east-1', '--output', 'json',
+          'eks',
+          'get-token',
+          '--cluster-name',
+          `\${${REMOTE}.cross-stack-output-aws_eks_clustereks_cluster_55B0C966name}`,
+          '--region',
+          'us-east-1',
+          '--output',
+          'json',
         ]);
-        expect((json.provider.helm[0] as Record<string, any>).kubernetes).toEqual({ host: kubernetes.host, cluster_ca_certificate: kubernetes.cluster_ca_certificate, exec: kubernetes.exec[0] });
+        expect((json.provider.helm[0] as Record<string, Json>).kubernetes).toEqual({ host: kubernetes.host, cluster_ca_certificate: kubernetes.cluster_ca_certificate, exec: kubernetes.exec[0] });
       });
 
       test('THEN the controller gets cluster name, VPC and IAM role from the cluster stack', () => {
@@ -132,14 +141,7 @@ describe('AwsLbStack', () => {
 
     describe('outputs', () => {
       test('THEN there is one output per exposure, named by the contract, and nothing else', () => {
-        expect(Object.keys(json.output).sort()).toEqual([
-          'exposure_gateway',
-          'exposure_native',
-          'exposure_native_l4',
-          'exposure_nodeport',
-          'exposure_nodeport_l4',
-          'exposure_nodeport_local',
-        ]);
+        expect(Object.keys(json.output).sort()).toEqual(['exposure_gateway', 'exposure_native', 'exposure_native_l4', 'exposure_nodeport', 'exposure_nodeport_l4', 'exposure_nodeport_local']);
       });
 
       test.each(DEFAULT_EXPOSURES.map((mode) => [mode]))('THEN exposure %s holds mode, cloud, URL from the load balancer status and the facts', (mode) => {
@@ -268,7 +270,7 @@ describe('AwsLbStack', () => {
       }
     });
 
-    test('THEN every object of the Gateway release is valid: Gateway API objects against the v1.6.0 CRDs, the controller\'s against its v3.5.0 CRDs', () => {
+    test("THEN every object of the Gateway release is valid: Gateway API objects against the v1.6.0 CRDs, the controller's against its v3.5.0 CRDs", () => {
       const objects = manifestObjects(json);
       expect(objects.map((o) => o.object.kind)).toEqual([
         'GatewayClass',
@@ -332,7 +334,7 @@ describe('AwsLbStack', () => {
 
     test('THEN synth warns that as many replicas as nodes can hide the extra hop', () => {
       expect(lb.node.metadata.filter((m) => m.type === AnnotationMetadataEntryType.WARN).map((m) => m.data)).toEqual([
-        'app.replicas (3) is not below aws.nodeCount (3): every node may host a Pod, so the nodeport exposure\'s extra hop may not show; use fewer replicas than nodes',
+        "app.replicas (3) is not below aws.nodeCount (3): every node may host a Pod, so the nodeport exposure's extra hop may not show; use fewer replicas than nodes",
       ]);
     });
   });
@@ -340,11 +342,17 @@ describe('AwsLbStack', () => {
   describe('GIVEN a bad value for what this stack reads THEN synth stops with one clear line per problem', () => {
     const header = 'hoplab: the lab config (test) has 1 problem; nothing was synthesized:\n  - ';
     test.each([
-      [{ aws: { loadBalancerController: { chartVersion: '1.8.0' } } }, 'aws.loadBalancerController.chartVersion: "1.8.0" is not supported; allowed: 3.5.0. hoplab ships the IAM policy of these releases only.'],
+      [
+        { aws: { loadBalancerController: { chartVersion: '1.8.0' } } },
+        'aws.loadBalancerController.chartVersion: "1.8.0" is not supported; allowed: 3.5.0. hoplab ships the IAM policy of these releases only.',
+      ],
       [{ app: { replicas: 0 } }, 'app.replicas: 0 must be at least 1 replicas (allowed: 1 to 50)'],
       [{ app: { replicas: 2.5 } }, 'app.replicas: 2.5 must be a whole number of replicas from 1 to 50'],
       [{ app: { image: 'echoserver' } }, 'app.image: "echoserver" is not a pinned image reference: name it with a tag or digest, e.g. "registry.k8s.io/echoserver:1.10"'],
-      [{ exposures: ['ingress'] }, 'exposures[0]: "ingress" is not supported; allowed: native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4. See the exposure table at the top of the README.'],
+      [
+        { exposures: ['ingress'] },
+        'exposures[0]: "ingress" is not supported; allowed: native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4. See the exposure table at the top of the README.',
+      ],
       [{ exposures: ['native', 'native'] }, 'exposures: ["native","native"] lists "native" more than once; list each exposure mode once'],
     ])('%j', (raw, problem) => {
       expect(() => synthAwsLb(raw as never)).toThrow(header + problem);

@@ -8,7 +8,7 @@ import { GcpClusterStack } from '../../lib/stacks/gcp-cluster-stack';
 import { gcpLabelValue } from '../../lib/constructs/gcp/gke-providers';
 import { labNames } from '../../lib/model/names';
 import { labTags } from '../../lib/model/tags';
-import { named, only, Synthesized } from '../support/synth';
+import { named, resourceOf, Synthesized } from '../support/synth';
 
 function synth(raw: Record<string, unknown> = {}): { json: string; parsed: Synthesized; stack: GcpClusterStack } {
   const config = validConfig(raw, 'test');
@@ -37,45 +37,54 @@ describe('GcpClusterStack', () => {
 
   test('GIVEN the default config WHEN synthesized THEN cluster, node pool and firewall all use the network and the node subnet of this stack', () => {
     const { parsed } = synth();
-    const [networkId] = only(parsed, 'google_compute_network');
-    const [subnetId, subnet] = only(parsed, 'google_compute_subnetwork');
-    const [clusterId, cluster] = only(parsed, 'google_container_cluster');
-    const [, pool] = only(parsed, 'google_container_node_pool');
-    const [natId] = only(parsed, 'google_compute_router_nat');
+    const { name: networkId } = resourceOf(parsed, 'google_compute_network');
+    const { name: subnetId, config: subnet } = resourceOf(parsed, 'google_compute_subnetwork');
+    const { name: clusterId, config: cluster } = resourceOf(parsed, 'google_container_cluster');
+    const { config: pool } = resourceOf(parsed, 'google_container_node_pool');
+    const { name: natId } = resourceOf(parsed, 'google_compute_router_nat');
     expect(subnet.secondary_ip_range).toEqual([
       { range_name: 'pods', ip_cidr_range: '10.20.0.0/16' },
       { range_name: 'services', ip_cidr_range: '10.30.0.0/20' },
     ]);
     expect([cluster.network, cluster.subnetwork]).toEqual([`\${google_compute_network.${networkId}.id}`, `\${google_compute_subnetwork.${subnetId}.id}`]);
     expect([pool.cluster, pool.location]).toEqual([`\${google_container_cluster.${clusterId}.name}`, `\${google_container_cluster.${clusterId}.location}`]);
-    const [bindingId] = only(parsed, 'google_project_iam_member');
+    const { name: bindingId } = resourceOf(parsed, 'google_project_iam_member');
     expect(pool.depends_on).toEqual([`google_compute_router_nat.${natId}`, `google_project_iam_member.${bindingId}`]);
     for (const rule of Object.values(parsed.resource.google_compute_firewall)) {
       expect([rule.network, rule.target_tags]).toEqual([`\${google_compute_network.${networkId}.id}`, ['lab-gke-node']]);
     }
     expect((pool.node_config as { tags: string[] }).tags).toEqual(['lab-gke-node']);
-    expect(named(parsed, 'google_compute_firewall', 'lab-gke-allow-l7-lb')[1].allow).toEqual([{ protocol: 'tcp', ports: ['30000-32767', '8080'] }]);
+    expect(named(parsed, 'google_compute_firewall', 'lab-gke-allow-l7-lb').config.allow).toEqual([{ protocol: 'tcp', ports: ['30000-32767', '8080'] }]);
   });
 
   test('GIVEN a project WHEN synthesized THEN Workload Identity is on: the cluster has the workload pool and the nodes serve Pods the GKE metadata server', () => {
     const { parsed } = synth({ gcp: { project: 'acme-lab-1' } });
-    const [, cluster] = only(parsed, 'google_container_cluster');
-    const [, pool] = only(parsed, 'google_container_node_pool');
+    const { config: cluster } = resourceOf(parsed, 'google_container_cluster');
+    const { config: pool } = resourceOf(parsed, 'google_container_node_pool');
     expect(cluster.workload_identity_config).toEqual({ workload_pool: 'acme-lab-1.svc.id.goog' });
     expect((pool.node_config as { workload_metadata_config: unknown }).workload_metadata_config).toEqual({ mode: 'GKE_METADATA' });
   });
 
-  test('GIVEN the default config WHEN synthesized THEN the cluster waits for the node account\'s IAM binding (its default pool runs as that account at once)', () => {
+  test("GIVEN the default config WHEN synthesized THEN the cluster waits for the node account's IAM binding (its default pool runs as that account at once)", () => {
     const { parsed } = synth();
-    const [, cluster] = only(parsed, 'google_container_cluster');
-    const [bindingId] = only(parsed, 'google_project_iam_member');
+    const { config: cluster } = resourceOf(parsed, 'google_container_cluster');
+    const { name: bindingId } = resourceOf(parsed, 'google_project_iam_member');
     expect(cluster.depends_on).toEqual([`google_project_iam_member.${bindingId}`]);
   });
 
   test('GIVEN three zones, gcp.datapath dataplane-v2, a version and authorized networks WHEN synthesized THEN the regional cluster and pool follow the config', () => {
     const zones = ['us-central1-a', 'us-central1-b', 'us-central1-c'];
     const { json } = synth({
-      gcp: { zones, nodeCount: 2, maxPodsPerNode: 64, datapath: 'dataplane-v2', kubernetesVersion: '1.33', releaseChannel: 'STABLE', masterAuthorizedCidrs: ['198.51.100.0/24'], machineType: 'e2-standard-4' },
+      gcp: {
+        zones,
+        nodeCount: 2,
+        maxPodsPerNode: 64,
+        datapath: 'dataplane-v2',
+        kubernetesVersion: '1.33',
+        releaseChannel: 'STABLE',
+        masterAuthorizedCidrs: ['198.51.100.0/24'],
+        machineType: 'e2-standard-4',
+      },
     });
     expect(json).toHaveResourceWithProperties(ContainerCluster, {
       location: 'us-central1',

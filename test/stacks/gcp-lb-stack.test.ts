@@ -3,14 +3,14 @@ import { Testing } from 'cdktf';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validConfig } from '../../lib/config/load';
-import { ExposureMode } from '../../lib/config/schema';
+import { ExposureMode } from '../../lib/model/modes';
 import { exposureOutputName } from '../../lib/model/contract';
 import { EXPOSURE_FACTS } from '../../lib/model/exposure-facts';
 import { labNames } from '../../lib/model/names';
 import { GcpClusterStack } from '../../lib/stacks/gcp-cluster-stack';
 import { GCP_DEMO_NAMESPACE, GcpLbStack } from '../../lib/stacks/gcp-lb-stack';
 import { kubernetesObjects, manifestObjects } from '../support/k8s-objects';
-import { named, only, Synthesized } from '../support/synth';
+import { Json, named, resourceOf, Synthesized } from '../support/synth';
 
 function stacks(raw: Record<string, unknown> = {}) {
   const config = validConfig(raw, 'test');
@@ -34,8 +34,8 @@ describe('GcpLbStack', () => {
 
   test('GIVEN the default config WHEN synthesized THEN the demo app runs the configured image and replicas in its namespace', () => {
     const { parsed } = synth({ app: { replicas: 3 } });
-    const [nsId, ns] = only(parsed, 'kubernetes_namespace_v1');
-    const [, deployment] = only(parsed, 'kubernetes_deployment_v1');
+    const { name: nsId, config: ns } = resourceOf(parsed, 'kubernetes_namespace_v1');
+    const { config: deployment } = resourceOf(parsed, 'kubernetes_deployment_v1');
     expect((ns.metadata as { name: string }).name).toBe(GCP_DEMO_NAMESPACE);
     expect(deployment.metadata).toMatchObject({ name: 'echo', namespace: `\${kubernetes_namespace_v1.${nsId}.metadata[0].name}` });
     expect((deployment.spec as { replicas: string }).replicas).toBe('3');
@@ -82,8 +82,8 @@ describe('GcpLbStack', () => {
 
   test('GIVEN every mode WHEN synthesized THEN each exposure output holds mode, cloud, URL from the status and the GCP facts', () => {
     const { parsed } = synth();
-    const ingressUrl = (name: string) => `http://\${kubernetes_ingress_v1.${named(parsed, 'kubernetes_ingress_v1', name)[0]}.status[0].load_balancer[0].ingress[0].ip}/`;
-    const serviceUrl = (name: string) => `http://\${kubernetes_service_v1.${named(parsed, 'kubernetes_service_v1', name)[0]}.status[0].load_balancer[0].ingress[0].ip}/`;
+    const ingressUrl = (name: string) => `http://\${kubernetes_ingress_v1.${named(parsed, 'kubernetes_ingress_v1', name).name}.status[0].load_balancer[0].ingress[0].ip}/`;
+    const serviceUrl = (name: string) => `http://\${kubernetes_service_v1.${named(parsed, 'kubernetes_service_v1', name).name}.status[0].load_balancer[0].ingress[0].ip}/`;
     const urls: Partial<Record<ExposureMode, string>> = {
       native: ingressUrl('echo-native'),
       nodeport: ingressUrl('echo-nodeport'),
@@ -114,7 +114,7 @@ describe('GcpLbStack', () => {
   test('GIVEN every mode WHEN synthesized THEN nodeport-l4 is the l4-rbs passthrough Service of nodeport-local with externalTrafficPolicy Cluster', () => {
     const { parsed } = synth();
     const spec = (name: string) => {
-      const [id] = named(parsed, 'kubernetes_service_v1', name);
+      const { name: id } = named(parsed, 'kubernetes_service_v1', name);
       return parsed.resource.kubernetes_service_v1[id] as { metadata: { annotations: Record<string, string> }; spec: Record<string, unknown> };
     };
     const l4 = spec('echo-nodeport-l4');
@@ -140,7 +140,10 @@ describe('GcpLbStack', () => {
     [['nodeport-local', 'native'], ['echo-native', 'echo-nodeport-local'], ['echo-native']],
   ])('GIVEN exposures %j WHEN synthesized THEN only Services %j and Ingresses %j exist', (exposures, services, ingresses) => {
     const { parsed } = synth({ exposures });
-    const names = (type: string) => Object.values(parsed.resource[type] ?? {}).map((r) => (r.metadata as { name: string }).name).sort();
+    const names = (type: string) =>
+      Object.values(parsed.resource[type] ?? {})
+        .map((r) => (r.metadata as { name: string }).name)
+        .sort();
     expect(names('kubernetes_service_v1')).toEqual(services);
     expect(names('kubernetes_ingress_v1')).toEqual(ingresses);
     expect(Object.keys(parsed.output ?? {}).sort()).toEqual(exposures.map((m) => exposureOutputName(m as ExposureMode)).sort());
@@ -165,8 +168,8 @@ describe('GcpLbStack', () => {
 
   test('GIVEN every mode WHEN synthesized THEN Pods are created after every Service and Ingress (NEG readiness gates) and the namespace goes last', () => {
     const { parsed } = synth();
-    const [, deployment] = only(parsed, 'kubernetes_deployment_v1');
-    const [nsId] = only(parsed, 'kubernetes_namespace_v1');
+    const { config: deployment } = resourceOf(parsed, 'kubernetes_deployment_v1');
+    const { name: nsId } = resourceOf(parsed, 'kubernetes_namespace_v1');
     const exposureAddresses: string[] = [];
     for (const type of ['kubernetes_service_v1', 'kubernetes_ingress_v1']) {
       for (const [id, resource] of Object.entries(parsed.resource[type])) {
@@ -181,8 +184,8 @@ describe('GcpLbStack', () => {
     }
     expect([...(deployment.depends_on as string[])].sort()).toEqual(exposureAddresses.sort());
     for (const mode of ['native', 'nodeport']) {
-      const [serviceId] = named(parsed, 'kubernetes_service_v1', `echo-${mode}`);
-      const [, ingress] = named(parsed, 'kubernetes_ingress_v1', `echo-${mode}`);
+      const { name: serviceId } = named(parsed, 'kubernetes_service_v1', `echo-${mode}`);
+      const { config: ingress } = named(parsed, 'kubernetes_ingress_v1', `echo-${mode}`);
       expect(JSON.stringify(ingress.spec)).toContain(`kubernetes_service_v1.${serviceId}.metadata[0].name`);
     }
   });
@@ -205,7 +208,7 @@ describe('GcpLbStack', () => {
 
   test('GIVEN the gateway mode WHEN synthesized THEN a GKE global external Gateway routes to a ClusterIP Service and waits for its address', () => {
     const { parsed } = synth({ exposures: ['gateway'] });
-    const manifests = Object.values(parsed.resource.kubernetes_manifest) as { manifest: any; wait?: any; depends_on?: string[] }[];
+    const manifests = Object.values(parsed.resource.kubernetes_manifest) as { manifest: Json; wait?: Json; depends_on?: string[] }[];
     const gateway = manifests.find((m) => m.manifest.kind === 'Gateway')!;
     const route = manifests.find((m) => m.manifest.kind === 'HTTPRoute')!;
     expect(gateway.manifest.spec).toEqual({
@@ -215,7 +218,7 @@ describe('GcpLbStack', () => {
     expect(gateway.wait).toEqual({ fields: { 'status.addresses[0].value': '^[0-9.]+$' } });
     expect(route.manifest.spec.parentRefs).toEqual([{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'echo-gateway', sectionName: 'http' }]);
     expect(route.manifest.spec.rules[0].backendRefs).toEqual([{ name: 'echo-gateway', port: 80 }]);
-    const [, service] = named(parsed, 'kubernetes_service_v1', 'echo-gateway');
+    const { config: service } = named(parsed, 'kubernetes_service_v1', 'echo-gateway');
     expect((service.spec as { type: string }).type).toBe('ClusterIP');
     expect(Object.keys(parsed.resource).sort()).toEqual(['kubernetes_deployment_v1', 'kubernetes_manifest', 'kubernetes_namespace_v1', 'kubernetes_service_v1']);
   });

@@ -103,12 +103,12 @@ export async function startEchoServer(behaviour: Behaviour, slowMs = 5000): Prom
       behaviour === 'snat'
         ? echoBody({ ...pod, host, clientAddress: NODE_ADDRESSES[n % NODE_ADDRESSES.length], forwardedFor: remote(req) })
         : behaviour === 'snat-gke'
-          ? echoBody({ ...pod, host, clientAddress: GKE_SNAT_SOURCES[n % GKE_SNAT_SOURCES.length], forwardedFor: remote(req) })
-          : behaviour === 'snat-l4'
-            ? echoBody({ ...pod, host, clientAddress: NODE_ADDRESSES[n % NODE_ADDRESSES.length] })
-            : behaviour === 'proxy'
-              ? echoBody({ ...pod, host, clientAddress: ALB_ADDRESS, forwardedFor: `${remote(req)}, ${ALB_ADDRESS}` })
-              : echoBody({ ...pod, host, clientAddress: remote(req) });
+        ? echoBody({ ...pod, host, clientAddress: GKE_SNAT_SOURCES[n % GKE_SNAT_SOURCES.length], forwardedFor: remote(req) })
+        : behaviour === 'snat-l4'
+        ? echoBody({ ...pod, host, clientAddress: NODE_ADDRESSES[n % NODE_ADDRESSES.length] })
+        : behaviour === 'proxy'
+        ? echoBody({ ...pod, host, clientAddress: ALB_ADDRESS, forwardedFor: `${remote(req)}, ${ALB_ADDRESS}` })
+        : echoBody({ ...pod, host, clientAddress: remote(req) });
     const reply = () => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(body);

@@ -11,6 +11,7 @@ import { loadConfig } from '../../config/load';
 import { labEnvironments } from '../../config/environments';
 import { parseShard, selectShard, SHARD_OPTION } from '../../plumbing/selection/shard';
 import { COMPARE_FORMATS, CompareFormat, renderCompare } from './render-compare';
+import { PROBE_LIMITS } from '../../plumbing/probe/probe';
 
 export interface CompareIo {
   readonly out: (text: string) => void;
@@ -23,13 +24,6 @@ export interface CompareIo {
   /** Runs `npx cdktf output` when no --outputs file is given. */
   readonly run?: CommandRunner;
 }
-
-/** Bounds of the probe settings: a probe is always short and never floods an endpoint. */
-export const PROBE_LIMITS = {
-  count: { min: 1, max: 1000, default: 20 },
-  concurrency: { min: 1, max: 32, default: 4 },
-  timeout: { min: 100, max: 60_000, default: 5000 },
-} as const;
 
 export const COMPARE_USAGE = `usage: npm run compare -- [--outputs FILE] [--dir DIR] [--probe] [--count N] [--concurrency N]
                              [--timeout MS] [--my-ip ADDRESS] [--format table|markdown|json] [--shard K/N]
@@ -197,7 +191,12 @@ export function unmeasuredExposures(model: ReturnType<typeof compareOutputs>): s
         cells += 1;
         if (!cell) continue;
         if (!cell.probe) lines.push(`${env.env} ${cloud} ${row.mode}: not probed: ${cell.not_probed_because ?? 'no URL'}`);
-        else if (cell.probe.ok === 0) lines.push(`${env.env} ${cloud} ${row.mode}: no successful reply of ${cell.probe.sent} (${Object.entries(cell.probe.errors).map(([e, n]) => `${n} ${e}`).join(', ')})`);
+        else if (cell.probe.ok === 0)
+          lines.push(
+            `${env.env} ${cloud} ${row.mode}: no successful reply of ${cell.probe.sent} (${Object.entries(cell.probe.errors)
+              .map(([e, n]) => `${n} ${e}`)
+              .join(', ')})`,
+          );
       }
     }
   }

@@ -2,7 +2,7 @@
  * Renders a `CompareModel`: a terminal table per environment (clouds as
  * columns, exposures as rows), Markdown, or JSON (the model itself).
  */
-import { ExposureMode } from '../../config/schema';
+import { ExposureMode } from '../../model/modes';
 import { EXPOSURE_UNAVAILABLE } from '../../model/exposure-facts';
 import { Cloud } from '../../model/contract';
 import { markdownTable, textTable } from '../../plumbing/cli/text-table';
@@ -18,7 +18,10 @@ const u = (v: string | number | boolean | null | undefined) => (v === null || v 
 
 function spread(counts: Readonly<Record<string, number>>): string {
   const entries = Object.entries(counts);
-  const shown = entries.slice(0, 4).map(([k, n]) => `${k} ${n}`).join(', ');
+  const shown = entries
+    .slice(0, 4)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   return `${entries.length} (${shown}${entries.length > 4 ? ', ...' : ''})`;
 }
 
@@ -41,8 +44,7 @@ export function cellLines(cell: CompareCell | undefined, withUrl = true, notOffe
   if (p) {
     const l = p.latency_ms;
     lines.push(
-      `measured: ${p.ok}/${p.sent} ok` + (p.sent < p.planned ? ` of ${p.planned} planned (gave up: endpoint looks dead)` : '') +
-        (l ? `; latency p50 ${l.p50} / p95 ${l.p95} / p99 ${l.p99} ms` : ''),
+      `measured: ${p.ok}/${p.sent} ok` + (p.sent < p.planned ? ` of ${p.planned} planned (gave up: endpoint looks dead)` : '') + (l ? `; latency p50 ${l.p50} / p95 ${l.p95} / p99 ${l.p99} ms` : ''),
     );
     const errors = Object.entries(p.errors);
     if (errors.length > 0) {
@@ -74,9 +76,11 @@ function clusterText(info: ClusterInfo | undefined): string {
   if (!info) {
     return '(cluster stack not deployed)';
   }
-  return `${u(info.cluster_name)} in ${u(info.region)}: ${u(info.node_count)} nodes, max ${u(info.max_pods_per_node)} Pods per node` +
+  return (
+    `${u(info.cluster_name)} in ${u(info.region)}: ${u(info.node_count)} nodes, max ${u(info.max_pods_per_node)} Pods per node` +
     (info.pod_address_range.length ? `; Pod addresses ${info.pod_address_range.join(', ')}` : '') +
-    (info.dataplane ? `; dataplane ${info.dataplane}` : '');
+    (info.dataplane ? `; dataplane ${info.dataplane}` : '')
+  );
 }
 
 /** Full URLs under the terminal table, where they are not wrapped (copy and paste them). */

@@ -19,7 +19,9 @@ export function mermaidDiagram(env: string, cloud: Cloud, exposure: ExposureExpl
   const lines = [
     `%% hoplab explain: environment ${env}, ${cloud}, exposure ${exposure.mode}`,
     `%% ${exposure.path_summary}`,
-    `%% hops LB -> Pod: ${exposure.expected_hops ?? 'unknown'}; SNAT: ${exposure.snat === null ? 'unknown' : exposure.snat ? 'yes' : 'no'}; client IP via: ${exposure.client_ip_via ?? 'unknown'} (preserved: ${exposure.client_ip_preserved ?? 'unknown'})`,
+    `%% hops LB -> Pod: ${exposure.expected_hops ?? 'unknown'}; SNAT: ${exposure.snat === null ? 'unknown' : exposure.snat ? 'yes' : 'no'}; client IP via: ${
+      exposure.client_ip_via ?? 'unknown'
+    } (preserved: ${exposure.client_ip_preserved ?? 'unknown'})`,
     'flowchart LR',
   ];
   const steps = exposure.path;
@@ -67,7 +69,11 @@ export function mermaidMatrix(env: string, cloud: Cloud, exposures: readonly Exp
   const lines = [`%% hoplab explain: environment ${env}, ${cloud}: exposures one variable apart`, 'flowchart LR'];
   const id = (mode: string) => `m${exposures.findIndex((e) => e.mode === mode)}`;
   exposures.forEach((e, i) => {
-    lines.push(`  m${i}[${label(`${e.mode}: ${e.layer ?? '?'}, ${e.targets ?? '?'}${e.targets === 'nodes' ? `, ETP ${e.external_traffic_policy ?? '?'}` : ''}${e.api === 'Gateway API' ? ', Gateway API' : ''}`)}]`);
+    lines.push(
+      `  m${i}[${label(
+        `${e.mode}: ${e.layer ?? '?'}, ${e.targets ?? '?'}${e.targets === 'nodes' ? `, ETP ${e.external_traffic_policy ?? '?'}` : ''}${e.api === 'Gateway API' ? ', Gateway API' : ''}`,
+      )}]`,
+    );
   });
   exposures.forEach((e) => {
     for (const n of e.differs_in_one) {

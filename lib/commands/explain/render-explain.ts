@@ -2,7 +2,7 @@
  * Renders an `ExplainModel`: a terminal table (`table`), Markdown for reports
  * (`markdown`) or the model itself (`json`, stable field names, see model.ts).
  */
-import type { DatapathExplanation } from '../../plumbing/plan/datapath';
+import type { DatapathExplanation } from '../../plumbing/plan/model';
 import { neighbourText } from '../../plumbing/plan/matrix';
 import { CloudExplanation, EnvironmentExplanation, ExplainModel, ExposureExplanation, PodCapacity, shown } from '../../plumbing/plan/model';
 import { markdownTable, textTable, wrap } from '../../plumbing/cli/text-table';
@@ -80,10 +80,7 @@ export function datapathLines(datapath: DatapathExplanation | null): string[] {
 
 /** The matrix of one cloud: a row and a column per exposure, the one variable where two differ only in it. */
 export function matrixRows(cloud: CloudExplanation): string[][] {
-  return cloud.exposures.map((row) => [
-    row.mode,
-    ...cloud.exposures.map((column) => (column === row ? '-' : (row.differs_in_one.find((n) => n.mode === column.mode)?.variable ?? ''))),
-  ]);
+  return cloud.exposures.map((row) => [row.mode, ...cloud.exposures.map((column) => (column === row ? '-' : row.differs_in_one.find((n) => n.mode === column.mode)?.variable ?? ''))]);
 }
 
 export function capacityLines(capacity: PodCapacity | null): string[] {
@@ -91,8 +88,7 @@ export function capacityLines(capacity: PodCapacity | null): string[] {
     return ['Pod capacity: unknown (cluster stack not synthesized)'];
   }
   const lines = [
-    `Pod capacity: ${shown(capacity.max_pods_per_node)} Pods per node` +
-      (capacity.max_pods_per_node_reason ? ` (${capacity.max_pods_per_node_reason})` : ''),
+    `Pod capacity: ${shown(capacity.max_pods_per_node)} Pods per node` + (capacity.max_pods_per_node_reason ? ` (${capacity.max_pods_per_node_reason})` : ''),
     `  nodes: ${shown(capacity.node_count)}${capacity.machine_type ? ` x ${capacity.machine_type}` : ''}; ` +
       `Pod addresses: ${capacity.pod_address_range.length ? capacity.pod_address_range.join(', ') : 'unknown'}` +
       (capacity.per_node_range ? `; per-node alias range ${capacity.per_node_range}` : '') +
@@ -138,10 +134,18 @@ export function renderExplainTable(model: ExplainModel, options: RenderOptions =
       out.push(textTable(['exposure', ...env.clouds.map((c) => CLOUD_TITLE[c.cloud])], summary, { width }), '');
     }
     for (const cloud of env.clouds) {
-      out.push(`-- ${CLOUD_TITLE[cloud.cloud]}: ${cloud.cluster_stack}${cloud.cluster_synthesized ? '' : ' (not synthesized)'}, ` +
-        `${cloud.lb_stack}${cloud.lb_synthesized ? '' : ' (not synthesized)'}; NodePort dataplane: ${shown(cloud.dataplane)} --`);
+      out.push(
+        `-- ${CLOUD_TITLE[cloud.cloud]}: ${cloud.cluster_stack}${cloud.cluster_synthesized ? '' : ' (not synthesized)'}, ` +
+          `${cloud.lb_stack}${cloud.lb_synthesized ? '' : ' (not synthesized)'}; NodePort dataplane: ${shown(cloud.dataplane)} --`,
+      );
       if (cloud.exposures.length > 0) {
-        out.push(textTable(['', ...cloud.exposures.map((e) => e.mode)], FACT_ROWS.map(([label, value]) => [label, ...cloud.exposures.map(value)]), { width }));
+        out.push(
+          textTable(
+            ['', ...cloud.exposures.map((e) => e.mode)],
+            FACT_ROWS.map(([label, value]) => [label, ...cloud.exposures.map(value)]),
+            { width },
+          ),
+        );
         out.push('one variable apart (row vs column):', textTable(['', ...cloud.exposures.map((e) => e.mode)], matrixRows(cloud), { width }));
       }
       const datapath = datapathLines(cloud.datapath ?? null).flatMap((line) => {
@@ -174,9 +178,21 @@ export function renderExplainMarkdown(model: ExplainModel): string {
         '',
       );
       if (cloud.exposures.length > 0) {
-        out.push(markdownTable(['', ...cloud.exposures.map((e) => `\`${e.mode}\``)], FACT_ROWS.map(([label, value]) => [label, ...cloud.exposures.map(value)])), '');
+        out.push(
+          markdownTable(
+            ['', ...cloud.exposures.map((e) => `\`${e.mode}\``)],
+            FACT_ROWS.map(([label, value]) => [label, ...cloud.exposures.map(value)]),
+          ),
+          '',
+        );
         out.push('Pairs that differ in exactly one variable (row vs column):', '');
-        out.push(markdownTable(['', ...cloud.exposures.map((e) => `\`${e.mode}\``)], matrixRows(cloud).map(([mode, ...cells]) => [`\`${mode}\``, ...cells])), '');
+        out.push(
+          markdownTable(
+            ['', ...cloud.exposures.map((e) => `\`${e.mode}\``)],
+            matrixRows(cloud).map(([mode, ...cells]) => [`\`${mode}\``, ...cells]),
+          ),
+          '',
+        );
       }
       out.push(...capacityLines(cloud.capacity).map((l) => (l.startsWith('  - ') ? `  ${l.trim()}` : `- ${l.trim()}`)));
       out.push(...datapathLines(cloud.datapath ?? null).map((l) => (l.startsWith('  ') ? `  - ${l.trim()}` : `- ${l.trim()}`)));

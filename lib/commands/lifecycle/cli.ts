@@ -3,9 +3,8 @@ import { ConfigError } from '../../config/problems';
 import { UsageError } from '../../plumbing/cli/cli';
 import { loadConfig } from '../../config/load';
 import { LabConfig } from '../../config/schema';
-import { labEnvironments } from '../../config/environments';
-import { parseKinds, selectEnvironments } from './lifecycle';
-import { checkShardBackend, parseShard, selectShard, Shard, SHARD_OPTION } from '../../plumbing/selection/shard';
+import { parseKinds, selectRequested } from '../../plumbing/selection/selection';
+import { checkShardBackend, Shard, SHARD_OPTION } from '../../plumbing/selection/shard';
 import { StackKind } from '../../plumbing/selection/stack-graph';
 
 /** Options common to `deploy` and `teardown`. */
@@ -67,44 +66,4 @@ function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions
   }
   const { envs, shard } = selectRequested(config, values.env, values.shard);
   return { config, envs, shard, kinds: parseKinds(values.stacks), parallelism, yes: values.yes ?? false, leftoversOnly: values['leftovers-only'] ?? false, help: false, notes };
-}
-
-/**
- * `--env a,b` and `--shard K/N` as every command reads them. A shard is computed
- * over all the config's environments, in its order (placement depends on the
- * whole list), and then narrowed to `--env`: `--env ann --shard 2/3` is ann if
- * ann is in shard 2, else nothing. Throws a plain Error naming the flag; the
- * backend check for shards is the caller's ({@link checkShardBackend}).
- */
-export function selectRequested(config: LabConfig, envText: string | undefined, shardText: string | undefined): { envs?: string[]; shard?: Shard } {
-  const requested = envText === undefined ? undefined : envText.split(',').map((e) => e.trim()).filter(Boolean);
-  selectEnvironments(config, requested);
-  const shard = shardText === undefined ? undefined : parseShard(shardText);
-  if (!shard) return { envs: requested };
-  const inShard = selectShard(labEnvironments(config).map((e) => e.name), shard);
-  return { envs: requested ? requested.filter((e) => inShard.includes(e)) : inShard, shard };
-}
-
-/**
- * `--env`, `--shard` and `--stacks` for the commands that only read (preflight,
- * verify): a bad value is a {@link UsageError} (exit 2); a shard with local
- * state is refused as deploy refuses it.
- */
-export function parseSelection(config: LabConfig, values: { readonly env?: string; readonly shard?: string; readonly stacks?: string }): { envs?: string[]; shard?: Shard; kinds: StackKind[] } {
-  let selected: { envs?: string[]; shard?: Shard };
-  let kinds: StackKind[];
-  try {
-    kinds = parseKinds(values.stacks);
-    selected = selectRequested(config, values.env, values.shard);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  checkShardBackend(config.backend, selected.shard);
-  return { ...selected, kinds };
-}
-
-/** The config narrowed to the selected environments (for the cost estimate). */
-export function selectedConfig(config: LabConfig, envs?: readonly string[]): LabConfig {
-  if (!envs) return config;
-  return { ...config, attendees: labEnvironments(config).map((e) => e.name).filter((n) => envs.includes(n)) };
 }

@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { DEFAULT_GCP_PROJECT, LabConfig } from '../../config/schema';
-import { labEnvironments } from '../../config/environments';
 import { addLab, LabStacks, synthFresh } from '../../stacks/hoplab-app';
 import { findAwsLeftovers } from '../../plumbing/cloud/aws-leftovers';
 import { findGcpLeftovers, gcpAccessToken } from '../../plumbing/cloud/gcp-leftovers';
@@ -14,6 +13,7 @@ import { resolveParallelism } from '../../plumbing/selection/parallelism';
 import { runGraph, TaskOutcome } from './run-graph';
 import { StackRunner } from './stack-runner';
 import { Direction, STACK_KINDS, stackGraph, StackKind } from '../../plumbing/selection/stack-graph';
+import { selectEnvironments } from '../../plumbing/selection/selection';
 
 export interface LifecycleOptions {
   readonly config: LabConfig;
@@ -39,24 +39,6 @@ export interface LifecycleResult {
   /** Clouds whose leftover check could not run, with why. */
   readonly uncheckedClouds: readonly string[];
   readonly ok: boolean;
-}
-
-/** Throws a message naming the bad option, the value and what is allowed. */
-export function selectEnvironments(config: LabConfig, requested?: readonly string[]): string[] {
-  const all = labEnvironments(config).map((e) => e.name);
-  if (!requested) return all;
-  const unknown = requested.filter((e) => !all.includes(e));
-  if (unknown.length > 0) throw new Error(`--env: ${unknown.map((e) => `"${e}"`).join(', ')} not in this config; environments: ${all.join(', ')}`);
-  return [...requested];
-}
-
-/** Parses `--stacks aws-cluster,gcp-lb`. */
-export function parseKinds(text: string | undefined): StackKind[] {
-  if (text === undefined) return [...STACK_KINDS];
-  const kinds = text.split(',').map((k) => k.trim()).filter(Boolean);
-  const bad = kinds.filter((k) => !(STACK_KINDS as readonly string[]).includes(k));
-  if (bad.length > 0 || kinds.length === 0) throw new Error(`--stacks: ${JSON.stringify(text)} is not a list of stack kinds; allowed: ${STACK_KINDS.join(', ')} (comma-separated)`);
-  return kinds as StackKind[];
 }
 
 /**
@@ -158,9 +140,7 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const tasks = stackGraph(envs, direction, kinds);
   const verb = direction === 'deploy' ? 'apply' : 'destroy';
   if ((options.parallelism ?? options.config.deploy.parallelism) === 'auto') options.write(chosen.reason);
-  options.write(
-    `${direction}: ${tasks.length} stack${tasks.length === 1 ? '' : 's'} of ${envs.length} environment${envs.length === 1 ? '' : 's'}, ${parallelism} at a time (logs: .hoplab/logs/)`,
-  );
+  options.write(`${direction}: ${tasks.length} stack${tasks.length === 1 ? '' : 's'} of ${envs.length} environment${envs.length === 1 ? '' : 's'}, ${parallelism} at a time (logs: .hoplab/logs/)`);
   let outcomes: TaskOutcome[];
   try {
     outcomes = await runGraph(tasks, {
@@ -223,7 +203,7 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
   const unchecked: string[] = [];
   const clouds = new Set(options.kinds.map((k) => k.split('-')[0]));
   // One token for every environment: each `gcloud` call takes about a second.
-  const gcpToken = clouds.has('gcp') ? (options.gcpApis?.accessToken ?? gcpAccessToken()) : undefined;
+  const gcpToken = clouds.has('gcp') ? options.gcpApis?.accessToken ?? gcpAccessToken() : undefined;
   for (const env of options.envs) {
     const names = labNames({ name: env });
     if (clouds.has('aws')) {

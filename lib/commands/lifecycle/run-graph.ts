@@ -64,8 +64,7 @@ export async function runGraph(tasks: readonly StackTask[], options: RunGraphOpt
         const started = Date.now();
         options.run(task).then(
           () => finish(task, { stack: task.stack, status: 'done', seconds: (Date.now() - started) / 1000 }),
-          (error: unknown) =>
-            finish(task, { stack: task.stack, status: 'failed', seconds: (Date.now() - started) / 1000, error: error instanceof Error ? error.message : String(error) }),
+          (error: unknown) => finish(task, { stack: task.stack, status: 'failed', seconds: (Date.now() - started) / 1000, error: error instanceof Error ? error.message : String(error) }),
         );
       }
       if (running.size === 0 && outcomes.size < tasks.length) {

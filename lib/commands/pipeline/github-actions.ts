@@ -142,6 +142,9 @@ export function githubActionsWorkflows(options: PipelineOptions, sessionSeconds:
   };
   return [
     { path: '.github/workflows/hoplab-deploy.yml', text: HEADER('hoplab deploy: one job per shard, then the outputs', options.shards) + stringify(deploy, { lineWidth: 0 }) },
-    { path: '.github/workflows/hoplab-teardown.yml', text: HEADER('hoplab teardown: one job per shard, then the leftover check of every environment', options.shards) + stringify(teardown, { lineWidth: 0 }) },
+    {
+      path: '.github/workflows/hoplab-teardown.yml',
+      text: HEADER('hoplab teardown: one job per shard, then the leftover check of every environment', options.shards) + stringify(teardown, { lineWidth: 0 }),
+    },
   ];
 }

@@ -72,7 +72,11 @@ export function gitlabPipeline(options: PipelineOptions, jobMinutes: number): Ge
   const pipeline = {
     workflow: { rules: [{ if: '$HOPLAB_ACTION == "deploy" || $HOPLAB_ACTION == "teardown"' }] },
     variables: {
-      HOPLAB_ACTION: { value: 'deploy', options: ['deploy', 'teardown'], description: 'deploy: apply every shard, then gather the outputs; teardown: destroy every shard, then check every environment for leftovers' },
+      HOPLAB_ACTION: {
+        value: 'deploy',
+        options: ['deploy', 'teardown'],
+        description: 'deploy: apply every shard, then gather the outputs; teardown: destroy every shard, then check every environment for leftovers',
+      },
       TERRAFORM_VERSION: V.terraform,
       TF_PLUGIN_CACHE_DIR: '$CI_PROJECT_DIR/.hoplab/plugin-cache',
       TF_IN_AUTOMATION: '1',

@@ -106,10 +106,16 @@ export async function awsFindings(input: AwsPreflightInput): Promise<Finding[]> 
         ? {
             check: 'aws cluster admins',
             verdict: 'fail',
-            detail: `aws.clusterAdminArns lists the deployer (${listed.join(', ')}); the deployer already gets cluster admin as the cluster's creator, and EKS refuses a second access entry for it (ResourceInUseException)`,
+            detail: `aws.clusterAdminArns lists the deployer (${listed.join(
+              ', ',
+            )}); the deployer already gets cluster admin as the cluster's creator, and EKS refuses a second access entry for it (ResourceInUseException)`,
             fix: `remove ${listed.join(', ')} from aws.clusterAdminArns`,
           }
-        : { check: 'aws cluster admins', verdict: 'pass', detail: `the deployer is not in aws.clusterAdminArns (${input.clusterAdminArns.length} other admin${input.clusterAdminArns.length === 1 ? '' : 's'})` },
+        : {
+            check: 'aws cluster admins',
+            verdict: 'pass',
+            detail: `the deployer is not in aws.clusterAdminArns (${input.clusterAdminArns.length} other admin${input.clusterAdminArns.length === 1 ? '' : 's'})`,
+          },
     );
     findings.push(await simulate(iam, callerArn, input));
     findings.push(...(await quotaFindings({ ec2, eks, elb, quotas }, input)));
@@ -217,7 +223,14 @@ async function quotaFindings(clients: Clients, input: AwsPreflightInput): Promis
   try {
     used = await usage(clients);
   } catch (error) {
-    return [{ check: 'aws quotas', verdict: 'warn', detail: `could not count what is in use: ${message(error)}`, fix: 'allow the deployer ec2:Describe*, eks:ListClusters and elasticloadbalancing:DescribeLoadBalancers' }];
+    return [
+      {
+        check: 'aws quotas',
+        verdict: 'warn',
+        detail: `could not count what is in use: ${message(error)}`,
+        fix: 'allow the deployer ec2:Describe*, eks:ListClusters and elasticloadbalancing:DescribeLoadBalancers',
+      },
+    ];
   }
   const findings: Finding[] = [];
   for (const quota of AWS_QUOTAS) {
@@ -269,7 +282,10 @@ async function nameFindings(eks: EKSClient, iam: IAMClient, account: string, inp
     const taken: string[] = [];
     const mine: string[] = [];
     const errors: string[] = [];
-    const names = (type: string) => resourcesOf(stack, type).map((r) => literalString(stack, r.config.name)).filter((n): n is string => n !== undefined);
+    const names = (type: string) =>
+      resourcesOf(stack, type)
+        .map((r) => literalString(stack, r.config.name))
+        .filter((n): n is string => n !== undefined);
     const check = async (label: string, lookup: () => Promise<readonly Tag[] | Record<string, string> | undefined>) => {
       try {
         const tags = await lookup();
@@ -299,7 +315,10 @@ async function nameFindings(eks: EKSClient, iam: IAMClient, account: string, inp
       findings.push({
         check: label,
         verdict: 'pass',
-        detail: mine.length > 0 ? `${total - mine.length} names free; ${mine.length} exist and are this workshop's own (a re-deploy updates them): ${mine.join(', ')}` : `all ${total} names free (EKS cluster, IAM roles and policy)`,
+        detail:
+          mine.length > 0
+            ? `${total - mine.length} names free; ${mine.length} exist and are this workshop's own (a re-deploy updates them): ${mine.join(', ')}`
+            : `all ${total} names free (EKS cluster, IAM roles and policy)`,
       });
     }
   }

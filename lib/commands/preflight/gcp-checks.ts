@@ -170,7 +170,12 @@ export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> 
         : { check: 'gcp permissions', verdict: 'pass', detail: `all ${input.permissions.length} permissions the stacks need are held on ${input.project}` },
     );
   } catch (error) {
-    findings.push({ check: 'gcp permissions', verdict: 'fail', detail: `could not test the permissions: ${message(error)}`, fix: 'enable cloudresourcemanager.googleapis.com and check the project ID' });
+    findings.push({
+      check: 'gcp permissions',
+      verdict: 'fail',
+      detail: `could not test the permissions: ${message(error)}`,
+      fix: 'enable cloudresourcemanager.googleapis.com and check the project ID',
+    });
   }
 
   findings.push(...(await quotaFindings(reader, apis, input)));
@@ -192,7 +197,9 @@ async function quotaFindings(reader: GoogleApiReader, apis: GoogleApis, input: G
     regional = ((await reader.get(`${apis.compute}/projects/${project}/regions/${encodeURIComponent(input.region)}`)).quotas as GoogleQuota[] | undefined) ?? [];
     global = ((await reader.get(`${apis.compute}/projects/${project}`)).quotas as GoogleQuota[] | undefined) ?? [];
   } catch (error) {
-    return [{ check: 'gcp quotas', verdict: 'warn', detail: `could not read the quotas: ${message(error)}`, fix: 'grant the deployer compute.regions.get and compute.projects.get (roles/compute.viewer)' }];
+    return [
+      { check: 'gcp quotas', verdict: 'warn', detail: `could not read the quotas: ${message(error)}`, fix: 'grant the deployer compute.regions.get and compute.projects.get (roles/compute.viewer)' },
+    ];
   }
   const wanted: { metric: string; need: number | undefined; scope: 'region' | 'project' }[] = [
     { metric: 'CPUS', need: input.needs.cpus, scope: 'region' },
@@ -239,7 +246,10 @@ async function nameFindings(reader: GoogleApiReader, apis: GoogleApis, input: Gc
   const findings: Finding[] = [];
   for (const { env, stack } of input.clusterStacks) {
     const labels = expectedLabels(stack);
-    const names = (type: string, field = 'name') => resourcesOf(stack, type).map((r) => literalString(stack, r.config[field])).filter((n): n is string => n !== undefined);
+    const names = (type: string, field = 'name') =>
+      resourcesOf(stack, type)
+        .map((r) => literalString(stack, r.config[field]))
+        .filter((n): n is string => n !== undefined);
     const taken: string[] = [];
     const mine: string[] = [];
     const errors: string[] = [];
@@ -278,7 +288,14 @@ async function nameFindings(reader: GoogleApiReader, apis: GoogleApis, input: Gc
     } else if (errors.length > 0) {
       findings.push({ check, verdict: 'warn', detail: `could not look up: ${errors.join('; ')}` });
     } else {
-      findings.push({ check, verdict: 'pass', detail: mine.length > 0 ? `exist and are this workshop's own (a re-deploy updates them): ${mine.join(', ')}` : `all ${lookups.length + names('google_container_cluster').length} names free (cluster, network, service account)` });
+      findings.push({
+        check,
+        verdict: 'pass',
+        detail:
+          mine.length > 0
+            ? `exist and are this workshop's own (a re-deploy updates them): ${mine.join(', ')}`
+            : `all ${lookups.length + names('google_container_cluster').length} names free (cluster, network, service account)`,
+      });
     }
   }
   return findings;

@@ -2,15 +2,15 @@
  * The `preflight` command line, and the gate `deploy` runs before it applies
  * anything. Kept apart from bin/preflight.ts so tests can run it in-process.
  */
-import { isIP } from 'node:net';
-import { strictArgs, UsageError } from '../../plumbing/cli/cli';
+import { strictArgs } from '../../plumbing/cli/cli';
 import { loadConfig } from '../../config/load';
 import { LabConfig } from '../../config/schema';
-import { parseSelection } from '../lifecycle/cli';
+import { parseSelection } from '../../plumbing/selection/selection';
 import { SHARD_OPTION } from '../../plumbing/selection/shard';
 import { StackKind } from '../../plumbing/selection/stack-graph';
 import { blocking, parseReportFormat, renderFindings, ReportFormat } from '../../plumbing/cli/finding';
 import { PreflightOptions, runPreflight } from './preflight';
+import { checkMyIp } from '../../plumbing/host-checks';
 
 export const PREFLIGHT_HELP = `usage: npm run preflight -- [--env a,b] [--stacks kinds] [--my-ip ADDRESS] [--format table|markdown|json]
                                [--shard K/N]
@@ -44,12 +44,6 @@ export interface PreflightArgs {
   readonly kinds: StackKind[];
   readonly myIp?: string;
   readonly format: ReportFormat;
-}
-
-/** Validates `--my-ip`. */
-export function checkMyIp(value: string | undefined): string | undefined {
-  if (value !== undefined && isIP(value) === 0) throw new UsageError(`--my-ip: ${JSON.stringify(value)} is not an IP address (e.g. 203.0.113.7)`);
-  return value;
 }
 
 /** Parses the command line; undefined after printing --help. */
@@ -87,7 +81,11 @@ export async function preflightGate(options: PreflightOptions & { readonly skip:
   options.write(renderFindings(result.findings, 'table', result.meta).trimEnd());
   const blockers = blocking(result.findings);
   if (blockers.length > 0) {
-    options.write(`hoplab deploy: stopped before anything was applied: preflight found ${blockers.length} blocking problem${blockers.length === 1 ? '' : 's'} (${blockers.map((b) => b.check).join(', ')}); fix them, or add --skip-preflight to deploy anyway`);
+    options.write(
+      `hoplab deploy: stopped before anything was applied: preflight found ${blockers.length} blocking problem${blockers.length === 1 ? '' : 's'} (${blockers
+        .map((b) => b.check)
+        .join(', ')}); fix them, or add --skip-preflight to deploy anyway`,
+    );
     return false;
   }
   return true;

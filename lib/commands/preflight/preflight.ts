@@ -64,7 +64,12 @@ export interface PreflightResult {
 /** The config narrowed to some environments. */
 function narrowed(config: LabConfig, envs?: readonly string[]): LabConfig {
   if (!envs) return config;
-  return { ...config, attendees: labEnvironments(config).map((e) => e.name).filter((n) => envs.includes(n)) };
+  return {
+    ...config,
+    attendees: labEnvironments(config)
+      .map((e) => e.name)
+      .filter((n) => envs.includes(n)),
+  };
 }
 
 /** The explanation with the exposures of unselected `-lb` stacks left out (they make no load balancers). */
@@ -85,7 +90,11 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   const envs = labEnvironments(config).map((e) => e.name);
   const findings: Finding[] = [];
   if (emulator && kinds.length < requested.length) {
-    findings.push({ check: 'emulator mode', verdict: 'skip', detail: `HOPLAB_AWS_ENDPOINT=${emulator}: only aws-cluster stacks are checked (against the emulator); ${requested.filter((k) => k !== 'aws-cluster').join(', ')} left out` });
+    findings.push({
+      check: 'emulator mode',
+      verdict: 'skip',
+      detail: `HOPLAB_AWS_ENDPOINT=${emulator}: only aws-cluster stacks are checked (against the emulator); ${requested.filter((k) => k !== 'aws-cluster').join(', ')} left out`,
+    });
   }
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-preflight-'));
   let synth: SynthDir;
@@ -107,7 +116,12 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   const gcp = kinds.some((k) => k.startsWith('gcp-'));
   const permissions = requiredPermissions(selectedStacks);
   for (const type of permissions.unmapped) {
-    findings.push({ check: 'permission map', verdict: 'warn', detail: `${type} is synthesized but hoplab does not know what it needs: not checked`, fix: 'add it to lib/preflight/required-permissions.ts' });
+    findings.push({
+      check: 'permission map',
+      verdict: 'warn',
+      detail: `${type} is synthesized but hoplab does not know what it needs: not checked`,
+      fix: 'add it to lib/preflight/required-permissions.ts',
+    });
   }
 
   progress('preflight: tools and provider sources');

@@ -107,9 +107,6 @@ export function gcpQuotaNeeds(synth: SynthDir, model: ExplainModel, config: LabC
     regionalInUseAddresses: nats + l4,
     backendServices: l7 + clustersWithIngress + l4,
     forwardingRules: l7 + l4,
-    notes: [
-      ...(vcpus === undefined ? [`machine type ${config.gcp.machineType}: vCPUs unknown, CPUS not counted`] : []),
-      ...lbs.unknown.map((e) => `${e}: load-balancer kind unknown, not counted`),
-    ],
+    notes: [...(vcpus === undefined ? [`machine type ${config.gcp.machineType}: vCPUs unknown, CPUS not counted`] : []), ...lbs.unknown.map((e) => `${e}: load-balancer kind unknown, not counted`)],
   };
 }

@@ -43,7 +43,17 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   // AWS: network
   'resource.aws_vpc': {
     any: {
-      aws: ['ec2:CreateVpc', 'ec2:DescribeVpcs', 'ec2:DescribeVpcAttribute', 'ec2:ModifyVpcAttribute', 'ec2:DeleteVpc', 'ec2:DescribeNetworkAcls', 'ec2:DescribeRouteTables', 'ec2:DescribeSecurityGroups', ...EC2_TAG],
+      aws: [
+        'ec2:CreateVpc',
+        'ec2:DescribeVpcs',
+        'ec2:DescribeVpcAttribute',
+        'ec2:ModifyVpcAttribute',
+        'ec2:DeleteVpc',
+        'ec2:DescribeNetworkAcls',
+        'ec2:DescribeRouteTables',
+        'ec2:DescribeSecurityGroups',
+        ...EC2_TAG,
+      ],
     },
   },
   'resource.aws_subnet': { any: { aws: ['ec2:CreateSubnet', 'ec2:DescribeSubnets', 'ec2:ModifySubnetAttribute', 'ec2:DeleteSubnet', ...EC2_TAG] } },
@@ -56,15 +66,45 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   'resource.aws_route': { any: { aws: ['ec2:CreateRoute', 'ec2:ReplaceRoute', 'ec2:DeleteRoute', 'ec2:DescribeRouteTables'] } },
   'resource.aws_route_table_association': { any: { aws: ['ec2:AssociateRouteTable', 'ec2:DisassociateRouteTable', 'ec2:DescribeRouteTables'] } },
   'resource.aws_security_group': {
-    any: { aws: ['ec2:CreateSecurityGroup', 'ec2:DescribeSecurityGroups', 'ec2:AuthorizeSecurityGroupIngress', 'ec2:AuthorizeSecurityGroupEgress', 'ec2:RevokeSecurityGroupEgress', 'ec2:DeleteSecurityGroup', ...EC2_TAG] },
+    any: {
+      aws: [
+        'ec2:CreateSecurityGroup',
+        'ec2:DescribeSecurityGroups',
+        'ec2:AuthorizeSecurityGroupIngress',
+        'ec2:AuthorizeSecurityGroupEgress',
+        'ec2:RevokeSecurityGroupEgress',
+        'ec2:DeleteSecurityGroup',
+        ...EC2_TAG,
+      ],
+    },
   },
   'resource.aws_launch_template': {
-    any: { aws: ['ec2:CreateLaunchTemplate', 'ec2:CreateLaunchTemplateVersion', 'ec2:ModifyLaunchTemplate', 'ec2:DescribeLaunchTemplates', 'ec2:DescribeLaunchTemplateVersions', 'ec2:DeleteLaunchTemplate', ...EC2_TAG] },
+    any: {
+      aws: [
+        'ec2:CreateLaunchTemplate',
+        'ec2:CreateLaunchTemplateVersion',
+        'ec2:ModifyLaunchTemplate',
+        'ec2:DescribeLaunchTemplates',
+        'ec2:DescribeLaunchTemplateVersions',
+        'ec2:DeleteLaunchTemplate',
+        ...EC2_TAG,
+      ],
+    },
   },
   // AWS: EKS (EKS creates its service-linked roles on first use, as the caller)
   'resource.aws_eks_cluster': {
     any: {
-      aws: ['eks:CreateCluster', 'eks:DescribeCluster', 'eks:UpdateClusterConfig', 'eks:UpdateClusterVersion', 'eks:DeleteCluster', 'iam:PassRole', 'iam:CreateServiceLinkedRole', 'ec2:DescribeSubnets', ...EKS_TAG],
+      aws: [
+        'eks:CreateCluster',
+        'eks:DescribeCluster',
+        'eks:UpdateClusterConfig',
+        'eks:UpdateClusterVersion',
+        'eks:DeleteCluster',
+        'iam:PassRole',
+        'iam:CreateServiceLinkedRole',
+        'ec2:DescribeSubnets',
+        ...EKS_TAG,
+      ],
     },
   },
   'resource.aws_eks_node_group': {
@@ -88,10 +128,31 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   'resource.aws_eks_access_policy_association': { any: { aws: ['eks:AssociateAccessPolicy', 'eks:ListAssociatedAccessPolicies', 'eks:DisassociateAccessPolicy'] } },
   // AWS: IAM
   'resource.aws_iam_openid_connect_provider': {
-    any: { aws: ['iam:CreateOpenIDConnectProvider', 'iam:GetOpenIDConnectProvider', 'iam:UpdateOpenIDConnectProviderThumbprint', 'iam:DeleteOpenIDConnectProvider', 'iam:TagOpenIDConnectProvider', 'iam:UntagOpenIDConnectProvider'] },
+    any: {
+      aws: [
+        'iam:CreateOpenIDConnectProvider',
+        'iam:GetOpenIDConnectProvider',
+        'iam:UpdateOpenIDConnectProviderThumbprint',
+        'iam:DeleteOpenIDConnectProvider',
+        'iam:TagOpenIDConnectProvider',
+        'iam:UntagOpenIDConnectProvider',
+      ],
+    },
   },
   'resource.aws_iam_policy': {
-    any: { aws: ['iam:CreatePolicy', 'iam:GetPolicy', 'iam:GetPolicyVersion', 'iam:ListPolicyVersions', 'iam:CreatePolicyVersion', 'iam:DeletePolicyVersion', 'iam:DeletePolicy', 'iam:TagPolicy', 'iam:UntagPolicy'] },
+    any: {
+      aws: [
+        'iam:CreatePolicy',
+        'iam:GetPolicy',
+        'iam:GetPolicyVersion',
+        'iam:ListPolicyVersions',
+        'iam:CreatePolicyVersion',
+        'iam:DeletePolicyVersion',
+        'iam:DeletePolicy',
+        'iam:TagPolicy',
+        'iam:UntagPolicy',
+      ],
+    },
   },
   'resource.aws_iam_role': {
     any: {
@@ -116,7 +177,18 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   'data.aws_iam_session_context': { any: { aws: ['iam:GetRole'] } },
   // AWS: CloudWatch Logs (the control plane's log group)
   'resource.aws_cloudwatch_log_group': {
-    any: { aws: ['logs:CreateLogGroup', 'logs:DescribeLogGroups', 'logs:PutRetentionPolicy', 'logs:DeleteRetentionPolicy', 'logs:ListTagsForResource', 'logs:TagResource', 'logs:UntagResource', 'logs:DeleteLogGroup'] },
+    any: {
+      aws: [
+        'logs:CreateLogGroup',
+        'logs:DescribeLogGroups',
+        'logs:PutRetentionPolicy',
+        'logs:DeleteRetentionPolicy',
+        'logs:ListTagsForResource',
+        'logs:TagResource',
+        'logs:UntagResource',
+        'logs:DeleteLogGroup',
+      ],
+    },
   },
   // GCP
   'resource.google_compute_network': {
@@ -156,7 +228,18 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   // Gateway API objects (custom resources) and reading their status back.
   'resource.kubernetes_manifest': {
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
-    gcp: { gcp: ['container.thirdPartyObjects.create', 'container.thirdPartyObjects.get', 'container.thirdPartyObjects.list', 'container.thirdPartyObjects.update', 'container.thirdPartyObjects.delete', 'container.customResourceDefinitions.get', 'container.clusters.get'], gcpApis: CONTAINER },
+    gcp: {
+      gcp: [
+        'container.thirdPartyObjects.create',
+        'container.thirdPartyObjects.get',
+        'container.thirdPartyObjects.list',
+        'container.thirdPartyObjects.update',
+        'container.thirdPartyObjects.delete',
+        'container.customResourceDefinitions.get',
+        'container.clusters.get',
+      ],
+      gcpApis: CONTAINER,
+    },
   },
   'data.kubernetes_resource': {
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },

@@ -67,7 +67,9 @@ export function checkClaims(env: string, cloud: string, mode: string, cell: Comp
   const base = { env, cloud, mode, url: cell.exposure.url, probe: cell.probe };
   if (!cell.probe) return { ...base, status: 'not-measured', facts: [], reason: cell.not_probed_because ?? 'not probed' };
   if (cell.probe.ok === 0) {
-    const errors = Object.entries(cell.probe.errors).map(([e, n]) => `${n} ${e}`).join(', ');
+    const errors = Object.entries(cell.probe.errors)
+      .map(([e, n]) => `${n} ${e}`)
+      .join(', ');
     return { ...base, status: 'not-measured', facts: [], reason: `no successful reply of ${cell.probe.sent}${errors ? ` (${errors})` : ''}` };
   }
   const measured = measuredFacts(cell.probe);

@@ -88,7 +88,12 @@ export async function checkDrift(stackDir: string, stack: string, env: NodeJS.Pr
     status: 'error',
     resources: [],
     outside_changes: [],
-    error: `${what}: ${(out.stderr || out.stdout).trim().split('\n').filter((l) => l.trim()).slice(-6).join(' | ')} (log: ${logFile})`,
+    error: `${what}: ${(out.stderr || out.stdout)
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(-6)
+      .join(' | ')} (log: ${logFile})`,
     seconds: seconds(),
   });
   const init = await terraform(['init', '-input=false', '-no-color'], stackDir, env, logFile);

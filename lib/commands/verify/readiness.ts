@@ -45,7 +45,7 @@ export async function waitReady(label: string, url: string | null, options: Read
       }
     } catch (error) {
       const { name, message, cause } = (error ?? {}) as { name?: string; message?: string; cause?: { code?: string } };
-      last = name === 'TimeoutError' ? 'no answer (timeout)' : (cause?.code ?? message ?? String(error));
+      last = name === 'TimeoutError' ? 'no answer (timeout)' : cause?.code ?? message ?? String(error);
     }
     const elapsed = Date.now() - started;
     if (elapsed + interval > options.waitMs) {

@@ -2,13 +2,13 @@
  * The `verify` command line. Kept apart from bin/verify.ts so tests can parse
  * it in-process.
  */
-import { parseSelection } from '../lifecycle/cli';
+import { parseSelection } from '../../plumbing/selection/selection';
 import { SHARD_OPTION } from '../../plumbing/selection/shard';
 import { strictArgs, UsageError } from '../../plumbing/cli/cli';
-import { PROBE_LIMITS } from '../compare/compare-cli';
+import { PROBE_LIMITS } from '../../plumbing/probe/probe';
 import { loadConfig } from '../../config/load';
 import { parseReportFormat, ReportFormat } from '../../plumbing/cli/finding';
-import { checkMyIp } from '../preflight/preflight-cli';
+import { checkMyIp } from '../../plumbing/host-checks';
 import { renderVerifyMarkdown, VerifyOptions, VerifyReport } from './verify';
 
 export const VERIFY_HELP = `usage: npm run verify -- [--env a,b] [--stacks kinds] [--wait SECONDS] [--my-ip ADDRESS]
@@ -96,7 +96,8 @@ export function renderVerify(report: VerifyReport, format: ReportFormat): string
     for (const r of d.outside_changes) lines.push(`            changed outside Terraform: ${r.address}: ${r.attributes.join(', ')}`);
   }
   for (const r of report.readiness) lines.push(`  ready   ${r.label}: ${r.ready ? `yes after ${r.seconds} s` : `NO (${r.last})`}`);
-  for (const c of report.claims) lines.push(`  claims  ${c.env} ${c.cloud} ${c.mode}: ${c.status === 'match' ? 'as claimed' : c.status === 'contradiction' ? 'CONTRADICTION' : 'NOT MEASURED'}${c.reason ? `: ${c.reason}` : ''}`);
+  for (const c of report.claims)
+    lines.push(`  claims  ${c.env} ${c.cloud} ${c.mode}: ${c.status === 'match' ? 'as claimed' : c.status === 'contradiction' ? 'CONTRADICTION' : 'NOT MEASURED'}${c.reason ? `: ${c.reason}` : ''}`);
   for (const p of report.problems) lines.push(`  problem ${p}`);
   lines.push(`report: ${report.files.markdown} and ${report.files.json}`);
   return `${lines.join('\n')}\n`;

@@ -113,7 +113,9 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     const log = join(logDir, `${stack}.verify.log`);
     const result = await checkDrift(dir, stack, tfEnv, log);
     drift.push(result);
-    options.progress(`drift: ${stack}: ${result.status === 'clean' ? 'no changes' : result.status === 'drift' ? `${result.resources.length} resources would change` : result.error} (${result.seconds} s)`);
+    options.progress(
+      `drift: ${stack}: ${result.status === 'clean' ? 'no changes' : result.status === 'drift' ? `${result.resources.length} resources would change` : result.error} (${result.seconds} s)`,
+    );
     if (versions.terraform === null && result.status !== 'error') {
       const version = await terraform(['version', '-json'], dir, tfEnv, log);
       try {
@@ -140,7 +142,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
 
   // 2. and 3. Ready, and the claims measured.
   const lbStacks = stacks.filter((s) => s.endsWith('-lb'));
-  let readiness: ReadyResult[] = [];
+  const readiness: ReadyResult[] = [];
   let claims: ClaimCheck[] = [];
   let proberAddress: string | null = null;
   if (lbStacks.length > 0) {
@@ -160,8 +162,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     for (const c of claims) options.progress(`claims: ${c.env} ${c.cloud} ${c.mode}: ${c.status}${c.reason ? ` (${c.reason})` : ''}`);
   }
 
-  const ok =
-    problems.length === 0 && drift.every((d) => d.status === 'clean') && readiness.every((r) => r.ready) && claims.every((c) => c.status === 'match');
+  const ok = problems.length === 0 && drift.every((d) => d.status === 'clean') && readiness.every((r) => r.ready) && claims.every((c) => c.status === 'match');
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   const base = resolve(cwd, options.reportPath ?? join('.hoplab', 'verify', `verify-${stamp}`));
   const report: VerifyReport = {
@@ -224,7 +225,9 @@ export function renderVerifyMarkdown(report: VerifyReport): string {
     '',
     `- environments: ${report.environments.join(', ')}; stacks: ${report.stacks.join(', ')}`,
     `- started ${report.started_at}, finished ${report.finished_at}${report.emulator ? `; emulator ${report.emulator}` : ''}`,
-    `- hoplab ${report.versions.hoplab}, Terraform ${report.versions.terraform ?? 'unknown'}${Object.entries(report.versions.providers).map(([p, v]) => `, ${p} ${v}`).join('')}`,
+    `- hoplab ${report.versions.hoplab}, Terraform ${report.versions.terraform ?? 'unknown'}${Object.entries(report.versions.providers)
+      .map(([p, v]) => `, ${p} ${v}`)
+      .join('')}`,
     `- prober's public address: ${report.prober_address ?? 'unknown'}`,
     ...report.problems.map((p) => `- problem: ${p}`),
     '',
@@ -235,7 +238,12 @@ export function renderVerifyMarkdown(report: VerifyReport): string {
     ...report.drift.map(
       (d) =>
         `| ${d.stack} | ${d.status === 'clean' ? 'no changes' : d.status === 'drift' ? 'DRIFT' : 'ERROR'} (${d.seconds} s) | ${cell(
-          d.status === 'error' ? (d.error ?? '') : [...d.resources.map((r) => `${r.address} ${r.actions} (${r.attributes.join(', ')})`), ...d.outside_changes.map((r) => `changed outside Terraform: ${r.address} (${r.attributes.join(', ')})`)].join('\n'),
+          d.status === 'error'
+            ? d.error ?? ''
+            : [
+                ...d.resources.map((r) => `${r.address} ${r.actions} (${r.attributes.join(', ')})`),
+                ...d.outside_changes.map((r) => `changed outside Terraform: ${r.address} (${r.attributes.join(', ')})`),
+              ].join('\n'),
         )} |`,
     ),
   ];
@@ -252,7 +260,9 @@ export function renderVerifyMarkdown(report: VerifyReport): string {
         const figures = p
           ? `${p.ok}/${p.sent} ok${p.latency_ms ? `, p50 ${p.latency_ms.p50} ms, p95 ${p.latency_ms.p95} ms` : ''}, ${Object.keys(p.pods).length} Pods, ${Object.keys(p.nodes).length} nodes`
           : '-';
-        return `| ${c.env} ${c.cloud} ${c.mode} | ${c.status === 'match' ? 'match' : c.status === 'contradiction' ? 'CONTRADICTION' : 'NOT MEASURED'} | ${facts || '-'} | ${figures} | ${cell(c.reason ?? '')} |`;
+        return `| ${c.env} ${c.cloud} ${c.mode} | ${c.status === 'match' ? 'match' : c.status === 'contradiction' ? 'CONTRADICTION' : 'NOT MEASURED'} | ${facts || '-'} | ${figures} | ${cell(
+          c.reason ?? '',
+        )} |`;
       }),
     );
   }

@@ -2,7 +2,7 @@ import { DataKubernetesResource } from '@cdktf/provider-kubernetes/lib/data-kube
 import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { ExposureMode } from '../../config/schema';
+import { ExposureMode } from '../../model/modes';
 import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
 import { KubernetesManifest, ManifestsRelease } from '../k8s/manifests-release';
 import { LbExposure } from './lb-exposure';

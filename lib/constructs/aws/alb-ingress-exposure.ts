@@ -2,7 +2,7 @@ import { IngressV1 } from '@cdktf/provider-kubernetes/lib/ingress-v1';
 import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { ExposureMode } from '../../config/schema';
+import { ExposureMode } from '../../model/modes';
 import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
 import { LbExposure, tagList } from './lb-exposure';
 
@@ -59,9 +59,7 @@ export class AlbIngressExposure extends Construct implements LbExposure {
   constructor(scope: Construct, id: string, props: AlbIngressExposureProps) {
     super(scope, id);
     if (!(ALB_TARGET_TYPES as readonly string[]).includes(props.targetType)) {
-      throw new Error(
-        `AlbIngressExposure ${id}: targetType "${props.targetType}" is not an ALB target type; use "ip" (Pod IPs) or "instance" (NodePorts)`,
-      );
+      throw new Error(`AlbIngressExposure ${id}: targetType "${props.targetType}" is not an ALB target type; use "ip" (Pod IPs) or "instance" (NodePorts)`);
     }
     this.mode = props.mode;
     const name = exposureObjectName(props.mode);

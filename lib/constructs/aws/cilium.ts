@@ -3,7 +3,7 @@ import { Release } from '@cdktf/provider-helm/lib/release';
 import { Fn, ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
-import { CiliumLbAlgorithm } from '../../config/datapath';
+import { CiliumLbAlgorithm } from '../../model/datapaths';
 import { CILIUM_NAMESPACE, CILIUM_OPERATOR_SERVICE_ACCOUNT } from './cilium-operator-role';
 import { eksTokenExec } from './eks-providers';
 

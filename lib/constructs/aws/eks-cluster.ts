@@ -97,9 +97,7 @@ export class EksCluster extends Construct {
   constructor(scope: Construct, id: string, props: EksClusterProps) {
     super(scope, id);
     const trust = new DataAwsIamPolicyDocument(this, 'role-trust', {
-      statement: [
-        { effect: 'Allow', actions: ['sts:AssumeRole', 'sts:TagSession'], principals: [{ type: 'Service', identifiers: ['eks.amazonaws.com'] }] },
-      ],
+      statement: [{ effect: 'Allow', actions: ['sts:AssumeRole', 'sts:TagSession'], principals: [{ type: 'Service', identifiers: ['eks.amazonaws.com'] }] }],
     });
     const role = new IamRole(this, 'role', { name: `${props.clusterName}-cluster`, assumeRolePolicy: trust.json });
     const policy = new IamRolePolicyAttachment(this, 'role-policy', { role: role.name, policyArn: `${AWS_MANAGED_POLICY_PREFIX}/AmazonEKSClusterPolicy` });
@@ -145,13 +143,14 @@ export class EksCluster extends Construct {
       });
     };
     // moto has no access entry API; the emulator does not check authentication anyway.
-    const deployer = props.emulated
-      ? undefined
-      : new DataAwsIamSessionContext(this, 'deployer', { arn: new DataAwsCallerIdentity(this, 'caller').arn }).issuerArn;
+    const deployer = props.emulated ? undefined : new DataAwsIamSessionContext(this, 'deployer', { arn: new DataAwsCallerIdentity(this, 'caller').arn }).issuerArn;
     if (deployer) admin('deployer-admin', deployer);
     for (const principalArn of props.adminPrincipalArns ?? []) {
       // The ARN is part of the construct id, so adding or removing one leaves the others alone.
-      const id = `admin-${principalArn.split(':').pop()!.replace(/[^A-Za-z0-9-]/g, '-')}`;
+      const id = `admin-${principalArn
+        .split(':')
+        .pop()!
+        .replace(/[^A-Za-z0-9-]/g, '-')}`;
       admin(
         id,
         principalArn,

@@ -79,9 +79,7 @@ export class EksNodeGroup extends Construct {
       statement: [{ effect: 'Allow', actions: ['sts:AssumeRole'], principals: [{ type: 'Service', identifiers: ['ec2.amazonaws.com'] }] }],
     });
     const role = new IamRole(this, 'role', { name: `${props.nodeGroupName}-node`, assumeRolePolicy: trust.json });
-    const attachments = Object.entries(NODE_POLICIES).map(
-      ([key, name]) => new IamRolePolicyAttachment(this, `role-${key}`, { role: role.name, policyArn: `${AWS_MANAGED_POLICY_PREFIX}/${name}` }),
-    );
+    const attachments = Object.entries(NODE_POLICIES).map(([key, name]) => new IamRolePolicyAttachment(this, `role-${key}`, { role: role.name, policyArn: `${AWS_MANAGED_POLICY_PREFIX}/${name}` }));
     this.nodeRoleArn = role.arn;
 
     const launchTemplate = props.instanceTags

@@ -4,7 +4,7 @@
  * published configuration schema (`aws eks describe-addon-configuration
  * --addon-name kube-proxy`): `mode` (iptables, ipvs, nftables) and `ipvs.scheduler`.
  */
-import { IPVS_SCHEDULER } from '../../config/datapath';
+import { IPVS_SCHEDULER } from '../../model/datapaths';
 
 /** kube-proxy modes the add-on offers. */
 export type KubeProxyMode = 'iptables' | 'nftables' | 'ipvs';

@@ -1,5 +1,5 @@
 import { ITerraformDependable } from 'cdktf';
-import { ExposureMode } from '../../config/schema';
+import { ExposureMode } from '../../model/modes';
 
 /** What the `-lb` stack needs of each exposure construct. */
 export interface LbExposure {

@@ -1,7 +1,7 @@
 import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { ExposureMode } from '../../config/schema';
+import { ExposureMode } from '../../model/modes';
 import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
 import { LbExposure, tagList } from './lb-exposure';
 
@@ -107,8 +107,7 @@ export class NlbServiceExposure extends Construct implements LbExposure {
           // With instance targets and externalTrafficPolicy Local the health check port defaults to spec.healthCheckNodePort.
           ...healthCheck,
           // Client IP preservation: on by default for instance targets, off for TCP ip targets; always on here.
-          'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes':
-            'preserve_client_ip.enabled=true,deregistration_delay.timeout_seconds=30',
+          'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes': 'preserve_client_ip.enabled=true,deregistration_delay.timeout_seconds=30',
           // Cross-zone on, decided on purpose (the NLB default is off). With externalTrafficPolicy Local
           // only nodes with a ready Pod pass the health check; with cross-zone off, a zone without such
           // a node leaves that zone's NLB address with no healthy target, and clients that resolve it

@@ -60,8 +60,6 @@ export class ServiceAccountRole extends Construct {
     this.role = new IamRole(this, 'role', { name: props.roleName, assumeRolePolicy: trust.json });
     this.roleArn = this.role.arn;
     this.roleName = this.role.name;
-    this.policyAttachments = Object.entries(props.policies ?? {}).map(
-      ([key, policyArn]) => new IamRolePolicyAttachment(this, `policy-${key}`, { role: this.role.name, policyArn }),
-    );
+    this.policyAttachments = Object.entries(props.policies ?? {}).map(([key, policyArn]) => new IamRolePolicyAttachment(this, `policy-${key}`, { role: this.role.name, policyArn }));
   }
 }

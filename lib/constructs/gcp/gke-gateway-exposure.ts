@@ -3,7 +3,7 @@ import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { ExposureMode } from '../../config/schema';
+import { ExposureMode } from '../../model/modes';
 import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
 import { annotationAddress } from './gce-ingress-exposure';
 import { LB_SERVICE_IGNORED_ANNOTATIONS } from './gke-load-balancer-service-exposure';

@@ -1,7 +1,7 @@
 import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { ExposureMode } from '../../config/schema';
+import { ExposureMode } from '../../model/modes';
 import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
 import { annotationAddress, NEG_ANNOTATION, NEG_STATUS_ANNOTATION } from './gce-ingress-exposure';
 

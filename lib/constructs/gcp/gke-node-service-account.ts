@@ -27,9 +27,7 @@ export class GkeNodeServiceAccount extends Construct {
   constructor(scope: Construct, id: string, props: GkeNodeServiceAccountProps) {
     super(scope, id);
     if (!/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/.test(props.accountId)) {
-      throw new Error(
-        `GkeNodeServiceAccount ${id}: accountId "${props.accountId}" is not a service account ID; use 6 to 30 lowercase letters, digits and hyphens, starting with a letter`,
-      );
+      throw new Error(`GkeNodeServiceAccount ${id}: accountId "${props.accountId}" is not a service account ID; use 6 to 30 lowercase letters, digits and hyphens, starting with a letter`);
     }
     const account = new ServiceAccount(this, 'account', {
       project: props.project,

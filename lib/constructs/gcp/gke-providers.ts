@@ -32,7 +32,10 @@ export interface LabGoogleProviderProps {
  * 63 characters (`2026-12-01T18:00:00Z` becomes `2026-12-01t18-00-00z`).
  */
 export function gcpLabelValue(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9_-]/g, '-').slice(0, 63);
+  return value
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, '-')
+    .slice(0, 63);
 }
 
 /**

@@ -84,12 +84,7 @@ export class DemoApp extends Construct {
                 name: 'echo',
                 image: props.image,
                 port: [{ name: 'http', containerPort: DEMO_APP_PORT, protocol: 'TCP' }],
-                env: [
-                  fieldEnv('NODE_NAME', 'spec.nodeName'),
-                  fieldEnv('POD_NAME', 'metadata.name'),
-                  fieldEnv('POD_NAMESPACE', 'metadata.namespace'),
-                  fieldEnv('POD_IP', 'status.podIP'),
-                ],
+                env: [fieldEnv('NODE_NAME', 'spec.nodeName'), fieldEnv('POD_NAME', 'metadata.name'), fieldEnv('POD_NAMESPACE', 'metadata.namespace'), fieldEnv('POD_IP', 'status.podIP')],
                 readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 },
                 resources: { requests: { cpu: '50m', memory: '32Mi' }, limits: { memory: '64Mi' } },
                 securityContext: { allowPrivilegeEscalation: false },

@@ -1,4 +1,4 @@
-import { ExposureMode } from '../../config/schema';
+import { ExposureMode } from '../../model/modes';
 import { DEMO_APP_LABELS, EXPOSURE_LABEL } from './demo-app';
 
 /** Port every exposure's Service and load balancer listens on, on both clouds. */

@@ -46,9 +46,6 @@ export function renderFindings(findings: readonly Finding[], format: ReportForma
   }
   // Table: one aligned line per check; the fix on the next line.
   const width = Math.min(30, Math.max(...findings.map((f) => f.check.length), 5));
-  const lines = findings.flatMap((f) => [
-    `${MARK[f.verdict].padEnd(4)}  ${f.check.padEnd(width)}  ${f.detail}`,
-    ...(f.fix ? [`${' '.repeat(width + 8)}fix: ${f.fix}`] : []),
-  ]);
+  const lines = findings.flatMap((f) => [`${MARK[f.verdict].padEnd(4)}  ${f.check.padEnd(width)}  ${f.detail}`, ...(f.fix ? [`${' '.repeat(width + 8)}fix: ${f.fix}`] : [])]);
   return `${meta.title}\n${lines.join('\n')}\n${verdictLine}\n`;
 }

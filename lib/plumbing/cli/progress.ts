@@ -3,10 +3,7 @@ export class Progress {
   private readonly started = Date.now();
   private step = 0;
 
-  constructor(
-    private readonly total: number,
-    private readonly write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
-  ) {}
+  constructor(private readonly total: number, private readonly write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)) {}
 
   /** Runs one step, printing its start, its heartbeat for long steps, and its outcome. */
   async run<T>(title: string, work: (tick: (detail: string) => void) => Promise<T>): Promise<T> {

@@ -66,9 +66,7 @@ function markdownCell(text: string): string {
 
 /** The same table in GitHub Markdown. */
 export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [
-    `| ${header.map(markdownCell).join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...rows.map((row) => `| ${header.map((_, i) => markdownCell(row[i] ?? '')).join(' | ')} |`),
-  ].join('\n');
+  return [`| ${header.map(markdownCell).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${header.map((_, i) => markdownCell(row[i] ?? '')).join(' | ')} |`)].join(
+    '\n',
+  );
 }

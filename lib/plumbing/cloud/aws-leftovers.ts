@@ -15,12 +15,7 @@ import {
   Filter,
 } from '@aws-sdk/client-ec2';
 import { DescribeClusterCommand, EKSClient, ResourceNotFoundException } from '@aws-sdk/client-eks';
-import {
-  DescribeTagsCommand,
-  ElasticLoadBalancingV2Client,
-  paginateDescribeLoadBalancers,
-  paginateDescribeTargetGroups,
-} from '@aws-sdk/client-elastic-load-balancing-v2';
+import { DescribeTagsCommand, ElasticLoadBalancingV2Client, paginateDescribeLoadBalancers, paginateDescribeTargetGroups } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { IAMClient, ListOpenIDConnectProviderTagsCommand, ListOpenIDConnectProvidersCommand, ListPoliciesCommand, ListRolesCommand } from '@aws-sdk/client-iam';
 import { controlPlaneLogGroupName } from '../../constructs/aws/eks-cluster';
 import { ENV_TAG } from '../../model/tags';
@@ -131,12 +126,36 @@ async function findEc2(ec2: EC2Client, query: AwsLeftoverQuery): Promise<Leftove
   ]);
   const vpcIds = (vpcs.Vpcs ?? []).map((v) => v.VpcId);
   add('ec2:vpc', vpcIds, envMatch);
-  add('ec2:subnet', (subnets.Subnets ?? []).map((s) => s.SubnetId), envMatch);
-  add('ec2:internet-gateway', (igws.InternetGateways ?? []).map((g) => g.InternetGatewayId), envMatch);
-  add('ec2:nat-gateway', (nats.NatGateways ?? []).filter((n) => n.State !== 'deleted').map((n) => n.NatGatewayId), envMatch);
-  add('ec2:elastic-ip', (eips.Addresses ?? []).map((a) => a.AllocationId), envMatch);
-  add('ec2:route-table', (routeTables.RouteTables ?? []).map((r) => r.RouteTableId), envMatch);
-  add('ec2:security-group', (envGroups.SecurityGroups ?? []).map((g) => g.GroupId), envMatch);
+  add(
+    'ec2:subnet',
+    (subnets.Subnets ?? []).map((s) => s.SubnetId),
+    envMatch,
+  );
+  add(
+    'ec2:internet-gateway',
+    (igws.InternetGateways ?? []).map((g) => g.InternetGatewayId),
+    envMatch,
+  );
+  add(
+    'ec2:nat-gateway',
+    (nats.NatGateways ?? []).filter((n) => n.State !== 'deleted').map((n) => n.NatGatewayId),
+    envMatch,
+  );
+  add(
+    'ec2:elastic-ip',
+    (eips.Addresses ?? []).map((a) => a.AllocationId),
+    envMatch,
+  );
+  add(
+    'ec2:route-table',
+    (routeTables.RouteTables ?? []).map((r) => r.RouteTableId),
+    envMatch,
+  );
+  add(
+    'ec2:security-group',
+    (envGroups.SecurityGroups ?? []).map((g) => g.GroupId),
+    envMatch,
+  );
   const [templates, instances, volumes, envEnis, cniEnis] = await Promise.all([
     ec2.send(new DescribeLaunchTemplatesCommand({ Filters: byEnv })),
     ec2.send(new DescribeInstancesCommand({ Filters: [...byEnv, { Name: 'instance-state-name', Values: LIVE_INSTANCE_STATES }] })),
@@ -144,19 +163,39 @@ async function findEc2(ec2: EC2Client, query: AwsLeftoverQuery): Promise<Leftove
     ec2.send(new DescribeNetworkInterfacesCommand({ Filters: byEnv })),
     ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [{ Name: `tag:${VPC_CNI_CLUSTER_TAG}`, Values: [query.clusterName] }] })),
   ]);
-  add('ec2:launch-template', (templates.LaunchTemplates ?? []).map((t) => t.LaunchTemplateId), envMatch);
+  add(
+    'ec2:launch-template',
+    (templates.LaunchTemplates ?? []).map((t) => t.LaunchTemplateId),
+    envMatch,
+  );
   add(
     'ec2:instance',
     (instances.Reservations ?? []).flatMap((r) => (r.Instances ?? []).filter((i) => LIVE_INSTANCE_STATES.includes(i.State?.Name ?? '')).map((i) => i.InstanceId)),
     envMatch,
   );
-  add('ec2:volume', (volumes.Volumes ?? []).map((v) => v.VolumeId), envMatch);
-  add('ec2:network-interface', (envEnis.NetworkInterfaces ?? []).map((n) => n.NetworkInterfaceId), envMatch);
-  add('ec2:network-interface', (cniEnis.NetworkInterfaces ?? []).map((n) => n.NetworkInterfaceId), tagged(VPC_CNI_CLUSTER_TAG, query.clusterName));
+  add(
+    'ec2:volume',
+    (volumes.Volumes ?? []).map((v) => v.VolumeId),
+    envMatch,
+  );
+  add(
+    'ec2:network-interface',
+    (envEnis.NetworkInterfaces ?? []).map((n) => n.NetworkInterfaceId),
+    envMatch,
+  );
+  add(
+    'ec2:network-interface',
+    (cniEnis.NetworkInterfaces ?? []).map((n) => n.NetworkInterfaceId),
+    tagged(VPC_CNI_CLUSTER_TAG, query.clusterName),
+  );
   const liveVpcs = vpcIds.filter((id): id is string => id !== undefined);
   if (liveVpcs.length > 0) {
     const enis = await ec2.send(new DescribeNetworkInterfacesCommand({ Filters: [{ Name: 'vpc-id', Values: liveVpcs }] }));
-    add('ec2:network-interface', (enis.NetworkInterfaces ?? []).map((n) => n.NetworkInterfaceId), 'in a leftover VPC');
+    add(
+      'ec2:network-interface',
+      (enis.NetworkInterfaces ?? []).map((n) => n.NetworkInterfaceId),
+      'in a leftover VPC',
+    );
   }
   return found;
 }
@@ -230,9 +269,7 @@ async function findElb(elb: ElasticLoadBalancingV2Client, query: AwsLeftoverQuer
     const batch = candidates.slice(i, i + 20);
     const tags = await elb.send(new DescribeTagsCommand({ ResourceArns: batch.map((c) => c.arn) }));
     for (const description of tags.TagDescriptions ?? []) {
-      const match = (description.Tags ?? []).find(
-        (t) => (t.Key === ENV_TAG && t.Value === query.env) || (t.Key === LB_CONTROLLER_CLUSTER_TAG && t.Value === query.clusterName),
-      );
+      const match = (description.Tags ?? []).find((t) => (t.Key === ENV_TAG && t.Value === query.env) || (t.Key === LB_CONTROLLER_CLUSTER_TAG && t.Value === query.clusterName));
       const candidate = batch.find((c) => c.arn === description.ResourceArn);
       if (match && candidate) found.push({ cloud: 'aws', kind: candidate.kind, id: candidate.arn, matchedBy: tagged(match.Key ?? '', match.Value ?? '') });
     }

@@ -247,7 +247,10 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
     return { items: picked, why: (item: Item) => why(item) as string };
   };
 
-  const groups = pick(instanceGroups, linkedOrNamed((g) => (inNetwork(g) ? byNetwork() : undefined)));
+  const groups = pick(
+    instanceGroups,
+    linkedOrNamed((g) => (inNetwork(g) ? byNetwork() : undefined)),
+  );
   const groupPaths = paths([...envNegs, ...groups.items]);
 
   // 2. Backend services over those groups, and the frontends that use them.
@@ -261,10 +264,16 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
   const servicePaths = paths(services.items);
   // Gateway pieces linked so far tell the Gateway controller's hash, for the ones whose links are gone.
   ids.learnGateway(services.items);
-  const maps = pick(urlMaps, linkedOrNamed((m) => (urlMapServices(m).some((s) => servicePaths.has(resourcePath(s))) ? 'routes to a backend service of the environment' : undefined)));
+  const maps = pick(
+    urlMaps,
+    linkedOrNamed((m) => (urlMapServices(m).some((s) => servicePaths.has(resourcePath(s))) ? 'routes to a backend service of the environment' : undefined)),
+  );
   const mapPaths = paths(maps.items);
   ids.learnGateway(maps.items);
-  const proxies = pick([...httpProxies, ...httpsProxies], linkedOrNamed((p) => (mapPaths.has(resourcePath(p.urlMap as string | undefined)) ? 'uses a URL map of the environment' : undefined)));
+  const proxies = pick(
+    [...httpProxies, ...httpsProxies],
+    linkedOrNamed((p) => (mapPaths.has(resourcePath(p.urlMap as string | undefined)) ? 'uses a URL map of the environment' : undefined)),
+  );
 
   const instancePaths = paths(envInstances);
   const legacyLbNames = new Set(envFirewalls.map((f) => /^k8s-fw-(a[0-9a-f]{20,})$/.exec(f.name)?.[1]).filter((n): n is string => !!n));
@@ -299,7 +308,10 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
   );
   // SSL certificates: used by an HTTPS proxy of the environment.
   const certPaths = new Set(proxies.items.flatMap((p) => ((p.sslCertificates as string[] | undefined) ?? []).map(resourcePath)));
-  const certs = pick(sslCertificates, linkedOrNamed((c) => (certPaths.has(resourcePath(c.selfLink)) ? 'used by a target proxy of the environment' : undefined)));
+  const certs = pick(
+    sslCertificates,
+    linkedOrNamed((c) => (certPaths.has(resourcePath(c.selfLink)) ? 'used by a target proxy of the environment' : undefined)),
+  );
   const gateway = gatewayApiPieces();
 
   const checkedBy = new Set([...services.items, ...pools.items].flatMap((s) => ((s.healthChecks as string[] | undefined) ?? []).map(resourcePath)));

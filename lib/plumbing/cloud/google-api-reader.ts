@@ -57,10 +57,7 @@ export const resourcePath = (url: string | undefined) => (url ? url.replace(/^.*
 
 /** Reads Compute Engine / GKE list endpoints with a bearer token, bounded time per request, and all pages. */
 export class GoogleApiReader {
-  constructor(
-    private readonly accessToken: string,
-    private readonly timeoutMs: number,
-  ) {}
+  constructor(private readonly accessToken: string, private readonly timeoutMs: number) {}
 
   /** GET one JSON document; any non-2xx answer (including 404: a list never answers 404 for "empty") is an error. */
   async get(url: string): Promise<Record<string, unknown>> {

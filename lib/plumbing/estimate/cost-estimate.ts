@@ -76,10 +76,7 @@ export function estimateCost(config: LabConfig): CostEstimate {
     unpriced: lines.filter((l) => l.unitPerHour === undefined).map((l) => `${l.cloud}: ${l.item}`),
     asOf: PRICE_TABLE.asOf,
     regions: { aws: aws.region, gcp: gcp.region },
-    otherRegions: [
-      ...(config.aws.region !== aws.region ? [`aws ${config.aws.region}`] : []),
-      ...(config.gcp.region !== gcp.region ? [`gcp ${config.gcp.region}`] : []),
-    ],
+    otherRegions: [...(config.aws.region !== aws.region ? [`aws ${config.aws.region}`] : []), ...(config.gcp.region !== gcp.region ? [`gcp ${config.gcp.region}`] : [])],
   };
 }
 

@@ -121,8 +121,9 @@ export function formatTimeEstimate(estimates: readonly TimeEstimate[], kinds: re
   const out = [`Estimated wall time (${where}${first.parallelism} stack${first.parallelism === 1 ? '' : 's'} at a time${first.shards > 1 ? ' per shard' : ''}):`];
   for (const e of estimates) {
     out.push(
-      `  ${e.direction === 'deploy' ? 'deploy  ' : 'teardown'} ${duration(e.minutes).padStart(11)} for ${e.stacks} stack${e.stacks === 1 ? '' : 's'} of ${e.environments} environment${e.environments === 1 ? '' : 's'}` +
-        ` (one environment alone: ${duration(e.criticalPathMinutes)})`,
+      `  ${e.direction === 'deploy' ? 'deploy  ' : 'teardown'} ${duration(e.minutes).padStart(11)} for ${e.stacks} stack${e.stacks === 1 ? '' : 's'} of ${e.environments} environment${
+        e.environments === 1 ? '' : 's'
+      }` + ` (one environment alone: ${duration(e.criticalPathMinutes)})`,
     );
   }
   out.push('  per stack, create / destroy:');

@@ -5,33 +5,12 @@
  * for each exposure. The words are the `dataplane` output's (`DATAPLANES`).
  */
 import { parse as parseYaml } from 'yaml';
-import { Dataplane, DATAPLANES, IPVS_DEPRECATED_IN } from '../../config/datapath';
+import { Dataplane, DATAPLANES, IPVS_DEPRECATED_IN } from '../../model/datapaths';
 import { CLUSTER_OUTPUTS } from '../../model/contract';
-import { ExposureExplanation } from './model';
+import { DatapathExplanation, ExposureExplanation } from './model';
 import { block, isRecord, literalString, outputValue, resourcesOf, SynthStack } from '../terraform/terraform-json';
 
-/** What a cluster's datapath is and does, per cloud. */
-export interface DatapathExplanation {
-  /** The `dataplane` word: `kube-proxy-iptables`, `kube-proxy-nftables`, `kube-proxy-ipvs` or `cilium-ebpf`; null when unknown. */
-  readonly dataplane: Dataplane | null;
-  /** What runs it, e.g. `kube-proxy add-on, mode ipvs (scheduler rr)`. */
-  readonly implementation: string;
-  /** The synthesized settings this is read from, one a line. */
-  readonly evidence: readonly string[];
-  /** How a Service's backend is picked. */
-  readonly backend_selection: string;
-  /** When a node SNATs NodePort traffic under `externalTrafficPolicy: Cluster`. */
-  readonly cluster_policy_snat: string;
-  /** What the datapath does not change. */
-  readonly unchanged: readonly string[];
-  /** What `compare --probe` (20-100 requests) can and cannot show about it. */
-  readonly probe_limits: readonly string[];
-  /** Deprecations and other things to know. */
-  readonly notes: readonly string[];
-}
-
-const KUBE_PROXY_SNAT =
-  'with externalTrafficPolicy: Cluster, kube-proxy SNATs every request that arrives on a NodePort, even when the Pod it picks is on the receiving node';
+const KUBE_PROXY_SNAT = 'with externalTrafficPolicy: Cluster, kube-proxy SNATs every request that arrives on a NodePort, even when the Pod it picks is on the receiving node';
 const CILIUM_SNAT =
   'with externalTrafficPolicy: Cluster, Cilium SNATs a NodePort request only when the Pod it picks is on another node; a request served on the receiving node keeps the client address';
 
@@ -44,7 +23,7 @@ const UNCHANGED = [
 const PROBE_LIMITS = [
   'can show: on nodeport-l4, the share of requests whose TCP source was the node of the Pod that answered versus another node (compare --probe): the masquerade difference',
   'cannot show: latency differences between datapaths; 20-100 requests over the internet vary by milliseconds, a datapath lookup costs microseconds',
-  "cannot show: rule-count scaling (iptables walks its rules, IPVS, nftables and eBPF look up hash tables); that needs thousands of Services, the lab has a handful",
+  'cannot show: rule-count scaling (iptables walks its rules, IPVS, nftables and eBPF look up hash tables); that needs thousands of Services, the lab has a handful',
 ];
 
 function selection(dataplane: Dataplane | null, detail: { scheduler?: string; algorithm?: string }): string {
@@ -56,9 +35,7 @@ function selection(dataplane: Dataplane | null, detail: { scheduler?: string; al
     case 'kube-proxy-ipvs':
       return `IPVS scheduler ${detail.scheduler ?? 'rr'}${detail.scheduler === undefined || detail.scheduler === 'rr' ? ' (round robin, kept per node)' : ''}`;
     case 'cilium-ebpf':
-      return detail.algorithm === 'maglev'
-        ? 'Maglev consistent hashing: every node maps the same connection to the same backend'
-        : 'random: an eBPF service map lookup picks any ready endpoint';
+      return detail.algorithm === 'maglev' ? 'Maglev consistent hashing: every node maps the same connection to the same backend' : 'random: an eBPF service map lookup picks any ready endpoint';
     default:
       return 'unknown';
   }

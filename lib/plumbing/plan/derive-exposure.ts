@@ -4,7 +4,8 @@
  * instead of stated.
  */
 import { ClientIpVia, clientIpPreserved, Cloud } from '../../model/contract';
-import { DatapathExplanation, datapathEffect } from './datapath';
+import { datapathEffect } from './datapath';
+import { DatapathExplanation } from './model';
 import { ExposureResources } from './exposure-resources';
 import { ClusterContext, loadBalancerShape, LoadBalancerShape } from './load-balancer-shape';
 import { matrixVariables } from './matrix';
@@ -24,11 +25,8 @@ function trafficPolicy(exposure: ExposureResources): { policy: 'Cluster' | 'Loca
 
 /** `Ingress echo-native -> Service echo-native`, or null when the names are not literal. */
 function kubernetesObjectsText(exposure: ExposureResources): string | null {
-  const named = (kind: string, object: ExposureResources['service']) =>
-    object?.name && !object.name.includes('${') ? `${kind} ${object.name}` : undefined;
-  const gatewayParts = exposure.gateway
-    ? [exposure.gateway.gateway, exposure.gateway.route].map((o) => (o?.name && !o.name.includes('${') ? `${o.kind} ${o.name}` : undefined))
-    : [];
+  const named = (kind: string, object: ExposureResources['service']) => (object?.name && !object.name.includes('${') ? `${kind} ${object.name}` : undefined);
+  const gatewayParts = exposure.gateway ? [exposure.gateway.gateway, exposure.gateway.route].map((o) => (o?.name && !o.name.includes('${') ? `${o.kind} ${o.name}` : undefined)) : [];
   const parts = [...gatewayParts, named('Ingress', exposure.ingress), named('Service', exposure.service)].filter((p): p is string => p !== undefined);
   return parts.length > 0 ? parts.join(' -> ') : null;
 }
@@ -38,21 +36,12 @@ function nodePortText(stack: SynthStack, exposure: ExposureResources): string {
   return nodePort === undefined ? 'NodePort' : `NodePort ${nodePort}`;
 }
 
-function pathOf(
-  shape: LoadBalancerShape,
-  policy: 'Cluster' | 'Local' | null,
-  dataplane: string,
-  nodePort: string,
-): { steps: PathStep[]; summary: string } {
+function pathOf(shape: LoadBalancerShape, policy: 'Cluster' | 'Local' | null, dataplane: string, nodePort: string): { steps: PathStep[]; summary: string } {
   const client: PathStep = { at: 'client', then: `connects to the ${shape.label}`, snat: false };
   const lbThen = shape.l7 ? 'opens its own connection (X-Forwarded-For: client)' : 'forwards the packet';
   if (shape.targets === 'pods') {
     return {
-      steps: [
-        client,
-        { at: shape.label, then: `${lbThen} straight to a Pod IP (target type ${shape.targetType})`, snat: false },
-        { at: 'Pod', then: '', snat: false },
-      ],
+      steps: [client, { at: shape.label, then: `${lbThen} straight to a Pod IP (target type ${shape.targetType})`, snat: false }, { at: 'Pod', then: '', snat: false }],
       summary: `client -> ${shape.label} -> Pod`,
     };
   }
@@ -95,8 +84,8 @@ function clientSeenAs(shape: LoadBalancerShape, snat: boolean | null, dataplane:
     return shape.l7
       ? `a node address (SNAT by ${dataplane}) as TCP peer; only the L7 X-Forwarded-For header still names the client`
       : dataplane.startsWith('cilium')
-        ? `a node address (SNAT by ${dataplane}) as TCP source when the Pod is on another node; the client address when it is on the receiving node`
-        : `a node address (SNAT by ${dataplane}) as TCP source; the client address is lost`;
+      ? `a node address (SNAT by ${dataplane}) as TCP source when the Pod is on another node; the client address when it is on the receiving node`
+      : `a node address (SNAT by ${dataplane}) as TCP source; the client address is lost`;
   }
   if (shape.l7) {
     return `X-Forwarded-For; the TCP peer is the ${shape.label}`;
@@ -104,9 +93,7 @@ function clientSeenAs(shape: LoadBalancerShape, snat: boolean | null, dataplane:
   if (shape.keepsClientAsSource) {
     return 'TCP source address (no proxy, no SNAT)';
   }
-  return shape.keepsClientAsSource === false
-    ? `the ${shape.label}'s address as TCP source (the load balancer does not keep the client address)`
-    : 'unknown';
+  return shape.keepsClientAsSource === false ? `the ${shape.label}'s address as TCP source (the load balancer does not keep the client address)` : 'unknown';
 }
 
 /**

@@ -69,9 +69,7 @@ function explainCloud(found: CloudStacks): CloudExplanation {
 /** Reads and explains the synthesized stacks in `dir`. Throws `ExplainInputError` when there is nothing to read. */
 export function explainDir(dir: string, options: ExplainOptions = {}): ExplainModel {
   const synth = readSynthDir(dir);
-  const selected = synth.clouds.filter(
-    (c) => (options.env === undefined || c.env === options.env) && (options.clouds === undefined || options.clouds.includes(c.cloud)),
-  );
+  const selected = synth.clouds.filter((c) => (options.env === undefined || c.env === options.env) && (options.clouds === undefined || options.clouds.includes(c.cloud)));
   if (selected.length === 0) {
     const available = [...new Set(synth.clouds.map((c) => `${c.env} (${c.cloud})`))].join(', ');
     throw new ExplainInputError(

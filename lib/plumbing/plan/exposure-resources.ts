@@ -4,7 +4,7 @@
  * Service an Ingress routes to (`spec.rule.http.path.backend.service.name`,
  * or `spec.default_backend`).
  */
-import { EXPOSURE_MODES } from '../../config/schema';
+import { EXPOSURE_MODES } from '../../model/modes';
 import { EXPOSURE_LABEL } from '../../constructs/k8s/demo-app';
 import { parse } from 'yaml';
 import { block, dig, isRecord, literalString, resourcesOf, stringMap, SynthStack, TfResource } from '../terraform/terraform-json';
@@ -162,14 +162,10 @@ function findGateways(stack: SynthStack): Map<string, { gateway: GatewayObjects;
   for (const gateway of objects.filter((o) => o.kind === 'Gateway' && o.apiVersion.startsWith('gateway.networking.k8s.io/'))) {
     const mode = gateway.labels[EXPOSURE_LABEL];
     if (mode === undefined || result.has(mode)) continue;
-    const route = objects.find(
-      (o) => o.kind === 'HTTPRoute' && Array.isArray(o.spec.parentRefs) && o.spec.parentRefs.some((p) => firstName(p) === gateway.name),
-    );
+    const route = objects.find((o) => o.kind === 'HTTPRoute' && Array.isArray(o.spec.parentRefs) && o.spec.parentRefs.some((p) => firstName(p) === gateway.name));
     const backendName = route ? firstName(dig(route.spec, 'rules.backendRefs')) : undefined;
     const gatewayClass = objects.find((o) => o.kind === 'GatewayClass' && o.name !== undefined && o.name === gateway.spec.gatewayClassName);
-    const targetGroupConfiguration = objects.find(
-      (o) => o.kind === 'TargetGroupConfiguration' && backendName !== undefined && firstName(o.spec.targetReference) === backendName,
-    );
+    const targetGroupConfiguration = objects.find((o) => o.kind === 'TargetGroupConfiguration' && backendName !== undefined && firstName(o.spec.targetReference) === backendName);
     result.set(mode, {
       gateway: { gateway, ...(route ? { route } : {}), ...(gatewayClass ? { gatewayClass } : {}), ...(targetGroupConfiguration ? { targetGroupConfiguration } : {}) },
       ...(backendName ? { backendName } : {}),

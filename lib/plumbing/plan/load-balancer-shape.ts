@@ -135,9 +135,7 @@ function albIpShape(on: string, check: string, gates: boolean, notes: string[]):
     targets: 'pods',
     targetType: 'ip',
     keepsClientAsSource: false,
-    healthCheck: () =>
-      `each Pod IP on ${on} (${check}), ` +
-      (gates ? 'with Pod readiness gates' : `without Pod readiness gates (namespace not labelled ${LBC.readinessGateLabel}: enabled)`),
+    healthCheck: () => `each Pod IP on ${on} (${check}), ` + (gates ? 'with Pod readiness gates' : `without Pod readiness gates (namespace not labelled ${LBC.readinessGateLabel}: enabled)`),
     notes,
   };
 }
@@ -171,11 +169,7 @@ function nlbHealthCheck(service: KubeObject, targetType: string, policy: 'Cluste
   }
   const where = port === undefined ? (localInstance ? 'healthCheckNodePort' : 'NodePort') : port === 'traffic-port' ? 'NodePort' : `port ${port}`;
   const verdict =
-    policy === 'Local' && where !== 'NodePort'
-      ? 'only nodes with a ready Pod pass'
-      : policy === 'Local'
-        ? 'only nodes with a ready Pod answer on the NodePort'
-        : 'passes on nodes without a Pod too';
+    policy === 'Local' && where !== 'NodePort' ? 'only nodes with a ready Pod pass' : policy === 'Local' ? 'only nodes with a ready Pod answer on the NodePort' : 'passes on nodes without a Pod too';
   return `${policy === 'Local' ? 'each' : 'every'} node's ${where} (${protocol}${path}): ${verdict}`;
 }
 
@@ -185,7 +179,7 @@ function awsService(service: KubeObject): LoadBalancerShape {
   const notes: string[] = [];
   const byController = lbClass === LBC.nlbClass || lbType === 'external' || lbType === 'nlb-ip';
   if (byController) {
-    const targetType = lbType === 'nlb-ip' ? 'ip' : (service.annotations[LBC.nlbTargetType] ?? 'instance');
+    const targetType = lbType === 'nlb-ip' ? 'ip' : service.annotations[LBC.nlbTargetType] ?? 'instance';
     if (lbType !== 'nlb-ip' && service.annotations[LBC.nlbTargetType] === undefined) {
       notes.push(`no ${LBC.nlbTargetType} annotation: the controller's default, instance`);
     }
@@ -198,9 +192,7 @@ function awsService(service: KubeObject): LoadBalancerShape {
     }
     const crossZone = /load_balancing\.cross_zone\.enabled=(true|false)/.exec(service.annotations[LBC.loadBalancerAttributes] ?? '')?.[1] === 'true';
     if (!crossZone && targetType === 'instance' && service.spec.external_traffic_policy === 'Local') {
-      notes.push(
-        'cross-zone off with Local: a zone with no ready Pod has no healthy target (its NLB address times out)',
-      );
+      notes.push('cross-zone off with Local: a zone with no ready Pod has no healthy target (its NLB address times out)');
     }
     return {
       lbKind: 'nlb',
@@ -211,7 +203,7 @@ function awsService(service: KubeObject): LoadBalancerShape {
       keepsClientAsSource: preserve,
       healthCheck: (policy) =>
         `${nlbHealthCheck(service, targetType, policy)}${
-          crossZone ? '; cross-zone load balancing on, so every zone\'s NLB address reaches them' : '; cross-zone load balancing off: each zone\'s NLB address reaches only its own zone'
+          crossZone ? "; cross-zone load balancing on, so every zone's NLB address reaches them" : "; cross-zone load balancing off: each zone's NLB address reaches only its own zone"
         }`,
       notes,
     };
@@ -224,8 +216,7 @@ function awsService(service: KubeObject): LoadBalancerShape {
       targets: 'nodes',
       targetType: 'instance',
       keepsClientAsSource: true,
-      healthCheck: (policy) =>
-        policy === 'Local' ? "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass" : "every node's NodePort (TCP)",
+      healthCheck: (policy) => (policy === 'Local' ? "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass" : "every node's NodePort (TCP)"),
       notes: ['NLB from the in-tree AWS cloud provider (aws-load-balancer-type: nlb), not the AWS Load Balancer Controller'],
     };
   }
@@ -236,8 +227,7 @@ function awsService(service: KubeObject): LoadBalancerShape {
     targets: 'nodes',
     targetType: 'instance',
     keepsClientAsSource: false,
-    healthCheck: (policy) =>
-      policy === 'Local' ? "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass" : "every node's NodePort (TCP)",
+    healthCheck: (policy) => (policy === 'Local' ? "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass" : "every node's NodePort (TCP)"),
     notes: [
       `no ${LBC.serviceType} annotation and no loadBalancerClass: a Classic LB from the in-tree cloud provider (TCP proxy), ` +
         "unless the AWS Load Balancer Controller's Service webhook turns it into an NLB",
@@ -296,8 +286,7 @@ function gcpIngress(exposure: ExposureResources, ingress: KubeObject, ctx: Clust
         targets: 'pods',
         targetType: 'neg',
         keepsClientAsSource: false,
-        healthCheck: () =>
-          `each Pod endpoint in the NEGs on ${targetPort(service)} (HTTP; GKE takes the path from the Pods' readiness probe only if they exist when the Ingress is created, else /)`,
+        healthCheck: () => `each Pod endpoint in the NEGs on ${targetPort(service)} (HTTP; GKE takes the path from the Pods' readiness probe only if they exist when the Ingress is created, else /)`,
         notes,
       }
     : {
@@ -307,8 +296,7 @@ function gcpIngress(exposure: ExposureResources, ingress: KubeObject, ctx: Clust
         targets: 'nodes',
         targetType: 'instance-group',
         keepsClientAsSource: false,
-        healthCheck: (policy) =>
-          `every node's NodePort in the instance groups (HTTP /): ${policy === 'Local' ? 'only nodes with a ready Pod pass' : 'passes on nodes without a Pod too'}`,
+        healthCheck: (policy) => `every node's NodePort in the instance groups (HTTP /): ${policy === 'Local' ? 'only nodes with a ready Pod pass' : 'passes on nodes without a Pod too'}`,
         notes,
       };
 }
@@ -410,9 +398,7 @@ export function loadBalancerShape(cloud: Cloud, exposure: ExposureResources, ctx
   }
   const type = service.spec.type;
   if (type !== 'LoadBalancer') {
-    return unknownShape(
-      `${service.resource.address} is a ${typeof type === 'string' ? type : 'ClusterIP'} Service and no Ingress routes to it: no load balancer is made for it`,
-    );
+    return unknownShape(`${service.resource.address} is a ${typeof type === 'string' ? type : 'ClusterIP'} Service and no Ingress routes to it: no load balancer is made for it`);
   }
   return cloud === 'aws' ? awsService(service) : gcpService(service);
 }

@@ -4,7 +4,7 @@
  * synthesized JSON" (the table shows `unknown`). Field names are stable.
  */
 import { ClientIpVia, Cloud } from '../../model/contract';
-import type { DatapathExplanation } from './datapath';
+import { Dataplane } from '../../model/datapaths';
 
 /** One step of the way from the client to the Pod. */
 export interface PathStep {
@@ -149,4 +149,24 @@ export function shown(value: string | number | boolean | null | undefined): stri
     return value ? 'yes' : 'no';
   }
   return String(value);
+}
+
+/** What a cluster's datapath is and does, per cloud. */
+export interface DatapathExplanation {
+  /** The `dataplane` word: `kube-proxy-iptables`, `kube-proxy-nftables`, `kube-proxy-ipvs` or `cilium-ebpf`; null when unknown. */
+  readonly dataplane: Dataplane | null;
+  /** What runs it, e.g. `kube-proxy add-on, mode ipvs (scheduler rr)`. */
+  readonly implementation: string;
+  /** The synthesized settings this is read from, one a line. */
+  readonly evidence: readonly string[];
+  /** How a Service's backend is picked. */
+  readonly backend_selection: string;
+  /** When a node SNATs NodePort traffic under `externalTrafficPolicy: Cluster`. */
+  readonly cluster_policy_snat: string;
+  /** What the datapath does not change. */
+  readonly unchanged: readonly string[];
+  /** What `compare --probe` (20-100 requests) can and cannot show about it. */
+  readonly probe_limits: readonly string[];
+  /** Deprecations and other things to know. */
+  readonly notes: readonly string[];
 }

@@ -18,7 +18,10 @@ const GKE_DEFAULT_MAX_PODS = 110;
 
 function stringList(value: unknown): string[] {
   if (typeof value === 'string') {
-    return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   }
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && !v.includes('${')) : [];
 }
@@ -50,8 +53,7 @@ export function awsCapacity(stack: SynthStack): PodCapacity {
   if (instanceType && !limits) {
     notes.push(`ENI limits of ${instanceType} are not in lib/config/eni-limits.ts`);
   }
-  const nodeCount =
-    numberOutput(stack, CLUSTER_OUTPUTS.nodeCount) ?? (nodeGroup ? literalNumber(stack, dig(nodeGroup.config, 'scaling_config.desired_size')) : undefined) ?? null;
+  const nodeCount = numberOutput(stack, CLUSTER_OUTPUTS.nodeCount) ?? (nodeGroup ? literalNumber(stack, dig(nodeGroup.config, 'scaling_config.desired_size')) : undefined) ?? null;
   const ranges = stringList(outputValue(stack, CLUSTER_OUTPUTS.podAddressRange));
   let maxNodes: number | null = null;
   if (limits && ranges.length > 0) {
@@ -122,12 +124,7 @@ export function gcpCapacity(stack: SynthStack): PodCapacity {
   const perNode = maxPods !== null ? `/${gkePerNodeRangePrefix(maxPods)}` : null;
   const maxNodes = maxPods !== null && prefix !== undefined ? gkeMaxNodesForPodRange(prefix, maxPods) : null;
   const reasonOutput = outputValue(stack, CLUSTER_OUTPUTS.maxPodsPerNodeReason);
-  const reason =
-    typeof reasonOutput === 'string'
-      ? reasonOutput
-      : maxPods !== null
-        ? `GKE max_pods_per_node ${maxPods}: each node gets a ${perNode} alias range (at least twice the Pods)`
-        : null;
+  const reason = typeof reasonOutput === 'string' ? reasonOutput : maxPods !== null ? `GKE max_pods_per_node ${maxPods}: each node gets a ${perNode} alias range (at least twice the Pods)` : null;
   const zones = cluster ? zoneCount(stack, cluster.config, pool?.config) : undefined;
   const perZone = pool ? literalNumber(stack, pool.config.node_count) : undefined;
   const nodeCount = numberOutput(stack, CLUSTER_OUTPUTS.nodeCount) ?? (perZone !== undefined && zones !== undefined ? perZone * zones : null);

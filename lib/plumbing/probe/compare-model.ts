@@ -4,7 +4,7 @@
  * clouds as columns, each cell the exposure output and, with `--probe`, what
  * was measured. `null` means unknown.
  */
-import { EXPOSURE_MODES } from '../../config/schema';
+import { EXPOSURE_MODES } from '../../model/modes';
 import { Cloud } from '../../model/contract';
 import { ClusterInfo, EnvironmentOutputs, ExposureInfo, LabOutputs } from '../terraform/outputs';
 import { probeUrl } from './probe';
@@ -163,7 +163,11 @@ export async function probeModel(model: CompareModel, settings: ProbeSettings): 
         settings.progress?.done(
           `${probe.ok}/${probe.sent} ok` +
             (probe.latency_ms ? `, p50 ${probe.latency_ms.p50} ms` : '') +
-            (Object.keys(probe.errors).length ? `, errors: ${Object.entries(probe.errors).map(([e, n]) => `${n} ${e}`).join(', ')}` : '') +
+            (Object.keys(probe.errors).length
+              ? `, errors: ${Object.entries(probe.errors)
+                  .map(([e, n]) => `${n} ${e}`)
+                  .join(', ')}`
+              : '') +
             (probe.gave_up ? ' (gave up: endpoint looks dead)' : ''),
         );
         clouds[cloud] = { ...cell, probe };

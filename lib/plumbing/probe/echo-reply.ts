@@ -53,5 +53,10 @@ export function addressInNodeName(node: string): string | undefined {
 
 /** The addresses in an X-Forwarded-For value, client first. */
 export function forwardedAddresses(header: string | undefined): string[] {
-  return header === undefined ? [] : header.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return header === undefined
+    ? []
+    : header
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 }

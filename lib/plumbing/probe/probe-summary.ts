@@ -3,18 +3,12 @@
  * Pods and nodes, and who the Pod saw as its client compared with the
  * prober's own address, so SNAT shows as a measured fact.
  */
-import { parseCidr } from '../../model/cidr';
 import { ClientIpVia } from '../../model/contract';
 import { addressInNodeName, forwardedAddresses } from './echo-reply';
 import { Sample } from './probe';
 import { SourceNodeShare, sourceNodeShare } from './source-node';
 import { LatencyStats, latencyStats, tally } from './stats';
-
-/** Source ranges of Google Front Ends and health checks (the TCP peer behind a Google L7 load balancer). */
-export const GOOGLE_FRONT_END_RANGES = ['35.191.0.0/16', '130.211.0.0/22'] as const;
-
-/** Who the Pod's TCP peer was. */
-export type PeerKind = 'prober' | 'node' | 'google-front-end' | 'other';
+import { classifyPeer, normalizeAddress, PeerKind } from './peer';
 
 /** The TCP peer in the contract's words: the client (the prober), a node (SNAT), or the load balancer (a proxy); `mixed` when replies disagree. */
 export type TcpPeer = 'client' | 'node' | 'load-balancer' | 'mixed';
@@ -80,28 +74,6 @@ export interface ProbeResult {
   readonly source_node: SourceNodeShare;
 }
 
-function ipv4ToInt(address: string): bigint | undefined {
-  const parts = address.split('.');
-  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) {
-    return undefined;
-  }
-  return parts.reduce((acc, p) => acc * 256n + BigInt(p), 0n);
-}
-
-/** Whether `address` is in any of the CIDR blocks. */
-export function inRanges(address: string, ranges: readonly string[]): boolean {
-  const value = ipv4ToInt(address.replace(/^::ffff:/, ''));
-  if (value === undefined) {
-    return false;
-  }
-  return ranges.some((text) => {
-    const parsed = parseCidr(text);
-    return parsed.ok && value >= parsed.cidr.first && value <= parsed.cidr.last;
-  });
-}
-
-const normalize = (address: string) => address.replace(/^::ffff:/, '');
-
 export interface SummaryContext {
   readonly url: string;
   readonly planned: number;
@@ -116,37 +88,22 @@ export interface SummaryContext {
   readonly nodeRanges: readonly string[];
 }
 
-export function classifyPeer(peer: string, proberAddress: string | null, nodeAddresses: ReadonlySet<string>, nodeRanges: readonly string[]): PeerKind {
-  const address = normalize(peer);
-  if (proberAddress !== null && address === normalize(proberAddress)) {
-    return 'prober';
-  }
-  if (nodeAddresses.has(address) || inRanges(address, nodeRanges)) {
-    return 'node';
-  }
-  if (inRanges(address, GOOGLE_FRONT_END_RANGES)) {
-    return 'google-front-end';
-  }
-  return 'other';
-}
-
 export function summarizeProbe(samples: readonly Sample[], ctx: SummaryContext): ProbeResult {
   const ok = samples.filter((s): s is Extract<Sample, { ok: true }> => s.ok);
   const failed = samples.filter((s): s is Extract<Sample, { ok: false }> => !s.ok);
   const nodeAddresses = new Set(ok.map((s) => (s.reply.node ? addressInNodeName(s.reply.node) : undefined)).filter((a): a is string => a !== undefined));
   const peers = ok.map((s) => s.reply.clientAddress);
   const kinds = peers.map((p) => (p === undefined ? undefined : classifyPeer(p, ctx.proberAddress, nodeAddresses, ctx.nodeRanges)));
-  const prober = ctx.proberAddress === null ? null : normalize(ctx.proberAddress);
+  const prober = ctx.proberAddress === null ? null : normalizeAddress(ctx.proberAddress);
   const xffNamesProber = ok.filter((s) => prober !== null && forwardedAddresses(s.reply.forwardedFor)[0] === prober).length;
   const withXff = ok.filter((s) => s.reply.forwardedFor !== undefined).length;
   const kindCounts = tally(kinds) as Partial<Record<PeerKind, number>>;
-  const seen = tally(peers.map((p) => (p === undefined ? undefined : normalize(p))));
+  const seen = tally(peers.map((p) => (p === undefined ? undefined : normalizeAddress(p))));
   const known = kinds.filter((k) => k !== undefined).length;
 
   const peerKinds = new Set(kinds.filter((k): k is PeerKind => k !== undefined).map((k): Exclude<TcpPeer, 'mixed'> => (k === 'prober' ? 'client' : k === 'node' ? 'node' : 'load-balancer')));
   const tcpPeer: TcpPeer | null = peerKinds.size === 0 ? null : peerKinds.size === 1 ? [...peerKinds][0] : 'mixed';
-  const forwardedFor: ForwardedFor | null =
-    ok.length === 0 ? null : withXff === 0 ? 'absent' : prober === null ? null : xffNamesProber === ok.length ? 'names-prober' : 'other';
+  const forwardedFor: ForwardedFor | null = ok.length === 0 ? null : withXff === 0 ? 'absent' : prober === null ? null : xffNamesProber === ok.length ? 'names-prober' : 'other';
   let via: ClientIpVia | null = null;
   if (tcpPeer === 'client') {
     via = 'tcp-source';

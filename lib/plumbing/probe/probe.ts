@@ -33,9 +33,7 @@ export interface ProbeOptions {
 }
 
 /** One request's outcome. */
-export type Sample =
-  | { readonly ok: true; readonly ms: number; readonly status: number; readonly reply: EchoReply }
-  | { readonly ok: false; readonly ms: number; readonly error: string };
+export type Sample = { readonly ok: true; readonly ms: number; readonly status: number; readonly reply: EchoReply } | { readonly ok: false; readonly ms: number; readonly error: string };
 
 function describeError(error: NodeJS.ErrnoException, timeoutMs: number): string {
   if (error.name === 'AbortError' || error.code === 'ABORT_ERR' || error.name === 'TimeoutError') {
@@ -147,3 +145,10 @@ export async function probeUrl(url: URL, options: ProbeOptions): Promise<{ sampl
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, options.count)) }, worker));
   return { samples, gaveUp };
 }
+
+/** Bounds of the probe settings: a probe is always short and never floods an endpoint. */
+export const PROBE_LIMITS = {
+  count: { min: 1, max: 1000, default: 20 },
+  concurrency: { min: 1, max: 32, default: 4 },
+  timeout: { min: 100, max: 60_000, default: 5000 },
+} as const;

@@ -10,7 +10,7 @@
  */
 import { addressInNodeName } from './echo-reply';
 import { Sample } from './probe';
-import { classifyPeer } from './probe-summary';
+import { classifyPeer } from './peer';
 
 export interface SourceNodeShare {
   /** Successful replies. */

@@ -35,7 +35,7 @@ export type ProviderName = 'terraform' | 'aws' | 'google' | 'helm' | 'kubernetes
 export const PROCESS_MEMORY: Readonly<Record<ProviderName, ProcessMemory>> = {
   terraform: { rssMiB: 215, sharedMiB: 50, basis: 'measured', source: 'terraform 1.11.4 core, VmHWM during apply/plan/destroy, 2026-11-30' },
   aws: { rssMiB: 610, sharedMiB: 490, basis: 'measured', source: 'hashicorp/aws 5.100.0, VmHWM 599-608 MiB, RssFile 487 MiB, RssAnon peak 142 MiB, 2026-11-30' },
-  google: { rssMiB: 300, sharedMiB: 150, basis: 'estimate', source: 'not installable here: binary about 150 MiB plus a heap like the AWS provider\'s' },
+  google: { rssMiB: 300, sharedMiB: 150, basis: 'estimate', source: "not installable here: binary about 150 MiB plus a heap like the AWS provider's" },
   helm: { rssMiB: 200, sharedMiB: 80, basis: 'estimate', source: 'not installable here: binary about 80 MiB plus a heap for the chart and its rendering' },
   kubernetes: { rssMiB: 200, sharedMiB: 90, basis: 'estimate', source: 'not installable here: binary about 90 MiB plus a heap for the API discovery' },
 };

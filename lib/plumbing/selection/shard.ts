@@ -41,7 +41,13 @@ export function parseShard(text: string): Shard {
 
 /** The shards 1..total ranked for an environment, best first (rendezvous hashing). */
 function ranking(envName: string, total: number): number[] {
-  const weights = Array.from({ length: total }, (_, i) => ({ k: i + 1, w: createHash('sha256').update(`${envName}/${i + 1}`).digest().readBigUInt64BE(0) }));
+  const weights = Array.from({ length: total }, (_, i) => ({
+    k: i + 1,
+    w: createHash('sha256')
+      .update(`${envName}/${i + 1}`)
+      .digest()
+      .readBigUInt64BE(0),
+  }));
   weights.sort((a, b) => (a.w === b.w ? a.k - b.k : a.w > b.w ? -1 : 1));
   return weights.map((x) => x.k);
 }

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXPOSURE_MODES } from '../../config/schema';
+import { EXPOSURE_MODES } from '../../model/modes';
 import { ClientIpVia, CLUSTER_OUTPUTS, Cloud, GCP_CLUSTER_OUTPUTS } from '../../model/contract';
 import { isClientIpVia } from '../../model/exposure-facts';
 import { parseStackName } from './synth-dir';
@@ -110,7 +110,12 @@ function exposureInfo(name: string, value: unknown, cloud: Cloud): ExposureInfo 
 
 function cidrList(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((r): r is string => typeof r === 'string');
-  return typeof value === 'string' ? value.split(',').map((r) => r.trim()).filter((r) => r !== '') : [];
+  return typeof value === 'string'
+    ? value
+        .split(',')
+        .map((r) => r.trim())
+        .filter((r) => r !== '')
+    : [];
 }
 
 function clusterInfo(outputs: Record<string, unknown>): ClusterInfo {
@@ -126,8 +131,7 @@ function clusterInfo(outputs: Record<string, unknown>): ClusterInfo {
 }
 
 const MODE_ORDER: readonly string[] = EXPOSURE_MODES;
-const byMode = (a: ExposureInfo, b: ExposureInfo) =>
-  (MODE_ORDER.indexOf(a.mode) + 1 || 99) - (MODE_ORDER.indexOf(b.mode) + 1 || 99) || a.mode.localeCompare(b.mode);
+const byMode = (a: ExposureInfo, b: ExposureInfo) => (MODE_ORDER.indexOf(a.mode) + 1 || 99) - (MODE_ORDER.indexOf(b.mode) + 1 || 99) || a.mode.localeCompare(b.mode);
 
 /** Sorts parsed `cdktf output` JSON into environments. */
 export function parseOutputs(raw: unknown, source: string): LabOutputs {
@@ -222,10 +226,7 @@ export async function collectOutputs(synthDir: string, run: CommandRunner = runC
     const result = await run('npx', args);
     if (result.code !== 0 || !existsSync(file)) {
       const detail = result.stderr.trim().split('\n').slice(-5).join('\n');
-      throw new CompareInputError(
-        `\`npx ${args.join(' ')}\` failed (exit ${result.code}); are the stacks deployed? Pass --outputs FILE to read saved outputs instead` +
-          (detail ? `\n${detail}` : ''),
-      );
+      throw new CompareInputError(`\`npx ${args.join(' ')}\` failed (exit ${result.code}); are the stacks deployed? Pass --outputs FILE to read saved outputs instead` + (detail ? `\n${detail}` : ''));
     }
     return readOutputsFile(file);
   } finally {

@@ -89,9 +89,7 @@ export function readSynthDir(dir: string): SynthDir {
     byKey.set(key, entry);
   }
   if (byKey.size === 0) {
-    throw new ExplainInputError(
-      `no hoplab stacks in ${stacksDir}: found ${ignored.join(', ')}, expected names like lab-aws-cluster, lab-aws-lb, lab-gcp-cluster, lab-gcp-lb`,
-    );
+    throw new ExplainInputError(`no hoplab stacks in ${stacksDir}: found ${ignored.join(', ')}, expected names like lab-aws-cluster, lab-aws-lb, lab-gcp-cluster, lab-gcp-lb`);
   }
   const clouds = [...byKey.values()].sort((a, b) => (a.env === b.env ? a.cloud.localeCompare(b.cloud) : a.env.localeCompare(b.env)));
   return { dir, clouds, ignored };

@@ -87,7 +87,10 @@ export function resolve(stack: SynthStack, value: unknown, depth = 0): unknown {
     return undefined;
   }
   // metadata[0].name -> metadata.name: blocks are objects in the synthesized JSON.
-  const parts = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter((p) => p !== '');
+  const parts = path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter((p) => p !== '');
   let current: unknown = target;
   for (const part of parts) {
     if (/^\d+$/.test(part)) {

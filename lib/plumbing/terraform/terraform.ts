@@ -27,8 +27,7 @@ export function findProviderMirror(env: NodeJS.ProcessEnv = process.env, version
   if (explicit) {
     if (!holds(explicit)) {
       throw new Error(
-        `HOPLAB_PROVIDER_MIRROR=${explicit} does not hold registry.terraform.io/hashicorp/aws/${version}; ` +
-          'point it at a filesystem mirror made with `terraform providers mirror`, or unset it',
+        `HOPLAB_PROVIDER_MIRROR=${explicit} does not hold registry.terraform.io/hashicorp/aws/${version}; ` + 'point it at a filesystem mirror made with `terraform providers mirror`, or unset it',
       );
     }
     return explicit;
@@ -43,17 +42,7 @@ export function findProviderMirror(env: NodeJS.ProcessEnv = process.env, version
 export function writeMirrorCliConfig(path: string, mirror: string): { TF_CLI_CONFIG_FILE: string } {
   writeFileSync(
     path,
-    [
-      'provider_installation {',
-      '  filesystem_mirror {',
-      `    path = ${JSON.stringify(mirror)}`,
-      '  }',
-      '  direct {',
-      '    exclude = ["registry.terraform.io/*/*"]',
-      '  }',
-      '}',
-      '',
-    ].join('\n'),
+    ['provider_installation {', '  filesystem_mirror {', `    path = ${JSON.stringify(mirror)}`, '  }', '  direct {', '    exclude = ["registry.terraform.io/*/*"]', '  }', '}', ''].join('\n'),
   );
   return { TF_CLI_CONFIG_FILE: path };
 }

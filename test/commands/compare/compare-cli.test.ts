@@ -74,7 +74,10 @@ describe('compare --shard', () => {
     writeFileSync(file, JSON.stringify({ ...one('ann'), ...one('bob') }));
     const envs = ['ann', 'bob'];
     const [first] = selectShard(envs, { index: 1, total: 2 });
-    for (const [k, expected] of [[1, first], [2, envs.find((e) => e !== first)]] as const) {
+    for (const [k, expected] of [
+      [1, first],
+      [2, envs.find((e) => e !== first)],
+    ] as const) {
       let out = '';
       const code = await runCompare(['--outputs', file, '--format', 'json', '--shard', `${k}/2`], {
         out: (t) => (out += t),

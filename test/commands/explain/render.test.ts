@@ -10,8 +10,7 @@ import { FIXTURE_APP, fixtureCopy, removeTempDirs } from '../../plumbing/plan/su
 afterAll(removeTempDirs);
 
 const model = explainDir(FIXTURE_APP);
-const exposure = (cloud: 'aws' | 'gcp', mode: string) =>
-  model.environments[0].clouds.find((c) => c.cloud === cloud)!.exposures.find((e) => e.mode === mode)!;
+const exposure = (cloud: 'aws' | 'gcp', mode: string) => model.environments[0].clouds.find((c) => c.cloud === cloud)!.exposures.find((e) => e.mode === mode)!;
 
 describe('text tables', () => {
   test('wrap keeps words whole and cuts only words longer than the width', () => {

@@ -2,7 +2,8 @@ import { validConfig } from '../../../lib/config/load';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkLifecycleRequest, parseKinds, providerMirrorFor, runLifecycle, selectEnvironments } from '../../../lib/commands/lifecycle/lifecycle';
+import { checkLifecycleRequest, providerMirrorFor, runLifecycle } from '../../../lib/commands/lifecycle/lifecycle';
+import { parseKinds, selectEnvironments } from '../../../lib/plumbing/selection/selection';
 
 describe('runLifecycle guards', () => {
   test.each([
@@ -21,9 +22,7 @@ describe('runLifecycle guards', () => {
   });
 
   test('GIVEN the emulator WHEN any stack but aws-cluster is asked for THEN it refuses', async () => {
-    await expect(
-      runLifecycle('deploy', { config: validConfig({}, 'test'), kinds: ['aws-cluster', 'aws-lb'], awsEndpoint: 'http://127.0.0.1:1', write: () => undefined }),
-    ).rejects.toThrow(
+    await expect(runLifecycle('deploy', { config: validConfig({}, 'test'), kinds: ['aws-cluster', 'aws-lb'], awsEndpoint: 'http://127.0.0.1:1', write: () => undefined })).rejects.toThrow(
       "HOPLAB_AWS_ENDPOINT is set (emulator mode; state in .hoplab/emulator/ or the emulator's S3, never the real state): only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster to run them there, or unset HOPLAB_AWS_ENDPOINT for the real clouds",
     );
   });

@@ -79,7 +79,7 @@ describe('GitLab CI pipeline', () => {
   const doc = parse(file.text) as Doc;
   const validate = validator('gitlab-ci.schema.json');
 
-  test('GIVEN 10 shards WHEN generated THEN .gitlab-ci.yml is valid by GitLab\'s CI schema', () => {
+  test("GIVEN 10 shards WHEN generated THEN .gitlab-ci.yml is valid by GitLab's CI schema", () => {
     expect(file.path).toBe('.gitlab-ci.yml');
     const ok = validate(doc);
     expect(validate.errors ?? []).toEqual([]);
@@ -107,7 +107,12 @@ describe('GitLab CI pipeline', () => {
     expect(doc.deploy.script[0]).toBe('npm run deploy -- --shard "${CI_NODE_INDEX:-1}/${CI_NODE_TOTAL:-1}" --yes');
     expect(doc.outputs.rules).toEqual([{ if: '$HOPLAB_ACTION == "deploy"', when: 'always' }]);
     expect(doc.teardown.script).toEqual(['npm run teardown -- --shard "${CI_NODE_INDEX:-1}/${CI_NODE_TOTAL:-1}" --yes']);
-    expect(doc.leftovers).toMatchObject({ stage: 'leftovers', needs: ['teardown'], script: ['npm run teardown -- --leftovers-only --yes'], rules: [{ if: '$HOPLAB_ACTION == "teardown"', when: 'always' }] });
+    expect(doc.leftovers).toMatchObject({
+      stage: 'leftovers',
+      needs: ['teardown'],
+      script: ['npm run teardown -- --leftovers-only --yes'],
+      rules: [{ if: '$HOPLAB_ACTION == "teardown"', when: 'always' }],
+    });
     expect(JSON.stringify(doc)).not.toMatch(/AWS_SECRET_ACCESS_KEY|private_key/);
   });
 
@@ -122,7 +127,7 @@ describe('GitLab CI pipeline', () => {
   });
 });
 
-describe('gathering the shards\' outputs', () => {
+describe("gathering the shards' outputs", () => {
   test('GIVEN two of three shard files WHEN gathered THEN one document of all their environments, and the missing shard named', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hoplab-gather-'));
     const doc = (envs: string[]) => JSON.stringify({ schema: 'hoplab.compare/v1', source: 'cdktf output', probe: null, environments: envs.map((env) => ({ env })), ignored_stacks: [] });

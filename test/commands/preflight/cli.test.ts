@@ -67,17 +67,12 @@ describe('preflight and verify command lines', () => {
     test('GIVEN --env and --shard WHEN parsed THEN only the named environments inside the shard remain', () => {
       const inShard = selectShard(attendees, { index: 1, total: 2 });
       const outside = attendees.find((a) => !inShard.includes(a))!;
-      const parsed = withConfig({ attendees, backend: { type: 's3', bucket: 'state', region: 'us-east-1' } }, () =>
-        parseVerifyArgs(['--shard', '1/2', '--env', `${inShard[0]},${outside}`]),
-      );
+      const parsed = withConfig({ attendees, backend: { type: 's3', bucket: 'state', region: 'us-east-1' } }, () => parseVerifyArgs(['--shard', '1/2', '--env', `${inShard[0]},${outside}`]));
       expect(parsed?.options.envs).toEqual([inShard[0]]);
     });
 
     test('GIVEN local state WHEN --shard 1/2 THEN a UsageError says why shards need a shared backend', () => {
-      expect(() => withConfig({ attendees }, () => parseVerifyArgs(['--shard', '1/2']))).toThrow(
-        /^--shard 1\/2: backend.type is "local", but shards run on different machines \(CI runners\)/,
-      );
+      expect(() => withConfig({ attendees }, () => parseVerifyArgs(['--shard', '1/2']))).toThrow(/^--shard 1\/2: backend.type is "local", but shards run on different machines \(CI runners\)/);
     });
   });
 });
-

@@ -62,10 +62,22 @@ async function serve(s: Scenario): Promise<{ base: string; posts: string[][]; cl
       return;
     }
     if (url.pathname === `/compute/v1/projects/${PROJECT}/regions/us-central1`) {
-      return send(200, { name: 'us-central1', quotas: [{ metric: 'CPUS', ...s.cpus }, { metric: 'IN_USE_ADDRESSES', limit: 8, usage: 1 }] });
+      return send(200, {
+        name: 'us-central1',
+        quotas: [
+          { metric: 'CPUS', ...s.cpus },
+          { metric: 'IN_USE_ADDRESSES', limit: 8, usage: 1 },
+        ],
+      });
     }
     if (url.pathname === `/compute/v1/projects/${PROJECT}`) {
-      return send(200, { name: PROJECT, quotas: [{ metric: 'BACKEND_SERVICES', limit: 9, usage: 2 }, { metric: 'FORWARDING_RULES', limit: 15, usage: 0 }] });
+      return send(200, {
+        name: PROJECT,
+        quotas: [
+          { metric: 'BACKEND_SERVICES', limit: 9, usage: 2 },
+          { metric: 'FORWARDING_RULES', limit: 15, usage: 0 },
+        ],
+      });
     }
     if (url.pathname === `/container/v1/projects/${PROJECT}/locations/-/clusters`) return send(200, { clusters: s.clusters });
     const resource = url.pathname.split('/').pop() ?? '';
@@ -87,7 +99,14 @@ function input(base: string, overrides: Partial<GcpPreflightInput> = {}): GcpPre
     project: PROJECT,
     region: 'us-central1',
     accessToken: TOKEN,
-    apis: { compute: `${base}/compute/v1`, container: `${base}/container/v1`, serviceUsage: `${base}/serviceusage/v1`, resourceManager: `${base}/crm/v1`, iam: `${base}/iam/v1`, tokenInfo: `${base}/tokeninfo` },
+    apis: {
+      compute: `${base}/compute/v1`,
+      container: `${base}/container/v1`,
+      serviceUsage: `${base}/serviceusage/v1`,
+      resourceManager: `${base}/crm/v1`,
+      iam: `${base}/iam/v1`,
+      tokenInfo: `${base}/tokeninfo`,
+    },
     clusterStacks: [{ env: 'lab', stack: STACK }],
     permissions: PERMISSIONS,
     requiredApis: APIS,

@@ -42,12 +42,19 @@ async function textServer(body: string, status = 200): Promise<{ url: string; cl
 }
 
 describe('tools', () => {
-  const tools = (answers: Record<string, { ok: boolean; output: string }>): ToolRunner => (command) => answers[command] ?? { ok: false, output: 'not found on the PATH' };
+  const tools =
+    (answers: Record<string, { ok: boolean; output: string }>): ToolRunner =>
+    (command) =>
+      answers[command] ?? { ok: false, output: 'not found on the PATH' };
 
   test('GIVEN terraform 1.9, the AWS CLI v1 and no auth plugin WHEN checked THEN each fails with its fix', () => {
     const findings = toolFindings(
       { awsCli: true, gcloud: true, gkeAuthPlugin: true },
-      tools({ terraform: { ok: true, output: '{"terraform_version":"1.9.8"}' }, aws: { ok: true, output: 'aws-cli/1.45.11 Python/3.11.7' }, gcloud: { ok: true, output: 'Google Cloud SDK 528.0.0\nbq 2.1.0' } }),
+      tools({
+        terraform: { ok: true, output: '{"terraform_version":"1.9.8"}' },
+        aws: { ok: true, output: 'aws-cli/1.45.11 Python/3.11.7' },
+        gcloud: { ok: true, output: 'Google Cloud SDK 528.0.0\nbq 2.1.0' },
+      }),
     );
     expect(findings.map((f) => [f.check, f.verdict, f.detail])).toEqual([
       ['terraform', 'fail', 'Terraform 1.9.8 is older than 1.10'],
@@ -61,7 +68,10 @@ describe('tools', () => {
   test('GIVEN terraform 1.11 with CLI-config warnings around its JSON and the AWS CLI v2 WHEN checked THEN both pass; unneeded tools are not asked', () => {
     const findings = toolFindings(
       { awsCli: true, gcloud: false, gkeAuthPlugin: false },
-      tools({ terraform: { ok: true, output: '{\n  "terraform_version": "1.11.4"\n}\nWarning: Unable to open CLI configuration file' }, aws: { ok: true, output: 'aws-cli/2.27.1 Python/3.13.2 Linux' } }),
+      tools({
+        terraform: { ok: true, output: '{\n  "terraform_version": "1.11.4"\n}\nWarning: Unable to open CLI configuration file' },
+        aws: { ok: true, output: 'aws-cli/2.27.1 Python/3.13.2 Linux' },
+      }),
     );
     expect(findings.map((f) => [f.check, f.verdict, f.detail])).toEqual([
       ['terraform', 'pass', 'Terraform 1.11.4'],
@@ -97,7 +107,7 @@ describe('provider sources and the host address', () => {
           check: 'host address gcp',
           verdict: 'fail',
           detail: `198.51.100.23 (from ${api.url}) is outside gcp.masterAuthorizedCidrs 203.0.113.0/24: Terraform could create the cluster but not reach its API`,
-          fix: 'add 198.51.100.23/32 (or your network\'s range) to gcp.masterAuthorizedCidrs',
+          fix: "add 198.51.100.23/32 (or your network's range) to gcp.masterAuthorizedCidrs",
         },
       ]);
     } finally {
@@ -157,7 +167,9 @@ describe('report and gate', () => {
 
   test('GIVEN a failing finding WHEN rendered THEN each format says it blocks', () => {
     expect(renderFindings(findings, 'table', { title: 't' })).toBe(
-      ['t', 'ok    terraform       Terraform 1.11.4', 'FAIL  aws quota vpcs  VPCs per Region: 5 in use + 1 = 6 of 5', '                      fix: request more', '1 finding blocks a deploy', ''].join('\n'),
+      ['t', 'ok    terraform       Terraform 1.11.4', 'FAIL  aws quota vpcs  VPCs per Region: 5 in use + 1 = 6 of 5', '                      fix: request more', '1 finding blocks a deploy', ''].join(
+        '\n',
+      ),
     );
     expect(renderFindings(findings, 'markdown', { title: 't' })).toContain('| aws quota vpcs | FAIL | VPCs per Region: 5 in use + 1 = 6 of 5 | request more |');
     expect(JSON.parse(renderFindings(findings, 'json', { title: 't' }))).toMatchObject({ schema: 'hoplab.preflight/v1', ok: false, findings });

@@ -40,7 +40,9 @@ describe('required permissions', () => {
 
   test('GIVEN the default lab WHEN the lists are derived THEN they hold what review found missing from the README role list', () => {
     const needs = requiredPermissions(synthStacks({}));
-    expect(needs.gcp).toEqual(expect.arrayContaining(['iam.serviceAccounts.actAs', 'compute.firewalls.create', 'compute.networks.updatePolicy', 'resourcemanager.projects.setIamPolicy', 'container.ingresses.create']));
+    expect(needs.gcp).toEqual(
+      expect.arrayContaining(['iam.serviceAccounts.actAs', 'compute.firewalls.create', 'compute.networks.updatePolicy', 'resourcemanager.projects.setIamPolicy', 'container.ingresses.create']),
+    );
     expect(needs.gcpApis).toEqual(['cloudresourcemanager.googleapis.com', 'compute.googleapis.com', 'container.googleapis.com', 'iam.googleapis.com', 'serviceusage.googleapis.com']);
     expect(needs.aws).toEqual(expect.arrayContaining(['iam:PassRole', 'eks:CreateCluster', 'ec2:CreateNatGateway', 'iam:CreateOpenIDConnectProvider', 'elasticloadbalancing:DescribeLoadBalancers']));
     expect(needs.aws.filter((a) => !/^(ec2|eks|iam|elasticloadbalancing|logs|sts|servicequotas):[A-Z]\w+$/.test(a))).toEqual([]);

@@ -71,7 +71,9 @@ describe('probe claims against measurement', () => {
     try {
       const raw = {
         'lab-gcp-cluster': { cloud: 'gcp', cluster_name: 'lab-gke', pod_address_range: '10.20.0.0/16', node_address_range: '10.10.0.0/20' },
-        'lab-gcp-lb': { exposure_nodeport: { mode: 'nodeport', cloud: 'gcp', url: gke.url, lb_kind: 'gclb-application', source_nat: true, client_ip_via: 'x-forwarded-for', client_ip_preserved: true } },
+        'lab-gcp-lb': {
+          exposure_nodeport: { mode: 'nodeport', cloud: 'gcp', url: gke.url, lb_kind: 'gclb-application', source_nat: true, client_ip_via: 'x-forwarded-for', client_ip_preserved: true },
+        },
       };
       const [check] = await probeClaims(compareOutputs(parseOutputs(raw, 'test'), 'test'), raw, PROBE);
       expect([check.cloud, check.mode, check.status, check.reason]).toEqual(['gcp', 'nodeport', 'match', null]);

@@ -23,7 +23,10 @@ describe('drift from a plan', () => {
             after_unknown: {},
           },
         },
-        { address: 'kubernetes_service_v1.l4', change: { actions: ['delete', 'create'], before: { spec: [{ type: 'LoadBalancer' }], id: 'x' }, after: { spec: [{ type: 'LoadBalancer' }] }, after_unknown: { id: true } } },
+        {
+          address: 'kubernetes_service_v1.l4',
+          change: { actions: ['delete', 'create'], before: { spec: [{ type: 'LoadBalancer' }], id: 'x' }, after: { spec: [{ type: 'LoadBalancer' }] }, after_unknown: { id: true } },
+        },
       ],
       resource_drift: [{ address: 'aws_vpc.vpc', change: { actions: ['update'], before: { tags_all: { a: '1' } }, after: { tags_all: { a: '2' } } } }],
     };
@@ -70,6 +73,10 @@ describe('readiness', () => {
     const dead = await waitReady('lab gcp nodeport', await deadUrl(), { waitMs: 600, intervalMs: 200 });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(dead).toMatchObject({ ready: false, last: 'ECONNREFUSED' });
-    expect(await waitReady('lab gcp native', null, { waitMs: 600 })).toMatchObject({ ready: false, attempts: 0, last: 'no URL in the output (not deployed, or the controller has not set the address yet)' });
+    expect(await waitReady('lab gcp native', null, { waitMs: 600 })).toMatchObject({
+      ready: false,
+      attempts: 0,
+      last: 'no URL in the output (not deployed, or the controller has not set the address yet)',
+    });
   });
 });

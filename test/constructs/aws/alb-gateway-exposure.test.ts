@@ -3,6 +3,7 @@ import { TerraformOutput, Testing } from 'cdktf';
 import { parse } from 'yaml';
 import { AlbGatewayExposure, AlbGatewayExposureProps } from '../../../lib/constructs/aws/alb-gateway-exposure';
 import { manifestObjects } from '../../support/k8s-objects';
+import { Json } from '../../support/synth';
 
 function synthExposure(overrides: Partial<AlbGatewayExposureProps> = {}) {
   const json = JSON.parse(
@@ -20,9 +21,9 @@ function synthExposure(overrides: Partial<AlbGatewayExposureProps> = {}) {
       new TerraformOutput(scope, 'url', { value: exposure.url });
     }),
   );
-  const releases = json.resource.helm_release as Record<string, Record<string, any>>;
+  const releases = json.resource.helm_release as Record<string, Record<string, Json>>;
   const [releaseName, release] = Object.entries(releases).find(([name]) => name.startsWith('exposure_objects'))!;
-  const objects = parse(release.values[0]).manifests as Record<string, any>[];
+  const objects = parse(release.values[0]).manifests as Record<string, Json>[];
   return { json, releaseName, release, objects, of: (kind: string) => objects.find((o) => o.kind === kind)! };
 }
 
@@ -58,14 +59,14 @@ describe('AlbGatewayExposure', () => {
       const [serviceName] = Object.keys(json.resource.kubernetes_service_v1);
       expect(release).toMatchObject({ name: 'echo-gateway', namespace: 'hoplab', wait: true, atomic: true, timeout: 900 });
       expect(release.depends_on).toEqual(['helm_release.controller', `kubernetes_service_v1.${serviceName}`]);
-      const [dataName, data] = Object.entries(json.data.kubernetes_resource as Record<string, Record<string, any>>)[0];
+      const [dataName, data] = Object.entries(json.data.kubernetes_resource as Record<string, Record<string, Json>>)[0];
       expect(data).toMatchObject({ api_version: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'echo-gateway', namespace: 'hoplab' } });
       expect(data.depends_on).toEqual([`helm_release.${releaseName}`]);
       expect(json.output.url.value).toBe(`http://\${data.kubernetes_resource.${dataName}.object.status.addresses[0].value}/`);
     });
 
     test('THEN the Service is ClusterIP (ip targets need no NodePort) and created after the controller', () => {
-      const [service] = Object.values(json.resource.kubernetes_service_v1) as Record<string, any>[];
+      const [service] = Object.values(json.resource.kubernetes_service_v1) as Record<string, Json>[];
       expect(service.spec.type).toBe('ClusterIP');
       expect(service.depends_on).toEqual(['helm_release.controller']);
     });

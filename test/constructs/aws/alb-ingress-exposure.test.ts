@@ -1,6 +1,7 @@
 import { Release, ReleaseConfig } from '@cdktf/provider-helm/lib/release';
 import { TerraformOutput, Testing } from 'cdktf';
 import { AlbIngressExposure, AlbIngressExposureProps } from '../../../lib/constructs/aws/alb-ingress-exposure';
+import { Json } from '../../support/synth';
 
 const releaseConfig: ReleaseConfig = { name: 'aws-load-balancer-controller', chart: 'aws-load-balancer-controller' };
 
@@ -22,8 +23,8 @@ function synthExposure(overrides: Partial<AlbIngressExposureProps> = {}) {
       new TerraformOutput(scope, 'url', { value: exposure.url });
     }),
   );
-  const [[serviceName, service]] = Object.entries(json.resource.kubernetes_service_v1) as [string, Record<string, any>][];
-  const [[ingressName, ingress]] = Object.entries(json.resource.kubernetes_ingress_v1) as [string, Record<string, any>][];
+  const [[serviceName, service]] = Object.entries(json.resource.kubernetes_service_v1) as [string, Record<string, Json>][];
+  const [[ingressName, ingress]] = Object.entries(json.resource.kubernetes_ingress_v1) as [string, Record<string, Json>][];
   return { serviceName, service, ingressName, ingress, url: json.output.url.value as string };
 }
 
@@ -73,9 +74,7 @@ describe('AlbIngressExposure', () => {
         rule: [
           {
             http: {
-              path: [
-                { path: '/', path_type: 'Prefix', backend: { service: { name: `\${kubernetes_service_v1.${serviceName}.metadata[0].name}`, port: { number: 80 } } } },
-              ],
+              path: [{ path: '/', path_type: 'Prefix', backend: { service: { name: `\${kubernetes_service_v1.${serviceName}.metadata[0].name}`, port: { number: 80 } } } }],
             },
           },
         ],
@@ -104,8 +103,6 @@ describe('AlbIngressExposure', () => {
   });
 
   test('GIVEN a target type the ALB does not have THEN construction fails naming it', () => {
-    expect(() => synthExposure({ targetType: 'pod' as never })).toThrow(
-      'AlbIngressExposure exposure: targetType "pod" is not an ALB target type; use "ip" (Pod IPs) or "instance" (NodePorts)',
-    );
+    expect(() => synthExposure({ targetType: 'pod' as never })).toThrow('AlbIngressExposure exposure: targetType "pod" is not an ALB target type; use "ip" (Pod IPs) or "instance" (NodePorts)');
   });
 });

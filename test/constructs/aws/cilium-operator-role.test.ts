@@ -23,9 +23,20 @@ describe('CiliumOperatorRole', () => {
     const policy = statements.find((s) => s.sid === 'CiliumEniIpam');
     expect(policy).toEqual({ sid: 'CiliumEniIpam', effect: 'Allow', actions: [...CILIUM_OPERATOR_EC2_ACTIONS], resources: ['*'] });
     expect([...CILIUM_OPERATOR_EC2_ACTIONS].sort()).toEqual([
-      'ec2:AssignPrivateIpAddresses', 'ec2:AttachNetworkInterface', 'ec2:CreateNetworkInterface', 'ec2:CreateTags', 'ec2:DeleteNetworkInterface',
-      'ec2:DescribeInstanceTypes', 'ec2:DescribeManagedPrefixLists', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeRouteTables',
-      'ec2:DescribeSecurityGroups', 'ec2:DescribeSubnets', 'ec2:DescribeTags', 'ec2:DescribeVpcs', 'ec2:GetManagedPrefixListEntries',
+      'ec2:AssignPrivateIpAddresses',
+      'ec2:AttachNetworkInterface',
+      'ec2:CreateNetworkInterface',
+      'ec2:CreateTags',
+      'ec2:DeleteNetworkInterface',
+      'ec2:DescribeInstanceTypes',
+      'ec2:DescribeManagedPrefixLists',
+      'ec2:DescribeNetworkInterfaces',
+      'ec2:DescribeRouteTables',
+      'ec2:DescribeSecurityGroups',
+      'ec2:DescribeSubnets',
+      'ec2:DescribeTags',
+      'ec2:DescribeVpcs',
+      'ec2:GetManagedPrefixListEntries',
       'ec2:ModifyNetworkInterfaceAttribute',
     ]);
   });

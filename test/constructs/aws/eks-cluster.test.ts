@@ -8,7 +8,7 @@ import { IamOpenidConnectProvider } from '@cdktf/provider-aws/lib/iam-openid-con
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
 import { Testing } from 'cdktf';
-import { EKS_VERSIONS } from '../../../lib/config/schema';
+import { EKS_VERSIONS } from '../../../lib/model/versions';
 import { EksCluster, EksClusterProps } from '../../../lib/constructs/aws/eks-cluster';
 
 const PROPS: EksClusterProps = { clusterName: 'lab-eks', kubernetesVersion: '1.34', subnetIds: ['subnet-a', 'subnet-b'] };
@@ -35,7 +35,7 @@ describe('EksCluster', () => {
     expect(synth().json).toHaveResourceWithProperties(EksClusterResource, { vpc_config: expect.objectContaining({ public_access_cidrs: ['0.0.0.0/0'] }) });
   });
 
-  test('GIVEN the cluster WHEN synthesized THEN access entries are on and the creator is NOT made admin behind Terraform\'s back', () => {
+  test("GIVEN the cluster WHEN synthesized THEN access entries are on and the creator is NOT made admin behind Terraform's back", () => {
     expect(synth().json).toHaveResourceWithProperties(EksClusterResource, {
       access_config: { authentication_mode: 'API_AND_CONFIG_MAP', bootstrap_cluster_creator_admin_permissions: false },
     });

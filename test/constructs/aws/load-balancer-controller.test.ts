@@ -1,11 +1,8 @@
 import { Testing } from 'cdktf';
 import { parse } from 'yaml';
-import {
-  LB_CONTROLLER_APP_VERSIONS,
-  LoadBalancerController,
-  LoadBalancerControllerProps,
-} from '../../../lib/constructs/aws/load-balancer-controller';
+import { LB_CONTROLLER_APP_VERSIONS, LoadBalancerController, LoadBalancerControllerProps } from '../../../lib/constructs/aws/load-balancer-controller';
 import { LB_CONTROLLER_NAMESPACE, LB_CONTROLLER_SERVICE_ACCOUNT } from '../../../lib/constructs/aws/load-balancer-controller-role';
+import { Json } from '../../support/synth';
 
 const props: LoadBalancerControllerProps = {
   chartVersion: '3.5.0',
@@ -19,7 +16,7 @@ const props: LoadBalancerControllerProps = {
 
 function synthRelease(overrides: Partial<LoadBalancerControllerProps> = {}) {
   const json = JSON.parse(Testing.synthScope((scope) => new LoadBalancerController(scope, 'lb-controller', { ...props, ...overrides })));
-  const [release] = Object.values(json.resource.helm_release) as Record<string, any>[];
+  const [release] = Object.values(json.resource.helm_release) as Record<string, Json>[];
   return { json, release, values: parse(release.values[0]) };
 }
 
@@ -118,9 +115,7 @@ describe('LoadBalancerController', () => {
 
   describe('bad props', () => {
     test('GIVEN an unknown chart version THEN construction fails naming it and the known ones', () => {
-      expect(() => synthRelease({ chartVersion: '1.8.0' })).toThrow(
-        'LoadBalancerController lb-controller: chartVersion "1.8.0" is not a chart hoplab knows; use one of 3.5.0',
-      );
+      expect(() => synthRelease({ chartVersion: '1.8.0' })).toThrow('LoadBalancerController lb-controller: chartVersion "1.8.0" is not a chart hoplab knows; use one of 3.5.0');
     });
 
     test('GIVEN a chart whose controller does not match the IAM policy THEN construction fails naming both', () => {
@@ -137,9 +132,7 @@ describe('LoadBalancerController', () => {
     });
 
     test.each([0, 1.5, -2])('GIVEN replicas %p THEN construction fails', (replicas) => {
-      expect(() => synthRelease({ replicas })).toThrow(
-        `LoadBalancerController lb-controller: replicas ${replicas} is not a whole number of at least 1; use 2 for a highly available controller`,
-      );
+      expect(() => synthRelease({ replicas })).toThrow(`LoadBalancerController lb-controller: replicas ${replicas} is not a whole number of at least 1; use 2 for a highly available controller`);
     });
   });
 });

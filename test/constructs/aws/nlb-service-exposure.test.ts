@@ -1,6 +1,7 @@
 import { Release } from '@cdktf/provider-helm/lib/release';
 import { TerraformOutput, Testing } from 'cdktf';
 import { NlbServiceExposure, NlbServiceExposureProps } from '../../../lib/constructs/aws/nlb-service-exposure';
+import { Json } from '../../support/synth';
 
 function synthExposure(overrides: Partial<NlbServiceExposureProps> = {}) {
   const json = JSON.parse(
@@ -19,7 +20,7 @@ function synthExposure(overrides: Partial<NlbServiceExposureProps> = {}) {
       new TerraformOutput(scope, 'url', { value: exposure.url });
     }),
   );
-  const [[serviceName, service]] = Object.entries(json.resource.kubernetes_service_v1) as [string, Record<string, any>][];
+  const [[serviceName, service]] = Object.entries(json.resource.kubernetes_service_v1) as [string, Record<string, Json>][];
   return { json, serviceName, service, url: json.output.url.value as string };
 }
 
@@ -74,9 +75,7 @@ describe('NlbServiceExposure', () => {
   });
 
   test('GIVEN no tags THEN the Service has no additional-tags annotation', () => {
-    expect(synthExposure({ tags: undefined }).service.metadata.annotations).not.toHaveProperty([
-      'service.beta.kubernetes.io/aws-load-balancer-additional-resource-tags',
-    ]);
+    expect(synthExposure({ tags: undefined }).service.metadata.annotations).not.toHaveProperty(['service.beta.kubernetes.io/aws-load-balancer-additional-resource-tags']);
   });
 });
 

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { GceIngressExposure, GceIngressExposureProps } from '../../../lib/constructs/gcp/gce-ingress-exposure';
 import { DEMO_APP_LABELS } from '../../../lib/constructs/k8s/demo-app';
 import { kubernetesObjects } from '../../support/k8s-objects';
-import { only, synthScope } from '../../support/synth';
+import { resourceOf, synthScope } from '../../support/synth';
 
 function build(scope: Construct, props: Partial<GceIngressExposureProps> & Pick<GceIngressExposureProps, 'mode'>) {
   const ns = new NamespaceV1(scope, 'ns', { metadata: { name: 'hoplab' } });
@@ -16,8 +16,8 @@ const synth = (props: Partial<GceIngressExposureProps> & Pick<GceIngressExposure
 describe('GceIngressExposure', () => {
   test('GIVEN native WHEN synthesized THEN a ClusterIP Service asks for NEGs and ignores the neg-status annotation GKE writes', () => {
     const { parsed } = synth({ mode: 'native' });
-    const [nsId] = only(parsed, 'kubernetes_namespace_v1');
-    const [, service] = only(parsed, 'kubernetes_service_v1');
+    const { name: nsId } = resourceOf(parsed, 'kubernetes_namespace_v1');
+    const { config: service } = resourceOf(parsed, 'kubernetes_service_v1');
     expect(service).toEqual({
       metadata: {
         name: 'echo-native',
@@ -35,17 +35,21 @@ describe('GceIngressExposure', () => {
   });
 
   test('GIVEN nodeport WHEN synthesized THEN a NodePort Service with externalTrafficPolicy Cluster opts out of NEGs, so the backends stay instance groups', () => {
-    const [, service] = only(synth({ mode: 'nodeport' }).parsed, 'kubernetes_service_v1');
-    expect(service.metadata).toMatchObject({ name: 'echo-nodeport', labels: { 'app.kubernetes.io/part-of': 'hoplab', 'hoplab.dev/exposure': 'nodeport' }, annotations: { 'cloud.google.com/neg': '{"ingress": false}' } });
+    const { config: service } = resourceOf(synth({ mode: 'nodeport' }).parsed, 'kubernetes_service_v1');
+    expect(service.metadata).toMatchObject({
+      name: 'echo-nodeport',
+      labels: { 'app.kubernetes.io/part-of': 'hoplab', 'hoplab.dev/exposure': 'nodeport' },
+      annotations: { 'cloud.google.com/neg': '{"ingress": false}' },
+    });
     expect(service.spec).toMatchObject({ type: 'NodePort', external_traffic_policy: 'Cluster' });
     expect(service.lifecycle).toEqual({ ignore_changes: ['metadata[0].annotations["cloud.google.com/neg-status"]'] });
   });
 
   test.each(['native', 'nodeport'] as const)('GIVEN %s WHEN synthesized THEN a class gce Ingress sends everything to the Service and waits for its address', (mode) => {
     const { parsed } = synth({ mode });
-    const [nsId] = only(parsed, 'kubernetes_namespace_v1');
-    const [serviceId] = only(parsed, 'kubernetes_service_v1');
-    const [ingressId, ingress] = only(parsed, 'kubernetes_ingress_v1');
+    const { name: nsId } = resourceOf(parsed, 'kubernetes_namespace_v1');
+    const { name: serviceId } = resourceOf(parsed, 'kubernetes_service_v1');
+    const { name: ingressId, config: ingress } = resourceOf(parsed, 'kubernetes_ingress_v1');
     expect(ingress).toEqual({
       metadata: {
         name: `echo-${mode}`,
@@ -68,8 +72,8 @@ describe('GceIngressExposure', () => {
       new GceIngressExposure(scope, 'native', { mode: 'native', namespace: ns.metadata.name, selector: DEMO_APP_LABELS, targetPort: 8080, dependsOn: [other] });
     });
     const otherId = Object.entries(parsed.resource.kubernetes_namespace_v1).find(([, r]) => (r.metadata as { name: string }).name === 'stand-in-for-the-deployment')![0];
-    expect(only(parsed, 'kubernetes_service_v1')[1].depends_on).toEqual([`kubernetes_namespace_v1.${otherId}`]);
-    expect(only(parsed, 'kubernetes_ingress_v1')[1].depends_on).toEqual([`kubernetes_namespace_v1.${otherId}`]);
+    expect(resourceOf(parsed, 'kubernetes_service_v1').config.depends_on).toEqual([`kubernetes_namespace_v1.${otherId}`]);
+    expect(resourceOf(parsed, 'kubernetes_ingress_v1').config.depends_on).toEqual([`kubernetes_namespace_v1.${otherId}`]);
   });
 
   test.each(['native', 'nodeport'] as const)('GIVEN %s WHEN its objects are checked THEN each is a valid Kubernetes API object', (mode) => {

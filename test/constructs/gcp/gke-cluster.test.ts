@@ -1,7 +1,7 @@
 import { ContainerCluster } from '@cdktf/provider-google/lib/container-cluster';
 import { TerraformOutput } from 'cdktf';
 import { DATAPATH, GKE_CLUSTER_IGNORED_CHANGES, GkeCluster, GkeClusterProps, gkeLocation } from '../../../lib/constructs/gcp/gke-cluster';
-import { only, synthScope } from '../../support/synth';
+import { resourceOf, synthScope } from '../../support/synth';
 
 const PROPS: GkeClusterProps = {
   name: 'lab-gke',
@@ -15,7 +15,7 @@ const PROPS: GkeClusterProps = {
 };
 
 const synth = (props: Partial<GkeClusterProps> = {}) => synthScope((scope) => new GkeCluster(scope, 'gke', { ...PROPS, ...props }));
-const cluster = (props: Partial<GkeClusterProps> = {}) => only(synth(props).parsed, 'google_container_cluster')[1];
+const cluster = (props: Partial<GkeClusterProps> = {}) => resourceOf(synth(props).parsed, 'google_container_cluster').config;
 
 describe('gkeLocation', () => {
   test.each([
@@ -90,9 +90,7 @@ describe('GkeCluster', () => {
   });
 
   test('GIVEN no authorized CIDR WHEN constructed THEN the error names the prop and the fix', () => {
-    expect(() => synth({ masterAuthorizedCidrs: [] })).toThrow(
-      'GkeCluster gke: masterAuthorizedCidrs is empty; list the CIDR blocks that may reach the control plane (["0.0.0.0/0"] for any)',
-    );
+    expect(() => synth({ masterAuthorizedCidrs: [] })).toThrow('GkeCluster gke: masterAuthorizedCidrs is empty; list the CIDR blocks that may reach the control plane (["0.0.0.0/0"] for any)');
   });
 
   test('GIVEN the construct WHEN read THEN the endpoint and the PEM CA come from the cluster (the CA base64-decoded)', () => {
@@ -101,7 +99,7 @@ describe('GkeCluster', () => {
       new TerraformOutput(scope, 'ca', { value: made.caCertificate });
       new TerraformOutput(scope, 'endpoint', { value: made.endpoint });
     });
-    const [id] = only(parsed, 'google_container_cluster');
+    const { name: id } = resourceOf(parsed, 'google_container_cluster');
     expect(parsed.output?.ca.value).toBe(`\${base64decode(google_container_cluster.${id}.master_auth[0].cluster_ca_certificate)}`);
     expect(parsed.output?.endpoint.value).toBe(`\${google_container_cluster.${id}.endpoint}`);
     expect(GKE_CLUSTER_IGNORED_CHANGES).toEqual(['node_config', 'node_pool', 'initial_node_count']);

@@ -3,7 +3,7 @@ import { TerraformOutput } from 'cdktf';
 import { GkeGatewayExposure } from '../../../lib/constructs/gcp/gke-gateway-exposure';
 import { DEMO_APP_LABELS } from '../../../lib/constructs/k8s/demo-app';
 import { kubernetesObjects, manifestObjects } from '../../support/k8s-objects';
-import { only, synthScope } from '../../support/synth';
+import { Json, resourceOf, synthScope } from '../../support/synth';
 
 const synth = (className?: string) =>
   synthScope((scope) => {
@@ -15,15 +15,15 @@ const synth = (className?: string) =>
 describe('GkeGatewayExposure', () => {
   test('GIVEN the defaults THEN a Gateway of the global external managed class, an HTTPRoute to a ClusterIP Service, the URL from the Gateway status', () => {
     const { parsed } = synth();
-    const manifests = parsed.resource.kubernetes_manifest as Record<string, any>;
+    const manifests = parsed.resource.kubernetes_manifest as Record<string, Json>;
     const [gatewayId] = Object.keys(manifests).filter((k) => manifests[k].manifest.kind === 'Gateway');
     const [routeId] = Object.keys(manifests).filter((k) => manifests[k].manifest.kind === 'HTTPRoute');
     expect(manifests[gatewayId].manifest.spec.gatewayClassName).toBe('gke-l7-global-external-managed');
     expect(manifests[gatewayId].timeouts).toEqual({ create: '20m', update: '20m', delete: '20m' });
-    const [serviceId, service] = only(parsed, 'kubernetes_service_v1');
+    const { name: serviceId, config: service } = resourceOf(parsed, 'kubernetes_service_v1');
     expect((service.spec as { type: string }).type).toBe('ClusterIP');
     expect(manifests[routeId].depends_on).toEqual([`kubernetes_manifest.${gatewayId}`, `kubernetes_service_v1.${serviceId}`]);
-    const [dataId, data] = Object.entries((parsed.data as Record<string, Record<string, any>>).kubernetes_resource)[0];
+    const [dataId, data] = Object.entries((parsed.data as Record<string, Record<string, Json>>).kubernetes_resource)[0];
     expect(data.depends_on).toEqual([`kubernetes_manifest.${gatewayId}`, `kubernetes_manifest.${routeId}`]);
     expect((parsed.output as Record<string, { value: string }>).url.value).toBe(`http://\${data.kubernetes_resource.${dataId}.object.status.addresses[0].value}/`);
   });
@@ -36,7 +36,7 @@ describe('GkeGatewayExposure', () => {
   });
 
   test('GIVEN another class THEN the Gateway names it', () => {
-    const manifests = synth('gke-l7-regional-external-managed').parsed.resource.kubernetes_manifest as Record<string, any>;
+    const manifests = synth('gke-l7-regional-external-managed').parsed.resource.kubernetes_manifest as Record<string, Json>;
     expect(Object.values(manifests).find((m) => m.manifest.kind === 'Gateway').manifest.spec.gatewayClassName).toBe('gke-l7-regional-external-managed');
   });
 });

@@ -1,15 +1,9 @@
 import { ComputeFirewall } from '@cdktf/provider-google/lib/compute-firewall';
-import {
-  GOOGLE_L4_HEALTH_CHECK_RANGES,
-  GOOGLE_L7_SOURCE_RANGES,
-  GkeHealthCheckFirewall,
-  GkeHealthCheckFirewallProps,
-} from '../../../lib/constructs/gcp/gke-health-check-firewall';
+import { GOOGLE_L4_HEALTH_CHECK_RANGES, GOOGLE_L7_SOURCE_RANGES, GkeHealthCheckFirewall, GkeHealthCheckFirewallProps } from '../../../lib/constructs/gcp/gke-health-check-firewall';
 import { named, synthScope } from '../../support/synth';
 
 const PROPS: GkeHealthCheckFirewallProps = { name: 'lab-gke', networkId: 'projects/p/global/networks/lab-gke', targetTags: ['lab-gke-node'], podPorts: [8080] };
-const synth = (props: Partial<GkeHealthCheckFirewallProps> = {}) =>
-  synthScope((scope) => new GkeHealthCheckFirewall(scope, 'lb-firewall', { ...PROPS, ...props }));
+const synth = (props: Partial<GkeHealthCheckFirewallProps> = {}) => synthScope((scope) => new GkeHealthCheckFirewall(scope, 'lb-firewall', { ...PROPS, ...props }));
 
 describe('GkeHealthCheckFirewall', () => {
   test('GIVEN Google ranges WHEN read THEN they are the documented health-check and proxy ranges', () => {
@@ -18,7 +12,7 @@ describe('GkeHealthCheckFirewall', () => {
   });
 
   test('GIVEN the Pod port WHEN synthesized THEN the L7 rule lets health checks and GFE proxies reach every NodePort (instance groups, healthCheckNodePort) and the Pod port (NEGs)', () => {
-    const [, rule] = named(synth().parsed, 'google_compute_firewall', 'lab-gke-allow-l7-lb');
+    const { config: rule } = named(synth().parsed, 'google_compute_firewall', 'lab-gke-allow-l7-lb');
     expect(rule).toEqual({
       name: 'lab-gke-allow-l7-lb',
       network: 'projects/p/global/networks/lab-gke',
@@ -32,7 +26,7 @@ describe('GkeHealthCheckFirewall', () => {
   });
 
   test('GIVEN passthrough Network Load Balancers WHEN synthesized THEN the L4 rule lets their health checks reach healthCheckNodePorts and kube-proxy', () => {
-    const [, rule] = named(synth().parsed, 'google_compute_firewall', 'lab-gke-allow-l4-lb-hc');
+    const { config: rule } = named(synth().parsed, 'google_compute_firewall', 'lab-gke-allow-l4-lb-hc');
     expect(rule).toEqual({
       name: 'lab-gke-allow-l4-lb-hc',
       network: 'projects/p/global/networks/lab-gke',
@@ -54,8 +48,6 @@ describe('GkeHealthCheckFirewall', () => {
   });
 
   test('GIVEN no target tags WHEN constructed THEN the error says why they are required', () => {
-    expect(() => synth({ targetTags: [] })).toThrow(
-      "GkeHealthCheckFirewall lb-firewall: targetTags is empty; give the node pool's network tags, or the rules would open every VM in the network",
-    );
+    expect(() => synth({ targetTags: [] })).toThrow("GkeHealthCheckFirewall lb-firewall: targetTags is empty; give the node pool's network tags, or the rules would open every VM in the network");
   });
 });

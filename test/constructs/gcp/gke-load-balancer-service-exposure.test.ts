@@ -3,7 +3,7 @@ import { TerraformOutput } from 'cdktf';
 import { gkeL4Backends, GkeLoadBalancerServiceExposure } from '../../../lib/constructs/gcp/gke-load-balancer-service-exposure';
 import { DEMO_APP_LABELS } from '../../../lib/constructs/k8s/demo-app';
 import { kubernetesObjects } from '../../support/k8s-objects';
-import { only, synthScope } from '../../support/synth';
+import { resourceOf, synthScope } from '../../support/synth';
 
 const synth = (gkeVersion?: string) =>
   synthScope((scope) => {
@@ -25,17 +25,22 @@ describe('GkeLoadBalancerServiceExposure', () => {
   });
 
   test('GIVEN GKE 1.34 WHEN synthesized THEN the Service asks for loadBalancerClass l4-regional-external (GCE_VM_IP NEGs) instead of the annotation', () => {
-    const [, service] = only(synth('1.34').parsed, 'kubernetes_service_v1');
+    const { config: service } = resourceOf(synth('1.34').parsed, 'kubernetes_service_v1');
     expect((service.spec as Record<string, unknown>).load_balancer_class).toBe('networking.gke.io/l4-regional-external');
     expect((service.metadata as { annotations: Record<string, string> }).annotations).toEqual({});
   });
 
   test('GIVEN the defaults WHEN synthesized THEN a backend service-based (l4-rbs) LoadBalancer Service with externalTrafficPolicy Local waits for its address and ignores the NEG annotations GKE adds', () => {
     const { parsed } = synth();
-    const [nsId] = only(parsed, 'kubernetes_namespace_v1');
-    const [serviceId, service] = only(parsed, 'kubernetes_service_v1');
+    const { name: nsId } = resourceOf(parsed, 'kubernetes_namespace_v1');
+    const { name: serviceId, config: service } = resourceOf(parsed, 'kubernetes_service_v1');
     expect(service).toEqual({
-      metadata: { name: 'echo-nodeport-local', namespace: `\${kubernetes_namespace_v1.${nsId}.metadata[0].name}`, labels: { 'app.kubernetes.io/part-of': 'hoplab', 'hoplab.dev/exposure': 'nodeport-local' }, annotations: { 'cloud.google.com/l4-rbs': 'enabled' } },
+      metadata: {
+        name: 'echo-nodeport-local',
+        namespace: `\${kubernetes_namespace_v1.${nsId}.metadata[0].name}`,
+        labels: { 'app.kubernetes.io/part-of': 'hoplab', 'hoplab.dev/exposure': 'nodeport-local' },
+        annotations: { 'cloud.google.com/l4-rbs': 'enabled' },
+      },
       spec: {
         type: 'LoadBalancer',
         external_traffic_policy: 'Local',

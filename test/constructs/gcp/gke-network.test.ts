@@ -2,7 +2,7 @@ import { ComputeNetwork } from '@cdktf/provider-google/lib/compute-network';
 import { ComputeRouter } from '@cdktf/provider-google/lib/compute-router';
 import { ComputeSubnetwork } from '@cdktf/provider-google/lib/compute-subnetwork';
 import { GkeNetwork, GkeNetworkProps, POD_RANGE_NAME, SERVICE_RANGE_NAME } from '../../../lib/constructs/gcp/gke-network';
-import { only, synthScope } from '../../support/synth';
+import { resourceOf, synthScope } from '../../support/synth';
 
 const PROPS: GkeNetworkProps = { name: 'lab-gke', region: 'us-central1', nodeCidr: '10.10.0.0/20', podCidr: '10.20.0.0/16', serviceCidr: '10.30.0.0/20' };
 
@@ -12,15 +12,13 @@ describe('GkeNetwork', () => {
   test('GIVEN a name WHEN synthesized THEN the network is custom-mode (no auto-created subnets) and regional', () => {
     const { json, parsed } = synth();
     expect(json).toHaveResourceWithProperties(ComputeNetwork, { name: 'lab-gke', auto_create_subnetworks: false, routing_mode: 'REGIONAL' });
-    expect(Object.keys(parsed.resource)).toEqual(
-      expect.arrayContaining(['google_compute_network', 'google_compute_subnetwork', 'google_compute_router', 'google_compute_router_nat']),
-    );
+    expect(Object.keys(parsed.resource)).toEqual(expect.arrayContaining(['google_compute_network', 'google_compute_subnetwork', 'google_compute_router', 'google_compute_router_nat']));
   });
 
   test('GIVEN node, Pod and Service ranges WHEN synthesized THEN one node subnet holds them: primary for nodes, named secondaries for Pods and Services', () => {
     const { parsed } = synth();
-    const [, subnet] = only(parsed, 'google_compute_subnetwork');
-    const [networkId] = only(parsed, 'google_compute_network');
+    const { config: subnet } = resourceOf(parsed, 'google_compute_subnetwork');
+    const { name: networkId } = resourceOf(parsed, 'google_compute_network');
     expect(subnet).toEqual({
       name: 'lab-gke-nodes',
       network: `\${google_compute_network.${networkId}.id}`,
@@ -49,9 +47,9 @@ describe('GkeNetwork', () => {
   test('GIVEN private nodes WHEN synthesized THEN a Cloud Router and NAT translate every range of the node subnet (and only it)', () => {
     const { json, parsed } = synth();
     expect(json).toHaveResourceWithProperties(ComputeRouter, { name: 'lab-gke-router', region: 'us-central1' });
-    const [routerId] = only(parsed, 'google_compute_router');
-    const [subnetId] = only(parsed, 'google_compute_subnetwork');
-    const [, nat] = only(parsed, 'google_compute_router_nat');
+    const { name: routerId } = resourceOf(parsed, 'google_compute_router');
+    const { name: subnetId } = resourceOf(parsed, 'google_compute_subnetwork');
+    const { config: nat } = resourceOf(parsed, 'google_compute_router_nat');
     expect(nat).toEqual({
       name: 'lab-gke-nat',
       router: `\${google_compute_router.${routerId}.name}`,

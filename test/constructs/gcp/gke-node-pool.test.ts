@@ -2,7 +2,7 @@ import { ContainerNodePool } from '@cdktf/provider-google/lib/container-node-poo
 import { TerraformOutput } from 'cdktf';
 import { ComputeRouterNat } from '@cdktf/provider-google/lib/compute-router-nat';
 import { GKE_NODE_POOL_IGNORED_CHANGES, GkeNodePool, GkeNodePoolProps } from '../../../lib/constructs/gcp/gke-node-pool';
-import { only, synthScope } from '../../support/synth';
+import { resourceOf, synthScope } from '../../support/synth';
 
 const PROPS: GkeNodePoolProps = {
   name: 'lab-gke-nodes',
@@ -16,7 +16,7 @@ const PROPS: GkeNodePoolProps = {
 };
 
 const synth = (props: Partial<GkeNodePoolProps> = {}) => synthScope((scope) => new GkeNodePool(scope, 'nodes', { ...PROPS, ...props }));
-const pool = (props: Partial<GkeNodePoolProps> = {}) => only(synth(props).parsed, 'google_container_node_pool')[1];
+const pool = (props: Partial<GkeNodePoolProps> = {}) => resourceOf(synth(props).parsed, 'google_container_node_pool').config;
 
 describe('GkeNodePool', () => {
   test('GIVEN two zones and two nodes per zone WHEN synthesized THEN the whole node pool is pinned down', () => {
@@ -59,8 +59,8 @@ describe('GkeNodePool', () => {
       const made = new GkeNodePool(scope, 'nodes', { ...PROPS, dependsOn: [nat] });
       new TerraformOutput(scope, 'pool', { value: made.nodePool.name });
     });
-    const [natId] = only(parsed, 'google_compute_router_nat');
-    expect(only(parsed, 'google_container_node_pool')[1].depends_on).toEqual([`google_compute_router_nat.${natId}`]);
+    const { name: natId } = resourceOf(parsed, 'google_compute_router_nat');
+    expect(resourceOf(parsed, 'google_container_node_pool').config.depends_on).toEqual([`google_compute_router_nat.${natId}`]);
   });
 
   test.each([

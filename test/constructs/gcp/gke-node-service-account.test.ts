@@ -25,15 +25,18 @@ describe('GkeNodeServiceAccount', () => {
     );
   });
 
-  test.each(['a', 'abcdefghijklmnopqrst'])('GIVEN environment %p (shortest and longest) WHEN the cluster stack is synthesized THEN the node pool runs as <env>-gke-nodes, never the Compute Engine default account', (name) => {
-    const stack = new GcpClusterStack(Testing.app(), 'x', { config: validConfig({ name }, 'test') });
-    const parsed = JSON.parse(Testing.synth(stack));
-    const [saId, sa] = Object.entries(parsed.resource.google_service_account)[0] as [string, { account_id: string }];
-    expect(sa.account_id).toBe(`${name}-gke-nodes`);
-    const pool = Object.values(parsed.resource.google_container_node_pool)[0] as { node_config: { service_account: string } };
-    expect(pool.node_config.service_account).toBe(`\${google_service_account.${saId}.email}`);
-    // The default pool GKE creates (and hoplab removes) runs as it too: no need for the Compute Engine default account.
-    const cluster = Object.values(parsed.resource.google_container_cluster)[0] as { node_config: { service_account: string } };
-    expect(cluster.node_config.service_account).toBe(`\${google_service_account.${saId}.email}`);
-  });
+  test.each(['a', 'abcdefghijklmnopqrst'])(
+    'GIVEN environment %p (shortest and longest) WHEN the cluster stack is synthesized THEN the node pool runs as <env>-gke-nodes, never the Compute Engine default account',
+    (name) => {
+      const stack = new GcpClusterStack(Testing.app(), 'x', { config: validConfig({ name }, 'test') });
+      const parsed = JSON.parse(Testing.synth(stack));
+      const [saId, sa] = Object.entries(parsed.resource.google_service_account)[0] as [string, { account_id: string }];
+      expect(sa.account_id).toBe(`${name}-gke-nodes`);
+      const pool = Object.values(parsed.resource.google_container_node_pool)[0] as { node_config: { service_account: string } };
+      expect(pool.node_config.service_account).toBe(`\${google_service_account.${saId}.email}`);
+      // The default pool GKE creates (and hoplab removes) runs as it too: no need for the Compute Engine default account.
+      const cluster = Object.values(parsed.resource.google_container_cluster)[0] as { node_config: { service_account: string } };
+      expect(cluster.node_config.service_account).toBe(`\${google_service_account.${saId}.email}`);
+    },
+  );
 });

@@ -27,9 +27,7 @@ describe('GkeProviders', () => {
     const { json, parsed } = synth({ credentials: 'access-token', labels: { 'hoplab-env': 'lab' } });
     expect(json).toHaveDataSource(DataGoogleClientConfig);
     const [clientId] = Object.keys(parsed.data?.google_client_config ?? {});
-    expect(parsed.provider?.kubernetes).toEqual([
-      { host: 'https://34.1.2.3', cluster_ca_certificate: '-----BEGIN CERTIFICATE-----', token: `\${data.google_client_config.${clientId}.access_token}` },
-    ]);
+    expect(parsed.provider?.kubernetes).toEqual([{ host: 'https://34.1.2.3', cluster_ca_certificate: '-----BEGIN CERTIFICATE-----', token: `\${data.google_client_config.${clientId}.access_token}` }]);
     expect(json).toHaveProviderWithProperties(GoogleProvider, { project: 'hoplab-demo', region: 'us-central1', default_labels: { 'hoplab-env': 'lab' } });
     expect(json).toHaveProviderWithProperties(KubernetesProvider, { host: 'https://34.1.2.3' });
   });

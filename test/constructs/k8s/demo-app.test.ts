@@ -55,7 +55,7 @@ describe('DemoApp', () => {
     });
   });
 
-  test('GIVEN the app WHEN synthesized THEN deleting the namespace may wait 20 minutes for the controllers\' finalizers (the provider default is 5)', () => {
+  test("GIVEN the app WHEN synthesized THEN deleting the namespace may wait 20 minutes for the controllers' finalizers (the provider default is 5)", () => {
     expect(synth().json).toHaveResourceWithProperties(NamespaceV1, { timeouts: { delete: '20m' } });
   });
 

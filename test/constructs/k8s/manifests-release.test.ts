@@ -2,6 +2,7 @@ import { Testing } from 'cdktf';
 import { parse } from 'yaml';
 import { GatewayApiCrds } from '../../../lib/constructs/k8s/gateway-api-crds';
 import { ManifestsRelease, ManifestsReleaseProps } from '../../../lib/constructs/k8s/manifests-release';
+import { Json } from '../../support/synth';
 
 const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'hoplab' }, data: { a: '1' } };
 
@@ -15,7 +16,7 @@ function synth(props: Partial<ManifestsReleaseProps> = {}) {
 
 describe('ManifestsRelease', () => {
   test('GIVEN objects THEN one helm_release of the local hoplab-manifests chart carries them as values, waiting on install and uninstall', () => {
-    const [release] = Object.values(synth().resource.helm_release) as Record<string, any>[];
+    const [release] = Object.values(synth().resource.helm_release) as Record<string, Json>[];
     expect(release).toMatchObject({ name: 'echo-gateway', namespace: 'hoplab', wait: true, atomic: true, cleanup_on_fail: true, timeout: 900 });
     expect(release.chart).toMatch(/^\.\/assets\/objects_chart_[0-9A-F]+\/[0-9A-F]+$/);
     expect(parse(release.values[0])).toEqual({ manifests: [object] });
@@ -32,7 +33,7 @@ describe('ManifestsRelease', () => {
 describe('GatewayApiCrds', () => {
   test('GIVEN the defaults THEN a helm_release of the local gateway-api-crds chart in kube-system', () => {
     const json = JSON.parse(Testing.synthScope((scope) => void new GatewayApiCrds(scope, 'crds')));
-    const [release] = Object.values(json.resource.helm_release) as Record<string, any>[];
+    const [release] = Object.values(json.resource.helm_release) as Record<string, Json>[];
     expect(release).toMatchObject({ name: 'gateway-api-crds', namespace: 'kube-system', wait: true });
     expect(release.chart).toMatch(/^\.\/assets\/crds_chart_[0-9A-F]+\/[0-9A-F]+$/);
     expect(release.values).toBeUndefined();

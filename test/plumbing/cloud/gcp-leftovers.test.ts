@@ -10,6 +10,7 @@ import { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import { findGcpLeftovers, gcpAccessToken, GcpLeftoverQuery } from '../../../lib/plumbing/cloud/gcp-leftovers';
 import { Leftover } from '../../../lib/plumbing/cloud/leftover';
+import { Json } from '../../support/synth';
 
 const FIXTURES = join(__dirname, 'fixtures', 'gcp');
 const TOKEN = 'ya29.test-token-for-loopback';
@@ -41,7 +42,7 @@ const googleError = (code: number, status: string, message: string, reason: stri
 });
 
 /** A fixture file of a scenario, parsed (to derive an altered answer from). */
-function fixture(scenario: Scenario, path: string): any {
+function fixture(scenario: Scenario, path: string): Json {
   return JSON.parse(readFileSync(join(FIXTURES, scenario, `${path}.json`), 'utf8'));
 }
 
@@ -62,7 +63,11 @@ async function serveFixtures(scenario: Scenario, answers: Record<string, Answer>
     const pageToken = url.searchParams.get('pageToken');
     requests.push({ method: req.method, path: url.pathname, query: url.searchParams, authorization: req.headers.authorization });
     if (req.headers.authorization !== `Bearer ${TOKEN}`) {
-      return send(res, 401, googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', 'authError'));
+      return send(
+        res,
+        401,
+        googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', 'authError'),
+      );
     }
     const key = url.pathname + (pageToken ? `?pageToken=${pageToken}` : '');
     const answer = answers[key];
@@ -159,7 +164,11 @@ const LAB_LEFTOVERS: Leftover[] = [
   gcp('compute:subnetwork', `${P}/regions/us-central1/subnetworks/lab-gke-nodes`, IN_LAB),
   gcp('compute:network', `${P}/global/networks/lab-gke`, 'network name'),
   // Exact email: lab2-gke-nodes (another attendee, bound to the same role) is never lab's.
-  gcp('iam:project-binding', `${P} roles/container.defaultNodeServiceAccount serviceAccount:lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com`, 'member lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com'),
+  gcp(
+    'iam:project-binding',
+    `${P} roles/container.defaultNodeServiceAccount serviceAccount:lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com`,
+    'member lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com',
+  ),
   gcp('iam:service-account', `${P}/serviceAccounts/lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com`, 'email lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com'),
 ];
 
@@ -175,7 +184,7 @@ describe('findGcpLeftovers over recorded API responses', () => {
     await expect(check('leftovers')).resolves.toEqual(LAB_LEFTOVERS);
   });
 
-  test('GIVEN only the lb stack was destroyed (cluster kept) WHEN lab is checked in controller scope THEN only the GKE controllers\' pieces count, not the network, subnet or cluster', async () => {
+  test("GIVEN only the lb stack was destroyed (cluster kept) WHEN lab is checked in controller scope THEN only the GKE controllers' pieces count, not the network, subnet or cluster", async () => {
     const leftovers = await check('leftovers', 'lab', {}, { scope: 'controller' });
     expect(leftovers).toEqual(LAB_LEFTOVERS.filter((l) => l.kind !== 'compute:network' && l.kind !== 'compute:subnetwork' && !l.kind.startsWith('iam:')));
   });
@@ -257,8 +266,35 @@ describe('findGcpLeftovers over recorded API responses', () => {
     expect(requests.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
     expect([...new Set(requests.map((r) => r.path))].sort()).toEqual(
       [
-        ...['addresses', 'backendServices', 'firewalls', 'forwardingRules', 'healthChecks', 'httpHealthChecks', 'networks', 'sslCertificates', 'targetHttpProxies', 'targetHttpsProxies', 'urlMaps'].map((k) => `${COMPUTE}/global/${k}`),
-        ...['addresses', 'backendServices', 'forwardingRules', 'healthChecks', 'instanceGroups', 'instances', 'networkEndpointGroups', 'routers', 'sslCertificates', 'subnetworks', 'targetHttpProxies', 'targetHttpsProxies', 'targetPools', 'urlMaps'].map((k) => `${COMPUTE}/aggregated/${k}`),
+        ...[
+          'addresses',
+          'backendServices',
+          'firewalls',
+          'forwardingRules',
+          'healthChecks',
+          'httpHealthChecks',
+          'networks',
+          'sslCertificates',
+          'targetHttpProxies',
+          'targetHttpsProxies',
+          'urlMaps',
+        ].map((k) => `${COMPUTE}/global/${k}`),
+        ...[
+          'addresses',
+          'backendServices',
+          'forwardingRules',
+          'healthChecks',
+          'instanceGroups',
+          'instances',
+          'networkEndpointGroups',
+          'routers',
+          'sslCertificates',
+          'subnetworks',
+          'targetHttpProxies',
+          'targetHttpsProxies',
+          'targetPools',
+          'urlMaps',
+        ].map((k) => `${COMPUTE}/aggregated/${k}`),
         `/container/v1/projects/${PROJECT}/locations/-/clusters`,
         `/iam/v1/projects/${PROJECT}/serviceAccounts`,
         `/crm/v1/projects/${PROJECT}:getIamPolicy`,
@@ -318,7 +354,12 @@ describe('findGcpLeftovers: what is no longer linked', () => {
     });
     const rules = fixture('leftovers', `${COMPUTE}/aggregated/forwardingRules`);
     const bobRule = rules.items['regions/us-central1'].forwardingRules.find((r: { name: string }) => r.name.startsWith('a3f1'));
-    rules.items['regions/us-central1'].forwardingRules.push({ ...bobRule, name: lb, target: `${base}/regions/us-central1/targetPools/${lb}`, selfLink: `${base}/regions/us-central1/forwardingRules/${lb}` });
+    rules.items['regions/us-central1'].forwardingRules.push({
+      ...bobRule,
+      name: lb,
+      target: `${base}/regions/us-central1/targetPools/${lb}`,
+      selfLink: `${base}/regions/us-central1/forwardingRules/${lb}`,
+    });
     const legacyChecks = fixture('leftovers', `${COMPUTE}/global/httpHealthChecks`);
     legacyChecks.items.push({ ...legacyChecks.items[0], name: lb, selfLink: `${base}/global/httpHealthChecks/${lb}` });
 
@@ -349,14 +390,16 @@ describe('findGcpLeftovers: what is no longer linked', () => {
 });
 
 describe('findGcpLeftovers: a check that cannot see everything fails, naming the request', () => {
-  test('GIVEN the token may not list firewall rules (403) WHEN lab is checked THEN it throws with the URL, the status and Google\'s message', async () => {
+  test("GIVEN the token may not list firewall rules (403) WHEN lab is checked THEN it throws with the URL, the status and Google's message", async () => {
     const message = `Required 'compute.firewalls.list' permission for 'projects/${PROJECT}'`;
     const error = await failure(check('leftovers', 'lab', { [`${COMPUTE}/global/firewalls`]: { status: 403, body: googleError(403, 'PERMISSION_DENIED', message, 'forbidden') } }));
     expect(error.message).toBe(`GET ${api!.compute}/projects/${PROJECT}/global/firewalls answered 403 (PERMISSION_DENIED): ${message}`);
   });
 
   test('GIVEN a wrong access token WHEN lab is checked THEN it throws with status 401', async () => {
-    await expect(check('clean', 'lab', {}, { accessToken: 'expired' })).rejects.toThrow(/^GET http:\/\/127\.0\.0\.1:\d+\/\S+ answered 401 \(UNAUTHENTICATED\): Request had invalid authentication credentials/);
+    await expect(check('clean', 'lab', {}, { accessToken: 'expired' })).rejects.toThrow(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/\S+ answered 401 \(UNAUTHENTICATED\): Request had invalid authentication credentials/,
+    );
   });
 
   test('GIVEN a project that does not exist (every list answers 404) WHEN checked THEN it throws instead of reporting "nothing left"', async () => {
@@ -373,7 +416,19 @@ describe('findGcpLeftovers: a check that cannot see everything fails, naming the
   test('GIVEN nothing listens on the API address WHEN checked THEN it throws naming the URL and the connection error', async () => {
     const closed = await serveFixtures('clean');
     await closed.close();
-    const error = await failure(findGcpLeftovers({ env: 'lab', project: PROJECT, networkName: 'lab-gke', clusterName: 'lab-gke', accessToken: TOKEN, computeApi: closed.compute, containerApi: closed.container, iamApi: closed.iam, resourceManagerApi: closed.resourceManager }));
+    const error = await failure(
+      findGcpLeftovers({
+        env: 'lab',
+        project: PROJECT,
+        networkName: 'lab-gke',
+        clusterName: 'lab-gke',
+        accessToken: TOKEN,
+        computeApi: closed.compute,
+        containerApi: closed.container,
+        iamApi: closed.iam,
+        resourceManagerApi: closed.resourceManager,
+      }),
+    );
     expect(error.message).toMatch(new RegExp(`^GET ${closed.compute.replace(/\./g, '\\.')}/projects/${PROJECT}/\\S+ failed: fetch failed \\(ECONNREFUSED\\)$`));
   });
 
@@ -392,10 +447,12 @@ describe('findGcpLeftovers: a check that cannot see everything fails, naming the
 
   test('GIVEN a list that hands back the same page token forever WHEN checked THEN it stops with an error instead of looping', async () => {
     const page = { ...fixture('clean', `${COMPUTE}/global/networks`), nextPageToken: 'again' };
-    const error = await failure(check('clean', 'lab', {
-      [`${COMPUTE}/global/networks`]: { status: 200, body: page },
-      [`${COMPUTE}/global/networks?pageToken=again`]: { status: 200, body: page },
-    }));
+    const error = await failure(
+      check('clean', 'lab', {
+        [`${COMPUTE}/global/networks`]: { status: 200, body: page },
+        [`${COMPUTE}/global/networks?pageToken=again`]: { status: 200, body: page },
+      }),
+    );
     expect(error.message).toBe(`GET ${api!.compute}/projects/${PROJECT}/global/networks returned the page token "again" twice; stopping instead of looping`);
   });
 });

@@ -11,7 +11,8 @@ describe('estimateCost', () => {
     const gcp = PRICE_TABLE.gcp;
     // AWS: ALBs for native, gateway and nodeport, NLBs for nodeport-l4, nodeport-local and native-l4; GKE: every mode but native-l4.
     const [albs, nlbs, gcpLbs] = [3, 3, 5];
-    const awsHour = aws.eksClusterHour + 3 * aws.instanceHour['t3.medium'] + 3 * aws.nodeVolumeHour + aws.natGatewayHour + albs * aws.albHour + nlbs * aws.nlbHour + (1 + (albs + nlbs) * 2) * aws.publicIpv4Hour;
+    const awsHour =
+      aws.eksClusterHour + 3 * aws.instanceHour['t3.medium'] + 3 * aws.nodeVolumeHour + aws.natGatewayHour + albs * aws.albHour + nlbs * aws.nlbHour + (1 + (albs + nlbs) * 2) * aws.publicIpv4Hour;
     const gcpHour = gcp.gkeClusterHour + 3 * gcp.machineHour['e2-standard-2'] + 3 * gcp.nodeDiskHour + 3 * gcp.natPerVmHour + gcpLbs * gcp.forwardingRuleHour;
     expect(estimate.perEnvironmentHour).toEqual({ aws: near(awsHour), gcp: near(gcpHour) });
     expect(estimate.hour.total).toBeCloseTo(awsHour + gcpHour, 6);
@@ -51,10 +52,10 @@ describe('estimateCost', () => {
     expect(KNOWN_INSTANCE_TYPES.filter((t) => PRICE_TABLE.aws.instanceHour[t] === undefined)).toEqual([]);
   });
 
-  test('GIVEN regions the price table has no prices for WHEN formatted THEN the estimate says it used the table\'s regions', () => {
+  test("GIVEN regions the price table has no prices for WHEN formatted THEN the estimate says it used the table's regions", () => {
     const estimate = estimateCost(validConfig({ aws: { region: 'eu-west-1', availabilityZones: ['eu-west-1a', 'eu-west-1b'] }, gcp: { region: 'europe-west1', zones: ['europe-west1-b'] } }, 'test'));
     expect(estimate.otherRegions).toEqual(['aws eu-west-1', 'gcp europe-west1']);
-    expect(formatCostEstimate(estimate)).toContain('  the lab runs in aws eu-west-1 and gcp europe-west1: prices there differ (often by 5-20%); this uses the table\'s regions');
+    expect(formatCostEstimate(estimate)).toContain("  the lab runs in aws eu-west-1 and gcp europe-west1: prices there differ (often by 5-20%); this uses the table's regions");
     expect(estimateCost(validConfig({}, 'test')).otherRegions).toEqual([]);
   });
 });

@@ -24,9 +24,7 @@ describe('explain: datapath from the synthesized cluster stack', () => {
     const explained = awsDatapath(awsStack({ datapath }));
     expect([explained.dataplane, explained.implementation, explained.backend_selection]).toEqual([dataplane, implementation, selection]);
     expect(explained.evidence[0]).toMatch(new RegExp(`^aws_eks_addon\\.kube-proxy_addon_\\w+: configuration_values \\{"mode":"${datapath}"`));
-    expect(explained.cluster_policy_snat).toBe(
-      'with externalTrafficPolicy: Cluster, kube-proxy SNATs every request that arrives on a NodePort, even when the Pod it picks is on the receiving node',
-    );
+    expect(explained.cluster_policy_snat).toBe('with externalTrafficPolicy: Cluster, kube-proxy SNATs every request that arrives on a NodePort, even when the Pod it picks is on the receiving node');
   });
 
   test('GIVEN EKS with ipvs WHEN explained THEN the node user data and the deprecation are named', () => {
@@ -44,7 +42,9 @@ describe('explain: datapath from the synthesized cluster stack', () => {
     expect(explained.implementation).toBe('Cilium 1.18.5 (ENI IPAM, eBPF kube-proxy replacement)');
     expect(explained.evidence).toEqual([
       expect.stringMatching(/^aws_eks_cluster\.eks_cluster_\w+: bootstrap_self_managed_addons = false/),
-      expect.stringMatching(new RegExp(`^helm_release\\.cilium_release_\\w+: chart cilium 1\\.18\\.5, ipam\\.mode eni, routingMode native, kubeProxyReplacement true, loadBalancer\\.algorithm ${shown}$`)),
+      expect.stringMatching(
+        new RegExp(`^helm_release\\.cilium_release_\\w+: chart cilium 1\\.18\\.5, ipam\\.mode eni, routingMode native, kubeProxyReplacement true, loadBalancer\\.algorithm ${shown}$`),
+      ),
     ]);
     expect(explained.backend_selection).toBe(selection);
     expect(explained.cluster_policy_snat).toBe(
@@ -66,7 +66,7 @@ describe('explain: datapath from the synthesized cluster stack', () => {
     const explained = gcpDatapath(stack);
     expect([explained.dataplane, explained.implementation]).toEqual([dataplane, implementation]);
     expect(explained.evidence).toEqual([expect.stringMatching(new RegExp(`^google_container_cluster\\.gke_cluster_\\w+: datapath_provider ${provider}$`))]);
-    const outputs = (stack.json.output as Record<string, { value: unknown }>);
+    const outputs = stack.json.output as Record<string, { value: unknown }>;
     expect(outputs.dataplane.value).toBe(dataplane);
   });
 
@@ -82,10 +82,30 @@ describe('explain: what the datapath changes per exposure', () => {
   const kubeProxy = awsDatapath(awsStack({ datapath: 'iptables' }));
   const cilium = awsDatapath(awsStack({ datapath: 'cilium' }));
   test.each([
-    ['nodeport-l4 on kube-proxy', kubeProxy, { targets: 'nodes', external_traffic_policy: 'Cluster', client_ip_via: 'none' }, 'kube-proxy SNATs every request, even when the Pod is on the receiving node: the client address is always lost'],
-    ['nodeport-l4 on Cilium', cilium, { targets: 'nodes', external_traffic_policy: 'Cluster', client_ip_via: 'none' }, 'Cilium SNATs only when the Pod is on another node: requests served on the receiving node keep the client address'],
-    ['nodeport (L7) on Cilium', cilium, { targets: 'nodes', external_traffic_policy: 'Cluster', client_ip_via: 'x-forwarded-for' }, 'Cilium SNATs only when the Pod is on another node; the TCP peer is the proxy either way, X-Forwarded-For names the client'],
-    ['nodeport-local on Cilium', cilium, { targets: 'nodes', external_traffic_policy: 'Local', client_ip_via: 'tcp-source' }, 'unchanged: Cilium DNATs to a Pod on the receiving node (random), no SNAT'],
+    [
+      'nodeport-l4 on kube-proxy',
+      kubeProxy,
+      { targets: 'nodes', external_traffic_policy: 'Cluster', client_ip_via: 'none' },
+      'kube-proxy SNATs every request, even when the Pod is on the receiving node: the client address is always lost',
+    ],
+    [
+      'nodeport-l4 on Cilium',
+      cilium,
+      { targets: 'nodes', external_traffic_policy: 'Cluster', client_ip_via: 'none' },
+      'Cilium SNATs only when the Pod is on another node: requests served on the receiving node keep the client address',
+    ],
+    [
+      'nodeport (L7) on Cilium',
+      cilium,
+      { targets: 'nodes', external_traffic_policy: 'Cluster', client_ip_via: 'x-forwarded-for' },
+      'Cilium SNATs only when the Pod is on another node; the TCP peer is the proxy either way, X-Forwarded-For names the client',
+    ],
+    [
+      'nodeport-local on Cilium',
+      cilium,
+      { targets: 'nodes', external_traffic_policy: 'Local', client_ip_via: 'tcp-source' },
+      'unchanged: Cilium DNATs to a Pod on the receiving node (random), no SNAT',
+    ],
     ['native on Cilium', cilium, { targets: 'pods', external_traffic_policy: null, client_ip_via: 'x-forwarded-for' }, 'unchanged by the datapath: the load balancer reaches Pod IPs directly'],
   ] as const)('GIVEN %s WHEN explained THEN %s', (_name, datapath, exposure, expected) => {
     expect(datapathEffect(datapath, exposure)).toBe(expected);

@@ -1,13 +1,14 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ExposureMode } from '../../../lib/config/schema';
+import { ExposureMode } from '../../../lib/model/modes';
 import { Cloud } from '../../../lib/model/contract';
 import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
 import { explainDir } from '../../../lib/plumbing/plan/explain-dir';
 import { CloudExplanation, ExplainModel, ExposureExplanation } from '../../../lib/plumbing/plan/model';
 import { ExplainInputError } from '../../../lib/plumbing/terraform/synth-dir';
 import { alterStack, FIXTURE_APP, fixtureCopy, removeTempDirs } from './support';
+import { Json } from '../../support/synth';
 
 afterAll(removeTempDirs);
 
@@ -77,9 +78,7 @@ describe('explainDir on the fixture app (the conventions of the -lb stacks)', ()
 
   test('AWS paths name the load balancers and the SNAT hop', () => {
     expect(exposureOf(model, 'aws', 'native').path_summary).toBe('client -> ALB -> Pod');
-    expect(exposureOf(model, 'aws', 'nodeport').path_summary).toBe(
-      "client -> ALB -> any node's NodePort -> DNAT+SNAT -> Pod (maybe on another node)",
-    );
+    expect(exposureOf(model, 'aws', 'nodeport').path_summary).toBe("client -> ALB -> any node's NodePort -> DNAT+SNAT -> Pod (maybe on another node)");
     expect(exposureOf(model, 'aws', 'nodeport-local').path_summary).toBe('client -> NLB -> node with a Pod (NodePort) -> DNAT -> Pod on that node');
     expect(exposureOf(model, 'aws', 'nodeport').path[2]).toEqual({
       at: 'node (NodePort)',
@@ -94,9 +93,7 @@ describe('explainDir on the fixture app (the conventions of the -lb stacks)', ()
     expect(exposureOf(model, 'aws', 'nodeport-local').health_check).toBe(
       "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass; cross-zone load balancing on, so every zone's NLB address reaches them",
     );
-    expect(exposureOf(model, 'gcp', 'nodeport-local').health_check).toBe(
-      "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass",
-    );
+    expect(exposureOf(model, 'gcp', 'nodeport-local').health_check).toBe("each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass");
   });
 
   test('Ingress backends are found through the reference to the Service', () => {
@@ -135,8 +132,8 @@ describe('explainDir on the fixture app (the conventions of the -lb stacks)', ()
 });
 
 describe('explainDir follows changes to the synthesized stacks', () => {
-  const ingressAnnotations = (json: any, key: string) => json.resource.kubernetes_ingress_v1[key].metadata.annotations;
-  const service = (json: any, key: string) => json.resource.kubernetes_service_v1[key];
+  const ingressAnnotations = (json: Json, key: string) => json.resource.kubernetes_ingress_v1[key].metadata.annotations;
+  const service = (json: Json, key: string) => json.resource.kubernetes_service_v1[key];
 
   test('GIVEN the AWS native Ingress flipped to target-type instance over a NodePort Service THEN the NodePort hop and SNAT appear', () => {
     const dir = fixtureCopy();
@@ -163,7 +160,12 @@ describe('explainDir follows changes to the synthesized stacks', () => {
   });
 
   test.each([
-    ['the l4-regional-external load balancer class (GKE 1.33.1+)', { class: 'networking.gke.io/l4-regional-external' }, 'instance', 'client -> Google passthrough NLB (GCE_VM_IP NEGs) -> node with a Pod'],
+    [
+      'the l4-regional-external load balancer class (GKE 1.33.1+)',
+      { class: 'networking.gke.io/l4-regional-external' },
+      'instance',
+      'client -> Google passthrough NLB (GCE_VM_IP NEGs) -> node with a Pod',
+    ],
     ['neither the class nor the l4-rbs annotation', {}, 'target-pool', 'client -> Google passthrough NLB -> node with a Pod'],
   ])('GIVEN the GKE nodeport-local Service with %s THEN explain says which load balancer GKE builds', (_name, change, targetType, summaryStart) => {
     const dir = fixtureCopy();
@@ -210,7 +212,7 @@ describe('explainDir follows changes to the synthesized stacks', () => {
 
   test('GIVEN the NLB switched to ip targets THEN Pods are targets, and the client IP depends on preserve_client_ip', () => {
     const dir = fixtureCopy();
-    const annotations = (json: any) => service(json, 'nodeport-local-service').metadata.annotations;
+    const annotations = (json: Json) => service(json, 'nodeport-local-service').metadata.annotations;
     alterStack(dir, 'lab-aws-lb', (json) => {
       annotations(json)['service.beta.kubernetes.io/aws-load-balancer-nlb-target-type'] = 'ip';
     });
@@ -331,13 +333,7 @@ describe('explainDir with missing pieces reports unknown instead of failing', ()
     });
     const model = explainDir(dir);
     const nodeport = exposureOf(model, 'aws', 'nodeport');
-    expect([nodeport.target_type, nodeport.targets, nodeport.external_traffic_policy, nodeport.expected_hops, nodeport.snat]).toEqual([
-      'instance',
-      'nodes',
-      null,
-      null,
-      null,
-    ]);
+    expect([nodeport.target_type, nodeport.targets, nodeport.external_traffic_policy, nodeport.expected_hops, nodeport.snat]).toEqual(['instance', 'nodes', null, null, null]);
     expect(nodeport.notes).toContain('the backend Service of kubernetes_ingress_v1.nodeport-ingress is not in this stack (or its name is not known offline)');
     const native = exposureOf(model, 'aws', 'native');
     expect([native.lb_kind, native.expected_hops, native.health_check, native.path]).toEqual([null, null, 'unknown', []]);
@@ -370,9 +366,7 @@ describe('explainDir with missing pieces reports unknown instead of failing', ()
     });
     const e = exposureOf(explainDir(dir), 'aws', 'nodeport-local');
     expect(e.lb_kind).toBeNull();
-    expect(e.notes).toEqual([
-      'kubernetes_service_v1.nodeport-local-service is a ClusterIP Service and no Ingress routes to it: no load balancer is made for it',
-    ]);
+    expect(e.notes).toEqual(['kubernetes_service_v1.nodeport-local-service is a ClusterIP Service and no Ingress routes to it: no load balancer is made for it']);
   });
 
   test('env and cloud filters', () => {

@@ -28,8 +28,7 @@ function synthLab(): string {
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const exposuresOf = (model: ExplainModel, cloud: Cloud) => model.environments[0].clouds.find((c) => c.cloud === cloud)!.exposures;
-const pairs = (exposures: readonly ExposureExplanation[]) =>
-  Object.fromEntries(exposures.map((e) => [e.mode, e.differs_in_one.map((n) => `${n.mode}: ${n.variable}`)]));
+const pairs = (exposures: readonly ExposureExplanation[]) => Object.fromEntries(exposures.map((e) => [e.mode, e.differs_in_one.map((n) => `${n.mode}: ${n.variable}`)]));
 /** The resource of `type` whose metadata name is `name`, in a parsed cdk.tf.json. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const byName = (json: any, type: string, name: string) => Object.values(json.resource[type] as Record<string, any>).find((r) => r.metadata.name === name);
@@ -111,7 +110,7 @@ describe('GIVEN a synthesized stack altered by hand THEN the matrix follows the 
     expect(l4.differs_in_one.some((n) => n.mode === 'nodeport-local')).toBe(false);
   });
 
-  test('WHEN native-l4 is switched to instance targets THEN it becomes a NodePort L4 exposure one variable from native-l4\'s old neighbours', () => {
+  test("WHEN native-l4 is switched to instance targets THEN it becomes a NodePort L4 exposure one variable from native-l4's old neighbours", () => {
     const dir = synthLab();
     alterStack(dir, 'lab-aws-lb', (json) => {
       byName(json, 'kubernetes_service_v1', 'echo-native-l4').metadata.annotations['service.beta.kubernetes.io/aws-load-balancer-nlb-target-type'] = 'instance';
@@ -122,7 +121,7 @@ describe('GIVEN a synthesized stack altered by hand THEN the matrix follows the 
     expect(e.differs_in_one.map((n) => `${n.mode}: ${n.variable}`)).toEqual(['nodeport: layer', 'nodeport-local: traffic policy']);
   });
 
-  test('WHEN the Gateway\'s TargetGroupConfiguration asks for instance targets THEN the ALB Gateway targets nodes, and is one variable (the API) from nodeport instead of native', () => {
+  test("WHEN the Gateway's TargetGroupConfiguration asks for instance targets THEN the ALB Gateway targets nodes, and is one variable (the API) from nodeport instead of native", () => {
     const dir = synthLab();
     alterStack(dir, 'lab-aws-lb', (json) => {
       const release = Object.entries(json.resource.helm_release as Record<string, { values?: string[] }>).find(([key]) => key.startsWith('exposure-gateway'))![1];

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
-import { DEFAULT_EXPOSURES } from '../../../lib/config/schema';
+import { DEFAULT_EXPOSURES } from '../../../lib/model/modes';
 import { exposureFacts } from '../../../lib/model/exposure-facts';
 import { exposureOutputName } from '../../../lib/model/contract';
 import { explainDir } from '../../../lib/plumbing/plan/explain-dir';
@@ -27,7 +27,12 @@ beforeAll(() => {
   addLab(app, config);
   app.synth();
   model = explainDir(dir);
-  stacks = new Map(readSynthDir(dir).clouds.flatMap((c) => [c.cluster, c.lb]).filter((s): s is SynthStack => s !== undefined).map((s) => [s.name, s]));
+  stacks = new Map(
+    readSynthDir(dir)
+      .clouds.flatMap((c) => [c.cluster, c.lb])
+      .filter((s): s is SynthStack => s !== undefined)
+      .map((s) => [s.name, s]),
+  );
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

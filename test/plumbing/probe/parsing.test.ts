@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { addressInNodeName, forwardedAddresses, parseEchoReply } from '../../../lib/plumbing/probe/echo-reply';
-import { classifyPeer, inRanges, proberAddressFor, summarizeProbe } from '../../../lib/plumbing/probe/probe-summary';
+import { proberAddressFor, summarizeProbe } from '../../../lib/plumbing/probe/probe-summary';
+import { classifyPeer, inRanges } from '../../../lib/plumbing/probe/peer';
 import { Sample } from '../../../lib/plumbing/probe/probe';
 import { latencyStats, percentile, tally } from '../../../lib/plumbing/probe/stats';
 import { fixture } from '../../support/fixtures';
@@ -20,7 +21,11 @@ describe('parseEchoReply', () => {
   test.each([
     ['an empty body', '', {}],
     ['only a Hostname line', 'Hostname: echo-abc\n', { pod: 'echo-abc' }],
-    ['placeholders for missing downward-API values', 'Pod Information:\n\t-no pod information available-\n\tnode name:\t<nil>\nRequest Information:\n\tclient_address=10.1.2.3\n', { clientAddress: '10.1.2.3' }],
+    [
+      'placeholders for missing downward-API values',
+      'Pod Information:\n\t-no pod information available-\n\tnode name:\t<nil>\nRequest Information:\n\tclient_address=10.1.2.3\n',
+      { clientAddress: '10.1.2.3' },
+    ],
     ['an x-forwarded-for outside the headers section', '\tx-forwarded-for=1.2.3.4\nRequest Headers:\n\thost=x\n', {}],
     ['the old echoserver format', 'CLIENT VALUES:\nclient_address=172.17.0.7\nHEADERS RECEIVED:\nx-forwarded-for=172.17.0.1\nBODY:\n', { clientAddress: '172.17.0.7', forwardedFor: '172.17.0.1' }],
   ])('GIVEN %s THEN only what is there', (_, text, expected) => {

@@ -91,7 +91,12 @@ describe('compare --probe against loopback exposures', () => {
 
   test('exits 1 when some exposures could not be measured, naming each on stderr, in bounded time', () => {
     expect(run.code).toBe(1);
-    expect(run.err.split('\n').filter((l) => l.startsWith('compare: nothing measured: ')).map((l) => l.replace(/ \(.*$/, ''))).toEqual([
+    expect(
+      run.err
+        .split('\n')
+        .filter((l) => l.startsWith('compare: nothing measured: '))
+        .map((l) => l.replace(/ \(.*$/, '')),
+    ).toEqual([
       'compare: nothing measured: lab aws native: no successful reply of ' + cell('aws', 'native').probe!.sent,
       'compare: nothing measured: lab gcp native: no successful reply of ' + cell('gcp', 'native').probe!.sent,
       'compare: nothing measured: lab gcp nodeport-local: not probed: URL http://${not-deployed}/ has no host yet',

@@ -13,7 +13,7 @@ const NODE_A = 'ip-10-0-1-23.ec2.internal';
 const NODE_B = 'ip-10-0-40-5.ec2.internal';
 
 describe('source node of SNATed requests (compare --probe)', () => {
-  test('GIVEN kube-proxy with ETP Cluster (every request SNATed, some by the Pod\'s own node) WHEN summed up THEN own and other node are counted', () => {
+  test("GIVEN kube-proxy with ETP Cluster (every request SNATed, some by the Pod's own node) WHEN summed up THEN own and other node are counted", () => {
     const samples = [reply('10.0.1.23', NODE_A), reply('10.0.40.5', NODE_A), reply('10.0.1.23', NODE_B), reply('10.0.40.5', NODE_B)];
     expect(sourceNodeShare(samples, ctx)).toEqual({
       replies: 4,

@@ -20,7 +20,8 @@ describe('auto parallelism from a memory figure', () => {
     // (4096 - 1024 - 540) / (165 + 120)
     expect(auto).toEqual({
       parallelism: 8,
-      reason: 'parallelism auto: 8 = (4096 MiB available - 1024 reserved - 540 MiB of shared provider binaries) / 285 MiB per aws-cluster stack (terraform + aws, private memory); measured figures (lib/lifecycle/parallelism.ts)',
+      reason:
+        'parallelism auto: 8 = (4096 MiB available - 1024 reserved - 540 MiB of shared provider binaries) / 285 MiB per aws-cluster stack (terraform + aws, private memory); measured figures (lib/lifecycle/parallelism.ts)',
     });
   });
 
@@ -42,7 +43,11 @@ describe('auto parallelism from a memory figure', () => {
 
   test('GIVEN /proc/meminfo WHEN read THEN MemAvailable in MiB; without it, os.freemem', () => {
     expect(availableMemoryMiB(() => 'MemTotal:       24684000 kB\nMemFree:         2000000 kB\nMemAvailable:    8388608 kB\n')).toBe(8192);
-    expect(availableMemoryMiB(() => { throw new Error('ENOENT'); })).toBeGreaterThan(0);
+    expect(
+      availableMemoryMiB(() => {
+        throw new Error('ENOENT');
+      }),
+    ).toBeGreaterThan(0);
   });
 });
 

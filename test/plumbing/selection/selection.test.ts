@@ -8,7 +8,8 @@ import { validConfig } from '../../../lib/config/load';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseLifecycleArgs, parseSelection, selectRequested } from '../../../lib/commands/lifecycle/cli';
+import { parseLifecycleArgs } from '../../../lib/commands/lifecycle/cli';
+import { parseSelection, selectRequested } from '../../../lib/plumbing/selection/selection';
 import { selectShard } from '../../../lib/plumbing/selection/shard';
 
 const attendees = ['ann', 'bob', 'chen', 'dana', 'eve', 'fay', 'gus'];

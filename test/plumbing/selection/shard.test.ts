@@ -84,10 +84,7 @@ describe('--shard needs a remote backend', () => {
     );
   });
 
-  test.each([
-    [{ type: 's3', bucket: 'hoplab-state', region: 'us-east-1' }],
-    [{ type: 'gcs', bucket: 'hoplab-state' }],
-  ])('GIVEN backend %j WHEN --shard is given THEN it is accepted', (backend) => {
+  test.each([[{ type: 's3', bucket: 'hoplab-state', region: 'us-east-1' }], [{ type: 'gcs', bucket: 'hoplab-state' }]])('GIVEN backend %j WHEN --shard is given THEN it is accepted', (backend) => {
     const config = validConfig({ backend }, 'test');
     expect(shardFromArgs('2/3', config.backend)).toEqual({ index: 2, total: 3 });
     expect(() => checkShardBackend(config.backend, { index: 2, total: 3 })).not.toThrow();

@@ -16,7 +16,15 @@ describe('reading outputs', () => {
     const [lab] = outputs.environments;
     expect(lab.exposures.aws?.map((e) => e.mode)).toEqual(['native', 'nodeport', 'nodeport-local']);
     expect(lab.exposures.gcp?.[2]).toMatchObject({ mode: 'nodeport-local', lb_kind: 'gcp-passthrough-nlb', url: 'http://35.192.55.66/', expected_hops: 1 });
-    expect(lab.clusters.aws).toEqual({ cluster_name: 'lab-eks', region: 'us-east-1', node_count: 3, max_pods_per_node: 17, pod_address_range: ['10.0.0.0/19', '10.0.32.0/19'], node_address_range: [], dataplane: null });
+    expect(lab.clusters.aws).toEqual({
+      cluster_name: 'lab-eks',
+      region: 'us-east-1',
+      node_count: 3,
+      max_pods_per_node: 17,
+      pod_address_range: ['10.0.0.0/19', '10.0.32.0/19'],
+      node_address_range: [],
+      dataplane: null,
+    });
     expect(lab.clusters.gcp?.pod_address_range).toEqual(['10.20.0.0/16']);
     expect(lab.clusters.gcp?.node_address_range).toEqual(['10.10.0.0/20']);
   });
@@ -123,9 +131,7 @@ describe('collecting outputs with cdktf', () => {
   test('GIVEN no synthesized app THEN an input error before running anything', async () => {
     const dir = tmp();
     mkdirSync(join(dir, 'x'));
-    await expect(collectOutputs(dir, async () => ({ code: 0, stderr: '' }))).rejects.toThrow(
-      `no ${join(dir, 'manifest.json')}: synthesize first (npm run synth), or pass --outputs FILE`,
-    );
+    await expect(collectOutputs(dir, async () => ({ code: 0, stderr: '' }))).rejects.toThrow(`no ${join(dir, 'manifest.json')}: synthesize first (npm run synth), or pass --outputs FILE`);
   });
 });
 
@@ -136,7 +142,14 @@ describe('side by side, without probing', () => {
     const [lab] = model.environments;
     expect(lab.clouds).toEqual(['aws', 'gcp']);
     expect(lab.rows.map((r) => r.mode)).toEqual(['native', 'nodeport', 'nodeport-local']);
-    expect(lab.rows[1].clouds.aws?.exposure).toMatchObject({ lb_kind: 'alb', target_type: 'instance', expected_hops: 2, source_nat: true, client_ip_via: 'x-forwarded-for', client_ip_preserved: true });
+    expect(lab.rows[1].clouds.aws?.exposure).toMatchObject({
+      lb_kind: 'alb',
+      target_type: 'instance',
+      expected_hops: 2,
+      source_nat: true,
+      client_ip_via: 'x-forwarded-for',
+      client_ip_preserved: true,
+    });
     expect(lab.rows[1].clouds.aws?.probe).toBeNull();
   });
 

@@ -1,0 +1,81 @@
+/** Which environments and stacks a command works on: --env, --shard and --stacks, read the same way by every command. */
+import { LabConfig } from '../../config/schema';
+import { labEnvironments } from '../../config/environments';
+import { STACK_KINDS, StackKind } from './stack-graph';
+import { checkShardBackend, parseShard, selectShard, Shard } from './shard';
+import { UsageError } from '../cli/cli';
+
+/** Throws a message naming the bad option, the value and what is allowed. */
+export function selectEnvironments(config: LabConfig, requested?: readonly string[]): string[] {
+  const all = labEnvironments(config).map((e) => e.name);
+  if (!requested) return all;
+  const unknown = requested.filter((e) => !all.includes(e));
+  if (unknown.length > 0) throw new Error(`--env: ${unknown.map((e) => `"${e}"`).join(', ')} not in this config; environments: ${all.join(', ')}`);
+  return [...requested];
+}
+
+/** Parses `--stacks aws-cluster,gcp-lb`. */
+export function parseKinds(text: string | undefined): StackKind[] {
+  if (text === undefined) return [...STACK_KINDS];
+  const kinds = text
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  const bad = kinds.filter((k) => !(STACK_KINDS as readonly string[]).includes(k));
+  if (bad.length > 0 || kinds.length === 0) throw new Error(`--stacks: ${JSON.stringify(text)} is not a list of stack kinds; allowed: ${STACK_KINDS.join(', ')} (comma-separated)`);
+  return kinds as StackKind[];
+}
+
+/**
+ * `--env a,b` and `--shard K/N` as every command reads them. A shard is computed
+ * over all the config's environments, in its order (placement depends on the
+ * whole list), and then narrowed to `--env`: `--env ann --shard 2/3` is ann if
+ * ann is in shard 2, else nothing. Throws a plain Error naming the flag; the
+ * backend check for shards is the caller's ({@link checkShardBackend}).
+ */
+export function selectRequested(config: LabConfig, envText: string | undefined, shardText: string | undefined): { envs?: string[]; shard?: Shard } {
+  const requested =
+    envText === undefined
+      ? undefined
+      : envText
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean);
+  selectEnvironments(config, requested);
+  const shard = shardText === undefined ? undefined : parseShard(shardText);
+  if (!shard) return { envs: requested };
+  const inShard = selectShard(
+    labEnvironments(config).map((e) => e.name),
+    shard,
+  );
+  return { envs: requested ? requested.filter((e) => inShard.includes(e)) : inShard, shard };
+}
+
+/**
+ * `--env`, `--shard` and `--stacks` for the commands that only read (preflight,
+ * verify): a bad value is a {@link UsageError} (exit 2); a shard with local
+ * state is refused as deploy refuses it.
+ */
+export function parseSelection(config: LabConfig, values: { readonly env?: string; readonly shard?: string; readonly stacks?: string }): { envs?: string[]; shard?: Shard; kinds: StackKind[] } {
+  let selected: { envs?: string[]; shard?: Shard };
+  let kinds: StackKind[];
+  try {
+    kinds = parseKinds(values.stacks);
+    selected = selectRequested(config, values.env, values.shard);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  checkShardBackend(config.backend, selected.shard);
+  return { ...selected, kinds };
+}
+
+/** The config narrowed to the selected environments (for the cost estimate). */
+export function selectedConfig(config: LabConfig, envs?: readonly string[]): LabConfig {
+  if (!envs) return config;
+  return {
+    ...config,
+    attendees: labEnvironments(config)
+      .map((e) => e.name)
+      .filter((n) => envs.includes(n)),
+  };
+}
