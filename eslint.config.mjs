@@ -12,8 +12,8 @@ const importX = require('eslint-plugin-import-x');
 const LAYERS = ['lib/model', 'lib/config', 'lib/constructs', 'lib/stacks', 'lib/plumbing', 'lib/commands', 'bin'];
 /** Within the constructs layer, the clouds never import each other, and Kubernetes objects import neither. */
 const CONSTRUCT_FOLDERS = { 'lib/constructs/aws': ['lib/constructs/gcp'], 'lib/constructs/gcp': ['lib/constructs/aws'], 'lib/constructs/k8s': ['lib/constructs/aws', 'lib/constructs/gcp'] };
-/** Commands do not import each other, but for these steps of one command that are commands of their own. */
-const COMMAND_STEPS = { 'lib/commands/lifecycle': ['lib/commands/preflight'] };
+/** Commands do not import each other, but for these steps of one command that are commands of their own: deploy runs preflight first; local ends with explain's table. */
+const COMMAND_STEPS = { 'lib/commands/lifecycle': ['lib/commands/preflight'], 'lib/commands/local': ['lib/commands/explain'] };
 
 function layerZones(commands) {
   const zones = [];

@@ -3,29 +3,7 @@
  * cdktf.out (or $CDKTF_OUTDIR, as `cdktf` sets it). A bad config prints one
  * line per problem, exits 1 and writes nothing.
  */
-import { App } from 'cdktf';
-import { runCli, simpleArgs } from '../lib/plumbing/cli/cli';
-import { loadConfig } from '../lib/config/load';
-import { addLab, synthFresh } from '../lib/stacks/hoplab-app';
+import { runCli } from '../lib/plumbing/cli/cli';
+import { synth } from '../lib/commands/synth/synth';
 
-const HELP = `usage: npm run synth
-
-Validates the lab config (HOPLAB_CONFIG, or hoplab.config.json/.yaml here, else the
-defaults) and synthesizes every stack of every environment into cdktf.out/stacks.
-A bad config prints one line per problem, exits 1 and writes nothing.`;
-
-runCli(async () => {
-  if (!simpleArgs(HELP)) return 0;
-  const loaded = loadConfig();
-  for (const note of loaded.notes) console.error(`hoplab: note: ${note}`);
-  // No stack traces in construct metadata: they cost a third of synth time and nobody reads them in cdk.tf.json.
-  const app = new App({ outdir: process.env.CDKTF_OUTDIR ?? 'cdktf.out', stackTraces: false });
-  const environments = addLab(app, loaded.config);
-  synthFresh(app);
-  if (process.env.CDKTF_OUTDIR === undefined) {
-    const envs = environments.map((e) => e.env);
-    const which = envs.length === 1 ? `"${envs[0]}"` : `${envs.length} environments`;
-    console.log(`hoplab: synthesized ${envs.length * 4} stacks for ${which} (config: ${loaded.source}) into cdktf.out/stacks`);
-  }
-  return 0;
-});
+runCli(() => synth(process.argv.slice(2)));

@@ -7,55 +7,7 @@
  * emulator and leave it running), HOPLAB_PROVIDER_MIRROR (provider mirror),
  * HOPLAB_KEEP_WORKDIR=1 (keep the synthesized stack, state and log).
  */
-import { abortOnSignals, runCli, simpleArgs } from '../lib/plumbing/cli/cli';
-import { loadConfig } from '../lib/config/load';
-import { explainLab } from '../lib/plumbing/plan/explain-lab';
-import { renderExplainTable } from '../lib/commands/explain/render-explain';
-import { runLocalLab } from '../lib/commands/local/local-lab';
+import { runCli } from '../lib/plumbing/cli/cli';
+import { local } from '../lib/commands/local/local';
 
-const HELP = [
-  'usage: npm run local',
-  '',
-  'Deploys the <env>-aws-cluster stack to a local AWS emulator (moto on loopback) with',
-  'real Terraform, prints its outputs, checks a re-plan is empty, destroys it and checks',
-  'that nothing of the environment is left. Exit code 0 only if all of that worked.',
-  '',
-  'environment:',
-  '  HOPLAB_CONFIG           lab config file (default: ./hoplab.config.json or .yaml, else defaults)',
-  '  HOPLAB_AWS_ENDPOINT     use this running emulator (left running) instead of starting moto',
-  '  HOPLAB_PROVIDER_MIRROR  filesystem provider mirror holding hashicorp/aws 5.100.0',
-  '  HOPLAB_KEEP_WORKDIR=1   keep the synthesized stack, state and terraform.log',
-].join('\n');
-
-runCli(async () => {
-  if (!simpleArgs(HELP)) return 0;
-  const config = loadConfig().config;
-  const abort = abortOnSignals('local', 'stopping and cleaning up');
-
-  const started = Date.now();
-  console.log(`hoplab local: ${config.name}-aws-cluster against a local AWS emulator (no cloud account needed)`);
-  try {
-    const result = await runLocalLab({
-      config,
-      endpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined,
-      abort: abort.signal,
-      keepWorkDir: process.env.HOPLAB_KEEP_WORKDIR === '1',
-    });
-    console.log(
-      `hoplab local: OK in ${((Date.now() - started) / 1000).toFixed(1)} s: ${result.resources.length} resources applied, ` +
-        `re-plan empty, destroyed, nothing left in the emulator` +
-        (result.addonsLeftOut.length ? ` (left out in emulator mode: ${result.addonsLeftOut.join(', ')} add-ons)` : ''),
-    );
-    console.log('');
-    console.log(`What the "${config.name}" environment shows on AWS (npm run explain, from its synthesized stacks; the -lb stack needs a real cluster):`);
-    try {
-      console.log(renderExplainTable(explainLab(config, { env: config.name, clouds: ['aws'] }), { width: process.stdout.columns || 120 }));
-    } catch (error) {
-      console.error(`hoplab local: explain skipped: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    return 0;
-  } catch (error) {
-    console.error(`hoplab local: FAILED: ${error instanceof Error ? error.message : String(error)}`);
-    return abort.signal.aborted ? 130 : 1;
-  }
-});
+runCli(() => local(process.argv.slice(2)));

@@ -73,7 +73,7 @@ export const awsConfig = z
     nodeInstanceType: z
       .string({ error: 'must be an EC2 instance type name such as "t3.medium"' })
       .refine((value) => KNOWN_INSTANCE_TYPES.includes(value), {
-        error: `is not an instance type hoplab knows the ENI limits of; allowed: ${KNOWN_INSTANCE_TYPES.join(', ')}. Add its limits to lib/config/eni-limits.ts to use another`,
+        error: `is not an instance type hoplab knows the ENI limits of; allowed: ${KNOWN_INSTANCE_TYPES.join(', ')}. Add its limits to lib/model/eni-limits.ts to use another`,
       })
       .default('t3.medium')
       .describe('EC2 instance type of the managed node group (its ENI limits set max Pods per node).'),

@@ -100,7 +100,7 @@ const CASES: [string, unknown, string[]][] = [
     'instance type',
     { aws: { nodeInstanceType: 'x9.huge' } },
     [
-      'aws.nodeInstanceType: "x9.huge" is not an instance type hoplab knows the ENI limits of; allowed: c5.large, c6i.large, m5.large, m5.xlarge, m6i.large, m6i.xlarge, m7i.large, r5.large, t3.large, t3.medium, t3.small, t3.xlarge, t3a.large, t3a.medium. Add its limits to lib/config/eni-limits.ts to use another',
+      'aws.nodeInstanceType: "x9.huge" is not an instance type hoplab knows the ENI limits of; allowed: c5.large, c6i.large, m5.large, m5.xlarge, m6i.large, m6i.xlarge, m7i.large, r5.large, t3.large, t3.medium, t3.small, t3.xlarge, t3a.large, t3a.medium. Add its limits to lib/model/eni-limits.ts to use another',
     ],
   ],
   ['node count', { aws: { nodeCount: 0 } }, ['aws.nodeCount: 0 must be at least 1 nodes (allowed: 1 to 50)']],

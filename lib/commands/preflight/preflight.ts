@@ -120,7 +120,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       check: 'permission map',
       verdict: 'warn',
       detail: `${type} is synthesized but hoplab does not know what it needs: not checked`,
-      fix: 'add it to lib/preflight/required-permissions.ts',
+      fix: 'add it to lib/commands/preflight/required-permissions.ts',
     });
   }
 

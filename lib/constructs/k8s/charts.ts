@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 
 /**
  * The directory of a chart that ships with hoplab (`charts/<name>`), found
- * from this module's location: `lib/k8s/` when run from source (tests),
+ * from this module's location: `lib/constructs/k8s/` when run from source (tests),
  * `dist/` when bundled.
  */
 export function localChartDir(name: string): string {

@@ -41,11 +41,11 @@ export function strictArgs<T extends ParseArgsConfig['options']>(argv: readonly 
 }
 
 /** Strict flags for a command that takes only --help (and the listed booleans); prints `help` for --help. */
-export function simpleArgs(help: string, booleans: readonly string[] = []): Record<string, boolean> | undefined {
+export function simpleArgs(argv: readonly string[], help: string, booleans: readonly string[] = []): Record<string, boolean> | undefined {
   let values: Record<string, unknown>;
   try {
     values = parseArgs({
-      args: process.argv.slice(2),
+      args: [...argv],
       options: Object.fromEntries([['help', { type: 'boolean', short: 'h' }], ...booleans.map((b) => [b, { type: 'boolean' }])]) as Record<string, { type: 'boolean' }>,
       strict: true,
     }).values;

@@ -100,7 +100,7 @@ export function formatCostEstimate(estimate: CostEstimate): string[] {
     out.push(`  the lab runs in ${estimate.otherRegions.join(' and ')}: prices there differ (often by 5-20%); this uses the table's regions`);
   }
   if (estimate.unpriced.length > 0) {
-    out.push(`  not priced (add to lib/cost/price-table.ts): ${estimate.unpriced.join('; ')}`);
+    out.push(`  not priced (add to lib/plumbing/estimate/price-table.ts): ${estimate.unpriced.join('; ')}`);
   }
   return out;
 }

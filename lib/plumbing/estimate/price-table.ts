@@ -48,7 +48,7 @@ export const PRICE_TABLE = {
       'n2-standard-2': 0.097118,
       'n2-standard-4': 0.194236,
     } as Readonly<Record<string, number>>,
-    /** 50 GB pd-balanced boot disk (the node pool's size, lib/gcp/gke-node-pool.ts) at $0.10 per GB-month. */
+    /** 50 GB pd-balanced boot disk (the node pool's size, lib/constructs/gcp/gke-node-pool.ts) at $0.10 per GB-month. */
     nodeDiskHour: (50 * 0.1) / 730,
     /** Cloud NAT, per VM that uses the gateway. */
     natPerVmHour: 0.0014,

@@ -16,7 +16,7 @@ export interface PathStep {
   readonly snat: boolean;
 }
 
-/** The variables of the comparison matrix (see lib/explain/matrix.ts). */
+/** The variables of the comparison matrix (see lib/plumbing/plan/matrix.ts). */
 export interface MatrixVariables {
   readonly layer: 'L7' | 'L4';
   readonly api: 'Gateway API' | 'core API';

@@ -51,7 +51,7 @@ export function awsCapacity(stack: SynthStack): PodCapacity {
     reason = `VPC CNI on ${instanceType}: ${limits.maxEnis} ENIs x (${limits.ipv4PerEni} IPv4 per ENI - 1) + 2`;
   }
   if (instanceType && !limits) {
-    notes.push(`ENI limits of ${instanceType} are not in lib/config/eni-limits.ts`);
+    notes.push(`ENI limits of ${instanceType} are not in lib/model/eni-limits.ts`);
   }
   const nodeCount = numberOutput(stack, CLUSTER_OUTPUTS.nodeCount) ?? (nodeGroup ? literalNumber(stack, dig(nodeGroup.config, 'scaling_config.desired_size')) : undefined) ?? null;
   const ranges = stringList(outputValue(stack, CLUSTER_OUTPUTS.podAddressRange));

@@ -37,7 +37,7 @@ describe('estimateCost', () => {
   test('GIVEN a machine type missing from the price table WHEN estimated THEN it is counted as 0 and named', () => {
     const estimate = estimateCost(validConfig({ gcp: { machineType: 'c3-standard-4' } }, 'test'));
     expect(estimate.unpriced).toEqual(['gcp: Compute Engine c3-standard-4 node']);
-    expect(formatCostEstimate(estimate).at(-1)).toBe('  not priced (add to lib/cost/price-table.ts): gcp: Compute Engine c3-standard-4 node');
+    expect(formatCostEstimate(estimate).at(-1)).toBe('  not priced (add to lib/plumbing/estimate/price-table.ts): gcp: Compute Engine c3-standard-4 node');
   });
 
   test('GIVEN the estimate WHEN formatted THEN it states the price date, the regions and the totals', () => {

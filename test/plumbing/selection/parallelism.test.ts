@@ -11,7 +11,7 @@ describe('auto parallelism from a memory figure', () => {
     expect(auto.parallelism).toBe(12);
     expect(auto.reason).toBe(
       'parallelism auto: 12 = (8192 MiB available - 1024 reserved - 860 MiB of shared provider binaries) / 515 MiB per aws-lb stack (terraform + aws + helm + kubernetes, private memory); ' +
-        'helm, kubernetes, google figures are estimates, aws and terraform measured (lib/lifecycle/parallelism.ts)',
+        'helm, kubernetes, google figures are estimates, aws and terraform measured (lib/plumbing/selection/parallelism.ts)',
     );
   });
 
@@ -21,7 +21,7 @@ describe('auto parallelism from a memory figure', () => {
     expect(auto).toEqual({
       parallelism: 8,
       reason:
-        'parallelism auto: 8 = (4096 MiB available - 1024 reserved - 540 MiB of shared provider binaries) / 285 MiB per aws-cluster stack (terraform + aws, private memory); measured figures (lib/lifecycle/parallelism.ts)',
+        'parallelism auto: 8 = (4096 MiB available - 1024 reserved - 540 MiB of shared provider binaries) / 285 MiB per aws-cluster stack (terraform + aws, private memory); measured figures (lib/plumbing/selection/parallelism.ts)',
     });
   });
 

@@ -1,0 +1,64 @@
+/** `npm run cost`: the estimated cost and wall time of the configured lab, as `deploy` prints them first. */
+import { loadConfig } from '../../config/load';
+import { estimateCost, formatCostEstimate } from '../../plumbing/estimate/cost-estimate';
+import { strictArgs, UsageError } from '../../plumbing/cli/cli';
+import { parseKinds, selectEnvironments } from '../../plumbing/selection/selection';
+import { resolveParallelism } from '../../plumbing/selection/parallelism';
+import { MAX_SHARDS } from '../../plumbing/selection/shard';
+import { estimateTime, formatTimeEstimate } from '../../plumbing/estimate/time-estimate';
+
+export const COST_HELP = `usage: npm run cost -- [--json] [--shards N] [--parallelism N|auto] [--stacks kinds]
+
+The estimated cost of the configured lab per environment, per hour and for
+workshop.durationHours, per cloud and in total, from lib/plumbing/estimate/price-table.ts
+(list prices of its stated date and regions); and the estimated wall time of
+deploy and teardown: each stack's create/destroy time (documented or estimated,
+with its source, in lib/plumbing/estimate/time-estimate.ts) through the dependency graph
+(cluster before lb, clouds and environments in parallel), N stacks at a time,
+in --shards CI jobs side by side. deploy prints the same first.
+
+  --shards N           shards (CI jobs) side by side (1-${MAX_SHARDS}; default 1)
+  --parallelism N|auto stacks at once per shard (default deploy.parallelism)
+  --stacks kinds       only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)
+  --json               the estimates as JSON ({...cost, time: {deploy, teardown}})`;
+
+/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
+export async function cost(argv: readonly string[]): Promise<number> {
+  const values = strictArgs(argv, {
+    json: { type: 'boolean' },
+    shards: { type: 'string' },
+    parallelism: { type: 'string' },
+    stacks: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    console.log(COST_HELP);
+    return 0;
+  }
+  const shards = values.shards === undefined ? 1 : Number(values.shards);
+  if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS) throw new UsageError(`--shards: ${JSON.stringify(values.shards)} is not a whole number from 1 to ${MAX_SHARDS}`);
+  const p = values.parallelism;
+  if (p !== undefined && p !== 'auto' && !(/^\d+$/.test(p) && Number(p) >= 1 && Number(p) <= 32))
+    throw new UsageError(`--parallelism: ${JSON.stringify(p)} is not a whole number from 1 to 32, or auto`);
+  let kinds;
+  try {
+    kinds = parseKinds(values.stacks);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const config = loadConfig().config;
+  const chosen = resolveParallelism(p === undefined ? config.deploy.parallelism : p === 'auto' ? 'auto' : Number(p), kinds);
+  const envs = selectEnvironments(config);
+  const time = {
+    deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards }),
+    teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards }),
+  };
+  if (values.json) {
+    console.log(JSON.stringify({ ...estimateCost(config), time }, null, 2));
+    return 0;
+  }
+  for (const line of formatCostEstimate(estimateCost(config))) console.log(line);
+  if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
+  for (const line of formatTimeEstimate([time.deploy, time.teardown], kinds)) console.log(line);
+  return 0;
+}

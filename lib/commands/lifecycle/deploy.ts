@@ -1,0 +1,82 @@
+/**
+ * `npm run deploy`: applies every stack of every environment to the real
+ * clouds, each cloud's cluster stack before its lb stack, AWS and GCP and
+ * attendees in parallel. Runs preflight first and stops on a blocking finding
+ * (--skip-preflight overrides, loudly), then prints the cost estimate and asks to go on.
+ */
+import { estimateCost, formatCostEstimate } from '../../plumbing/estimate/cost-estimate';
+import { abortOnSignals, confirm } from '../../plumbing/cli/cli';
+import { parseLifecycleArgs } from './cli';
+import { selectedConfig } from '../../plumbing/selection/selection';
+import { checkLifecycleRequest, runLifecycle } from './lifecycle';
+import { selectEnvironments } from '../../plumbing/selection/selection';
+import { resolveParallelism } from '../../plumbing/selection/parallelism';
+import { estimateTime, formatTimeEstimate } from '../../plumbing/estimate/time-estimate';
+import { formatShard } from '../../plumbing/selection/shard';
+import { preflightGate } from '../preflight/preflight-cli';
+
+export const DEPLOY_HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N|auto] [--shard K/N] [--yes] [--skip-preflight]
+
+Synthesizes the lab and applies its stacks with Terraform in dependency order
+(<env>-aws-cluster before <env>-aws-lb, <env>-gcp-cluster before <env>-gcp-lb;
+AWS, GCP and environments in parallel, N stacks at a time: deploy.parallelism, default 4).
+Runs npm run preflight for the same selection first and stops on a blocking finding.
+Prints the estimated cost per hour and for workshop.durationHours, and the estimated
+wall time (see npm run cost -- --help), first and asks to go on
+(--yes to skip the question; required when not on a terminal).
+
+  --env a,b        only these environments (attendee names, or the config's name)
+  --stacks kinds   only these stack kinds
+  --parallelism N  stacks at once (1-32), or auto: as many as the free memory holds,
+                   from the measured size of the providers each stack loads (it says why)
+  --shard K/N      only the K-th of N shards of the environments (CI: one job per shard;
+                   needs an s3 or gcs backend); an environment's shard depends on its name only
+  --yes, -y        do not ask
+  --skip-preflight deploy even when preflight would stop it (said loudly; not recommended)
+Credentials: AWS's default chain (and the AWS CLI for EKS tokens); Google Application Default Credentials.
+Logs: .hoplab/logs/<stack>.deploy.log. Exit 0 only if every selected stack applied.`;
+
+/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
+export async function deploy(argv: readonly string[]): Promise<number> {
+  const skipPreflight = argv.includes('--skip-preflight');
+  const options = parseLifecycleArgs(argv.filter((a) => a !== '--skip-preflight'));
+  if (options.help) {
+    console.log(DEPLOY_HELP);
+    return 0;
+  }
+  checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config);
+  // Said before anything runs: a deprecated datapath, or a change that recreates a cluster.
+  for (const note of options.notes) console.log(`hoplab: note: ${note}`);
+  if (options.shard && options.envs?.length === 0) {
+    console.log(`hoplab deploy: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
+    return 0;
+  }
+  const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined };
+  if (!(await preflightGate({ ...preflight, skip: skipPreflight, write: (line) => console.log(line) }))) {
+    return 1;
+  }
+  for (const line of formatCostEstimate(estimateCost(selectedConfig(options.config, options.envs)))) console.log(line);
+  const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, options.kinds);
+  if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
+  const envs = selectEnvironments(options.config, options.envs);
+  for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism })], options.kinds)) console.log(line);
+  if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
+    return 1;
+  }
+  const abort = abortOnSignals('deploy', 'no new stacks start; running Terraform stops gracefully');
+  const result = await runLifecycle('deploy', {
+    config: options.config,
+    envs: options.envs,
+    kinds: options.kinds,
+    parallelism: chosen.parallelism,
+    awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined,
+    write: (line) => console.log(line),
+    signal: abort.signal,
+  });
+  if (!result.ok) {
+    console.error('hoplab deploy: not every stack applied (see above and .hoplab/logs); stacks that did apply keep costing money: fix and deploy again, or run npm run teardown');
+    return abort.signal.aborted ? 130 : 1;
+  }
+  console.log('hoplab deploy: every stack applied; see the outputs with npm run compare');
+  return 0;
+}

@@ -1,0 +1,23 @@
+/**
+ * `npm run preflight`: everything that can be checked before a deploy spends
+ * money. See `npm run preflight -- --help`.
+ */
+import { renderFindings } from '../../plumbing/cli/finding';
+import { runPreflight } from './preflight';
+import { parsePreflightArgs } from './preflight-cli';
+
+/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
+export async function preflight(argv: readonly string[]): Promise<number> {
+  const args = parsePreflightArgs(argv);
+  if (!args) return 0;
+  const result = await runPreflight({
+    config: args.config,
+    envs: args.envs,
+    kinds: args.kinds,
+    myIp: args.myIp,
+    awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined,
+    progress: (line) => console.error(line),
+  });
+  process.stdout.write(renderFindings(result.findings, args.format, result.meta));
+  return result.ok ? 0 : 1;
+}

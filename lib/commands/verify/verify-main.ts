@@ -1,0 +1,17 @@
+/**
+ * `npm run verify`: after a deploy, no drift, every exposure ready and as
+ * claimed, and a report to keep. See `npm run verify -- --help`.
+ */
+import { abortOnSignals } from '../../plumbing/cli/cli';
+import { runVerify } from './verify';
+import { parseVerifyArgs, renderVerify } from './verify-cli';
+
+/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
+export async function verify(argv: readonly string[]): Promise<number> {
+  const args = parseVerifyArgs(argv);
+  if (!args) return 0;
+  abortOnSignals('verify', 'stopping (plans only read; nothing to clean up)');
+  const report = await runVerify({ ...args.options, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined, progress: (line) => console.error(line) });
+  process.stdout.write(renderVerify(report, args.format));
+  return report.ok ? 0 : 1;
+}
