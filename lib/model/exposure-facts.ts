@@ -157,6 +157,38 @@ export const EXPOSURE_FACTS: Readonly<Record<Cloud, Readonly<Partial<Record<Expo
   },
 };
 
+/**
+ * The kinds of exposure construct, one class each (lib/constructs/aws, lib/constructs/gcp):
+ * the ALB Ingress, the ALB Gateway, the NLB Service; the GKE Ingress, the GKE Gateway,
+ * the GKE passthrough load balancer Service.
+ */
+export const EXPOSURE_CONSTRUCTS = ['alb-ingress', 'alb-gateway', 'nlb-service', 'gce-ingress', 'gke-gateway', 'gke-passthrough-service'] as const;
+export type ExposureConstruct = (typeof EXPOSURE_CONSTRUCTS)[number];
+
+/**
+ * Which construct builds each exposure a cloud offers (the same (cloud, mode)
+ * pairs as {@link EXPOSURE_FACTS}; a test holds them together). The `-lb`
+ * stacks build every exposure through this table (see composeExposures), so a
+ * new mode of an existing kind is one entry here and one in EXPOSURE_FACTS.
+ */
+export const EXPOSURE_BUILT_BY: Readonly<Record<Cloud, Readonly<Partial<Record<ExposureMode, ExposureConstruct>>>>> = {
+  aws: {
+    native: 'alb-ingress',
+    gateway: 'alb-gateway',
+    nodeport: 'alb-ingress',
+    'nodeport-l4': 'nlb-service',
+    'nodeport-local': 'nlb-service',
+    'native-l4': 'nlb-service',
+  },
+  gcp: {
+    native: 'gce-ingress',
+    gateway: 'gke-gateway',
+    nodeport: 'gce-ingress',
+    'nodeport-l4': 'gke-passthrough-service',
+    'nodeport-local': 'gke-passthrough-service',
+  },
+};
+
 /** The facts of `mode` on `cloud`, or undefined where the cloud does not offer it. */
 export function exposureFacts(cloud: Cloud, mode: ExposureMode): ExposureFacts | undefined {
   return EXPOSURE_FACTS[cloud][mode];

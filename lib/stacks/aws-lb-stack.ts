@@ -1,19 +1,18 @@
-import { Annotations, dependable, TerraformOutput, TerraformStack } from 'cdktf';
+import { Annotations, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { LabConfig } from '../config/schema';
-import { ExposureMode } from '../model/modes';
-import { ExposureOutput, exposureOutputName } from '../model/contract';
-import { exposureBackends, exposureFacts } from '../model/exposure-facts';
+import { exposureBackends } from '../model/exposure-facts';
 import { AlbGatewayExposure } from '../constructs/aws/alb-gateway-exposure';
 import { AlbIngressExposure, AlbTargetType } from '../constructs/aws/alb-ingress-exposure';
 import { EksProviders } from '../constructs/aws/eks-providers';
-import { LbExposure } from '../constructs/aws/lb-exposure';
 import { LoadBalancerController, READINESS_GATE_INJECT_LABEL } from '../constructs/aws/load-balancer-controller';
 import { NlbServiceExposure, NlbTargetType } from '../constructs/aws/nlb-service-exposure';
 import { DEMO_APP_LABELS, DemoApp } from '../constructs/k8s/demo-app';
 import { GatewayApiCrds } from '../constructs/k8s/gateway-api-crds';
 import { labTags } from '../model/tags';
 import { AwsClusterStack } from './aws-cluster-stack';
+import { Exposure, ExposureProps } from '../constructs/exposure';
+import { composeExposures } from './compose-exposures';
 
 /** Namespace of the demo app and its exposures. */
 export const AWS_LB_APP_NAMESPACE = 'hoplab';
@@ -49,7 +48,7 @@ export class AwsLbStack extends TerraformStack {
   /** The Gateway API CRDs, when the `gateway` exposure is configured. */
   public readonly gatewayApiCrds?: GatewayApiCrds;
   /** The exposures, in the order of `config.exposures`. */
-  public readonly exposures: readonly LbExposure[];
+  public readonly exposures: readonly Exposure[];
 
   constructor(scope: Construct, id: string, props: AwsLbStackProps) {
     super(scope, id);
@@ -88,71 +87,37 @@ export class AwsLbStack extends TerraformStack {
       dependsOn: [release],
     });
 
-    this.exposures = config.exposures.map((mode) => this.exposure(mode));
-    // Pods after load balancers: readiness gates are injected only at Pod creation,
-    // and only for target groups that exist by then.
-    this.app.deployment.dependsOn = [...(this.app.deployment.dependsOn ?? []), ...this.exposures.map((e) => dependable(e.loadBalancerObject))];
-
-    for (const exposure of this.exposures) {
-      const facts = this.facts(exposure.mode);
-      const value: ExposureOutput = {
-        mode: exposure.mode,
-        cloud: 'aws',
-        url: exposure.url,
-        ...facts,
-        backends: exposureBackends('aws', facts),
-        // With Cilium's kube-proxy replacement, Cilium's eBPF programs do the SNAT (and only for Pods on other nodes).
-        client_ip_seen_as: config.aws.datapath === 'cilium' ? facts.client_ip_seen_as.replace('SNAT by kube-proxy', 'SNAT by Cilium (eBPF), when the Pod is on another node') : facts.client_ip_seen_as,
-      };
-      new TerraformOutput(this, exposureOutputName(exposure.mode), { value, description: `The ${exposure.mode} exposure of ${config.name} on EKS` });
-    }
+    // Every exposure comes after the controller (its webhooks) and goes before it; its load balancer carries the mode as a tag.
+    const onEks = (props: ExposureProps) => ({ ...props, dependsOn: [release], tags: { 'hoplab-exposure': props.mode } });
+    this.exposures = composeExposures(this, {
+      cloud: 'aws',
+      modes: config.exposures,
+      shared: { namespace: this.app.namespace, selector: DEMO_APP_LABELS, targetPort: APP_PORT_NAME },
+      builders: {
+        'alb-ingress': (scope, id, props, facts) =>
+          new AlbIngressExposure(scope, id, { ...onEks(props), targetType: facts.target_type as AlbTargetType, ingressClassName: this.controller.ingressClassName }),
+        'alb-gateway': (scope, id, props) => new AlbGatewayExposure(scope, id, onEks(props)),
+        'nlb-service': (scope, id, props, facts) =>
+          new NlbServiceExposure(scope, id, {
+            ...onEks(props),
+            targetType: facts.target_type as NlbTargetType,
+            externalTrafficPolicy: facts.external_traffic_policy,
+            loadBalancerClass: this.controller.loadBalancerClass,
+          }),
+      },
+      constructId: (mode) => `exposure-${mode}`,
+      app: this.app,
+      backends: (facts) => exposureBackends('aws', facts),
+      // With Cilium's kube-proxy replacement, Cilium's eBPF programs do the SNAT (and only for Pods on other nodes).
+      clientIpSeenAs: (words) => (config.aws.datapath === 'cilium' ? words.replace('SNAT by kube-proxy', 'SNAT by Cilium (eBPF), when the Pod is on another node') : words),
+      outputDescription: (mode) => `The ${mode} exposure of ${config.name} on EKS`,
+    });
 
     if (config.app.replicas >= config.aws.nodeCount) {
       Annotations.of(this).addWarning(
         `app.replicas (${config.app.replicas}) is not below aws.nodeCount (${config.aws.nodeCount}): every node may host a Pod, ` +
           `so the nodeport exposure's extra hop may not show; use fewer replicas than nodes`,
       );
-    }
-  }
-
-  /** One exposure, built as EXPOSURE_FACTS describes it, so the outputs and the resources cannot disagree. Construct id: `exposure-<mode>`. */
-  private facts(mode: ExposureMode) {
-    const facts = exposureFacts('aws', mode);
-    if (!facts) {
-      throw new Error(`AwsLbStack: EXPOSURE_FACTS.aws has no "${mode}"; every exposure mode exists on EKS`);
-    }
-    return facts;
-  }
-
-  private exposure(mode: ExposureMode): LbExposure {
-    const facts = this.facts(mode);
-    const common = {
-      mode,
-      namespace: this.app.namespace,
-      selector: DEMO_APP_LABELS,
-      targetPort: APP_PORT_NAME,
-      tags: { 'hoplab-exposure': mode },
-      controller: this.controller.release,
-    };
-    if (mode === 'gateway') {
-      return new AlbGatewayExposure(this, `exposure-${mode}`, common);
-    }
-    switch (facts.lb_kind) {
-      case 'alb':
-        return new AlbIngressExposure(this, `exposure-${mode}`, {
-          ...common,
-          targetType: facts.target_type as AlbTargetType,
-          ingressClassName: this.controller.ingressClassName,
-        });
-      case 'nlb':
-        return new NlbServiceExposure(this, `exposure-${mode}`, {
-          ...common,
-          targetType: facts.target_type as NlbTargetType,
-          externalTrafficPolicy: facts.external_traffic_policy,
-          loadBalancerClass: this.controller.loadBalancerClass,
-        });
-      default:
-        throw new Error(`AwsLbStack: EXPOSURE_FACTS.aws["${mode}"].lb_kind "${facts.lb_kind}" has no construct; use "alb" or "nlb"`);
     }
   }
 }

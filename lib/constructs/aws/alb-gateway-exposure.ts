@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { ExposureMode } from '../../model/modes';
 import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
 import { KubernetesManifest, ManifestsRelease } from '../k8s/manifests-release';
-import { LbExposure } from './lb-exposure';
+import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
 
 /** `spec.controllerName` of a GatewayClass served by the AWS Load Balancer Controller's ALB Gateway controller. */
 export const ALB_GATEWAY_CONTROLLER_NAME = 'gateway.k8s.aws/alb';
@@ -14,15 +14,7 @@ export const LBC_GATEWAY_API_VERSION = 'gateway.k8s.aws/v1';
 /** The kubectl image of the hook that waits for the Gateway to be programmed. */
 export const KUBECTL_IMAGE = 'registry.k8s.io/kubectl:v1.32.9';
 
-export interface AlbGatewayExposureProps {
-  /** Exposure mode (required): names the objects and labels them. */
-  readonly mode: ExposureMode;
-  /** Namespace of the app (required). */
-  readonly namespace: string;
-  /** Labels of the Pods to expose (required): the Service selector. */
-  readonly selector: Readonly<Record<string, string>>;
-  /** Name of the Pods' container port (required). */
-  readonly targetPort: string;
+export interface AlbGatewayExposureProps extends ExposureProps {
   /**
    * Name of the cluster-scoped GatewayClass this exposure creates.
    * @default 'hoplab-alb'
@@ -34,12 +26,12 @@ export interface AlbGatewayExposureProps {
    */
   readonly tags?: Readonly<Record<string, string>>;
   /**
-   * The AWS Load Balancer Controller's Helm release (required). Everything
-   * here depends on it: created after its webhooks answer, deleted (and the
-   * ALB with it: finalizers on the GatewayClass, Gateway and configuration
-   * objects) before it is uninstalled.
+   * The AWS Load Balancer Controller's Helm release, and anything else to come
+   * first (required). Everything here depends on it: created after its webhooks
+   * answer, deleted (and the ALB with it: finalizers on the GatewayClass,
+   * Gateway and configuration objects) before it is uninstalled.
    */
-  readonly controller: ITerraformDependable;
+  readonly dependsOn: ITerraformDependable[];
 }
 
 /**
@@ -58,10 +50,10 @@ export interface AlbGatewayExposureProps {
  * done when the ALB is; the URL is then read from the Gateway's
  * `status.addresses` with a `kubernetes_resource` data source.
  */
-export class AlbGatewayExposure extends Construct implements LbExposure {
+export class AlbGatewayExposure extends Construct implements Exposure {
   public readonly mode: ExposureMode;
   public readonly url: string;
-  public readonly loadBalancerObject: ITerraformDependable;
+  public readonly loadBalancerObjects: ITerraformDependable[];
   /** The backend Service. */
   public readonly service: ServiceV1;
   /** The Helm release holding GatewayClass, Gateway, HTTPRoute and the controller's configuration. */
@@ -83,9 +75,9 @@ export class AlbGatewayExposure extends Construct implements LbExposure {
         // ip targets: the ALB reaches Pod IPs in the VPC directly, no NodePort.
         type: 'ClusterIP',
         selector: { ...props.selector },
-        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: props.targetPort, protocol: 'TCP' }],
+        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: serviceTargetPort(props.targetPort), protocol: 'TCP' }],
       },
-      dependsOn: [props.controller],
+      dependsOn: [...props.dependsOn],
     });
 
     const waiter = `${name}-wait`;
@@ -181,7 +173,7 @@ export class AlbGatewayExposure extends Construct implements LbExposure {
       releaseName: name,
       namespace,
       manifests,
-      dependsOn: [props.controller, this.service],
+      dependsOn: [...props.dependsOn, this.service],
     });
 
     this.gateway = new DataKubernetesResource(this, 'gateway', {
@@ -190,7 +182,7 @@ export class AlbGatewayExposure extends Construct implements LbExposure {
       metadata: { name, namespace },
       dependsOn: [this.objects.release],
     });
-    this.loadBalancerObject = this.objects.release;
+    this.loadBalancerObjects = [this.objects.release];
     this.url = `http://\${${this.gateway.fqn}.object.status.addresses[0].value}/`;
   }
 }

@@ -2,23 +2,16 @@ import { IngressV1 } from '@cdktf/provider-kubernetes/lib/ingress-v1';
 import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { ExposureMode } from '../../model/modes';
 import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
-import { LbExposure, tagList } from './lb-exposure';
+import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
+import { tagList } from './tag-list';
+import { ExposureMode } from '../../model/modes';
 
 /** ALB target types: Pod IPs, or every node's NodePort. */
 export const ALB_TARGET_TYPES = ['ip', 'instance'] as const;
 export type AlbTargetType = (typeof ALB_TARGET_TYPES)[number];
 
-export interface AlbIngressExposureProps {
-  /** Exposure mode (required): names the Service and Ingress and labels them. */
-  readonly mode: ExposureMode;
-  /** Namespace of the app (required). */
-  readonly namespace: string;
-  /** Labels of the Pods to expose (required): the Service selector. */
-  readonly selector: Readonly<Record<string, string>>;
-  /** Name of the Pods' container port (required). */
-  readonly targetPort: string;
+export interface AlbIngressExposureProps extends ExposureProps {
   /**
    * `ip`: the ALB targets Pod IPs behind a ClusterIP Service (container-native).
    * `instance`: the ALB targets every node's NodePort of a `NodePort` Service.
@@ -33,11 +26,11 @@ export interface AlbIngressExposureProps {
    */
   readonly tags?: Readonly<Record<string, string>>;
   /**
-   * The AWS Load Balancer Controller's Helm release (required). The Service and
-   * Ingress depend on it: created after its webhooks answer, deleted (and their
-   * load balancer with them) before it is uninstalled.
+   * The AWS Load Balancer Controller's Helm release, and anything else to come
+   * first (required). The Service and Ingress depend on it: created after its
+   * webhooks answer, deleted (and their load balancer with them) before it is uninstalled.
    */
-  readonly controller: ITerraformDependable;
+  readonly dependsOn: ITerraformDependable[];
 }
 
 /**
@@ -47,10 +40,10 @@ export interface AlbIngressExposureProps {
  * to the NodePort of every node, and kube-proxy forwards (and SNATs) to a Pod
  * that may live on another node (`externalTrafficPolicy: Cluster`).
  */
-export class AlbIngressExposure extends Construct implements LbExposure {
+export class AlbIngressExposure extends Construct implements Exposure {
   public readonly mode: ExposureMode;
   public readonly url: string;
-  public readonly loadBalancerObject: IngressV1;
+  public readonly loadBalancerObjects: ITerraformDependable[];
   /** The backend Service. */
   public readonly service: ServiceV1;
   /** The Ingress. */
@@ -73,9 +66,9 @@ export class AlbIngressExposure extends Construct implements LbExposure {
         type: nodePorts ? 'NodePort' : 'ClusterIP',
         ...(nodePorts ? { externalTrafficPolicy: 'Cluster' } : {}),
         selector: { ...props.selector },
-        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: props.targetPort, protocol: 'TCP' }],
+        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: serviceTargetPort(props.targetPort), protocol: 'TCP' }],
       },
-      dependsOn: [props.controller],
+      dependsOn: [...props.dependsOn],
     });
 
     const tags = props.tags ?? {};
@@ -108,9 +101,9 @@ export class AlbIngressExposure extends Construct implements LbExposure {
       },
       waitForLoadBalancer: true,
       timeouts: { create: '10m', delete: '15m' },
-      dependsOn: [props.controller],
+      dependsOn: [...props.dependsOn],
     });
-    this.loadBalancerObject = this.ingress;
+    this.loadBalancerObjects = [this.ingress];
     this.url = `http://${this.ingress.status.get(0).loadBalancer.get(0).ingress.get(0).hostname}/`;
   }
 }

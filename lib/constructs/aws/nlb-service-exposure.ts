@@ -3,21 +3,14 @@ import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../../model/modes';
 import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
-import { LbExposure, tagList } from './lb-exposure';
+import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
+import { tagList } from './tag-list';
 
 /** NLB target types: node NodePorts or Pod IPs. */
 export const NLB_TARGET_TYPES = ['instance', 'ip'] as const;
 export type NlbTargetType = (typeof NLB_TARGET_TYPES)[number];
 
-export interface NlbServiceExposureProps {
-  /** Exposure mode (required): names the Service and labels it. */
-  readonly mode: ExposureMode;
-  /** Namespace of the app (required). */
-  readonly namespace: string;
-  /** Labels of the Pods to expose (required): the Service selector. */
-  readonly selector: Readonly<Record<string, string>>;
-  /** Name of the Pods' container port (required). */
-  readonly targetPort: string;
+export interface NlbServiceExposureProps extends ExposureProps {
   /**
    * `instance`: the NLB targets every node's NodePort (NodePort-based).
    * `ip`: the NLB targets Pod IPs (container-native); no NodePorts are allocated.
@@ -40,11 +33,11 @@ export interface NlbServiceExposureProps {
    */
   readonly tags?: Readonly<Record<string, string>>;
   /**
-   * The AWS Load Balancer Controller's Helm release (required). The Service
-   * depends on it: created after its webhooks answer, deleted (and its load
-   * balancer with it) before it is uninstalled.
+   * The AWS Load Balancer Controller's Helm release, and anything else to come
+   * first (required). The Service depends on it: created after its webhooks
+   * answer, deleted (and its load balancer with it) before it is uninstalled.
    */
-  readonly controller: ITerraformDependable;
+  readonly dependsOn: ITerraformDependable[];
 }
 
 /**
@@ -63,10 +56,10 @@ export interface NlbServiceExposureProps {
  * - `ip` (`native-l4`): the NLB sends to Pod IPs (readiness gates); one hop,
  *   the client kept as TCP source. No NodePorts are allocated.
  */
-export class NlbServiceExposure extends Construct implements LbExposure {
+export class NlbServiceExposure extends Construct implements Exposure {
   public readonly mode: ExposureMode;
   public readonly url: string;
-  public readonly loadBalancerObject: ServiceV1;
+  public readonly loadBalancerObjects: ITerraformDependable[];
   /** The Service. */
   public readonly service: ServiceV1;
 
@@ -126,13 +119,13 @@ export class NlbServiceExposure extends Construct implements LbExposure {
         // ip targets skip the nodes: no NodePort is needed (the controller documents this for NLB ip mode).
         ...(targetType === 'ip' ? { allocateLoadBalancerNodePorts: false } : {}),
         selector: { ...props.selector },
-        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: props.targetPort, protocol: 'TCP' }],
+        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: serviceTargetPort(props.targetPort), protocol: 'TCP' }],
       },
       waitForLoadBalancer: true,
       timeouts: { create: '10m' },
-      dependsOn: [props.controller],
+      dependsOn: [...props.dependsOn],
     });
-    this.loadBalancerObject = this.service;
+    this.loadBalancerObjects = [this.service];
     this.url = `http://${this.service.status.get(0).loadBalancer.get(0).ingress.get(0).hostname}/`;
   }
 }

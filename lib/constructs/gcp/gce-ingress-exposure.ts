@@ -2,6 +2,8 @@ import { IngressV1 } from '@cdktf/provider-kubernetes/lib/ingress-v1';
 import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
+import { ExposureMode } from '../../model/modes';
+import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
 import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
 
 /** Service annotation that turns container-native load balancing (NEGs) on or off for Ingress backends. */
@@ -28,25 +30,13 @@ export const GCE_INGRESS_MODES = {
   nodeport: { serviceType: 'NodePort', negAnnotation: '{"ingress": false}' },
 } as const;
 
-export interface GceIngressExposureProps {
-  /** `native` (NEG backends) or `nodeport` (instance-group backends). Required. */
-  readonly mode: keyof typeof GCE_INGRESS_MODES;
-  /** Namespace of the app (a reference to the namespace resource, so it is destroyed after the exposure). Required. */
-  readonly namespace: string;
-  /** Labels that select the app's Pods. Required. */
-  readonly selector: Readonly<Record<string, string>>;
-  /** Port the Pods serve on. Required. */
-  readonly targetPort: number;
+/** Props of {@link GceIngressExposure}: `mode` is `native` (NEG backends) or `nodeport` (instance-group backends). */
+export interface GceIngressExposureProps extends ExposureProps {
   /**
    * Service and Ingress name.
    * @default `echo-${mode}`
    */
   readonly name?: string;
-  /**
-   * Resources to create first and destroy after the exposure.
-   * @default - none
-   */
-  readonly dependsOn?: ITerraformDependable[];
 }
 
 /**
@@ -66,19 +56,21 @@ export interface GceIngressExposureProps {
  * by the NEG controller, whose ServiceNetworkEndpointGroup objects hold the
  * namespace's deletion until they are gone).
  */
-export class GceIngressExposure extends Construct {
+export class GceIngressExposure extends Construct implements Exposure {
   /** The exposure mode. */
-  public readonly mode: keyof typeof GCE_INGRESS_MODES;
+  public readonly mode: ExposureMode;
   /** The backend Service. */
   public readonly service: ServiceV1;
   /** The Ingress. */
   public readonly ingress: IngressV1;
   /** `http://<load balancer IP>/`, from the Ingress status. */
   public readonly url: string;
+  /** The Service (its NEGs) and the Ingress (its load balancer). */
+  public readonly loadBalancerObjects: ITerraformDependable[];
 
   constructor(scope: Construct, id: string, props: GceIngressExposureProps) {
     super(scope, id);
-    const style = GCE_INGRESS_MODES[props.mode];
+    const style = (GCE_INGRESS_MODES as Partial<Record<ExposureMode, (typeof GCE_INGRESS_MODES)[keyof typeof GCE_INGRESS_MODES]>>)[props.mode];
     if (!style) {
       throw new Error(`GceIngressExposure ${id}: mode "${props.mode}" is not an Ingress exposure; use ${Object.keys(GCE_INGRESS_MODES).join(' or ')}`);
     }
@@ -97,7 +89,7 @@ export class GceIngressExposure extends Construct {
         type: style.serviceType,
         ...(style.serviceType === 'NodePort' ? { externalTrafficPolicy: 'Cluster' } : {}),
         selector: { ...props.selector },
-        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: String(props.targetPort), protocol: 'TCP' }],
+        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: serviceTargetPort(props.targetPort), protocol: 'TCP' }],
       },
       dependsOn: props.dependsOn,
       lifecycle: { ignoreChanges: [annotationAddress(NEG_STATUS_ANNOTATION)] },
@@ -118,6 +110,7 @@ export class GceIngressExposure extends Construct {
       timeouts: { create: '20m', delete: '20m' },
       dependsOn: props.dependsOn,
     });
+    this.loadBalancerObjects = [this.service, this.ingress];
     this.url = `http://${this.ingress.status.get(0).loadBalancer.get(0).ingress.get(0).ip}/`;
   }
 }

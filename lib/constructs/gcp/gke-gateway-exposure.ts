@@ -4,6 +4,7 @@ import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../../model/modes';
+import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
 import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
 import { annotationAddress } from './gce-ingress-exposure';
 import { LB_SERVICE_IGNORED_ANNOTATIONS } from './gke-load-balancer-service-exposure';
@@ -11,18 +12,7 @@ import { LB_SERVICE_IGNORED_ANNOTATIONS } from './gke-load-balancer-service-expo
 /** GKE's GatewayClass for a global external Application Load Balancer (Envoy-based, NEG backends). */
 export const GKE_GATEWAY_CLASS = 'gke-l7-global-external-managed';
 
-export interface GkeGatewayExposureProps {
-  /**
-   * The exposure mode, for the names and the `hoplab.dev/exposure` label.
-   * @default 'gateway'
-   */
-  readonly mode?: ExposureMode;
-  /** Namespace of the app (a reference to the namespace resource, so it is destroyed after the exposure). Required. */
-  readonly namespace: string;
-  /** Labels that select the app's Pods. Required. */
-  readonly selector: Readonly<Record<string, string>>;
-  /** Port the Pods serve on. Required. */
-  readonly targetPort: number;
+export interface GkeGatewayExposureProps extends ExposureProps {
   /**
    * GatewayClass of the Gateway.
    * @default GKE_GATEWAY_CLASS
@@ -45,7 +35,7 @@ export interface GkeGatewayExposureProps {
  * On destroy the provider waits for each object to be gone; GKE's controller
  * (managed, in the control plane) deletes the load balancer first.
  */
-export class GkeGatewayExposure extends Construct {
+export class GkeGatewayExposure extends Construct implements Exposure {
   /** The exposure mode. */
   public readonly mode: ExposureMode;
   /** The backend Service. */
@@ -61,7 +51,7 @@ export class GkeGatewayExposure extends Construct {
 
   constructor(scope: Construct, id: string, props: GkeGatewayExposureProps) {
     super(scope, id);
-    this.mode = props.mode ?? 'gateway';
+    this.mode = props.mode;
     const name = exposureObjectName(this.mode);
     const labels = exposureLabels(this.mode);
     const namespace = props.namespace;
@@ -71,7 +61,7 @@ export class GkeGatewayExposure extends Construct {
       spec: {
         type: 'ClusterIP',
         selector: { ...props.selector },
-        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: String(props.targetPort), protocol: 'TCP' }],
+        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: serviceTargetPort(props.targetPort), protocol: 'TCP' }],
       },
       // GKE annotates Services of a VPC-native cluster for NEGs and writes NEG status on them.
       lifecycle: { ignoreChanges: LB_SERVICE_IGNORED_ANNOTATIONS.map(annotationAddress) },
@@ -107,7 +97,7 @@ export class GkeGatewayExposure extends Construct {
   }
 
   /** What the app's Pods must come after (GKE adds the NEG readiness gate only to Pods created once the NEGs exist). */
-  public get dependables(): ITerraformDependable[] {
+  public get loadBalancerObjects(): ITerraformDependable[] {
     return [this.service, this.gatewayManifest, this.route];
   }
 }

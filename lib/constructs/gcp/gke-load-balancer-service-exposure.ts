@@ -2,6 +2,7 @@ import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../../model/modes';
+import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
 import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
 import { annotationAddress, NEG_ANNOTATION, NEG_STATUS_ANNOTATION } from './gce-ingress-exposure';
 
@@ -44,18 +45,7 @@ export function gkeL4Backends(version: string | undefined): { readonly useClass:
   return { useClass: false, backends: 'the nodes, as GCE_VM_IP NEGs from GKE 1.32.2-gke.1652000, as instance groups before' };
 }
 
-export interface GkeLoadBalancerServiceExposureProps {
-  /** Namespace of the app (a reference to the namespace resource, so it is destroyed after the exposure). Required. */
-  readonly namespace: string;
-  /** Labels that select the app's Pods. Required. */
-  readonly selector: Readonly<Record<string, string>>;
-  /** Port the Pods serve on. Required. */
-  readonly targetPort: number;
-  /**
-   * The exposure mode, used for the name and the `hoplab.dev/exposure` label.
-   * @default 'nodeport-local'
-   */
-  readonly mode?: string;
+export interface GkeLoadBalancerServiceExposureProps extends ExposureProps {
   /**
    * The Service's `externalTrafficPolicy`: `Local` (only nodes with a ready Pod
    * pass the health check on `healthCheckNodePort`; no SNAT) or `Cluster` (every
@@ -69,11 +59,6 @@ export interface GkeLoadBalancerServiceExposureProps {
    * @default `echo-${mode}`
    */
   readonly name?: string;
-  /**
-   * Resources to create first and destroy after the exposure (the app's Deployment).
-   * @default - none
-   */
-  readonly dependsOn?: ITerraformDependable[];
   /**
    * The cluster's configured minimum GKE version: from 1.34 the Service uses
    * {@link L4_REGIONAL_EXTERNAL_CLASS}, else the {@link L4_RBS_ANNOTATION} (see {@link gkeL4Backends}).
@@ -96,22 +81,24 @@ export interface GkeLoadBalancerServiceExposureProps {
  * `service.kubernetes.io/load-balancer-cleanup` finalizer holds until the
  * load balancer, its health check and its `k8s-*` firewall rules are deleted.
  */
-export class GkeLoadBalancerServiceExposure extends Construct {
+export class GkeLoadBalancerServiceExposure extends Construct implements Exposure {
   /** The exposure mode. */
-  public readonly mode: string;
+  public readonly mode: ExposureMode;
   /** The Service. */
   public readonly service: ServiceV1;
   /** `http://<load balancer IP>/`, from the Service status. */
   public readonly url: string;
+  /** The Service (its load balancer). */
+  public readonly loadBalancerObjects: ITerraformDependable[];
 
   constructor(scope: Construct, id: string, props: GkeLoadBalancerServiceExposureProps) {
     super(scope, id);
-    this.mode = props.mode ?? 'nodeport-local';
+    this.mode = props.mode;
     this.service = new ServiceV1(this, 'service', {
       metadata: {
-        name: props.name ?? exposureObjectName(this.mode as ExposureMode),
+        name: props.name ?? exposureObjectName(this.mode),
         namespace: props.namespace,
-        labels: exposureLabels(this.mode as ExposureMode),
+        labels: exposureLabels(this.mode),
         annotations: gkeL4Backends(props.gkeVersion).useClass ? {} : { [L4_RBS_ANNOTATION]: 'enabled' },
       },
       spec: {
@@ -119,12 +106,13 @@ export class GkeLoadBalancerServiceExposure extends Construct {
         loadBalancerClass: gkeL4Backends(props.gkeVersion).useClass ? L4_REGIONAL_EXTERNAL_CLASS : undefined,
         externalTrafficPolicy: props.externalTrafficPolicy ?? 'Local',
         selector: { ...props.selector },
-        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: String(props.targetPort), protocol: 'TCP' }],
+        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: serviceTargetPort(props.targetPort), protocol: 'TCP' }],
       },
       waitForLoadBalancer: true,
       dependsOn: props.dependsOn,
       lifecycle: { ignoreChanges: LB_SERVICE_IGNORED_ANNOTATIONS.map(annotationAddress) },
     });
+    this.loadBalancerObjects = [this.service];
     this.url = `http://${this.service.status.get(0).loadBalancer.get(0).ingress.get(0).ip}/`;
   }
 }

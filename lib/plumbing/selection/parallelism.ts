@@ -82,7 +82,9 @@ export function autoParallelism(availableMiB: number, kinds: readonly StackKind[
   const reason =
     `parallelism auto: ${parallelism}${limit} = (${Math.round(availableMiB)} MiB available - ${RESERVED_MIB} reserved - ${shared} MiB of shared provider binaries) ` +
     `/ ${perStack} MiB per ${worst} stack (terraform + ${STACK_PROVIDERS[worst].join(' + ')}, private memory)` +
-    (estimates.length > 0 ? `; ${estimates.join(', ')} figures are estimates, aws and terraform measured (lib/plumbing/selection/parallelism.ts)` : '; measured figures (lib/plumbing/selection/parallelism.ts)');
+    (estimates.length > 0
+      ? `; ${estimates.join(', ')} figures are estimates, aws and terraform measured (lib/plumbing/selection/parallelism.ts)`
+      : '; measured figures (lib/plumbing/selection/parallelism.ts)');
   return { parallelism, reason };
 }
 

@@ -15,7 +15,7 @@ function synthExposure(overrides: Partial<AlbGatewayExposureProps> = {}) {
         selector: { app: 'echo' },
         targetPort: 'http',
         tags: { 'hoplab-exposure': 'gateway' },
-        controller,
+        dependsOn: [controller],
         ...overrides,
       });
       new TerraformOutput(scope, 'url', { value: exposure.url });

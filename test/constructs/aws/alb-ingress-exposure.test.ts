@@ -17,7 +17,7 @@ function synthExposure(overrides: Partial<AlbIngressExposureProps> = {}) {
         targetType: 'ip',
         ingressClassName: 'alb',
         tags: { 'hoplab-exposure': 'native' },
-        controller,
+        dependsOn: [controller],
         ...overrides,
       });
       new TerraformOutput(scope, 'url', { value: exposure.url });

@@ -14,7 +14,7 @@ function synthExposure(overrides: Partial<NlbServiceExposureProps> = {}) {
         targetPort: 'http',
         loadBalancerClass: 'service.k8s.aws/nlb',
         tags: { 'hoplab-exposure': 'nodeport-local' },
-        controller,
+        dependsOn: [controller],
         ...overrides,
       });
       new TerraformOutput(scope, 'url', { value: exposure.url });

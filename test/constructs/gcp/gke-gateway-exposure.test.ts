@@ -8,7 +8,13 @@ import { Json, resourceOf, synthScope } from '../../support/synth';
 const synth = (className?: string) =>
   synthScope((scope) => {
     const ns = new NamespaceV1(scope, 'ns', { metadata: { name: 'hoplab' } });
-    const exposure = new GkeGatewayExposure(scope, 'gateway', { namespace: ns.metadata.name, selector: DEMO_APP_LABELS, targetPort: 8080, ...(className ? { gatewayClassName: className } : {}) });
+    const exposure = new GkeGatewayExposure(scope, 'gateway', {
+      mode: 'gateway',
+      namespace: ns.metadata.name,
+      selector: DEMO_APP_LABELS,
+      targetPort: 8080,
+      ...(className ? { gatewayClassName: className } : {}),
+    });
     new TerraformOutput(scope, 'url', { value: exposure.url });
   });
 

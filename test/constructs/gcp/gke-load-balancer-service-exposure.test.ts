@@ -8,7 +8,7 @@ import { resourceOf, synthScope } from '../../support/synth';
 const synth = (gkeVersion?: string) =>
   synthScope((scope) => {
     const ns = new NamespaceV1(scope, 'ns', { metadata: { name: 'hoplab' } });
-    const exposure = new GkeLoadBalancerServiceExposure(scope, 'nodeport-local', { namespace: ns.metadata.name, selector: DEMO_APP_LABELS, targetPort: 8080, gkeVersion });
+    const exposure = new GkeLoadBalancerServiceExposure(scope, 'nodeport-local', { mode: 'nodeport-local', namespace: ns.metadata.name, selector: DEMO_APP_LABELS, targetPort: 8080, gkeVersion });
     new TerraformOutput(scope, 'url', { value: exposure.url });
   });
 
