@@ -1,13 +1,23 @@
 /**
- * The IAM policy of the AWS Load Balancer Controller v3.5.0 (Helm chart 3.5.0),
- * as the controller's project publishes it for installs (docs/install/iam_policy.json
- * at tag v3.5.0). Resources the controller creates are tagged
- * `elbv2.k8s.aws/cluster`; the conditions below scope its write access to them.
+ * The IAM policy of the AWS Load Balancer Controller, as the controller's
+ * project publishes it for installs: `docs/install/iam_policy.json` at the
+ * release's tag, kept byte for byte in load-balancer-controller-iam-policy.json
+ * (a test checks its git blob id against the release's). Resources the
+ * controller creates are tagged `elbv2.k8s.aws/cluster`; the policy's
+ * conditions scope its write access to them.
  *
- * When you change `LB_CONTROLLER_POLICY_VERSION`, replace the statements with the
- * policy of that release: the policy changes between releases.
+ * To move to another release: replace the JSON file with that tag's
+ * docs/install/iam_policy.json, and change LB_CONTROLLER_POLICY_VERSION and
+ * the pinned blob id in the test (`git ls-tree <tag> docs/install/iam_policy.json`
+ * in the controller's repository prints it). The policy changes between releases.
  */
+import policy from './load-balancer-controller-iam-policy.json';
+
+/** The controller release whose policy load-balancer-controller-iam-policy.json is. */
 export const LB_CONTROLLER_POLICY_VERSION = 'v3.5.0';
+
+/** The file, relative to the repository, named in messages. */
+export const LB_CONTROLLER_POLICY_FILE = 'lib/constructs/aws/load-balancer-controller-iam-policy.json';
 
 /** One IAM policy statement in the shape of the IAM JSON policy language. */
 export interface IamStatement {
@@ -17,210 +27,10 @@ export interface IamStatement {
   readonly Condition?: Readonly<Record<string, Readonly<Record<string, string | readonly string[]>>>>;
 }
 
-export const LB_CONTROLLER_POLICY_STATEMENTS: readonly IamStatement[] = [
-  {
-    Effect: 'Allow',
-    Action: ['iam:CreateServiceLinkedRole'],
-    Resource: '*',
-    Condition: {
-      StringEquals: {
-        'iam:AWSServiceName': 'elasticloadbalancing.amazonaws.com',
-      },
-    },
-  },
-  {
-    Effect: 'Allow',
-    Action: [
-      'ec2:DescribeAccountAttributes',
-      'ec2:DescribeAddresses',
-      'ec2:DescribeAvailabilityZones',
-      'ec2:DescribeInternetGateways',
-      'ec2:DescribeVpcs',
-      'ec2:DescribeVpcPeeringConnections',
-      'ec2:DescribeSubnets',
-      'ec2:DescribeSecurityGroups',
-      'ec2:DescribeInstances',
-      'ec2:DescribeNetworkInterfaces',
-      'ec2:DescribeTags',
-      'ec2:GetCoipPoolUsage',
-      'ec2:DescribeCoipPools',
-      'ec2:GetSecurityGroupsForVpc',
-      'ec2:DescribeIpamPools',
-      'ec2:DescribeRouteTables',
-      'elasticloadbalancing:DescribeLoadBalancers',
-      'elasticloadbalancing:DescribeLoadBalancerAttributes',
-      'elasticloadbalancing:DescribeListeners',
-      'elasticloadbalancing:DescribeListenerCertificates',
-      'elasticloadbalancing:DescribeSSLPolicies',
-      'elasticloadbalancing:DescribeRules',
-      'elasticloadbalancing:DescribeTargetGroups',
-      'elasticloadbalancing:DescribeTargetGroupAttributes',
-      'elasticloadbalancing:DescribeTargetHealth',
-      'elasticloadbalancing:DescribeTags',
-      'elasticloadbalancing:DescribeTrustStores',
-      'elasticloadbalancing:DescribeListenerAttributes',
-      'elasticloadbalancing:DescribeCapacityReservation',
-    ],
-    Resource: '*',
-  },
-  {
-    Effect: 'Allow',
-    Action: [
-      'cognito-idp:DescribeUserPoolClient',
-      'acm:ListCertificates',
-      'acm:DescribeCertificate',
-      'iam:ListServerCertificates',
-      'iam:GetServerCertificate',
-      'waf-regional:GetWebACL',
-      'waf-regional:GetWebACLForResource',
-      'waf-regional:AssociateWebACL',
-      'waf-regional:DisassociateWebACL',
-      'wafv2:GetWebACL',
-      'wafv2:GetWebACLForResource',
-      'wafv2:AssociateWebACL',
-      'wafv2:DisassociateWebACL',
-      'shield:GetSubscriptionState',
-      'shield:DescribeProtection',
-      'shield:CreateProtection',
-      'shield:DeleteProtection',
-    ],
-    Resource: '*',
-  },
-  {
-    Effect: 'Allow',
-    Action: ['ec2:AuthorizeSecurityGroupIngress', 'ec2:RevokeSecurityGroupIngress'],
-    Resource: '*',
-  },
-  {
-    Effect: 'Allow',
-    Action: ['ec2:CreateSecurityGroup'],
-    Resource: '*',
-  },
-  {
-    Effect: 'Allow',
-    Action: ['ec2:CreateTags'],
-    Resource: 'arn:aws:ec2:*:*:security-group/*',
-    Condition: {
-      StringEquals: {
-        'ec2:CreateAction': 'CreateSecurityGroup',
-      },
-      Null: {
-        'aws:RequestTag/elbv2.k8s.aws/cluster': 'false',
-      },
-    },
-  },
-  {
-    Effect: 'Allow',
-    Action: ['ec2:CreateTags', 'ec2:DeleteTags'],
-    Resource: 'arn:aws:ec2:*:*:security-group/*',
-    Condition: {
-      Null: {
-        'aws:RequestTag/elbv2.k8s.aws/cluster': 'true',
-        'aws:ResourceTag/elbv2.k8s.aws/cluster': 'false',
-      },
-    },
-  },
-  {
-    Effect: 'Allow',
-    Action: ['ec2:AuthorizeSecurityGroupIngress', 'ec2:RevokeSecurityGroupIngress', 'ec2:DeleteSecurityGroup'],
-    Resource: '*',
-    Condition: {
-      Null: {
-        'aws:ResourceTag/elbv2.k8s.aws/cluster': 'false',
-      },
-    },
-  },
-  {
-    Effect: 'Allow',
-    Action: ['elasticloadbalancing:CreateLoadBalancer', 'elasticloadbalancing:CreateTargetGroup'],
-    Resource: '*',
-    Condition: {
-      Null: {
-        'aws:RequestTag/elbv2.k8s.aws/cluster': 'false',
-      },
-    },
-  },
-  {
-    Effect: 'Allow',
-    Action: ['elasticloadbalancing:CreateListener', 'elasticloadbalancing:DeleteListener', 'elasticloadbalancing:CreateRule', 'elasticloadbalancing:DeleteRule'],
-    Resource: '*',
-  },
-  {
-    Effect: 'Allow',
-    Action: ['elasticloadbalancing:AddTags', 'elasticloadbalancing:RemoveTags'],
-    Resource: ['arn:aws:elasticloadbalancing:*:*:targetgroup/*/*', 'arn:aws:elasticloadbalancing:*:*:loadbalancer/net/*/*', 'arn:aws:elasticloadbalancing:*:*:loadbalancer/app/*/*'],
-    Condition: {
-      Null: {
-        'aws:RequestTag/elbv2.k8s.aws/cluster': 'true',
-        'aws:ResourceTag/elbv2.k8s.aws/cluster': 'false',
-      },
-    },
-  },
-  {
-    Effect: 'Allow',
-    Action: ['elasticloadbalancing:AddTags', 'elasticloadbalancing:RemoveTags'],
-    Resource: [
-      'arn:aws:elasticloadbalancing:*:*:listener/net/*/*/*',
-      'arn:aws:elasticloadbalancing:*:*:listener/app/*/*/*',
-      'arn:aws:elasticloadbalancing:*:*:listener-rule/net/*/*/*',
-      'arn:aws:elasticloadbalancing:*:*:listener-rule/app/*/*/*',
-    ],
-  },
-  {
-    Effect: 'Allow',
-    Action: [
-      'elasticloadbalancing:ModifyLoadBalancerAttributes',
-      'elasticloadbalancing:SetIpAddressType',
-      'elasticloadbalancing:SetSecurityGroups',
-      'elasticloadbalancing:SetSubnets',
-      'elasticloadbalancing:DeleteLoadBalancer',
-      'elasticloadbalancing:ModifyTargetGroup',
-      'elasticloadbalancing:ModifyTargetGroupAttributes',
-      'elasticloadbalancing:DeleteTargetGroup',
-      'elasticloadbalancing:ModifyListenerAttributes',
-      'elasticloadbalancing:ModifyCapacityReservation',
-      'elasticloadbalancing:ModifyIpPools',
-    ],
-    Resource: '*',
-    Condition: {
-      Null: {
-        'aws:ResourceTag/elbv2.k8s.aws/cluster': 'false',
-      },
-    },
-  },
-  {
-    Effect: 'Allow',
-    Action: ['elasticloadbalancing:AddTags'],
-    Resource: ['arn:aws:elasticloadbalancing:*:*:targetgroup/*/*', 'arn:aws:elasticloadbalancing:*:*:loadbalancer/net/*/*', 'arn:aws:elasticloadbalancing:*:*:loadbalancer/app/*/*'],
-    Condition: {
-      StringEquals: {
-        'elasticloadbalancing:CreateAction': ['CreateTargetGroup', 'CreateLoadBalancer'],
-      },
-      Null: {
-        'aws:RequestTag/elbv2.k8s.aws/cluster': 'false',
-      },
-    },
-  },
-  {
-    Effect: 'Allow',
-    Action: ['elasticloadbalancing:RegisterTargets', 'elasticloadbalancing:DeregisterTargets'],
-    Resource: 'arn:aws:elasticloadbalancing:*:*:targetgroup/*/*',
-  },
-  {
-    Effect: 'Allow',
-    Action: [
-      'elasticloadbalancing:SetWebAcl',
-      'elasticloadbalancing:ModifyListener',
-      'elasticloadbalancing:AddListenerCertificates',
-      'elasticloadbalancing:RemoveListenerCertificates',
-      'elasticloadbalancing:ModifyRule',
-      'elasticloadbalancing:SetRulePriorities',
-    ],
-    Resource: '*',
-  },
-];
+/** The policy's statements, in the file's order. */
+export const LB_CONTROLLER_POLICY_STATEMENTS: readonly IamStatement[] = policy.Statement as readonly IamStatement[];
 
 /** The whole policy document, ready for `aws_iam_policy.policy`. */
 export function lbControllerPolicyDocument(): string {
-  return JSON.stringify({ Version: '2012-10-17', Statement: LB_CONTROLLER_POLICY_STATEMENTS });
+  return JSON.stringify({ Version: policy.Version, Statement: LB_CONTROLLER_POLICY_STATEMENTS });
 }

@@ -3,7 +3,7 @@ import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { LB_CONTROLLER_CHART_VERSIONS } from '../../model/versions';
-import { LB_CONTROLLER_POLICY_VERSION } from './load-balancer-controller-policy';
+import { LB_CONTROLLER_POLICY_FILE, LB_CONTROLLER_POLICY_VERSION } from './load-balancer-controller-policy';
 import { LB_CONTROLLER_NAMESPACE, LB_CONTROLLER_SERVICE_ACCOUNT } from './load-balancer-controller-role';
 
 /** Where the controller's official chart is published. */
@@ -90,7 +90,7 @@ export class LoadBalancerController extends Construct {
         appVersion === undefined
           ? `LoadBalancerController ${id}: chartVersion "${props.chartVersion}" is not a chart hoplab knows; use one of ${known}`
           : `LoadBalancerController ${id}: chartVersion "${props.chartVersion}" installs controller ${appVersion}, but the IAM role carries the policy of ${LB_CONTROLLER_POLICY_VERSION}; ` +
-            `use the chart of ${LB_CONTROLLER_POLICY_VERSION} or update lib/aws/load-balancer-controller-policy.ts`,
+            `use the chart of ${LB_CONTROLLER_POLICY_VERSION}, or replace ${LB_CONTROLLER_POLICY_FILE} with the policy of the chart's release (see load-balancer-controller-policy.ts)`,
       );
     }
     const replicas = props.replicas ?? 2;

@@ -124,7 +124,7 @@ describe('LoadBalancerController', () => {
       try {
         expect(() => synthRelease({ chartVersion: '9.9.9' })).toThrow(
           'LoadBalancerController lb-controller: chartVersion "9.9.9" installs controller v9.9.9, but the IAM role carries the policy of v3.5.0; ' +
-            'use the chart of v3.5.0 or update lib/aws/load-balancer-controller-policy.ts',
+            "use the chart of v3.5.0, or replace lib/constructs/aws/load-balancer-controller-iam-policy.json with the policy of the chart's release (see load-balancer-controller-policy.ts)",
         );
       } finally {
         delete versions['9.9.9'];
