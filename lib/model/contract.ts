@@ -1,8 +1,9 @@
 /**
- * The output contract of DESIGN.md: output names every stack of a kind exports,
- * so programs (`compare`, users' scripts) can read environments alike. Names are
- * stable; renaming one breaks users' scripts.
+ * The output contract: the outputs every stack of a kind exports, with their
+ * types and descriptions, so programs (`compare`, users' scripts) can read
+ * environments alike. Names are stable; renaming one breaks users' scripts.
  */
+import { Dataplane } from './datapaths';
 import { ExposureMode } from './modes';
 
 export type Cloud = 'aws' | 'gcp';
@@ -15,6 +16,83 @@ export type ClientIpVia = (typeof CLIENT_IP_VIA)[number];
 export function clientIpPreserved(via: ClientIpVia): boolean {
   return via !== 'none';
 }
+
+/** The outputs of every `<env>-<cloud>-cluster` stack, by name, with the types of their values. */
+export interface ClusterStackOutputs {
+  readonly cloud: Cloud;
+  readonly cluster_name: string;
+  readonly region: string;
+  readonly location: string;
+  readonly node_count: number;
+  readonly max_pods_per_node: number;
+  readonly max_pods_per_node_reason: string;
+  readonly pod_address_range: readonly string[];
+  readonly pod_networking: string;
+  readonly dataplane: Dataplane;
+}
+
+/** The outputs of `<env>-aws-cluster`. */
+export interface AwsClusterStackOutputs extends ClusterStackOutputs {
+  readonly cluster_endpoint: string;
+  readonly vpc_id: string;
+  readonly oidc_provider_arn: string;
+  readonly lb_controller_role_arn: string;
+  readonly kubernetes_version: string;
+}
+
+/** The outputs of `<env>-gcp-cluster`. */
+export interface GcpClusterStackOutputs extends ClusterStackOutputs {
+  readonly cluster_location: string;
+  readonly cluster_endpoint: string;
+  readonly kubernetes_version: string;
+  readonly release_channel: string;
+  readonly per_node_pod_range_prefix: number;
+  readonly per_node_pod_range_size: number;
+  readonly max_nodes_for_pod_range: number;
+  readonly service_address_range: string;
+  readonly node_address_range: string;
+  readonly network_name: string;
+  readonly node_network_tag: string;
+}
+
+const SHARED_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof ClusterStackOutputs]: string } = {
+  cloud: 'Cloud of the stack: aws or gcp',
+  cluster_name: 'Kubernetes cluster name',
+  region: 'Region of the cluster',
+  location: 'Where the nodes run: availability zones (AWS) or zones (GCP), comma-separated',
+  node_count: 'Nodes in the cluster',
+  max_pods_per_node: 'Most Pods one node takes',
+  max_pods_per_node_reason: 'Why max_pods_per_node is the limit, in words',
+  pod_address_range: 'CIDR blocks Pod IPs come from (AWS: the private subnets; GCP: the Pod secondary range)',
+  pod_networking: 'How Pods get VPC-routable addresses',
+  dataplane: 'Who handles Service traffic on the nodes: kube-proxy-iptables, kube-proxy-nftables, kube-proxy-ipvs or cilium-ebpf',
+};
+
+/** The description of every `<env>-aws-cluster` output (`terraform output` shows them). */
+export const AWS_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof AwsClusterStackOutputs]: string } = {
+  ...SHARED_CLUSTER_OUTPUT_DESCRIPTIONS,
+  cluster_endpoint: 'The EKS API server endpoint (HTTPS URL)',
+  vpc_id: 'ID of the lab VPC',
+  oidc_provider_arn: "ARN of the IAM OIDC provider of the cluster's service account issuer (IRSA)",
+  lb_controller_role_arn: "ARN of the AWS Load Balancer Controller's IAM role (IRSA), read by <env>-aws-lb",
+  kubernetes_version: "The control plane's Kubernetes version",
+};
+
+/** The description of every `<env>-gcp-cluster` output. */
+export const GCP_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof GcpClusterStackOutputs]: string } = {
+  ...SHARED_CLUSTER_OUTPUT_DESCRIPTIONS,
+  cluster_location: 'Zone (zonal cluster) or region (regional cluster) of the GKE cluster',
+  cluster_endpoint: "The control plane's public endpoint (IP address)",
+  kubernetes_version: "The control plane's Kubernetes version (changes as the release channel upgrades it)",
+  release_channel: 'GKE release channel',
+  per_node_pod_range_prefix: 'Prefix length of the alias range each node gets from the Pod range, e.g. 24',
+  per_node_pod_range_size: 'Addresses in that per-node range, e.g. 256',
+  max_nodes_for_pod_range: 'Most nodes the Pod range can serve at this max Pods per node',
+  service_address_range: 'Secondary range for Service cluster IPs',
+  node_address_range: 'Primary range of the node subnet',
+  network_name: 'VPC network name (the leftover check and gcloud commands use it)',
+  node_network_tag: 'Network tag of the nodes',
+};
 
 /** Outputs of every `<env>-<cloud>-cluster` stack. */
 export const CLUSTER_OUTPUTS = {
@@ -41,7 +119,7 @@ export const CLUSTER_OUTPUTS = {
    * `kube-proxy-iptables`, `kube-proxy-nftables`, `kube-proxy-ipvs` or `cilium-ebpf` (see `DATAPLANES`).
    */
   dataplane: 'dataplane',
-} as const;
+} as const satisfies Record<string, keyof ClusterStackOutputs>;
 
 /** Extra outputs of `<env>-aws-cluster`, read by `<env>-aws-lb`. */
 export const AWS_CLUSTER_OUTPUTS = {
@@ -50,7 +128,7 @@ export const AWS_CLUSTER_OUTPUTS = {
   oidcProviderArn: 'oidc_provider_arn',
   lbControllerRoleArn: 'lb_controller_role_arn',
   kubernetesVersion: 'kubernetes_version',
-} as const;
+} as const satisfies Record<string, keyof AwsClusterStackOutputs>;
 
 /** Extra outputs of `<env>-gcp-cluster` (next to {@link CLUSTER_OUTPUTS}). Names are stable: scripts read them. */
 export const GCP_CLUSTER_OUTPUTS = {
@@ -76,7 +154,7 @@ export const GCP_CLUSTER_OUTPUTS = {
   networkName: 'network_name',
   /** Network tag of the nodes. */
   nodeNetworkTag: 'node_network_tag',
-} as const;
+} as const satisfies Record<string, keyof GcpClusterStackOutputs>;
 
 /** The object each `-lb` stack exports per exposure, as output `exposure_<mode>`. */
 export interface ExposureOutput {

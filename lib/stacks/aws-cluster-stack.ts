@@ -5,7 +5,7 @@ import { awsSubnetLayout } from '../config/aws-subnets';
 import { awsDataplane } from '../model/datapaths';
 import { ENI_LIMITS, vpcCniMaxPods } from '../model/eni-limits';
 import { LabConfig } from '../config/schema';
-import { AWS_CLUSTER_OUTPUTS, CLUSTER_OUTPUTS } from '../model/contract';
+import { AWS_CLUSTER_OUTPUT_DESCRIPTIONS, AWS_CLUSTER_OUTPUTS, AwsClusterStackOutputs, CLUSTER_OUTPUTS } from '../model/contract';
 import { AwsEmulator, emulatorProviderSettings } from '../constructs/aws/emulator';
 import { Cilium, CILIUM_AGENT_NOT_READY_TAINT } from '../constructs/aws/cilium';
 import { CiliumOperatorRole } from '../constructs/aws/cilium-operator-role';
@@ -122,7 +122,7 @@ export class AwsClusterStack extends TerraformStack {
     this.lbControllerRoleArn = controllerRole.roleArn;
 
     const limits = ENI_LIMITS[aws.nodeInstanceType];
-    const outputs: Record<string, unknown> = {
+    const outputs: AwsClusterStackOutputs = {
       [CLUSTER_OUTPUTS.cloud]: 'aws',
       [CLUSTER_OUTPUTS.clusterName]: clusterName,
       [CLUSTER_OUTPUTS.region]: aws.region,
@@ -144,7 +144,7 @@ export class AwsClusterStack extends TerraformStack {
       [AWS_CLUSTER_OUTPUTS.kubernetesVersion]: this.cluster.cluster.version,
     };
     for (const [name, value] of Object.entries(outputs)) {
-      new TerraformOutput(this, name, { value });
+      new TerraformOutput(this, name, { value, description: AWS_CLUSTER_OUTPUT_DESCRIPTIONS[name as keyof AwsClusterStackOutputs] });
     }
   }
 

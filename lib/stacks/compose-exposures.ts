@@ -29,11 +29,8 @@ export interface ComposeExposuresProps {
    * @default - the facts' words
    */
   readonly clientIpSeenAs?: (words: string) => string;
-  /**
-   * The description of a mode's output.
-   * @default - none
-   */
-  readonly outputDescription?: (mode: ExposureMode) => string;
+  /** The description of a mode's output. Required. */
+  readonly outputDescription: (mode: ExposureMode) => string;
 }
 
 /**
@@ -68,8 +65,7 @@ export function composeExposures(stack: TerraformStack, props: ComposeExposuresP
       backends: props.backends(facts),
       client_ip_seen_as: props.clientIpSeenAs ? props.clientIpSeenAs(facts.client_ip_seen_as) : facts.client_ip_seen_as,
     };
-    const description = props.outputDescription?.(mode);
-    new TerraformOutput(stack, exposureOutputName(mode), description === undefined ? { value } : { value, description });
+    new TerraformOutput(stack, exposureOutputName(mode), { value, description: props.outputDescription(mode) });
   }
   const deployment = props.app.deployment;
   deployment.dependsOn = [...(deployment.dependsOn ?? []), ...exposures.flatMap((e) => e.loadBalancerObjects).map((r) => dependable(r))];

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { gcpDataplane } from '../model/datapaths';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix, gkePerNodeRangeSize } from '../model/gke-limits';
 import { LabConfig } from '../config/schema';
-import { CLUSTER_OUTPUTS, GCP_CLUSTER_OUTPUTS } from '../model/contract';
+import { CLUSTER_OUTPUTS, GCP_CLUSTER_OUTPUT_DESCRIPTIONS, GCP_CLUSTER_OUTPUTS, GcpClusterStackOutputs } from '../model/contract';
 import { GkeCluster, gkeLocation } from '../constructs/gcp/gke-cluster';
 import { GkeHealthCheckFirewall } from '../constructs/gcp/gke-health-check-firewall';
 import { GkeNetwork } from '../constructs/gcp/gke-network';
@@ -98,7 +98,7 @@ export class GcpClusterStack extends TerraformStack {
     const podRangePrefix = Number(gcp.podCidr.split('/')[1]);
     const perNodePrefix = gkePerNodeRangePrefix(gcp.maxPodsPerNode);
     const perNodeSize = gkePerNodeRangeSize(gcp.maxPodsPerNode);
-    const outputs: Record<string, unknown> = {
+    const outputs: GcpClusterStackOutputs = {
       [CLUSTER_OUTPUTS.cloud]: 'gcp',
       [CLUSTER_OUTPUTS.clusterName]: this.cluster.clusterName,
       [CLUSTER_OUTPUTS.region]: gcp.region,
@@ -124,7 +124,7 @@ export class GcpClusterStack extends TerraformStack {
       [GCP_CLUSTER_OUTPUTS.nodeNetworkTag]: nodeTag,
     };
     for (const [name, value] of Object.entries(outputs)) {
-      new TerraformOutput(this, name, { value });
+      new TerraformOutput(this, name, { value, description: GCP_CLUSTER_OUTPUT_DESCRIPTIONS[name as keyof GcpClusterStackOutputs] });
     }
   }
 }

@@ -72,6 +72,7 @@ export class GcpLbStack extends TerraformStack {
       app: this.app,
       backends: (facts) => exposureBackends('gcp', facts, gkeL4Backends(config.gcp.kubernetesVersion).backends),
       clientIpSeenAs: (words) => words.replace('SNAT by kube-proxy', `SNAT by ${dataplane}`),
+      outputDescription: (mode) => `The ${mode} exposure of ${config.name} on GKE`,
     });
     for (const exposure of exposures) this.exposures[exposure.mode] = exposure;
   }

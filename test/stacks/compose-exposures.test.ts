@@ -30,6 +30,7 @@ describe('composeExposures', () => {
       constructId: (mode) => `x-${mode}`,
       app,
       backends: (facts) => exposureBackends('gcp', facts, 'nodes'),
+      outputDescription: (mode) => `the ${mode} exposure`,
     });
     return { exposures, parsed: JSON.parse(Testing.synth(stack)) as Synthesized };
   };
