@@ -6,7 +6,7 @@
  * at once. Jest's default order sorts by the durations in its cache, and on a
  * fresh clone (CI) by file size, so a long emulator flow could start after a
  * batch of unit files and end the run minutes late. The ranking below is fixed
- * (measured on this 2-core machine, see README "Tests"), so a fresh clone gets
+ * (measured on this 2-core machine, see CONTRIBUTING.md, Tests), so a fresh clone gets
  * the same order as a warm one; an emulator file not listed here goes after the
  * listed ones, before the unit files.
  */

@@ -65,7 +65,10 @@ function literal(value: unknown): string {
 
 /** A GitHub heading anchor for a heading made of one code span, e.g. `` `aws` `` -> `aws`, `` `$schema` `` -> `schema`. */
 function anchor(field: string): string {
-  return field.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+  return field
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
 }
 
 /** "1 to 50", "at least 2 items", "at most 1 item"; `unit` is singular, an `s` is added past one. */
@@ -142,11 +145,7 @@ function isEmptyObject(value: unknown): boolean {
 }
 
 function table(list: Row[]): string[] {
-  return [
-    '| field | type | default | description |',
-    '|---|---|---|---|',
-    ...list.map((row) => `| ${cell(code(row.path))} | ${cell(row.type)} | ${cell(row.default)} | ${cell(row.description)} |`),
-  ];
+  return ['| field | type | default | description |', '|---|---|---|---|', ...list.map((row) => `| ${cell(code(row.path))} | ${cell(row.type)} | ${cell(row.default)} | ${cell(row.description)} |`)];
 }
 
 /** The object variants of a node (a discriminated union such as `backend`), each named by its constant field. */
@@ -172,9 +171,7 @@ function section(field: string, node: SchemaNode, rootRequired: string[]): strin
     lines.push(`Default: ${node.default !== undefined ? json(node.default) : NONE}. One of:`, '');
     for (const option of options) {
       lines.push(`### ${code(option.label)}`, '');
-      const fields = Object.entries(option.node.properties ?? {}).flatMap(([name, child]) =>
-        rows(`${field}.${name}`, child, option.node.required?.includes(name) ?? false),
-      );
+      const fields = Object.entries(option.node.properties ?? {}).flatMap(([name, child]) => rows(`${field}.${name}`, child, option.node.required?.includes(name) ?? false));
       lines.push(...table(fields), '');
     }
     return lines;

@@ -99,7 +99,7 @@ export const awsConfig = z
       })
       .prefault({})
       .describe('AWS Load Balancer Controller settings.'),
-    datapath: oneOf(AWS_DATAPATHS, 'See "Datapaths" in the README.')
+    datapath: oneOf(AWS_DATAPATHS, 'See docs/datapaths.md.')
       .default('iptables')
       .describe(
         'Who handles Service traffic on the nodes: kube-proxy in iptables (default), nftables (EKS 1.33 or later) or ipvs mode (deprecated upstream since Kubernetes 1.35), or Cilium in ENI mode replacing kube-proxy (eBPF). Switching to or from cilium recreates the cluster.',
@@ -156,7 +156,7 @@ export const gcpConfig = z
       .describe('Machine type of the node pool.'),
     nodeCount: count('nodes per zone', 1, 50).default(3).describe('Nodes per zone in the node pool.'),
     maxPodsPerNode: count('Pods', 8, 256).default(110).describe('Max Pods per node; sets the per-node alias range (110 -> /24). GKE allows 8 to 256.'),
-    datapath: oneOf(GCP_DATAPATHS, 'See "Datapaths" in the README.')
+    datapath: oneOf(GCP_DATAPATHS, 'See docs/datapaths.md.')
       .default('legacy')
       .describe('GKE datapath: legacy (kube-proxy, iptables) or dataplane-v2 (eBPF, Cilium, no kube-proxy). Fixed at creation: changing it recreates the cluster.'),
     masterAuthorizedCidrs: z
@@ -266,7 +266,7 @@ export const labConfig = z.strictObject({
   name: envName.default('lab').describe('Environment name: prefixes every stack (`<name>-aws-cluster`) and cloud resource.'),
   /** Exposure modes to create, on both clouds. */
   exposures: z
-    .array(oneOf(EXPOSURE_MODES, 'See the exposure table at the top of the README.'), { error: 'must be a list of exposure modes' })
+    .array(oneOf(EXPOSURE_MODES, 'See docs/exposures.md.'), { error: 'must be a list of exposure modes' })
     .min(1, { error: `must list at least one exposure mode (${EXPOSURE_MODES.join(', ')})` })
     .default(() => [...DEFAULT_EXPOSURES])
     .describe('Exposure modes to create, on both clouds where the cloud offers them (GKE has no native-l4).'),

@@ -17,7 +17,7 @@ const SNAT_L4 = 'a node address (SNAT by kube-proxy) as TCP source, and no heade
 
 /**
  * Exposure modes a cloud does not offer, and why: explain, compare and the
- * README say so, and the `-lb` stack exports nothing for them.
+ * docs/exposures.md say so, and the `-lb` stack exports nothing for them.
  */
 export const EXPOSURE_UNAVAILABLE: Readonly<Record<Cloud, Readonly<Partial<Record<ExposureMode, string>>>>> = {
   aws: {},
@@ -28,7 +28,7 @@ export const EXPOSURE_UNAVAILABLE: Readonly<Record<Cloud, Readonly<Partial<Recor
 };
 
 /**
- * The facts of DESIGN.md per cloud and exposure mode; a mode the cloud does not
+ * The facts of docs/design.md per cloud and exposure mode; a mode the cloud does not
  * offer (see {@link EXPOSURE_UNAVAILABLE}) has none. The `-lb` stacks build each
  * exposure from these facts and export them next to its URL; `explain` derives
  * the same facts from the synthesized resources, and a test holds the two together.

@@ -1,6 +1,6 @@
 /** The modes of exposing the demo app, the same names on both clouds. */
 /**
- * The exposure modes, the same names on both clouds (see the README's table),
+ * The exposure modes, the same names on both clouds (see docs/exposures.md),
  * in matrix order: neighbouring pairs differ in one variable (API, targets,
  * layer, traffic policy). GKE offers no `native-l4` (see `EXPOSURE_UNAVAILABLE`).
  */

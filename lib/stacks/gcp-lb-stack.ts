@@ -26,7 +26,7 @@ export interface GcpLbStackProps {
 /**
  * `<env>-gcp-lb`: the demo app and one exposure per mode in
  * `config.exposures`, each exported as `exposure_<mode>` with the URL read
- * back from the load balancer status and the facts of DESIGN.md.
+ * back from the load balancer status and the facts of docs/design.md.
  *
  * Create order: namespace, then every Service and Ingress, then the Deployment
  * (so GKE adds the NEG readiness gate to its Pods). Destroy order, the reverse:

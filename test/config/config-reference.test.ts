@@ -19,9 +19,7 @@ interface Node {
 function describedFields(node: Node, path = ''): { path: string; description?: string }[] {
   const own = path ? [{ path, description: node.description }] : [];
   const fields = Object.entries(node.properties ?? {}).flatMap(([name, child]) => describedFields(child, path ? `${path}.${name}` : name));
-  const variants = [...(node.oneOf ?? []), ...(node.anyOf ?? [])].flatMap((option) =>
-    Object.entries(option.properties ?? {}).flatMap(([name, child]) => describedFields(child, `${path}.${name}`)),
-  );
+  const variants = [...(node.oneOf ?? []), ...(node.anyOf ?? [])].flatMap((option) => Object.entries(option.properties ?? {}).flatMap(([name, child]) => describedFields(child, `${path}.${name}`)));
   return [...own, ...fields, ...variants];
 }
 
@@ -44,8 +42,7 @@ describe('generated configuration reference', () => {
     );
     // A section (`aws`, `backend`) is a heading with its description under it; every other field is a row holding its description.
     const shown = ({ path, description }: { path: string; description?: string }) =>
-      markdown.includes(`\n## \`${path}\`\n\n${description ?? ''}`) ||
-      rows.some((row) => row.startsWith(`| \`${path}\` |`) && row.includes((description ?? '').replace(/\|/g, '\\|')));
+      markdown.includes(`\n## \`${path}\`\n\n${description ?? ''}`) || rows.some((row) => row.startsWith(`| \`${path}\` |`) && row.includes((description ?? '').replace(/\|/g, '\\|')));
     expect(fields.filter((field) => !shown(field)).map((field) => field.path)).toEqual([]);
   });
 

@@ -28,7 +28,7 @@ const CASES: [string, unknown, string[]][] = [
   [
     'exposures bad',
     { exposures: ['native', 'ingress'] },
-    ['exposures[1]: "ingress" is not supported; allowed: native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4. See the exposure table at the top of the README.'],
+    ['exposures[1]: "ingress" is not supported; allowed: native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4. See docs/exposures.md.'],
   ],
   ['exposures empty', { exposures: [] }, ['exposures: [] must list at least one exposure mode (native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4)']],
   ['exposures dup', { exposures: ['native', 'native'] }, ['exposures: ["native","native"] lists "native" more than once; list each exposure mode once']],
@@ -151,8 +151,8 @@ const CASES: [string, unknown, string[]][] = [
     { gcp: { dataplaneV2: 'yes' } },
     ['gcp.dataplaneV2: "yes" was replaced by gcp.datapath; write gcp.datapath: "legacy" or "dataplane-v2" instead (allowed: legacy, dataplane-v2)'],
   ],
-  ['gcp datapath', { gcp: { datapath: 'advanced' } }, ['gcp.datapath: "advanced" is not supported; allowed: legacy, dataplane-v2. See "Datapaths" in the README.']],
-  ['aws datapath', { aws: { datapath: 'ebpf' } }, ['aws.datapath: "ebpf" is not supported; allowed: iptables, nftables, ipvs, cilium. See "Datapaths" in the README.']],
+  ['gcp datapath', { gcp: { datapath: 'advanced' } }, ['gcp.datapath: "advanced" is not supported; allowed: legacy, dataplane-v2. See docs/datapaths.md.']],
+  ['aws datapath', { aws: { datapath: 'ebpf' } }, ['aws.datapath: "ebpf" is not supported; allowed: iptables, nftables, ipvs, cilium. See docs/datapaths.md.']],
   [
     'aws nftables old',
     { aws: { datapath: 'nftables', kubernetesVersion: '1.32' } },

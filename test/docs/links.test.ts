@@ -112,3 +112,15 @@ describe('GitHub heading anchors', () => {
     expect(withoutCodeBlocks('a\n```\nb\n```\nc')).toEqual(['a', '', '', '', 'c']);
   });
 });
+
+describe('repository paths named in the documentation', () => {
+  /** `lib/...`, `test/...` and the other top-level folders, as the docs name them in code spans: they must exist, or the docs send a reader to nothing. */
+  const PATH = /`((?:lib|test|scripts|bin|charts|schema|tools|docs)\/[A-Za-z0-9_./-]+)`/g;
+
+  test.each(FILES)('GIVEN %s THEN every file or folder it names in a code span exists', (file) => {
+    const named = [...text(file).matchAll(PATH)].map((m) => m[1].replace(/[.,:]+$/, '')).filter((p) => !/[<>*{}]/.test(p));
+    // Examples of paths, not paths: the up-to-date check's `lib/x.ts` next to `lib/x/index.ts`.
+    const missing = named.filter((p) => !/^lib\/x(\/|\.)/.test(p) && !existsSync(join(ROOT, p)));
+    expect(missing).toEqual([]);
+  });
+});

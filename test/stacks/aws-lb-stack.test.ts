@@ -349,10 +349,7 @@ describe('AwsLbStack', () => {
       [{ app: { replicas: 0 } }, 'app.replicas: 0 must be at least 1 replicas (allowed: 1 to 50)'],
       [{ app: { replicas: 2.5 } }, 'app.replicas: 2.5 must be a whole number of replicas from 1 to 50'],
       [{ app: { image: 'echoserver' } }, 'app.image: "echoserver" is not a pinned image reference: name it with a tag or digest, e.g. "registry.k8s.io/echoserver:1.10"'],
-      [
-        { exposures: ['ingress'] },
-        'exposures[0]: "ingress" is not supported; allowed: native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4. See the exposure table at the top of the README.',
-      ],
+      [{ exposures: ['ingress'] }, 'exposures[0]: "ingress" is not supported; allowed: native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4. See docs/exposures.md.'],
       [{ exposures: ['native', 'native'] }, 'exposures: ["native","native"] lists "native" more than once; list each exposure mode once'],
     ])('%j', (raw, problem) => {
       expect(() => synthAwsLb(raw as never)).toThrow(header + problem);

@@ -2,16 +2,10 @@ import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { Testing, TerraformStack } from 'cdktf';
 import { Exposure } from '../../lib/constructs/exposure';
 import { DemoApp } from '../../lib/constructs/k8s/demo-app';
-import { EXPOSURE_BUILT_BY, EXPOSURE_FACTS, exposureBackends } from '../../lib/model/exposure-facts';
+import { EXPOSURE_FACTS, exposureBackends } from '../../lib/model/exposure-facts';
 import { EXPOSURE_MODES } from '../../lib/model/modes';
 import { composeExposures, ExposureBuilder } from '../../lib/stacks/compose-exposures';
 import { resourceOf, Synthesized } from '../support/synth';
-
-describe('EXPOSURE_BUILT_BY', () => {
-  test.each(['aws', 'gcp'] as const)('GIVEN %s THEN a construct builds exactly the modes the cloud has facts for', (cloud) => {
-    expect(Object.keys(EXPOSURE_BUILT_BY[cloud]).sort()).toEqual(Object.keys(EXPOSURE_FACTS[cloud]).sort());
-  });
-});
 
 describe('composeExposures', () => {
   /** A stand-in exposure: one Service per mode. */

@@ -19,7 +19,7 @@ const HEADER = (what: string, shards: number) =>
   Object.values(CI_VARIABLES)
     .map((v) => `#   ${v}`)
     .join('\n') +
-  '\n# See the README, "A workshop on CI runners".\n';
+  '\n# See docs/workshops-and-ci.md in the hoplab repository, "A workshop on CI runners".\n';
 
 const expr = (text: string) => `\${{ ${text} }}`;
 

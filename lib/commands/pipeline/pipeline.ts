@@ -87,7 +87,7 @@ export async function pipeline(argv: readonly string[]): Promise<number> {
   }
   console.log(
     `${envs.length} environments in ${shards} shard${shards === 1 ? '' : 's'}; each job may take ${jobMinutes} min (twice the estimate at ${parallelism} stacks at a time): ` +
-      `the AWS role's maximum session duration must allow ${jobMinutes * 60} s. Set the CI variables the files name (README, "A workshop on CI runners").`,
+      `the AWS role's maximum session duration must allow ${jobMinutes * 60} s. Set the CI variables the files name (docs/workshops-and-ci.md, "A workshop on CI runners").`,
   );
   return 0;
 }

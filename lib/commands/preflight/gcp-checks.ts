@@ -34,7 +34,7 @@ export const GOOGLE_APIS: GoogleApis = {
 /** `projects.testIamPermissions` takes at most 100 permissions per call. */
 const PERMISSIONS_PER_CALL = 100;
 
-/** Predefined roles that together hold what the stacks need (README, Requirements). */
+/** Predefined roles that together hold what the stacks need (docs/real-deploy.md, Before it: APIs and roles). */
 export const GCP_DEPLOYER_ROLES = [
   'roles/container.admin',
   'roles/compute.networkAdmin',

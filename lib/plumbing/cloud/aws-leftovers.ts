@@ -22,7 +22,7 @@ import { ENV_TAG } from '../../model/tags';
 import { Leftover } from './leftover';
 
 // The AWS SDK warns on every run that its releases from January 2027 need Node 22.
-// hoplab pins its SDK version and runs on Node 20 (README, Requirements): drop just that warning.
+// hoplab pins its SDK version and runs on Node 20 (docs/getting-started.md, Requirements): drop just that warning.
 const emitWarning = process.emitWarning.bind(process);
 process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
   const text = typeof warning === 'string' ? warning : warning.message;

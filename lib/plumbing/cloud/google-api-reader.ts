@@ -31,7 +31,7 @@ export interface GoogleItem {
  * An access token for the Google APIs, from the identity Terraform's google
  * provider uses: `GOOGLE_OAUTH_ACCESS_TOKEN` if set (as the provider reads
  * it), else Application Default Credentials through
- * `gcloud auth application-default print-access-token` (what the README's
+ * `gcloud auth application-default print-access-token` (what docs/getting-started.md's
  * `gcloud auth application-default login` sets up, and a service-account key
  * in GOOGLE_APPLICATION_CREDENTIALS), else the gcloud user login.
  * Returns undefined when none is available.

@@ -1,6 +1,6 @@
 /**
  * Derives an exposure's path from the load balancer shape and the Service's
- * traffic policy: the DESIGN.md table, computed from the synthesized objects
+ * traffic policy: the docs/design.md table, computed from the synthesized objects
  * instead of stated.
  */
 import { ClientIpVia, clientIpPreserved, Cloud } from '../../model/contract';

@@ -40,7 +40,7 @@ export const PROCESS_MEMORY: Readonly<Record<ProviderName, ProcessMemory>> = {
   kubernetes: { rssMiB: 200, sharedMiB: 90, basis: 'estimate', source: 'not installable here: binary about 90 MiB plus a heap for the API discovery' },
 };
 
-/** The providers each stack kind loads (see the stacks table in the README). */
+/** The providers each stack kind loads (see docs/stacks-and-outputs.md). */
 export const STACK_PROVIDERS: Readonly<Record<StackKind, readonly ProviderName[]>> = {
   'aws-cluster': ['aws'],
   'aws-lb': ['aws', 'helm', 'kubernetes'],

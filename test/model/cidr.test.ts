@@ -1,0 +1,36 @@
+import { cidr, contains, overlaps, parseCidr, subnet } from '../../lib/model/cidr';
+
+describe('CIDR math', () => {
+  test.each([
+    ['10.0.0.0/16', 0x0a000000n, 0x0a00ffffn, 65536n],
+    ['10.0.0.0/19', 0x0a000000n, 0x0a001fffn, 8192n],
+    ['192.168.1.7/32', 0xc0a80107n, 0xc0a80107n, 1n],
+    ['0.0.0.0/0', 0n, 0xffffffffn, 4294967296n],
+  ])('GIVEN %s WHEN parsed THEN the first and last address and the size are exact', (text, first, last, size) => {
+    expect(cidr(text)).toMatchObject({ text, first, last, size });
+  });
+
+  test.each([
+    ['10.0.0.5/16', 'has host bits set; the network address of that block is "10.0.0.0/16"'],
+    ['10.0.0.0', 'is not an IPv4 CIDR block (expected a.b.c.d/n, e.g. "10.0.0.0/16")'],
+    ['10.0.0.256/24', 'is not an IPv4 CIDR block (each octet 0-255 without leading zeroes, prefix 0-32)'],
+    ['10.0.0.0/33', 'is not an IPv4 CIDR block (each octet 0-255 without leading zeroes, prefix 0-32)'],
+  ])('GIVEN %s WHEN parsed THEN it is refused: %s', (text, reason) => {
+    expect(parseCidr(text)).toEqual({ ok: false, reason });
+  });
+
+  test('GIVEN blocks that touch at the edges THEN overlap and containment are exact at the first and last address', () => {
+    expect(overlaps(cidr('10.0.0.0/19'), cidr('10.0.32.0/19'))).toBe(false);
+    expect(overlaps(cidr('10.0.0.0/19'), cidr('10.0.31.255/32'))).toBe(true);
+    expect(contains(cidr('10.0.0.0/19'), cidr('10.0.31.255/32'))).toBe(true);
+    expect(contains(cidr('10.0.0.0/19'), cidr('10.0.32.0/32'))).toBe(false);
+    expect(contains(cidr('10.0.0.0/16'), cidr('10.0.0.0/16'))).toBe(true);
+  });
+
+  test("GIVEN a block WHEN split as Terraform's cidrsubnet splits it THEN the index-th block comes back, and out-of-range requests fail naming the range", () => {
+    expect(subnet(cidr('10.0.0.0/16'), 3, 0).text).toBe('10.0.0.0/19');
+    expect(subnet(cidr('10.0.0.0/16'), 3, 7).text).toBe('10.0.224.0/19');
+    expect(() => subnet(cidr('10.0.0.0/16'), 3, 8)).toThrow('10.0.0.0/16 holds 8 /19 blocks; index 8 is out of range');
+    expect(() => subnet(cidr('10.0.0.0/30'), 3, 0)).toThrow('cannot split 10.0.0.0/30 into /33 blocks');
+  });
+});
