@@ -90,16 +90,19 @@ export interface LocalChartProps {
  * `ChartPathOptions.LocateChart` (hashicorp/terraform-provider-helm v3.1.1,
  * `helm/resource_helm_release.go`, `getChart`), which looks a name up
  * "relative to current working directory" (helm.sh/helm/v3
- * `pkg/action/install.go`: `os.Stat(name)`, then `filepath.Abs`); a provider
- * runs with Terraform's working directory, which is the stack's folder both
- * when cdktf runs Terraform there (`cdktf deploy`) and with
- * `terraform -chdir=<outdir>/stacks/<stack>`, as hoplab's deploy does it (the
- * old `./assets/...` paths relied on the same). So a stack folder is not
- * self-contained: copy the whole output directory, `stacks/` and `charts/`.
+ * `pkg/action/install.go`: `os.Stat(name)`, then `filepath.Abs`), at plan
+ * and at apply. A provider runs in Terraform's working directory (seen here:
+ * under `terraform -chdir=<dir>` the provider process's cwd is `<dir>`), and
+ * that is the stack's folder in every way hoplab's stacks are run: `cdktf
+ * deploy` runs Terraform with cwd `<outdir>/stacks/<stack>`, so do hoplab's
+ * deploy and teardown (`StackRunner`) and verify's drift plan, and so does
+ * `terraform -chdir=<outdir>/stacks/<stack>` (the old `./assets/...` paths
+ * relied on the same). So a stack folder is not self-contained: copy the
+ * whole output directory, `stacks/` and `charts/`.
  *
  * The hash keeps a changed chart visible to Terraform: the `chart` value
- * changes, so the release is upgraded (the provider does not compare a local
- * chart's files).
+ * changes, so the release is upgraded (without its `manifest` experiment
+ * the provider does not compare a local chart's files).
  */
 export class LocalChart extends Construct {
   /** The value for `helm_release.chart`: the written copy, relative to the stack's folder. */
