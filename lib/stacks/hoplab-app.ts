@@ -2,6 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AwsEmulator } from '../constructs/aws/emulator';
+import { LOCAL_CHARTS_FOLDER } from '../constructs/k8s/charts';
 import { LabConfig } from '../config/schema';
 import { labEnvironments } from '../config/environments';
 import { labNames } from '../model/names';
@@ -59,12 +60,15 @@ export function addLab(app: App, config: LabConfig, options: AddLabOptions = {})
 
 /**
  * Synthesizes `app` after removing the stack folders of an earlier config (an
- * attendee since removed, say), so nothing stale is explained or deployed.
+ * attendee since removed, say), so nothing stale is explained or deployed,
+ * and the local chart copies of an earlier synth (`charts/<name>-<hash>`), so
+ * the only ones left are those this synth's stacks point at.
  * State is not in these folders and stays where it is.
  */
 export function synthFresh(app: App): void {
   const stacks = join(app.outdir, 'stacks');
   rmSync(stacks, { recursive: true, force: true });
+  rmSync(join(app.outdir, LOCAL_CHARTS_FOLDER), { recursive: true, force: true });
   // cdktf creates each stack's folder, but expects `stacks/` to exist.
   mkdirSync(stacks, { recursive: true });
   app.synth();

@@ -26,6 +26,8 @@ describe('npm run synth (dist/hoplab.js)', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(readdirSync(join(result.cwd, 'cdktf.out', 'stacks'))).toContain('lab-aws-cluster');
+    // The bundled app finds the local charts and writes each once, next to stacks/.
+    expect(readdirSync(join(result.cwd, 'cdktf.out', 'charts')).sort()).toEqual([expect.stringMatching(/^gateway-api-crds-[0-9A-F]{32}$/), expect.stringMatching(/^hoplab-manifests-[0-9A-F]{32}$/)]);
     expect(result.stdout).toMatch(/^hoplab: synthesized \d+ stacks for "lab" \(config: defaults\) into cdktf.out\/stacks\n$/);
   });
 

@@ -236,7 +236,7 @@ describe('AwsLbStack', () => {
 
       test('THEN the Gateway API CRDs are the pinned local chart, created before the controller starts', () => {
         expect(crds.config).toMatchObject({ name: 'gateway-api-crds', namespace: 'kube-system', wait: true });
-        expect(crds.config.chart).toMatch(/^\.\/assets\/gateway-api-crds_chart_[0-9A-F]+\/[0-9A-F]+$/);
+        expect(crds.config.chart).toMatch(/^\.\.\/\.\.\/charts\/gateway-api-crds-[0-9A-F]{32}$/);
         expect(release.config.depends_on).toEqual([crds.address]);
       });
 

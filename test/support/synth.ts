@@ -3,6 +3,8 @@
  * type, synthesizing a scope, finding exactly one resource, and the dependency
  * graph Terraform builds from it.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { Testing } from 'cdktf';
 import { Construct } from 'constructs';
 
@@ -58,4 +60,18 @@ export function named(parsed: Synthesized, type: string, name: string): FoundRes
 /** The synthesized text with this checkout's directory replaced, so snapshots do not depend on where the repo lives. */
 export function portable(text: string): string {
   return text.split(process.cwd()).join('<repo>');
+}
+
+/** Every file under `dir` with its text, by its path relative to `dir` (with `/`), sorted: to compare a written chart copy with its source. */
+export function filesUnder(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (relative: string): void => {
+    for (const entry of readdirSync(join(dir, relative), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = relative === '' ? entry.name : posix.join(relative, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files[path] = readFileSync(join(dir, path), 'utf8');
+    }
+  };
+  walk('');
+  return files;
 }

@@ -1,7 +1,7 @@
 import { Release } from '@cdktf/provider-helm/lib/release';
-import { AssetType, ITerraformDependable, TerraformAsset } from 'cdktf';
+import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { localChartDir, localChartHash } from './charts';
+import { LocalChart } from './charts';
 
 /** The Gateway API release whose standard-channel CRDs `charts/gateway-api-crds` carries (the one the AWS Load Balancer Controller v3.5.0 is built for). */
 export const GATEWAY_API_VERSION = 'v1.6.0';
@@ -42,11 +42,10 @@ export class GatewayApiCrds extends Construct {
 
   constructor(scope: Construct, id: string, props: GatewayApiCrdsProps = {}) {
     super(scope, id);
-    const chartDir = localChartDir(GATEWAY_API_CRDS_CHART);
-    const chart = new TerraformAsset(this, 'chart', { path: chartDir, type: AssetType.DIRECTORY, assetHash: localChartHash(chartDir) });
+    const chart = new LocalChart(this, 'chart', { name: GATEWAY_API_CRDS_CHART });
     this.release = new Release(this, 'release', {
       name: GATEWAY_API_CRDS_CHART,
-      chart: `./${chart.path}`,
+      chart: chart.chart,
       namespace: props.namespace ?? 'kube-system',
       wait: true,
       timeout: 300,

@@ -1,8 +1,8 @@
 import { Release } from '@cdktf/provider-helm/lib/release';
-import { AssetType, ITerraformDependable, TerraformAsset } from 'cdktf';
+import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
-import { localChartDir, localChartHash } from './charts';
+import { LocalChart } from './charts';
 
 /** Name of the local chart that applies the objects it is given. */
 export const MANIFESTS_CHART = 'hoplab-manifests';
@@ -62,11 +62,10 @@ export class ManifestsRelease extends Construct {
       throw new Error(`ManifestsRelease ${id}: no manifests given; pass at least one object`);
     }
     this.manifests = props.manifests;
-    const chartDir = localChartDir(MANIFESTS_CHART);
-    const chart = new TerraformAsset(this, 'chart', { path: chartDir, type: AssetType.DIRECTORY, assetHash: localChartHash(chartDir) });
+    const chart = new LocalChart(this, 'chart', { name: MANIFESTS_CHART });
     this.release = new Release(this, 'release', {
       name: props.releaseName,
-      chart: `./${chart.path}`,
+      chart: chart.chart,
       namespace: props.namespace,
       // Quoted strings: names and namespaces may be Terraform references until apply.
       values: [stringify({ manifests: props.manifests }, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' })],

@@ -18,7 +18,7 @@ describe('ManifestsRelease', () => {
   test('GIVEN objects THEN one helm_release of the local hoplab-manifests chart carries them as values, waiting on install and uninstall', () => {
     const [release] = Object.values(synth().resource.helm_release) as Record<string, Json>[];
     expect(release).toMatchObject({ name: 'echo-gateway', namespace: 'hoplab', wait: true, atomic: true, cleanup_on_fail: true, timeout: 900 });
-    expect(release.chart).toMatch(/^\.\/assets\/objects_chart_[0-9A-F]+\/[0-9A-F]+$/);
+    expect(release.chart).toMatch(/^\.\.\/\.\.\/charts\/hoplab-manifests-[0-9A-F]{32}$/);
     expect(parse(release.values[0])).toEqual({ manifests: [object] });
   });
 
@@ -35,7 +35,7 @@ describe('GatewayApiCrds', () => {
     const json = JSON.parse(Testing.synthScope((scope) => void new GatewayApiCrds(scope, 'crds')));
     const [release] = Object.values(json.resource.helm_release) as Record<string, Json>[];
     expect(release).toMatchObject({ name: 'gateway-api-crds', namespace: 'kube-system', wait: true });
-    expect(release.chart).toMatch(/^\.\/assets\/crds_chart_[0-9A-F]+\/[0-9A-F]+$/);
+    expect(release.chart).toMatch(/^\.\.\/\.\.\/charts\/gateway-api-crds-[0-9A-F]{32}$/);
     expect(release.values).toBeUndefined();
   });
 });
