@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { AwsEmulator } from '../constructs/aws/emulator';
-import { LOCAL_CHARTS_FOLDER } from '../constructs/k8s/charts';
+import { LOCAL_CHARTS_FOLDER } from '../constructs/k8s/local-chart';
 import { LabConfig } from '../config/schema';
 import { labEnvironments } from '../config/environments';
 import { labNames } from '../model/names';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { validConfig } from '../../lib/config/load';
-import { LOCAL_CHARTS_FOLDER, localChartDir } from '../../lib/constructs/k8s/charts';
+import { LOCAL_CHARTS_FOLDER, localChartDir } from '../../lib/constructs/k8s/local-chart';
 import { addLab, synthFresh } from '../../lib/stacks/hoplab-app';
 import { filesUnder, Json } from '../support/synth';
 

@@ -1,7 +1,7 @@
 import { Release } from '@cdktf/provider-helm/lib/release';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { LocalChart } from './charts';
+import { LocalChart } from './local-chart';
 
 /** The Gateway API release whose standard-channel CRDs `charts/gateway-api-crds` carries (the one the AWS Load Balancer Controller v3.5.0 is built for). */
 export const GATEWAY_API_VERSION = 'v1.6.0';

@@ -2,7 +2,7 @@ import { Release } from '@cdktf/provider-helm/lib/release';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
-import { LocalChart } from './charts';
+import { LocalChart } from './local-chart';
 
 /** Name of the local chart that applies the objects it is given. */
 export const MANIFESTS_CHART = 'hoplab-manifests';

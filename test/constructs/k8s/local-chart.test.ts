@@ -7,7 +7,7 @@ import { Manifest, TerraformStack, Testing } from 'cdktf';
 import { Construct } from 'constructs';
 // cdktf's own asset hash (a private module): localChartHash computes the same, so the hash part of a chart's path stayed what it was.
 import { hashPath } from 'cdktf/lib/private/fs';
-import { LOCAL_CHARTS_FOLDER, LocalChart, localChartDir, localChartHash } from '../../../lib/constructs/k8s/charts';
+import { LOCAL_CHARTS_FOLDER, LocalChart, localChartDir, localChartHash } from '../../../lib/constructs/k8s/local-chart';
 import { GATEWAY_API_CRDS_CHART, GatewayApiCrds } from '../../../lib/constructs/k8s/gateway-api-crds';
 import { MANIFESTS_CHART, ManifestsRelease } from '../../../lib/constructs/k8s/manifests-release';
 import { filesUnder, Json } from '../../support/synth';
