@@ -1,4 +1,5 @@
-import { formatProblem, validateConfig } from '../../lib/config';
+import { formatProblem } from '../../lib/config/problems';
+import { validateConfig } from '../../lib/config/validate';
 import { validConfig } from '../../lib/config/load';
 
 const messages = (raw: unknown) => {

@@ -1,4 +1,5 @@
-import { formatProblem, validateConfig } from '../../lib/config';
+import { formatProblem } from '../../lib/config/problems';
+import { validateConfig } from '../../lib/config/validate';
 
 /**
  * One row per validation rule: GIVEN a config with one mistake, WHEN it is
