@@ -20,7 +20,6 @@ const shared = {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
-  // The emulator tests apply and destroy real Terraform; they set their own, longer timeouts.
   testTimeout: 30_000,
 };
 
@@ -41,6 +40,8 @@ module.exports = {
       displayName: 'emulator',
       roots: ['<rootDir>/test/emulator'],
       testMatch: ['**/*.test.ts'],
+      // test/emulator/setup.ts sets the emulator tests' timeout: a safety net behind the watchdog on their progress.
+      setupFilesAfterEnv: ['<rootDir>/test/setup.ts', '<rootDir>/test/emulator/setup.ts'],
       globalSetup: '<rootDir>/test/emulator/global-setup.ts',
       globalTeardown: '<rootDir>/test/emulator/global-teardown.ts',
     },
