@@ -32,17 +32,22 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Emulator, externalEmulator, startMoto } from '../../lib/commands/local/moto';
+import { Emulator, startMoto } from '../../lib/commands/local/moto';
 import { filesIn, HOPLAB_HEARTBEAT, runWatched, WatchedRun, Watchdog } from './watchdog';
 
 export const ROOT = resolve(__dirname, '..', '..');
 /** The runner every npm script uses: checks the command is up to date, then runs it (scripts/run.cjs). */
 const RUN = join(ROOT, 'scripts', 'run.cjs');
 
-/** The run's moto (shared; its `stop()` does nothing), or a moto of this file's own when run without the global setup. */
+/**
+ * The run's moto (shared; its `stop()` does nothing), or a moto of this file's own
+ * when run without the global setup. The global setup waited for it to answer; it
+ * is not asked again here with `externalEmulator`'s 5 s, which a moto running at a
+ * low priority on a busy machine can miss while nothing is wrong.
+ */
 export async function sharedEmulator(): Promise<Emulator> {
   const endpoint = process.env.HOPLAB_TEST_EMULATOR;
-  return endpoint ? externalEmulator(endpoint) : startMoto();
+  return endpoint ? { endpoint, owned: false, stop: async () => undefined } : startMoto();
 }
 
 const checked = new Set<string>();

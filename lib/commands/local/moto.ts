@@ -62,7 +62,8 @@ export async function waitForEmulator(endpoint: string, timeoutMs: number, start
       throw new Error(`the emulator exited before it was ready: ${exit}`);
     }
     try {
-      const response = await fetch(`${endpoint}/moto-api/`, { signal: AbortSignal.timeout(1000) });
+      // An answer that comes late (a busy machine) but before the deadline counts: the request may take all the time left.
+      const response = await fetch(`${endpoint}/moto-api/`, { signal: AbortSignal.timeout(Math.max(1000, Math.min(deadline, cap) - Date.now())) });
       if (response.ok && (starting?.listening() ?? true)) return;
       lastError = response.ok ? 'something else answers on that port (moto has not said it listens)' : `HTTP ${response.status}`;
     } catch (error) {
