@@ -116,10 +116,14 @@ export interface DeployedEnvironment {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Whether an emulator answers at `endpoint` now (one request, 1 s). */
+/**
+ * Whether an emulator answers at `endpoint` now (one request). Where nothing listens
+ * the request is refused at once; one that listens gets 60 s to answer: a moto at a
+ * low priority on a busy machine can take seconds, and late is not "not running".
+ */
 export async function emulatorAnswers(endpoint: string): Promise<boolean> {
   try {
-    await fetch(`${endpoint}/moto-api/`, { signal: AbortSignal.timeout(1000) });
+    await fetch(`${endpoint}/moto-api/`, { signal: AbortSignal.timeout(60_000) });
     return true;
   } catch {
     return false;
