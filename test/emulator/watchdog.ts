@@ -14,11 +14,11 @@
  * A flow stalls when none of these happens for {@link STALL_MS} (5 minutes,
  * HOPLAB_TEST_STALL_S sets it): 30 missed Terraform heartbeats. In two concurrent
  * `npm test` runs on a 2-core machine the longest time without any progress was
- * 36 s, and without output or log growth 116 s (README, "Tests on a busy
+ * 41 s, and without output or log growth 178 s (README, "Tests on a busy
  * machine"). The message says what stalled, for how long, and its last output
  * lines. {@link CAP_MS} (1 hour, HOPLAB_TEST_CAP_S) caps a flow that keeps making
  * "progress" forever (a retry loop printing as it goes): a safety net only, far
- * above the 4.5 minutes the longest command took in those runs.
+ * above the 6.5 minutes the longest command took in those runs.
  *
  * A watchdog checks every few seconds; before it calls a stall it lets pending
  * output be read and looks at the files and CPU again, so a worker that was
