@@ -20,12 +20,16 @@ const shared = {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
-  // The emulator tests apply and destroy real Terraform; they set their own, longer timeouts.
-  testTimeout: 30_000,
 };
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // A safety net for a unit test that hangs, not a speed limit. It is global: jest ignores a project's own
+  // testTimeout, so the unit tests ran with jest's default of 5 s until now (and the emulator project sets
+  // its own, in test/emulator/setup.ts). Under two concurrent `npm test` runs on this 2-core machine every
+  // unit test passed within those 5 s but the ones that wait on purpose (a probe's timeout, a stand-in
+  // emulator starting slowly), which take up to about 25 s.
+  testTimeout: 120_000,
   maxWorkers: Number(process.env.HOPLAB_JEST_WORKERS) || 4,
   testSequencer: '<rootDir>/test/sequencer.cjs',
   projects: [
@@ -41,6 +45,8 @@ module.exports = {
       displayName: 'emulator',
       roots: ['<rootDir>/test/emulator'],
       testMatch: ['**/*.test.ts'],
+      // test/emulator/setup.ts sets the emulator tests' timeout: a safety net behind the watchdog on their progress.
+      setupFilesAfterEnv: ['<rootDir>/test/setup.ts', '<rootDir>/test/emulator/setup.ts'],
       globalSetup: '<rootDir>/test/emulator/global-setup.ts',
       globalTeardown: '<rootDir>/test/emulator/global-teardown.ts',
     },

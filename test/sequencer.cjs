@@ -23,7 +23,8 @@ const EMULATOR_ORDER = [
   'lifecycle-cli.test.ts',
 ];
 
-const isEmulator = (test) => /[\\/]test[\\/]integration[\\/]/.test(test.path);
+// test/emulator was test/integration until the layout change; matching the old name put no file first.
+const isEmulator = (test) => /[\\/]test[\\/]emulator[\\/]/.test(test.path);
 const rank = (test) => {
   const index = EMULATOR_ORDER.findIndex((name) => test.path.endsWith(`/${name}`) || test.path.endsWith(`\\${name}`));
   return index === -1 ? EMULATOR_ORDER.length : index;

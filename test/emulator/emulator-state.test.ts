@@ -6,7 +6,6 @@
  * own S3, next to a real-looking state file that must stay byte-for-byte as it was.
  * The local-backend case runs in full in lifecycle-emulator.test.ts.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,11 +16,7 @@ import { addLab, synthFresh } from '../../lib/stacks/hoplab-app';
 import { Emulator, startMoto } from '../../lib/commands/local/moto';
 import { findProviderMirror, writeMirrorCliConfig } from '../../lib/plumbing/terraform/terraform';
 import { EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../../lib/stacks/state-backend';
-
-// A timeout against hangs, not a speed claim: a VPC apply and destroy takes under a minute alone, but
-// npm test runs every emulator flow at once at a lower priority than the unit tests (scripts/test.mjs),
-// and one measured run under that load took over 180 s. The other emulator files allow 5-15 minutes.
-jest.setTimeout(600_000);
+import { runWatched } from './watchdog';
 
 /** A state file as a real deploy leaves it: a real VPC the emulator knows nothing of. */
 const REAL_STATE = `${JSON.stringify(
@@ -65,21 +60,21 @@ describe('emulator runs keep their own state', () => {
     mkdirSync(join(cwd, EMULATOR_STATE_DIR), { recursive: true });
     return join(cwd, 'cdktf.out', 'stacks', 'lab-aws-cluster');
   };
-  const terraform = (dir: string, cwd: string, args: string[]) =>
-    execFileSync('terraform', args, {
-      cwd: dir,
-      env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...writeMirrorCliConfig(join(cwd, 'terraform.rc'), mirror!) },
-      encoding: 'utf8',
-      stdio: 'pipe',
-    });
+  /** `terraform <args>` in `dir`, watched (watchdog.ts: it fails when Terraform stalls, not after a fixed time); its stdout, or an error with its output. */
+  const terraform = async (dir: string, cwd: string, args: string[]) => {
+    const env = { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...writeMirrorCliConfig(join(cwd, 'terraform.rc'), mirror!) };
+    const result = await runWatched('terraform', args, { cwd: dir, env });
+    if (result.code !== 0) throw new Error(`terraform ${args.join(' ')} exited ${result.code}:\n${result.out.slice(-3000)}`);
+    return result.stdout;
+  };
   /** Applies and destroys only the VPC (and what it needs) of the real stack. */
   const applyAndDestroy = (dir: string, cwd: string, during: () => Promise<void> | void) => async () => {
-    terraform(dir, cwd, ['init', '-input=false', '-no-color']);
+    await terraform(dir, cwd, ['init', '-input=false', '-no-color']);
     const vpc = JSON.parse(readFileSync(join(dir, 'cdk.tf.json'), 'utf8')).resource.aws_vpc;
     const target = `aws_vpc.${Object.keys(vpc)[0]}`;
-    terraform(dir, cwd, ['apply', '-auto-approve', '-input=false', '-no-color', `-target=${target}`]);
+    await terraform(dir, cwd, ['apply', '-auto-approve', '-input=false', '-no-color', `-target=${target}`]);
     await during();
-    terraform(dir, cwd, ['destroy', '-auto-approve', '-input=false', '-no-color', `-target=${target}`]);
+    await terraform(dir, cwd, ['destroy', '-auto-approve', '-input=false', '-no-color', `-target=${target}`]);
   };
 
   test('GIVEN an s3 backend WHEN applied in emulator mode THEN the state is the same bucket and key in the emulator, which the run created, and no local state file appears', async () => {
@@ -95,11 +90,11 @@ describe('emulator runs keep their own state', () => {
     await applyAndDestroy(dir, cwd, async () => {
       // Unsigned listing works in moto (an unsigned object GET is refused); Terraform reads the state back from there.
       expect(await (await fetch(listing)).text()).toContain('<Key>workshops/dec/lab-aws-cluster.tfstate</Key>');
-      expect(terraform(dir, cwd, ['state', 'list']).trim().split('\n')).toEqual([expect.stringMatching(/^aws_vpc\./)]);
+      expect((await terraform(dir, cwd, ['state', 'list'])).trim().split('\n')).toEqual([expect.stringMatching(/^aws_vpc\./)]);
     })();
 
     expect(readFileSync(realFile, 'utf8')).toBe(REAL_STATE);
     expect(existsSync(join(cwd, EMULATOR_STATE_DIR, 'terraform.lab-aws-cluster.tfstate'))).toBe(false);
-    expect(terraform(dir, cwd, ['state', 'list']).trim()).toBe('');
+    expect((await terraform(dir, cwd, ['state', 'list'])).trim()).toBe('');
   });
 });

@@ -15,10 +15,10 @@
  *   environment per moto. Stop it in afterAll.
  * - `command(name)`: dist/<name>.js, brought up to date (the global setup already
  *   built every stale command); `runCommand(name, args, options)`: the command as
- *   its npm script runs it (scripts/run.cjs, with its V8 code cache), and
- *   `runCommandAsync` for the same without blocking the event loop.
+ *   its npm script runs it (scripts/run.cjs, with its V8 code cache), under a
+ *   watchdog on its progress (watchdog.ts), not a deadline.
  * - `terraformOutputs(stackDir)`, `terraformIn(stackDir, args)`: what a command
- *   applied, read back with Terraform; `emulatorAnswers(endpoint)`.
+ *   applied, read back with Terraform (watched too); `emulatorAnswers(endpoint)`.
  * - `deployedEnvironment()`: the aws-cluster stack of environment `shared`,
  *   applied with `deploy` into the shared emulator once per jest run, however
  *   many test files (in however many workers) ask for it: the one applied
@@ -29,19 +29,25 @@
  * The suites run in parallel (jest.config.js: 4 workers), so keep one long
  * emulator flow per file: files are what jest spreads over workers.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Emulator, externalEmulator, startMoto } from '../../lib/commands/local/moto';
+import { Emulator, startMoto } from '../../lib/commands/local/moto';
+import { filesIn, HOPLAB_HEARTBEAT, runWatched, WatchedRun, Watchdog } from './watchdog';
 
 export const ROOT = resolve(__dirname, '..', '..');
 /** The runner every npm script uses: checks the command is up to date, then runs it (scripts/run.cjs). */
 const RUN = join(ROOT, 'scripts', 'run.cjs');
 
-/** The run's moto (shared; its `stop()` does nothing), or a moto of this file's own when run without the global setup. */
+/**
+ * The run's moto (shared; its `stop()` does nothing), or a moto of this file's own
+ * when run without the global setup. The global setup waited for it to answer; it
+ * is not asked again here with `externalEmulator`'s 5 s, which a moto running at a
+ * low priority on a busy machine can miss while nothing is wrong.
+ */
 export async function sharedEmulator(): Promise<Emulator> {
   const endpoint = process.env.HOPLAB_TEST_EMULATOR;
-  return endpoint ? externalEmulator(endpoint) : startMoto();
+  return endpoint ? { endpoint, owned: false, stop: async () => undefined } : startMoto();
 }
 
 const checked = new Set<string>();
@@ -65,38 +71,27 @@ export interface RunOptions {
   readonly cwd: string;
   /** Added to the environment (HOPLAB_CONFIG is removed first). @default {} */
   readonly env?: NodeJS.ProcessEnv;
-  /** @default 300000 */
-  readonly timeoutMs?: number;
-}
-
-/** Runs the command to its end as its npm script does (`node scripts/run.cjs <name> args`); its exit code, stdout+stderr (`out`), and each stream. */
-export function runCommand(name: string, args: readonly string[], options: RunOptions): { code: number | null; out: string; stdout: string; stderr: string } {
-  command(name);
-  const result = spawnSync(process.execPath, [RUN, name, ...args], { cwd: options.cwd, env: commandEnv(options), encoding: 'utf8', timeout: options.timeoutMs ?? 300_000 });
-  return { code: result.status, out: `${result.stdout}${result.stderr}`, stdout: result.stdout, stderr: result.stderr };
+  /** Receives the output as it comes. */
+  readonly onOutput?: (text: string) => void;
 }
 
 /**
- * {@link runCommand} without blocking the event loop (this worker's other tests
- * and timers keep running meanwhile); resolves with its exit code (null when
- * killed at the timeout) and stdout+stderr.
+ * Runs the command to its end as its npm script does (`node scripts/run.cjs <name>
+ * args`), without blocking this worker's event loop; resolves with its exit code,
+ * stdout+stderr (`out`), and each stream. No deadline: it is watched (watchdog.ts),
+ * and rejects, naming what stalled and its last lines, only when neither its
+ * output nor Terraform's logs in `<cwd>/.hoplab/logs` grow and its processes use
+ * (almost) no CPU for the stall limit.
  */
-export function runCommandAsync(name: string, args: readonly string[], options: RunOptions): Promise<{ code: number | null; out: string }> {
+export function runCommand(name: string, args: readonly string[], options: RunOptions): Promise<WatchedRun> {
   command(name);
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [RUN, name, ...args], { cwd: options.cwd, env: commandEnv(options), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 300_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolveRun({ code, out });
-    });
+  return runWatched(process.execPath, [RUN, name, ...args], {
+    cwd: options.cwd,
+    env: commandEnv(options),
+    what: `npm run ${name} -- ${args.join(' ')} (in ${options.cwd})`,
+    files: () => filesIn(join(options.cwd, '.hoplab', 'logs')),
+    notProgress: HOPLAB_HEARTBEAT,
+    onOutput: options.onOutput,
   });
 }
 
@@ -121,25 +116,28 @@ export interface DeployedEnvironment {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Whether an emulator answers at `endpoint` now (one request, 1 s). */
+/**
+ * Whether an emulator answers at `endpoint` now (one request). Where nothing listens
+ * the request is refused at once; one that listens gets 60 s to answer: a moto at a
+ * low priority on a busy machine can take seconds, and late is not "not running".
+ */
 export async function emulatorAnswers(endpoint: string): Promise<boolean> {
   try {
-    await fetch(`${endpoint}/moto-api/`, { signal: AbortSignal.timeout(1000) });
+    await fetch(`${endpoint}/moto-api/`, { signal: AbortSignal.timeout(60_000) });
     return true;
   } catch {
     return false;
   }
 }
 
-/** `terraform <args>` in a synthesized stack's folder (state and providers as the command left them); its exit code and stdout. */
-export function terraformIn(stackDir: string, args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync('terraform', [...args, '-no-color'], { cwd: stackDir, encoding: 'utf8', env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+/** `terraform <args>` in a synthesized stack's folder (state and providers as the command left them), watched; its exit code and output. */
+export function terraformIn(stackDir: string, args: readonly string[]): Promise<WatchedRun> {
+  return runWatched('terraform', [...args, '-no-color'], { cwd: stackDir, env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' } });
 }
 
 /** `terraform output -json` of a synthesized stack's folder, name -> value; throws with Terraform's error when it fails. */
-export function terraformOutputs(stackDir: string): Record<string, unknown> {
-  const output = terraformIn(stackDir, ['output', '-json']);
+export async function terraformOutputs(stackDir: string): Promise<Record<string, unknown>> {
+  const output = await terraformIn(stackDir, ['output', '-json']);
   if (output.code !== 0) throw new Error(`terraform output failed in ${stackDir}: ${output.stderr}`);
   const raw = JSON.parse(output.stdout) as Record<string, { value: unknown }>;
   return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v.value]));
@@ -148,7 +146,9 @@ export function terraformOutputs(stackDir: string): Record<string, unknown> {
 /**
  * The aws-cluster stack of environment `shared` (default lab settings otherwise),
  * deployed into the shared emulator by the first caller of the jest run; other
- * callers, in any worker, wait for it (up to 10 minutes) and get the same one.
+ * callers, in any worker, wait for it and get the same one. They wait while that
+ * deploy makes progress (its output and Terraform logs grow, see watchdog.ts), not
+ * for a fixed time.
  */
 export async function deployedEnvironment(): Promise<DeployedEnvironment> {
   const env = 'shared';
@@ -176,9 +176,16 @@ export async function deployedEnvironment(): Promise<DeployedEnvironment> {
     writeFileSync(`${resultFile}.tmp`, JSON.stringify(result));
     renameSync(`${resultFile}.tmp`, resultFile);
   }
-  for (const deadline = Date.now() + 600_000; !existsSync(resultFile); ) {
-    if (Date.now() > deadline) throw new Error(`deployedEnvironment(${env}): not deployed after 10 minutes (see ${dir})`);
-    await sleep(500);
+  if (!existsSync(resultFile)) {
+    const dog = new Watchdog({
+      what: `deployedEnvironment(${env}): the deploy in another worker (${dir})`,
+      files: () => [join(dir, 'deploy.out'), ...filesIn(join(dir, '.hoplab', 'logs'))],
+    });
+    try {
+      while (!existsSync(resultFile)) await Promise.race([sleep(500), dog.failed]);
+    } finally {
+      dog.stop();
+    }
   }
   const result = JSON.parse(readFileSync(resultFile, 'utf8')) as DeployedEnvironment | { error: string };
   if ('error' in result) throw new Error(`deployedEnvironment(${env}) failed: ${result.error}`);
@@ -187,11 +194,16 @@ export async function deployedEnvironment(): Promise<DeployedEnvironment> {
 
 async function deploy(env: string, cwd: string, endpoint: string): Promise<DeployedEnvironment> {
   writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ name: env }));
-  const { code, out } = await runCommandAsync('deploy', ['--stacks', 'aws-cluster', '--yes'], { cwd, env: { HOPLAB_AWS_ENDPOINT: endpoint }, timeoutMs: 600_000 });
+  // The output goes to deploy.out as it comes: callers in other workers watch it to tell a slow deploy from a stuck one.
+  const { code, out } = await runCommand('deploy', ['--stacks', 'aws-cluster', '--yes'], {
+    cwd,
+    env: { HOPLAB_AWS_ENDPOINT: endpoint },
+    onOutput: (text) => appendFileSync(join(cwd, 'deploy.out'), text),
+  });
   if (code !== 0) throw new Error(`deploy exited ${code}:\n${out.slice(-3000)}`);
   const stackDir = join(cwd, 'cdktf.out', 'stacks', `${env}-aws-cluster`);
   try {
-    return { env, cwd, endpoint, outputs: terraformOutputs(stackDir) };
+    return { env, cwd, endpoint, outputs: await terraformOutputs(stackDir) };
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n(deploy said:\n${out.slice(-2000)})`);
   }

@@ -10,8 +10,6 @@ import { join } from 'node:path';
 import { Emulator } from '../../lib/commands/local/moto';
 import { runCommand, sharedEmulator } from './harness';
 
-jest.setTimeout(120_000);
-
 describe('deploy and teardown command lines against the AWS emulator', () => {
   let moto: Emulator;
   let cwd: string;
@@ -37,14 +35,14 @@ describe('deploy and teardown command lines against the AWS emulator', () => {
     [['--env', 'nobody', '--stacks', 'aws-cluster'], 2, 'hoplab: --env: "nobody" not in this config; environments: ws1 (see --help)'],
     [['--parallelism', '0', '--stacks', 'aws-cluster'], 2, 'hoplab: --parallelism: "0" is not a whole number from 1 to 32, or auto (see --help)'],
     [['--bogus'], 2, "hoplab: Unknown option '--bogus' (see --help)"],
-  ])('GIVEN teardown %j WHEN run THEN it exits %i with %p', (args, code, message) => {
-    const result = run('teardown', args);
+  ])('GIVEN teardown %j WHEN run THEN it exits %i with %p', async (args, code, message) => {
+    const result = await run('teardown', args);
     expect(result.code).toBe(code);
     expect(result.out.trim().split('\n').at(-1)).toBe(message);
   });
 
-  test.each(['deploy', 'teardown'])('GIVEN %s without --yes and without a terminal WHEN run THEN nothing is done', (command) => {
-    const result = run(command, ['--stacks', 'aws-cluster']);
+  test.each(['deploy', 'teardown'])('GIVEN %s without --yes and without a terminal WHEN run THEN nothing is done', async (command) => {
+    const result = await run(command, ['--stacks', 'aws-cluster']);
     expect(result.code).toBe(1);
     expect(result.out).toContain(`hoplab ${command}: not on a terminal; add --yes to ${command} without the question`);
     expect(result.out).not.toContain('start ');

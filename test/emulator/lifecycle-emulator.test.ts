@@ -28,8 +28,6 @@ import { CreateLoadBalancerCommand, CreateTargetGroupCommand, DeleteLoadBalancer
 import { Emulator } from '../../lib/commands/local/moto';
 import { ownEmulator, runCommand } from './harness';
 
-jest.setTimeout(400_000);
-
 /** A real deploy's state: a VPC the emulator knows nothing of (a refresh against the emulator would drop it). */
 const REAL_STATE = `${JSON.stringify(
   {
@@ -72,7 +70,7 @@ describe('deploy and teardown against the AWS emulator', () => {
   const run = (command: string, args: string[]) => runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
 
   test('GIVEN a workshop of one attendee WHEN deployed, seeded with controller leftovers and torn down THEN teardown fails listing exactly them, and passes once they are gone', async () => {
-    const deployed = run('deploy', ['--stacks', 'aws-cluster', '--yes']);
+    const deployed = await run('deploy', ['--stacks', 'aws-cluster', '--yes']);
     expect(deployed.out).toContain('Estimated cost (list prices of');
     expect(deployed.out).toMatch(/ {2}done {3}ws1-aws-cluster in \d+\.\d s/);
     expect(deployed.code).toBe(0);
@@ -106,7 +104,7 @@ describe('deploy and teardown against the AWS emulator', () => {
     const lbArn = lb.LoadBalancers![0].LoadBalancerArn!;
     const tgArn = tg.TargetGroups![0].TargetGroupArn!;
 
-    const checkOnly = run('teardown', ['--stacks', 'aws-cluster', '--leftovers-only']);
+    const checkOnly = await run('teardown', ['--stacks', 'aws-cluster', '--leftovers-only']);
     expect(checkOnly.code).toBe(1);
     expect(checkOnly.out).toContain(`aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
     expect(checkOnly.out).toContain(`aws elbv2:target-group ${tgArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
@@ -116,7 +114,7 @@ describe('deploy and teardown against the AWS emulator', () => {
     expect(checkOnly.out).toMatch(/aws ec2:launch-template lt-\w+ \(tag hoplab-env=ws1\)/);
 
     // With only the lb stack torn down (cluster kept), only the controller's own resources count.
-    const lbOnly = run('teardown', ['--stacks', 'aws-lb', '--leftovers-only']);
+    const lbOnly = await run('teardown', ['--stacks', 'aws-lb', '--leftovers-only']);
     expect(lbOnly.code).toBe(1);
     expect(
       lbOnly.out
@@ -131,7 +129,7 @@ describe('deploy and teardown against the AWS emulator', () => {
       ].sort(),
     );
 
-    const firstTeardown = run('teardown', ['--stacks', 'aws-cluster', '--yes']);
+    const firstTeardown = await run('teardown', ['--stacks', 'aws-cluster', '--yes']);
     expect(firstTeardown.code).toBe(1);
     expect(firstTeardown.out).toContain(`aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
     expect(firstTeardown.out).toContain('hoplab teardown: NOT clean');
@@ -140,7 +138,7 @@ describe('deploy and teardown against the AWS emulator', () => {
     await elb.send(new DeleteLoadBalancerCommand({ LoadBalancerArn: lbArn }));
     await elb.send(new DeleteTargetGroupCommand({ TargetGroupArn: tgArn }));
     await ec2.send(new DeleteSecurityGroupCommand({ GroupId: sg.GroupId }));
-    const secondTeardown = run('teardown', ['--stacks', 'aws-cluster', '--yes']);
+    const secondTeardown = await run('teardown', ['--stacks', 'aws-cluster', '--yes']);
     expect(secondTeardown.out).toContain('leftovers: none in aws for ws1');
     expect(secondTeardown.out).toContain('hoplab teardown: every stack destroyed and nothing left');
     expect(secondTeardown.code).toBe(0);
@@ -175,7 +173,7 @@ describe('deploy and teardown against the AWS emulator', () => {
         `  aws logs:log-group /aws/eks/${env}-eks/cluster (name /aws/eks/${env}-eks/cluster)`,
       ];
     }
-    const strays = run('teardown', ['--stacks', 'aws-cluster', '--leftovers-only']);
+    const strays = await run('teardown', ['--stacks', 'aws-cluster', '--leftovers-only']);
     expect(strays.code).toBe(1);
     expect(
       strays.out

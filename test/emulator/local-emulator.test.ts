@@ -7,11 +7,10 @@
 import { execFileSync } from 'node:child_process';
 import { validConfig } from '../../lib/config/load';
 import { Emulator } from '../../lib/commands/local/moto';
-import { runLocalLab } from '../../lib/commands/local/local-lab';
+import { LocalLabResult, runLocalLab } from '../../lib/commands/local/local-lab';
 import { command, emulatorAnswers, ROOT, ownEmulator } from './harness';
 import { withoutProviderPool } from './provider-pool';
-
-jest.setTimeout(300_000);
+import { HOPLAB_HEARTBEAT, Watchdog } from './watchdog';
 
 describe('npm run local against the AWS emulator', () => {
   let external: Emulator | undefined;
@@ -28,7 +27,27 @@ describe('npm run local against the AWS emulator', () => {
   test('GIVEN a running emulator WHEN the lab runs THEN it applies, outputs, re-plans empty, destroys, leaves nothing, and leaves the emulator running', async () => {
     external = await ownEmulator();
     const lines: string[] = [];
-    const result = await runLocalLab({ config: validConfig({}, 'test'), endpoint: external.endpoint, write: (line) => lines.push(line) });
+    // Watched, not timed (watchdog.ts): it fails when Terraform prints nothing, the steps do not move and the
+    // processes this worker started (Terraform, its provider, moto) use no CPU for the stall limit.
+    const dog = new Watchdog({ what: 'runLocalLab (npm run local, in this test worker)', pid: () => process.pid, includeRoot: false, notProgress: HOPLAB_HEARTBEAT });
+    let result: LocalLabResult;
+    try {
+      result = await Promise.race([
+        runLocalLab({
+          config: validConfig({}, 'test'),
+          endpoint: external.endpoint,
+          abort: dog.signal,
+          write: (line) => {
+            lines.push(line);
+            dog.output(`${line}\n`);
+          },
+          onTerraformLine: (line) => dog.output(`${line}\n`),
+        }),
+        dog.failed,
+      ]);
+    } finally {
+      dog.stop();
+    }
 
     expect(result.outputs).toMatchObject({
       cloud: 'aws',

@@ -7,8 +7,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { command, emulatorAnswers, ROOT } from './harness';
 import { withoutProviderPool } from './provider-pool';
-
-jest.setTimeout(300_000);
+import { HOPLAB_HEARTBEAT, killTree, Watchdog } from './watchdog';
 
 describe('npm run local interrupted', () => {
   test('GIVEN a run of the real command WHEN a terminal Ctrl-C reaches its whole process group during apply THEN Terraform stops gracefully, what it applied is destroyed, its emulator stopped, and it exits 130', async () => {
@@ -20,20 +19,31 @@ describe('npm run local interrupted', () => {
     command('local');
     // As `npm run local` runs it: the runner checks dist/local.js and runs it in its own process.
     const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'scripts', 'run.cjs'), 'local'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // Watched, not timed (watchdog.ts): the waits below fail only when the command stops making progress.
+    const dog = new Watchdog({ what: 'npm run local (to be interrupted during apply)', pid: () => child.pid, notProgress: HOPLAB_HEARTBEAT });
     let output = '';
     const sawApply = new Promise<void>((resolveSeen) => {
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
+        dog.output(chunk.toString());
         if (/\[4\/8\] terraform apply/.test(output)) resolveSeen();
       };
       child.stdout?.on('data', onData);
       child.stderr?.on('data', onData);
     });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    await sawApply;
-    await new Promise((r) => setTimeout(r, 4000));
-    process.kill(-child.pid!, 'SIGINT');
-    const code = await exited;
+    let code: number | null;
+    try {
+      await Promise.race([sawApply, dog.failed]);
+      await new Promise((r) => setTimeout(r, 4000));
+      process.kill(-child.pid!, 'SIGINT');
+      code = await Promise.race([exited, dog.failed]);
+    } catch (error) {
+      killTree(child.pid);
+      throw error;
+    } finally {
+      dog.stop();
+    }
 
     expect(code).toBe(130);
     expect(output).toContain('SIGINT received; stopping and cleaning up');

@@ -21,9 +21,6 @@ import { IPVS_KERNEL_MODULES } from '../../lib/constructs/aws/kube-proxy-mode';
 import { Emulator, startMoto } from '../../lib/commands/local/moto';
 import { runCommand, terraformIn, terraformOutputs } from './harness';
 
-// One apply, two plans and one destroy: 2-3 min alone, up to 10 min while other jobs share the two cores.
-jest.setTimeout(900_000);
-
 describe('preflight, deploy and verify against the AWS emulator', () => {
   let moto: Emulator;
   let cwd: string;
@@ -38,15 +35,15 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     await moto?.stop();
   });
 
-  const run = (command: string, args: string[]) => {
-    const result = runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
+  const run = async (command: string, args: string[]) => {
+    const result = await runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
     return { code: result.code, out: result.stdout, all: result.out };
   };
   const line = (out: string, start: string) => out.split('\n').find((l) => l.startsWith(start)) ?? `(no line starting ${start})`;
 
   test('GIVEN one applied environment WHEN preflight, verify and a collision are checked THEN each verdict is right, with one apply and one destroy', async () => {
     // Preflight against the emulator: STS identity, quotas from Service Quotas (VPC) and documented defaults, free names.
-    const pre = run('preflight', ['--env', 'pv1', '--format', 'json']);
+    const pre = await run('preflight', ['--env', 'pv1', '--format', 'json']);
     const report = JSON.parse(pre.out) as { ok: boolean; findings: { check: string; verdict: string; detail: string }[] };
     const finding = (check: string) => report.findings.find((f) => f.check === check);
     expect(pre.code).toBe(0);
@@ -57,13 +54,13 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     expect(finding('aws names pv1')).toEqual({ check: 'aws names pv1', verdict: 'pass', detail: 'all 6 names free (EKS cluster, IAM roles and policy)' });
 
     // Deploy runs preflight first, then applies.
-    const deployed = run('deploy', ['--env', 'pv1', '--stacks', 'aws-cluster', '--yes']);
+    const deployed = await run('deploy', ['--env', 'pv1', '--stacks', 'aws-cluster', '--yes']);
     expect(deployed.all).toContain('hoplab preflight: pv1 (aws-cluster)');
     expect(deployed.all).toContain('nothing blocks a deploy');
     expect(deployed.code).toBe(0);
 
     // No drift right after the apply; the report is written.
-    const clean = run('verify', ['--env', 'pv1', '--stacks', 'aws-cluster', '--report', 'reports/clean']);
+    const clean = await run('verify', ['--env', 'pv1', '--stacks', 'aws-cluster', '--report', 'reports/clean']);
     expect(line(clean.out, '  drift   pv1-aws-cluster')).toBe('  drift   pv1-aws-cluster: no changes');
     expect(clean.code).toBe(0);
     const cleanJson = JSON.parse(readFileSync(join(cwd, 'reports', 'clean.json'), 'utf8'));
@@ -73,8 +70,8 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     // The IPVS datapath went through apply (and the empty re-plan above): the dataplane output, a node launch
     // template whose user data loads the IPVS kernel modules, and no EKS add-on (moto has no add-on API).
     const stackDir = join(cwd, 'cdktf.out', 'stacks', 'pv1-aws-cluster');
-    expect(terraformOutputs(stackDir).dataplane).toBe('kube-proxy-ipvs');
-    const addresses = terraformIn(stackDir, ['state', 'list']).stdout.trim().split('\n');
+    expect((await terraformOutputs(stackDir)).dataplane).toBe('kube-proxy-ipvs');
+    const addresses = (await terraformIn(stackDir, ['state', 'list'])).stdout.trim().split('\n');
     expect(addresses).toEqual(expect.arrayContaining([expect.stringMatching(/^aws_launch_template\.nodes_launch-template_\w+$/), expect.stringMatching(/^aws_eks_node_group\./)]));
     expect(addresses.filter((a) => a.startsWith('aws_eks_addon'))).toEqual([]);
     const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
@@ -87,7 +84,7 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     // A tag changed outside Terraform: verify names the resource and the attributes.
     const vpc = (await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:hoplab-env', Values: ['pv1'] }] }))).Vpcs![0];
     await ec2.send(new CreateTagsCommand({ Resources: [vpc.VpcId!], Tags: [{ Key: 'hoplab-owner', Value: 'someone-else' }] }));
-    const drifted = run('verify', ['--env', 'pv1', '--stacks', 'aws-cluster', '--report', 'reports/drift', '--format', 'json']);
+    const drifted = await run('verify', ['--env', 'pv1', '--stacks', 'aws-cluster', '--report', 'reports/drift', '--format', 'json']);
     expect(drifted.code).toBe(1);
     const driftJson = JSON.parse(drifted.out);
     expect(driftJson.ok).toBe(false);
@@ -100,7 +97,7 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     const eks = new EKSClient({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
     const role = await iam.send(new CreateRoleCommand({ RoleName: 'pv2-eks-cluster', AssumeRolePolicyDocument: '{"Version":"2012-10-17","Statement":[]}' }));
     await eks.send(new CreateClusterCommand({ name: 'pv2-eks', roleArn: role.Role!.Arn!, resourcesVpcConfig: { subnetIds: [] } }));
-    const collision = run('preflight', ['--format', 'json']);
+    const collision = await run('preflight', ['--format', 'json']);
     expect(collision.code).toBe(1);
     const collided = JSON.parse(collision.out) as typeof report;
     expect(collided.findings.find((f) => f.check === 'aws names pv2')).toMatchObject({
@@ -111,12 +108,12 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
       /^0 names free; 6 exist and are this workshop's own \(a re-deploy updates them\): EKS cluster pv1-eks, IAM role /,
     );
     // Deploy stops on it before applying anything.
-    const refused = run('deploy', ['--env', 'pv2', '--stacks', 'aws-cluster', '--yes']);
+    const refused = await run('deploy', ['--env', 'pv2', '--stacks', 'aws-cluster', '--yes']);
     expect(refused.code).toBe(1);
     expect(refused.all).toContain('hoplab deploy: stopped before anything was applied: preflight found 1 blocking problem (aws names pv2)');
     expect(refused.all).not.toContain('start ');
 
-    const down = run('teardown', ['--env', 'pv1', '--stacks', 'aws-cluster', '--yes']);
+    const down = await run('teardown', ['--env', 'pv1', '--stacks', 'aws-cluster', '--yes']);
     expect(down.code).toBe(0);
     for (const client of [ec2, iam, eks]) client.destroy();
   });

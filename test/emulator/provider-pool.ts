@@ -36,6 +36,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AWS_PROVIDER_VERSION, findProviderMirror } from '../../lib/plumbing/terraform/terraform';
+import { Watchdog } from './watchdog';
 
 /** The shim the workers find as `terraform` (its folder goes first on PATH). */
 export const SHIM_DIR = resolve(__dirname, 'bin');
@@ -81,9 +82,11 @@ export function mirroredAwsProvider(): string | undefined {
  * with its process and TF_REATTACH_PROVIDERS value once it has printed it.
  * A file, not a pipe: a test that runs in jest's main process and blocks in
  * spawnSync would stop a pipe being drained, and the provider, logging to a
- * full pipe, would hang the Terraform it serves.
+ * full pipe, would hang the Terraform it serves. No deadline: four providers
+ * starting at once at a low priority beside other jobs can take minutes; it
+ * fails when the provider exits, or stalls (no output, no CPU used: watchdog.ts).
  */
-async function startProvider(binary: string, logFile: string, timeoutMs: number): Promise<{ child: ChildProcess; reattach: string }> {
+async function startProvider(binary: string, logFile: string, stallMs?: number): Promise<{ child: ChildProcess; reattach: string }> {
   // AWS_CA_BUNDLE (set on this machine) makes a second ConfigureProvider in the same process fail
   // ("unable to add custom RootCAs HTTPClient, has no WithTransportOptions"): the first wraps the
   // shared HTTP client. The emulator is plain HTTP on loopback, so the bundle is never used.
@@ -100,19 +103,20 @@ async function startProvider(binary: string, logFile: string, timeoutMs: number)
   let exited: string | undefined;
   child.on('exit', (code, signal) => (exited = String(code ?? signal)));
   child.on('error', (error) => (exited = error.message));
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    const text = readFileSync(logFile, 'utf8');
-    const match = /TF_REATTACH_PROVIDERS='([^']+)'/.exec(text);
-    if (match) return { child, reattach: match[1] };
-    if (exited !== undefined || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(
-        `the AWS provider ${exited === undefined ? `did not print its reattach address within ${timeoutMs / 1000} s` : `exited (${exited}) before it printed its reattach address`}:\n${text.slice(
-          -2000,
-        )}`,
-      );
+  const dog = new Watchdog({ what: `the AWS provider ${binary} -debug (log ${logFile}), before it printed its reattach address`, stallMs, pid: () => child.pid, files: () => [logFile] });
+  try {
+    for (;;) {
+      const text = readFileSync(logFile, 'utf8');
+      const match = /TF_REATTACH_PROVIDERS='([^']+)'/.exec(text);
+      if (match) return { child, reattach: match[1] };
+      if (exited !== undefined) throw new Error(`the AWS provider exited (${exited}) before it printed its reattach address:\n${text.slice(-2000)}`);
+      await Promise.race([new Promise((r) => setTimeout(r, 50)), dog.failed]);
     }
-    await new Promise((r) => setTimeout(r, 50));
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  } finally {
+    dog.stop();
   }
 }
 
@@ -133,14 +137,15 @@ export function providerPoolPossible(): boolean {
  * Starts `size` providers and writes their slots under `dir`. Returns undefined
  * (the tests then run Terraform as usual) when the pool cannot run here
  * ({@link providerPoolPossible}); throws when it can but a provider does not
- * start, as that is a broken provider or machine, not a reason to go slow.
+ * start (it exits, or stalls for `stallMs`: watchdog.ts), as that is a broken
+ * provider or machine, not a reason to go slow.
  */
-export async function startProviderPool(dir: string, size: number, timeoutMs = 60_000): Promise<ProviderPool | undefined> {
+export async function startProviderPool(dir: string, size: number, stallMs?: number): Promise<ProviderPool | undefined> {
   const parts = poolParts();
   if (!parts || size < 1) return undefined;
   const { binary, terraform } = parts;
   mkdirSync(dir, { recursive: true });
-  const started = await Promise.allSettled(Array.from({ length: size }, (_, i) => startProvider(binary, join(dir, `provider-${i}.log`), timeoutMs)));
+  const started = await Promise.allSettled(Array.from({ length: size }, (_, i) => startProvider(binary, join(dir, `provider-${i}.log`), stallMs)));
   const children = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value.child] : []));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   const stop = async () => {

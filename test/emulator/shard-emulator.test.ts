@@ -16,9 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Emulator, startMoto } from '../../lib/commands/local/moto';
 import { assignShards, selectShard } from '../../lib/plumbing/selection/shard';
-import { runCommandAsync } from './harness';
-
-jest.setTimeout(600_000);
+import { runCommand } from './harness';
 
 describe('a sharded deploy and teardown against the AWS emulator', () => {
   let moto: Emulator;
@@ -38,7 +36,7 @@ describe('a sharded deploy and teardown against the AWS emulator', () => {
     await moto?.stop();
   });
 
-  const run = (command: string, args: string[]) => runCommandAsync(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
+  const run = (command: string, args: string[]) => runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
   /** State keys in the bucket (moto answers an unsigned listing). */
   const stateKeys = async () => [...(await (await fetch(`${moto.endpoint}/${bucket}/`)).text()).matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1]).sort();
 

@@ -26,6 +26,8 @@ export interface LocalLabOptions {
   readonly providerMirror?: string;
   /** Where progress lines go. @default stdout */
   readonly write?: (line: string) => void;
+  /** Receives every line Terraform prints (they all go to the run's terraform.log too). @default - nothing */
+  readonly onTerraformLine?: (line: string) => void;
   /** Resolves when the run should stop early (Ctrl-C); cleanup still runs. @default never */
   readonly abort?: AbortSignal;
   /** Keep the working directory (synthesized stack, state, logs) even on success. @default false */
@@ -112,6 +114,7 @@ export async function runLocalLab(options: LocalLabOptions): Promise<LocalLabRes
       logFile,
       onLine: (line) => {
         if (/: (Creation|Destruction) complete after/.test(line)) done += 1;
+        options.onTerraformLine?.(line);
       },
     });
     const tf = runner;

@@ -111,7 +111,8 @@ function input(base: string, overrides: Partial<GcpPreflightInput> = {}): GcpPre
     permissions: PERMISSIONS,
     requiredApis: APIS,
     needs: { cpus: 6, regionalInUseAddresses: 2, backendServices: 4, forwardingRules: 3, notes: [] },
-    timeoutMs: 3000,
+    // No fixture API here hangs: the timeout only has to be far above how late a loopback answer comes on a busy machine.
+    timeoutMs: 30_000,
     ...overrides,
   };
 }

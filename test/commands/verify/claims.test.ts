@@ -8,7 +8,8 @@ import { parseOutputs } from '../../../lib/plumbing/terraform/outputs';
 import { probeClaims } from '../../../lib/commands/verify/verify';
 import { deadUrl, RunningServer, startEchoServer } from '../../support/echo-servers';
 
-const PROBE = { count: 6, concurrency: 2, timeoutMs: 2000 };
+// No server here is slow: the timeout only has to be far above how late a loopback answer comes on a busy machine.
+const PROBE = { count: 6, concurrency: 2, timeoutMs: 10_000 };
 
 describe('probe claims against measurement', () => {
   let direct: RunningServer;
