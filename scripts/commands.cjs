@@ -133,9 +133,9 @@ async function buildCommands(names) {
     for (const rel of [...reachable(result.metafile, `bin/${name}.ts`)].filter((r) => loaded.has(r))) {
       stamp.files[rel] = loaded.get(rel);
       const dir = path.posix.dirname(rel);
-      // Not the root folder, which builds and synth change (dist/, cdktf.out/). A folder made
-      // during the build was not there before it: recorded as missing, so it shows as a change.
-      for (const d of path.posix.basename(rel).startsWith('index.') ? [dir, path.posix.dirname(dir)] : [dir]) if (d !== '.') stamp.dirs[d] ??= listings[d] ?? null;
+      // Not the root folder, which builds and synth change (dist/, cdktf.out/). A folder the walk
+      // did not list (outside the project, behind a symlink) is listed now.
+      for (const d of path.posix.basename(rel).startsWith('index.') ? [dir, path.posix.dirname(dir)] : [dir]) if (d !== '.') stamp.dirs[d] ??= listings[d] ?? listing(d);
     }
     const line = JSON.stringify(stamp).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
     writeAtomically(outputPath(name), Buffer.concat([output, Buffer.from(`${MARK}${line}\n`)]));

@@ -106,6 +106,23 @@ describe('the build up-to-date check', () => {
     expect(runX(dir)).toBe('file');
   });
 
+  test('GIVEN a source behind a symlink to a folder outside the project WHEN built THEN it stays built until that source changes', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'hoplab-build-shared-'));
+    try {
+      writeFileSync(join(outside, 'w.ts'), "export const w = 'shared';\n");
+      symlinkSync(outside, join(dir, 'lib', 'shared'));
+      writeFileSync(join(dir, 'bin', 'x.ts'), "import { w } from '../lib/shared/w';\nconsole.log(w);\n");
+      expect(build(dir)).toBe('never built');
+      expect(reason(dir)).toBe('fresh');
+      writeFileSync(join(outside, 'w.ts'), "export const w = 'shared2';\n");
+      expect(reason(dir)).toMatch(/^\.\.\/.*\/w\.ts changed$/);
+      build(dir);
+      expect(runX(dir)).toBe('shared2');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   test('GIVEN a built command WHEN dist is missing, or its output edited, truncated or an older build put back THEN it is stale', () => {
     build(dir);
     rmSync(join(dir, 'dist'), { recursive: true });
