@@ -1,7 +1,7 @@
 /**
  * The build's up-to-date check (scripts/commands.cjs) and the runner (scripts/run.cjs) on a
  * small project of their own in a temporary folder: a stale or edited dist/ must never run as
- * built. esbuild runs in child processes (it does not run inside jest's module sandbox).
+ * built. Builds run in child processes (esbuild does not run inside jest's module sandbox).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -37,7 +37,15 @@ function inProject(dir: string, body: string): any {
   return JSON.parse(result.stdout);
 }
 
-const reason = (dir: string) => inProject(dir, "return c.check('x').reason ?? 'fresh';");
+/** Why dist/x.js must be built, or 'fresh': checked in this process (the check needs no esbuild), with a fresh copy of the project's commands.cjs. */
+function reason(dir: string): string {
+  let result = '';
+  jest.isolateModules(() => {
+    const commands = jest.requireActual<{ check(name: string): { reason?: string } }>(join(dir, 'scripts', 'commands.cjs'));
+    result = commands.check('x').reason ?? 'fresh';
+  });
+  return result;
+}
 const build = (dir: string) => inProject(dir, "const r = await c.ensureBuilt('x'); return r.built ? r.built.reason : 'up to date';");
 const runX = (dir: string) => spawnSync(process.execPath, [join(dir, 'dist', 'x.js')], { encoding: 'utf8' }).stdout.trim();
 /** As `npm run x` runs it: the runner checks dist/x.js, builds it if stale, and runs it. */
