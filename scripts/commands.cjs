@@ -1,71 +1,35 @@
-// Builds the commands (every bin/<name>.ts is the command <name>, bundled to
-// dist/<name>.js) one at a time, only when stale, and says exactly why one is
-// stale. Used by scripts/run.cjs (npm scripts, cdktf.json), scripts/build.mjs
-// (`npm run build`), bin/bench.ts and the tests. CommonJS and no dependencies
-// at load time, so the up-to-date check costs milliseconds; esbuild is loaded
-// only when something must be built.
+// Builds the commands (bin/<name>.ts, bundled by esbuild to dist/<name>.js) only when stale. Used
+// by scripts/run.cjs (npm scripts, cdktf.json's app), scripts/build.mjs and the tests. esbuild is
+// loaded only to build, so the check needs nothing but node.
 //
-// A build records in dist/.stamps/<name>.json everything its output depends on:
-// - the content hash of every project file esbuild loaded, taken from the very
-//   bytes esbuild was given (an onLoad plugin reads them), so an edit made while
-//   the build runs makes the next check fail instead of being recorded as built;
-//   with the file's size, mtime, ctime and inode, so the check hashes only files
-//   whose stat changed (git's trick; ctime cannot be set back by hand, and a stat
-//   taken less than 2 s after the file's mtime is not trusted: such files are
-//   always hashed);
-// - size, mtime and inode of every node_modules file bundled, and the hashes of
-//   package-lock.json and node_modules/.package-lock.json (npm install/ci; npm
-//   gives every installed file the same old mtime, so the lockfiles are what see
-//   a new version);
-// - the file names in every project folder that held an input (a new file can
-//   change what an import resolves to, e.g. lib/x.ts next to lib/x/index.ts);
-// - tsconfig.json and package.json (esbuild reads them), and this file (the
-//   build recipe) with the esbuild version;
-// - the output: a random build id written as its last line, and its stat after
-//   the rename. The runner checks the stat and the id in the very bytes it is
-//   about to execute, so a missing, edited, or another build's dist/<name>.js
-//   never runs as this build.
-// Outputs and stamps are written to a temporary name and renamed, so builds
-// racing each other (jest workers, cdktf and a terminal) cannot leave a stamp
-// that describes another build's output: a mismatch only means one more build.
+// Each output ends with a stamp line, and may run while the stamp still matches, by sha1:
+// - the output's bytes before the stamp line (an edited output is never run);
+// - every project file in the bundle, hashed from the very bytes esbuild was given (onLoad);
+// - package.json, tsconfig.json (esbuild reads them), package-lock.json and
+//   node_modules/.package-lock.json (npm rewrites it on every install): the lockfiles stand for
+//   the bundled node_modules files, which are not hashed one by one;
+// - the names in every folder holding a project input, and in an index file's parent folder: the
+//   metafile names what an import resolved to, not the candidates esbuild tried first, so a new
+//   lib/z.ts next to an imported lib/z/index.ts shows up only here;
+// - the recipe: this file and esbuild's version.
+// The rest is read before esbuild starts, so a change made during a build shows up. The stamp is
+// in the output: one write (temporary file + rename) replaces both, and builds racing each other
+// (jest workers, cdktf, a terminal) each leave a whole, self-consistent file.
 'use strict';
 
-const { createHash, randomBytes } = require('node:crypto');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-const DIST = path.join(ROOT, 'dist');
-const STAMPS = path.join(DIST, '.stamps');
-const CACHE = path.join(DIST, '.cache');
-const FORMAT = 1;
-/** Files esbuild reads besides the inputs it reports. */
-const CONFIG_FILES = ['tsconfig.json', 'package.json'];
-const LOCK_FILES = ['package-lock.json', 'node_modules/.package-lock.json'];
+const CACHE = path.join(ROOT, 'dist', '.cache');
+const CONFIG_FILES = ['package.json', 'tsconfig.json', 'package-lock.json', 'node_modules/.package-lock.json'];
+const NOT_SOURCES = new Set(['node_modules', '.git', 'dist', 'cdktf.out', '.hoplab', '.scratch', 'coverage', '.gen', '.terraform']);
+const MARK = '\n//# hoplab-stamp ';
 
-/**
- * esbuild options of every command. Dependencies are bundled: measured on the
- * 2-core machine, a bundled command starts faster than one that resolves
- * hundreds of node_modules files (synth 1.30 vs 1.84 CPU-s, explain 0.55 vs
- * 0.90, cost 0.33 vs 0.44, deploy --help 1.56 vs 1.84), and the build cost is
- * paid only after a change, for the one command being run. No source maps: no
- * command runs with --enable-source-maps, and they doubled what a build wrote.
- */
-const BUILD_OPTIONS = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  logLevel: 'silent',
-};
-
-/**
- * cdktf, constructs and the provider packages marked as free of side effects at
- * import: a command that imports a module using a provider class but never uses
- * that class (explain imports constants next to the demo app's Deployment) then
- * leaves the provider out. Their modules only define classes. Measured: explain's
- * bundle 3.8 MB -> 0.9 MB, the same output; synth unchanged (it uses them all).
- */
+// cdktf, constructs and the provider packages marked free of side effects at import (their modules
+// only define classes): a command importing a provider class it never uses leaves the provider out
+// (explain's bundle 3.8 MB -> 0.9 MB).
 const PURE_PACKAGES = /^(?:@cdktf\/provider-[^/]+|cdktf|constructs)(?:\/|$)/;
 const pureDependencies = {
   name: 'hoplab-pure-dependencies',
@@ -73,200 +37,70 @@ const pureDependencies = {
     build.onResolve({ filter: PURE_PACKAGES }, async (args) => {
       if (args.pluginData === 'hoplab-pure') return undefined;
       const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'hoplab-pure' });
-      if (resolved.errors.length > 0) return { errors: resolved.errors };
-      return { ...resolved, sideEffects: false };
+      return resolved.errors.length > 0 ? { errors: resolved.errors } : { ...resolved, sideEffects: false };
     });
   },
 };
 
 const sha1 = (data) => createHash('sha1').update(data).digest('hex');
-
-function readOrNull(file) {
+const orNull = (fn) => {
   try {
-    return fs.readFileSync(file);
-  } catch (error) {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'EISDIR') return null;
-    throw error;
-  }
-}
-
-function hashFileOrNull(rel) {
-  const data = readOrNull(path.join(ROOT, rel));
-  return data === null ? null : sha1(data);
-}
-
-/** A stat worth trusting later: none when the file changed less than 2 s ago (same-tick edits look alike). */
-function trustedStat(stat, now = Date.now()) {
-  if (now - stat.mtimeMs < 2000 || now - stat.ctimeMs < 2000) return null;
-  return [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino];
-}
-
-const sameStat = (stat, recorded) => recorded !== null && stat.size === recorded[0] && stat.mtimeMs === recorded[1] && stat.ctimeMs === recorded[2] && stat.ino === recorded[3];
-
-/** Fingerprint of a project file: its hash, and its stat if trusted. `null` when missing. */
-function fingerprint(rel) {
-  const file = path.join(ROOT, rel);
-  let stat;
-  try {
-    stat = fs.statSync(file);
+    return fn();
   } catch {
     return null;
   }
-  const data = readOrNull(file);
-  if (data === null) return null;
-  const after = fs.statSync(file);
-  return { hash: sha1(data), stat: sameStat(after, [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino]) ? trustedStat(stat) : null };
-}
+};
+const read = (rel) => orNull(() => fs.readFileSync(path.resolve(ROOT, rel)));
+const hash = (rel) => orNull(() => sha1(fs.readFileSync(path.resolve(ROOT, rel))));
+const listing = (rel) => orNull(() => sha1(fs.readdirSync(path.join(ROOT, rel)).sort().join('\n')));
 
-/** Whether a project file still has the recorded content (stat first, hash when the stat differs). */
-function unchanged(rel, recorded) {
-  let stat;
-  try {
-    stat = fs.statSync(path.join(ROOT, rel));
-  } catch {
-    return recorded === null;
-  }
-  if (recorded === null) return false;
-  if (sameStat(stat, recorded.stat)) return true;
-  return hashFileOrNull(rel) === recorded.hash;
-}
-
-function listingHash(rel) {
-  try {
-    return sha1(fs.readdirSync(path.join(ROOT, rel)).sort().join('\n'));
-  } catch {
-    return null;
-  }
-}
-
-/** Folders never holding a command's sources. */
-const NOT_SOURCES = new Set(['node_modules', '.git', 'dist', 'cdktf.out', '.hoplab', '.scratch', 'coverage', '.gen']);
-
-/** Listing hashes of every project folder that could hold a source, taken before a build. */
-function projectListings() {
-  const listings = {};
-  const walk = (rel) => {
-    let entries;
-    try {
-      entries = fs.readdirSync(path.join(ROOT, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    listings[rel] = sha1(
-      entries
-        .map((e) => e.name)
-        .sort()
-        .join('\n'),
-    );
-    for (const entry of entries) {
-      if (entry.isDirectory() && !(rel === '.' && NOT_SOURCES.has(entry.name)) && entry.name !== 'node_modules') {
-        walk(rel === '.' ? entry.name : `${rel}/${entry.name}`);
-      }
-    }
-  };
-  walk('.');
-  return listings;
+/** The listing of every project folder, taken before a build. */
+function projectListings(rel = '.', out = {}) {
+  const entries = orNull(() => fs.readdirSync(path.join(ROOT, rel), { withFileTypes: true })) ?? [];
+  out[rel] = sha1(
+    entries
+      .map((e) => e.name)
+      .sort()
+      .join('\n'),
+  );
+  for (const e of entries) if (e.isDirectory() && !NOT_SOURCES.has(e.name)) projectListings(path.posix.join(rel, e.name), out);
+  return out;
 }
 
 let recipe;
-/** Hash of the build recipe: this file and the esbuild version. */
-function recipeHash() {
-  if (recipe === undefined) {
-    const esbuildPackage = readOrNull(path.join(ROOT, 'node_modules', 'esbuild', 'package.json'));
-    recipe = sha1(Buffer.concat([fs.readFileSync(__filename), esbuildPackage ?? Buffer.alloc(0)]));
-  }
-  return recipe;
-}
+const recipeHash = () => (recipe ??= sha1(Buffer.concat([fs.readFileSync(__filename), read('node_modules/esbuild/package.json') ?? Buffer.alloc(0)])));
 
 /** Every command: the names of bin/*.ts. */
-function listCommands() {
-  return fs
+const listCommands = () =>
+  fs
     .readdirSync(path.join(ROOT, 'bin'))
-    .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
-    .map((name) => name.slice(0, -3))
+    .filter((n) => /(?<!\.d)\.ts$/.test(n))
+    .map((n) => n.slice(0, -3))
     .sort();
+const outputPath = (name) => path.join(ROOT, 'dist', `${name}.js`);
+
+/** `{ code, id }` (the bytes of dist/<name>.js and their hash) while its stamp matches, else `{ reason }` it must be built. */
+function check(name) {
+  const code = read(outputPath(name));
+  if (code === null) return { reason: 'never built' };
+  const at = code.lastIndexOf(MARK);
+  const stamp = at < 0 ? null : orNull(() => JSON.parse(code.toString('utf8', at + MARK.length)));
+  if (!stamp || sha1(code.subarray(0, at)) !== stamp.code) return { reason: `dist/${name}.js is not the output of its last build` };
+  if (stamp.recipe !== recipeHash()) return { reason: 'the build recipe changed' };
+  for (const [rel, recorded] of Object.entries(stamp.files)) {
+    const now = hash(rel);
+    if (now !== recorded) return { reason: `${rel} ${now === null ? 'was deleted' : recorded === null ? 'was added' : 'changed'}` };
+  }
+  for (const [rel, recorded] of Object.entries(stamp.dirs)) if (listing(rel) !== recorded) return { reason: `a file was added to or removed from ${rel}/` };
+  return { code, id: stamp.code };
 }
 
-const outputPath = (name) => path.join(DIST, `${name}.js`);
-const stampPath = (name) => path.join(STAMPS, `${name}.json`);
-
-function readStamp(name) {
-  const text = readOrNull(stampPath(name));
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Why dist/<name>.js must be built before it may run, or undefined when its
- * stamp still describes every input. Does not look at the output itself: the
- * caller compares the output's hash with `stamp.output` (see `freshOutput`).
- */
-function staleReason(name, stamp = readStamp(name)) {
-  if (!stamp) return 'never built';
-  if (stamp.format !== FORMAT || stamp.recipe !== recipeHash()) return 'the build recipe changed';
-  for (const [rel, recorded] of Object.entries(stamp.config)) {
-    if (!unchanged(rel, recorded)) return `${rel} changed`;
-  }
-  for (const [rel, recorded] of Object.entries(stamp.locks)) {
-    if (!unchanged(rel, recorded)) return `${rel} changed (dependencies)`;
-  }
-  for (const [rel, recorded] of Object.entries(stamp.sources)) {
-    if (!unchanged(rel, recorded)) return fs.existsSync(path.join(ROOT, rel)) ? `${rel} changed` : `${rel} was deleted`;
-  }
-  for (const [rel, hash] of Object.entries(stamp.dirs)) {
-    if (listingHash(rel) !== hash) return `a file was added to or removed from ${rel}/`;
-  }
-  for (const [rel, [size, mtimeMs, ino]] of Object.entries(stamp.packages)) {
-    let stat;
-    try {
-      stat = fs.statSync(path.join(ROOT, rel));
-    } catch {
-      return `${rel} was deleted`;
-    }
-    if (stat.size !== size || stat.mtimeMs !== mtimeMs || stat.ino !== ino) return `${rel} changed`;
-  }
-  return undefined;
-}
-
-/** The last line of every output: the id of the build that wrote it. */
-const trailer = (id) => `\n//# hoplab-build ${id}\n`;
-
-/**
- * The bytes of dist/<name>.js if they are what the stamp says was built from
- * the current inputs, else undefined (with the reason in `why.reason`).
- */
-function freshOutput(name, why = {}) {
-  const stamp = readStamp(name);
-  const reason = staleReason(name, stamp);
-  if (reason) {
-    why.reason = reason;
-    return undefined;
-  }
-  const file = outputPath(name);
-  let code;
-  let stat;
-  try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      stat = fs.fstatSync(fd);
-      code = fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    why.reason = `dist/${name}.js is missing`;
-    return undefined;
-  }
-  const end = trailer(stamp.output.id);
-  if (!sameStat(stat, stamp.output.stat) || code.length !== stamp.output.size || code.toString('latin1', code.length - end.length) !== end) {
-    why.reason = `dist/${name}.js is not the output of its last build`;
-    return undefined;
-  }
-  return { code, id: stamp.output.id };
+/** Files reachable from `entry` in an esbuild metafile (imports, transitively; externals excluded). */
+function reachable(metafile, entry, seen = new Set()) {
+  if (seen.has(entry) || !metafile.inputs[entry]) return seen;
+  seen.add(entry);
+  for (const edge of metafile.inputs[entry].imports) if (!edge.external) reachable(metafile, edge.path, seen);
+  return seen;
 }
 
 function writeAtomically(file, data) {
@@ -276,116 +110,64 @@ function writeAtomically(file, data) {
   fs.renameSync(temporary, file);
 }
 
-const isPackageFile = (rel) => rel.split(/[\\/]/).includes('node_modules');
-
-/** Files reachable from `entry` in an esbuild metafile (its imports, transitively; externals excluded). */
-function reachable(metafile, entry) {
-  const seen = new Set();
-  const stack = [entry];
-  while (stack.length > 0) {
-    const file = stack.pop();
-    if (seen.has(file) || !metafile.inputs[file]) continue;
-    seen.add(file);
-    for (const edge of metafile.inputs[file].imports) {
-      if (!edge.external) stack.push(edge.path);
-    }
-  }
-  return [...seen];
-}
-
-/**
- * Builds dist/<name>.js for each name (one esbuild run, shared parsing) and
- * writes each output and then its stamp. Resolves with the built names; rejects
- * with esbuild's messages when a build fails (nothing is written then).
- */
+/** Builds dist/<name>.js for each name in one esbuild run; rejects with esbuild's messages (nothing written then). */
 async function buildCommands(names) {
   if (names.length === 0) return [];
-  // Taken before esbuild reads anything: a change made during the build leaves these stale.
-  const config = Object.fromEntries(CONFIG_FILES.map((rel) => [rel, fingerprint(rel)]));
-  const locks = Object.fromEntries(LOCK_FILES.map((rel) => [rel, fingerprint(rel)]));
+  const config = Object.fromEntries(CONFIG_FILES.map((rel) => [rel, hash(rel)]));
   const listings = projectListings();
   const loaded = new Map();
-  const recordLoads = {
-    name: 'hoplab-record-inputs',
+  const hashInputs = {
+    name: 'hoplab-hash-inputs',
     setup(build) {
       build.onLoad({ filter: /.*/, namespace: 'file' }, (args) => {
-        const rel = path.relative(ROOT, args.path);
-        if (isPackageFile(rel)) return undefined;
-        const fd = fs.openSync(args.path, 'r');
-        try {
-          const before = fs.fstatSync(fd);
-          const contents = fs.readFileSync(fd);
-          const after = fs.statSync(args.path);
-          const stable = after.ino === before.ino && after.size === contents.length && after.mtimeMs === before.mtimeMs && after.ctimeMs === before.ctimeMs;
-          loaded.set(rel.split(path.sep).join('/'), { hash: sha1(contents), stat: stable ? trustedStat(before) : null });
-          return { contents, loader: 'default' };
-        } finally {
-          fs.closeSync(fd);
-        }
+        const rel = path.relative(ROOT, args.path).split(path.sep).join('/');
+        if (rel.split('/').includes('node_modules')) return undefined;
+        const contents = fs.readFileSync(args.path);
+        loaded.set(rel, sha1(contents));
+        return { contents, loader: 'default' };
       });
     },
   };
-  const esbuild = require('esbuild');
-  let result;
-  try {
-    result = await esbuild.build({
-      ...BUILD_OPTIONS,
-      absWorkingDir: ROOT,
-      entryPoints: names.map((name) => `bin/${name}.ts`),
-      outdir: 'dist',
-      write: false,
-      metafile: true,
-      plugins: [recordLoads, pureDependencies],
+  // Dependencies are bundled: measured, a bundled command starts faster than one resolving hundreds
+  // of node_modules files (synth 1.30 vs 1.84 CPU-s, explain 0.55 vs 0.90). No source maps: no
+  // command runs with --enable-source-maps. One esbuild run for all names shares the parsing.
+  const entryPoints = names.map((name) => `bin/${name}.ts`);
+  const options = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'silent', absWorkingDir: ROOT, outdir: 'dist', write: false, metafile: true };
+  const result = await require('esbuild')
+    .build({ ...options, entryPoints, plugins: [hashInputs, pureDependencies] })
+    .catch((error) => {
+      const messages = (error.errors ?? []).map((m) => `  ${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ''}${m.text}`);
+      throw new Error(`esbuild failed:\n${messages.join('\n') || String(error)}`);
     });
-  } catch (error) {
-    const messages = (error.errors ?? []).map((m) => `  ${m.location ? `${m.location.file}:${m.location.line}:${m.location.column}: ` : ''}${m.text}`);
-    throw new Error(`esbuild failed:\n${messages.join('\n') || String(error)}`);
-  }
   for (const name of names) {
-    const output = result.outputFiles.find((f) => path.relative(DIST, f.path) === `${name}.js`);
-    const inputs = reachable(result.metafile, `bin/${name}.ts`);
-    const sources = {};
-    const packages = {};
-    const dirs = {};
-    for (const rel of inputs) {
-      if (isPackageFile(rel)) {
-        const stat = fs.statSync(path.join(ROOT, rel));
-        packages[rel] = [stat.size, stat.mtimeMs, stat.ino];
-      } else if (loaded.has(rel)) {
-        sources[rel] = loaded.get(rel);
-        const dir = path.posix.dirname(rel);
-        // The listing from before the build, so a file added while it ran shows up as a change.
-        if (!(dir in dirs)) dirs[dir] = listings[dir] ?? listingHash(dir);
-      }
+    const output = result.outputFiles.find((f) => f.path === outputPath(name)).contents;
+    const stamp = { recipe: recipeHash(), code: sha1(output), files: { ...config }, dirs: {} };
+    for (const rel of [...reachable(result.metafile, `bin/${name}.ts`)].filter((r) => loaded.has(r))) {
+      stamp.files[rel] = loaded.get(rel);
+      const dir = path.posix.dirname(rel);
+      // Not the root folder, which builds and synth change (dist/, cdktf.out/). A folder the walk
+      // did not list (outside the project, behind a symlink) is listed now.
+      for (const d of path.posix.basename(rel).startsWith('index.') ? [dir, path.posix.dirname(dir)] : [dir]) if (d !== '.') stamp.dirs[d] ??= listings[d] ?? listing(d);
     }
-    const id = `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}`;
-    const code = Buffer.concat([output.contents, Buffer.from(trailer(id), 'latin1')]);
-    writeAtomically(outputPath(name), code);
-    const stat = fs.statSync(outputPath(name));
-    const stamp = { format: FORMAT, recipe: recipeHash(), output: { id, size: code.length, stat: [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino] }, config, locks, sources, dirs, packages };
-    writeAtomically(stampPath(name), JSON.stringify(stamp));
+    const line = JSON.stringify(stamp).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+    writeAtomically(outputPath(name), Buffer.concat([output, Buffer.from(`${MARK}${line}\n`)]));
   }
   return names;
 }
 
-/**
- * dist/<name>.js, built first if stale. Resolves with its verified bytes and
- * hash, and what was done (`built`: the reason, or undefined).
- */
+/** dist/<name>.js, built first if stale: `{ code, id, built }` (`built`: why and how long, or undefined). */
 async function ensureBuilt(name, { force = false } = {}) {
-  const why = {};
-  let fresh = force ? undefined : freshOutput(name, why);
-  if (fresh) return { ...fresh, built: undefined };
+  const first = force ? { reason: 'forced' } : check(name);
+  if (first.code) return first;
   const started = Date.now();
-  await buildCommands([name]);
-  fresh = freshOutput(name, why);
-  if (!fresh) {
-    // Changed again while it was being built: once more, from what is there now.
+  let result = first;
+  // At most twice: a source edited during the first build is built once more.
+  for (let attempt = 0; attempt < 2 && !result.code; attempt += 1) {
     await buildCommands([name]);
-    fresh = freshOutput(name, why);
-    if (!fresh) throw new Error(`dist/${name}.js is still stale right after a build (${why.reason}); are the sources being edited?`);
+    result = check(name);
   }
-  return { ...fresh, built: { reason: force ? 'forced' : why.reason ?? 'stale', seconds: (Date.now() - started) / 1000 } };
+  if (!result.code) throw new Error(`dist/${name}.js is still stale right after a build (${result.reason}); are the sources being edited?`);
+  return { ...result, built: { reason: first.reason, seconds: (Date.now() - started) / 1000 } };
 }
 
-module.exports = { ROOT, DIST, CACHE, BUILD_OPTIONS, listCommands, staleReason, freshOutput, buildCommands, ensureBuilt, outputPath };
+module.exports = { ROOT, CACHE, listCommands, check, buildCommands, ensureBuilt, outputPath, writeAtomically };

@@ -1,13 +1,9 @@
 #!/usr/bin/env node
-// usage: node scripts/run.cjs <command> [args...]
-//
-// Runs bin/<command>.ts as users type it (`npm run <script>`, cdktf.json's app):
-// builds dist/<command>.js first only if its stamp says it is stale (see
-// scripts/commands.cjs), then runs in this same process the very bytes whose
-// hash it checked, with argv as if `node dist/<command>.js args...` ran. A V8
-// code cache (dist/.cache, keyed by the build's id and node's version) saves
-// the compile of large bundles on later runs. HOPLAB_FORCE_BUILD=1 rebuilds
-// first, as a source change would (the benchmark uses it).
+// usage: node scripts/run.cjs <command> [args...]: runs bin/<command>.ts as users type it (npm
+// scripts, cdktf.json's app). Builds dist/<command>.js first only if stale (scripts/commands.cjs),
+// then runs in this process the very bytes it checked, argv as for `node dist/<command>.js args...`,
+// with a V8 code cache (dist/.cache, keyed by the output's hash and node's version) that saves
+// the compile of large bundles. HOPLAB_FORCE_BUILD=1 rebuilds first, as a source change would.
 'use strict';
 
 const fs = require('node:fs');
@@ -20,7 +16,8 @@ async function main() {
   const [name, ...args] = process.argv.slice(2);
   if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name) || !fs.existsSync(path.join(commands.ROOT, 'bin', `${name}.ts`))) {
     process.stderr.write(`hoplab: no command ${JSON.stringify(name ?? '')}; commands (bin/*.ts): ${commands.listCommands().join(', ')}\nusage: node scripts/run.cjs <command> [args...]\n`);
-    return 2;
+    process.exitCode = 2;
+    return;
   }
   const force = process.env.HOPLAB_FORCE_BUILD === '1';
   let built;
@@ -28,36 +25,23 @@ async function main() {
     built = await commands.ensureBuilt(name, { force });
   } catch (error) {
     process.stderr.write(`hoplab: could not build bin/${name}.ts, so nothing was run: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    process.exitCode = 1;
+    return;
   }
-  if (built.built && process.stderr.isTTY) {
-    process.stderr.write(`(built dist/${name}.js in ${built.built.seconds.toFixed(1)} s: ${built.built.reason})\n`);
-  }
-  execute(name, built, args, force);
-  return undefined;
-}
-
-/** Runs the checked bytes as the main program would run, with a code cache. */
-function execute(name, { code, id }, args, dropCache) {
+  if (built.built && process.stderr.isTTY) process.stderr.write(`(built dist/${name}.js in ${built.built.seconds.toFixed(1)} s: ${built.built.reason})\n`);
   const file = commands.outputPath(name);
-  const cacheFile = path.join(commands.CACHE, `${name}-${id}-${process.version}-${process.arch}.v8`);
+  const cacheFile = path.join(commands.CACHE, `${name}-${built.id}-${process.version}-${process.arch}.v8`);
   let cachedData;
-  if (!dropCache) {
-    try {
-      cachedData = fs.readFileSync(cacheFile);
-    } catch {
-      cachedData = undefined;
-    }
+  try {
+    if (!force) cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // No cache yet.
   }
-  const script = new vm.Script(Module.wrap(code.toString('utf8')), {
-    filename: file,
-    cachedData,
-    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
-  if (cachedData === undefined || script.cachedDataRejected) {
-    // Written when the command is done, so the functions it compiled are in it.
-    process.once('exit', () => saveCodeCache(name, cacheFile, script));
-  }
+  const source = Module.wrap(built.code.toString('utf8'));
+  built.code = undefined; // 6 MB less at the peak
+  const script = new vm.Script(source, { filename: file, cachedData, importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  // Written when the command is done, so the functions it compiled are in it.
+  if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => saveCodeCache(name, cacheFile, script));
   const module = new Module(file, null);
   module.filename = file;
   module.paths = Module._nodeModulePaths(path.dirname(file));
@@ -71,25 +55,14 @@ function execute(name, { code, id }, args, dropCache) {
 
 function saveCodeCache(name, cacheFile, script) {
   try {
-    const data = script.createCachedData();
-    fs.mkdirSync(commands.CACHE, { recursive: true });
-    for (const old of fs.readdirSync(commands.CACHE)) {
-      if (old.startsWith(`${name}-`)) fs.rmSync(path.join(commands.CACHE, old), { force: true });
-    }
-    const temporary = `${cacheFile}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, data);
-    fs.renameSync(temporary, cacheFile);
+    commands.writeAtomically(cacheFile, script.createCachedData());
+    for (const old of fs.readdirSync(commands.CACHE)) if (old.startsWith(`${name}-`) && old !== path.basename(cacheFile)) fs.rmSync(path.join(commands.CACHE, old), { force: true });
   } catch {
     // A cache is only a speed-up.
   }
 }
 
-main().then(
-  (code) => {
-    if (code !== undefined) process.exitCode = code;
-  },
-  (error) => {
-    process.stderr.write(`hoplab: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+main().catch((error) => {
+  process.stderr.write(`hoplab: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,8 +1,12 @@
-// `npm test [-- JEST_ARGS...]`: the type check (tsc --noEmit) and jest at the same
-// time rather than one after the other. The type check's output is printed when
+// `npm test [-- JEST_ARGS...]`: the type check (tsc --noEmit), the linter and formatter check
+// (`npm run lint`) and jest at the same time
+// rather than one after the other. The type check's and the linter's output are printed when
 // jest is done; the exit code is non-zero if anything failed.
 //
-// Without jest arguments, jest runs as two processes side by side:
+// `npm run test:unit [-- JEST_ARGS...]` (`--unit`): the same quick loop without the emulator
+// project: type check, lint and jest's `unit` project with two workers.
+//
+// Without jest arguments, `npm test` runs jest as two processes side by side:
 // - `emulator` (test/emulator), four workers, the slowest files first
 //   (test/sequencer.cjs), so the longest Terraform flows start at once and the short
 //   ones fill in after. Four flows keep both cores busy; eight at once measured no
@@ -24,15 +28,24 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const started = Date.now();
+const elapsed = () => (Date.now() - started) / 1000;
 
-const tsc = new Promise((resolve) => {
-  const child = spawn(bin('tsc'), ['--noEmit', '-p', '.'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (c) => (out += c));
-  child.stderr.on('data', (c) => (out += c));
-  child.on('error', (error) => resolve({ code: 1, out: `could not run tsc: ${error.message}\n`, seconds: 0 }));
-  child.on('close', (code) => resolve({ code, out, seconds: (Date.now() - started) / 1000 }));
-});
+/** Runs a command with its output kept; resolves with its exit code, output and wall seconds since the start. */
+const captured = (command, args) =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    child.on('error', (error) => resolve({ code: 1, out: `could not run ${command}: ${error.message}\n`, seconds: elapsed() }));
+    child.on('close', (code) => resolve({ code, out, seconds: elapsed() }));
+  });
+
+/** The type check of everything tsconfig.json includes (bin, lib, test, scripts). */
+const typeCheck = captured(bin('tsc'), ['--noEmit', '-p', '.']);
+
+/** The linter and the formatter's check, as `npm run lint` runs them. */
+const lint = captured(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '-s', 'lint']);
 
 /** Runs jest with `args`; resolves with its exit code and wall seconds. `nice` lowers its priority (and its children's). */
 const jest = (args, nice = 0) =>
@@ -46,24 +59,34 @@ const jest = (args, nice = 0) =>
       }
     }
     child.on('error', () => resolve({ code: 1, seconds: 0 }));
-    child.on('close', (code) => resolve({ code, seconds: (Date.now() - started) / 1000 }));
+    child.on('close', (code) => resolve({ code, seconds: elapsed() }));
   });
 
-const jestArgs = process.argv.slice(2);
-const runs =
-  jestArgs.length > 0
-    ? [jest(jestArgs)]
-    : [jest(['--selectProjects', 'emulator', '--maxWorkers', process.env.HOPLAB_JEST_WORKERS || '4'], 10), jest(['--selectProjects', 'unit', '--maxWorkers', process.env.HOPLAB_UNIT_WORKERS || '2'])];
+const argv = process.argv.slice(2);
+const unitOnly = argv[0] === '--unit';
+const jestArgs = unitOnly ? argv.slice(1) : argv;
+const unitWorkers = process.env.HOPLAB_UNIT_WORKERS || '2';
+const runs = unitOnly
+  ? [jest(['--selectProjects', 'unit', '--maxWorkers', unitWorkers, ...jestArgs])]
+  : jestArgs.length > 0
+  ? [jest(jestArgs)]
+  : [jest(['--selectProjects', 'emulator', '--maxWorkers', process.env.HOPLAB_JEST_WORKERS || '4'], 10), jest(['--selectProjects', 'unit', '--maxWorkers', unitWorkers])];
 
-const [typeCheck, ...results] = await Promise.all([tsc, ...runs]);
-process.stdout.write(typeCheck.out);
+const [types, linted, ...results] = await Promise.all([typeCheck, lint, ...runs]);
+process.stdout.write(types.out);
+process.stdout.write(linted.out);
 if (results.length > 1) {
   console.log(
     `jest: emulator project ${results[0].code === 0 ? 'passed' : 'FAILED'} in ${results[0].seconds.toFixed(1)} s, unit project ${
       results[1].code === 0 ? 'passed' : 'FAILED'
     } in ${results[1].seconds.toFixed(1)} s`,
   );
+} else if (unitOnly) {
+  console.log(`jest: unit project ${results[0].code === 0 ? 'passed' : 'FAILED'} in ${results[0].seconds.toFixed(1)} s`);
 }
-console.log(`type check (tsc --noEmit): ${typeCheck.code === 0 ? 'passed' : 'FAILED'} in ${typeCheck.seconds.toFixed(1)} s; npm test took ${((Date.now() - started) / 1000).toFixed(1)} s`);
-const failed = results.find((r) => r.code !== 0);
-process.exitCode = typeCheck.code !== 0 ? typeCheck.code || 1 : failed ? failed.code || 1 : 0;
+const lintLine = `lint (npm run lint): ${linted.code === 0 ? 'passed' : 'FAILED'} in ${linted.seconds.toFixed(1)} s`;
+console.log(
+  `type check (tsc --noEmit): ${types.code === 0 ? 'passed' : 'FAILED'} in ${types.seconds.toFixed(1)} s; ${lintLine}; ${unitOnly ? 'npm run test:unit' : 'npm test'} took ${elapsed().toFixed(1)} s`,
+);
+const failed = [types, linted, ...results].find((r) => r.code !== 0);
+process.exitCode = failed ? failed.code || 1 : 0;

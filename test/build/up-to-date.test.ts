@@ -1,10 +1,10 @@
 /**
- * The build's up-to-date check (scripts/commands.cjs) on a small project of its
- * own in a temporary folder: a stale dist/ must never count as built. esbuild
- * runs in child processes (it does not run inside jest's module sandbox).
+ * The build's up-to-date check (scripts/commands.cjs) and the runner (scripts/run.cjs) on a
+ * small project of their own in a temporary folder: a stale or edited dist/ must never run as
+ * built. Builds run in child processes (esbuild does not run inside jest's module sandbox).
  */
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Json } from '../support/synth';
@@ -13,21 +13,24 @@ const ROOT = resolve(__dirname, '..', '..');
 
 function project(): string {
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-build-'));
-  mkdirSync(join(dir, 'scripts'));
-  mkdirSync(join(dir, 'bin'));
-  mkdirSync(join(dir, 'lib', 'z'), { recursive: true });
+  for (const folder of ['scripts', 'bin', 'lib/z', 'node_modules/dep']) mkdirSync(join(dir, folder), { recursive: true });
   copyFileSync(join(ROOT, 'scripts', 'commands.cjs'), join(dir, 'scripts', 'commands.cjs'));
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  copyFileSync(join(ROOT, 'scripts', 'run.cjs'), join(dir, 'scripts', 'run.cjs'));
+  // node_modules of its own (its lockfile and a dependency can change), with the real esbuild.
+  symlinkSync(join(ROOT, 'node_modules', 'esbuild'), join(dir, 'node_modules', 'esbuild'));
+  writeFileSync(join(dir, 'node_modules', '.package-lock.json'), '{"packages":{"node_modules/dep":{"version":"1.0.0"}}}\n');
+  writeFileSync(join(dir, 'node_modules', 'dep', 'package.json'), '{"name":"dep","version":"1.0.0","main":"index.js"}\n');
+  writeFileSync(join(dir, 'node_modules', 'dep', 'index.js'), "exports.dep = 'dep1';\n");
   writeFileSync(join(dir, 'package.json'), '{"name":"p","private":true}\n');
   writeFileSync(join(dir, 'package-lock.json'), '{"lockfileVersion":3}\n');
   writeFileSync(join(dir, 'tsconfig.json'), '{"compilerOptions":{"strict":true}}\n');
   writeFileSync(join(dir, 'lib', 'y.ts'), "export const y = 'one';\n");
   writeFileSync(join(dir, 'lib', 'z', 'index.ts'), "export const z = 'folder';\n");
-  writeFileSync(join(dir, 'bin', 'x.ts'), "import { y } from '../lib/y';\nimport { z } from '../lib/z';\nconsole.log(y, z);\n");
+  writeFileSync(join(dir, 'bin', 'x.ts'), "import { y } from '../lib/y';\nimport { z } from '../lib/z';\nimport { dep } from 'dep';\nconsole.log(y, z, dep);\n");
   return dir;
 }
 
-/** Runs `fn(commands)` in a child node and returns what it printed as JSON. */
+/** Runs `body` with `c` = the project's commands.cjs in a child node, and returns what it returned, as JSON. */
 function inProject(dir: string, body: string): Json {
   const script = `const c = require(${JSON.stringify(
     join(dir, 'scripts', 'commands.cjs'),
@@ -37,11 +40,19 @@ function inProject(dir: string, body: string): Json {
   return JSON.parse(result.stdout);
 }
 
-const reason = (dir: string) => inProject(dir, "return c.staleReason('x') ?? (c.freshOutput('x', w = {}) ? 'fresh' : w.reason); var w;");
+/** Why dist/x.js must be built, or 'fresh': checked in this process (the check needs no esbuild), with a fresh copy of the project's commands.cjs. */
+function reason(dir: string): string {
+  let result = '';
+  jest.isolateModules(() => {
+    const commands = jest.requireActual<{ check(name: string): { reason?: string } }>(join(dir, 'scripts', 'commands.cjs'));
+    result = commands.check('x').reason ?? 'fresh';
+  });
+  return result;
+}
 const build = (dir: string) => inProject(dir, "const r = await c.ensureBuilt('x'); return r.built ? r.built.reason : 'up to date';");
 const runX = (dir: string) => spawnSync(process.execPath, [join(dir, 'dist', 'x.js')], { encoding: 'utf8' }).stdout.trim();
-/** Files written now have an mtime the check does not trust yet; age them as if written a minute ago. */
-const age = (...files: string[]) => files.forEach((f) => utimesSync(f, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000)));
+/** As `npm run x` runs it: the runner checks dist/x.js, builds it if stale, and runs it. */
+const runner = (dir: string) => spawnSync(process.execPath, [join(dir, 'scripts', 'run.cjs'), 'x'], { cwd: dir, encoding: 'utf8' });
 
 describe('the build up-to-date check', () => {
   let dir: string;
@@ -55,7 +66,7 @@ describe('the build up-to-date check', () => {
   test('GIVEN a fresh clone WHEN a command runs THEN it is built first, and not again while nothing changes', () => {
     expect(reason(dir)).toBe('never built');
     expect(build(dir)).toBe('never built');
-    expect(runX(dir)).toBe('one folder');
+    expect(runX(dir)).toBe('one folder dep1');
     expect(reason(dir)).toBe('fresh');
     expect(build(dir)).toBe('up to date');
   });
@@ -63,21 +74,17 @@ describe('the build up-to-date check', () => {
   test('GIVEN a built command WHEN a source is touched without a change THEN it stays built; WHEN its content changes THEN it is rebuilt with the change', () => {
     build(dir);
     const y = join(dir, 'lib', 'y.ts');
-    age(y);
+    utimesSync(y, new Date(), new Date(Date.now() + 60_000));
     expect(reason(dir)).toBe('fresh');
     writeFileSync(y, "export const y = 'two';\n");
     expect(reason(dir)).toBe('lib/y.ts changed');
     expect(build(dir)).toBe('lib/y.ts changed');
-    expect(runX(dir)).toBe('two folder');
+    expect(runX(dir)).toBe('two folder dep1');
   });
 
   test('GIVEN a built command WHEN a source gets other content of the same size and its old mtime back THEN it is still seen as changed', () => {
-    const y = join(dir, 'lib', 'y.ts');
-    age(y);
-    // Past the 2 s in which a stat is not trusted (its ctime just changed), so the check's stat shortcut is what is tested.
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2100);
     build(dir);
-    expect(readFileSync(join(dir, 'dist', '.stamps', 'x.json'), 'utf8')).toMatch(/"lib\/y\.ts":\{"hash":"[0-9a-f]+","stat":\[/);
+    const y = join(dir, 'lib', 'y.ts');
     const before = statSync(y);
     writeFileSync(y, "export const y = 'six';\n");
     utimesSync(y, before.atime, before.mtime);
@@ -96,32 +103,140 @@ describe('the build up-to-date check', () => {
     writeFileSync(join(dir, 'lib', 'z.ts'), "export const z = 'file';\n");
     expect(reason(dir)).toBe('a file was added to or removed from lib/');
     build(dir);
-    expect(runX(dir)).toBe('one file');
+    expect(runX(dir)).toBe('one file dep1');
   });
 
-  test('GIVEN a built command WHEN dist is missing, or its output edited or written by another build THEN it is stale', () => {
+  test('GIVEN an import resolved to a folder index with no other input next to the folder WHEN a file that takes precedence is added THEN it is stale', () => {
+    mkdirSync(join(dir, 'pkg', 'q'), { recursive: true });
+    writeFileSync(join(dir, 'pkg', 'q', 'index.ts'), "export const q = 'folder';\n");
+    writeFileSync(join(dir, 'bin', 'x.ts'), "import { q } from '../pkg/q';\nconsole.log(q);\n");
+    build(dir);
+    writeFileSync(join(dir, 'pkg', 'q.ts'), "export const q = 'file';\n");
+    expect(reason(dir)).toBe('a file was added to or removed from pkg/');
+    build(dir);
+    expect(runX(dir)).toBe('file');
+  });
+
+  test('GIVEN a source behind a symlink to a folder outside the project WHEN built THEN it stays built until that source changes', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'hoplab-build-shared-'));
+    try {
+      writeFileSync(join(outside, 'w.ts'), "export const w = 'shared';\n");
+      symlinkSync(outside, join(dir, 'lib', 'shared'));
+      writeFileSync(join(dir, 'bin', 'x.ts'), "import { w } from '../lib/shared/w';\nconsole.log(w);\n");
+      expect(build(dir)).toBe('never built');
+      expect(reason(dir)).toBe('fresh');
+      writeFileSync(join(outside, 'w.ts'), "export const w = 'shared2';\n");
+      expect(reason(dir)).toMatch(/^\.\.\/.*\/w\.ts changed$/);
+      build(dir);
+      expect(runX(dir)).toBe('shared2');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  test('GIVEN a built command WHEN dist is missing, or its output edited, truncated or an older build put back THEN it is stale', () => {
     build(dir);
     rmSync(join(dir, 'dist'), { recursive: true });
     expect(reason(dir)).toBe('never built');
     build(dir);
-    rmSync(join(dir, 'dist', 'x.js'));
-    expect(reason(dir)).toBe('dist/x.js is missing');
-    build(dir);
     const out = join(dir, 'dist', 'x.js');
-    writeFileSync(out, readFileSync(out, 'utf8').replace("'one'", "'won'"));
+    const built = readFileSync(out, 'utf8');
+    expect(built).toContain('"one"');
+    writeFileSync(out, built.replace('"one"', '"won"'));
     expect(reason(dir)).toBe('dist/x.js is not the output of its last build');
+    writeFileSync(out, built.slice(0, built.lastIndexOf('\n//# hoplab-stamp ')));
+    expect(reason(dir)).toBe('dist/x.js is not the output of its last build');
+    writeFileSync(out, built.slice(0, -10));
+    expect(reason(dir)).toBe('dist/x.js is not the output of its last build');
+    // A racing build's rename landing last: an output of older sources is never taken as current.
+    writeFileSync(join(dir, 'lib', 'y.ts'), "export const y = 'two';\n");
+    build(dir);
+    writeFileSync(out, built);
+    expect(reason(dir)).toBe('lib/y.ts changed');
   });
 
-  test('GIVEN a built command WHEN the lockfile, tsconfig.json or the build recipe changes THEN it is stale', () => {
+  test('GIVEN an edited output WHEN the command runs as npm runs it THEN the edit never runs: it is rebuilt first', () => {
+    build(dir);
+    const out = join(dir, 'dist', 'x.js');
+    writeFileSync(out, readFileSync(out, 'utf8').replace('"one"', '"won"'));
+    expect(runX(dir)).toBe('won folder dep1');
+    const result = runner(dir);
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('one folder dep1');
+    expect(reason(dir)).toBe('fresh');
+  });
+
+  test('GIVEN a built command WHEN the lockfile, an installed dependency, tsconfig.json or the build recipe changes THEN it is stale', () => {
     build(dir);
     writeFileSync(join(dir, 'package-lock.json'), '{"lockfileVersion":3,"packages":{}}\n');
-    expect(reason(dir)).toBe('package-lock.json changed (dependencies)');
+    expect(reason(dir)).toBe('package-lock.json changed');
     build(dir);
+    // What `npm install dep@2` does: new files, and node_modules/.package-lock.json rewritten.
+    writeFileSync(join(dir, 'node_modules', 'dep', 'index.js'), "exports.dep = 'dep2';\n");
+    writeFileSync(join(dir, 'node_modules', '.package-lock.json'), '{"packages":{"node_modules/dep":{"version":"2.0.0"}}}\n');
+    expect(reason(dir)).toBe('node_modules/.package-lock.json changed');
+    build(dir);
+    expect(runX(dir)).toBe('one folder dep2');
     writeFileSync(join(dir, 'tsconfig.json'), '{"compilerOptions":{"strict":false}}\n');
     expect(reason(dir)).toBe('tsconfig.json changed');
     build(dir);
     writeFileSync(join(dir, 'scripts', 'commands.cjs'), `${readFileSync(join(dir, 'scripts', 'commands.cjs'), 'utf8')}\n// changed\n`);
     expect(reason(dir)).toBe('the build recipe changed');
+  });
+
+  test('GIVEN a source edited while esbuild builds WHEN the build is done THEN the output is not taken as built, and the runner builds once more', () => {
+    // The edit lands right after esbuild was given the file's bytes.
+    const editDuringBuild = (ensure: boolean) =>
+      inProject(
+        dir,
+        `const fs = require('node:fs'); const read = fs.readFileSync; let edited = false;
+         fs.readFileSync = function (file, ...rest) { const data = read.call(this, file, ...rest); if (!edited && String(file).endsWith('y.ts')) { edited = true; fs.writeFileSync(file, "export const y = 'edit';\\n"); } return data; };
+         if (${ensure}) { const r = await c.ensureBuilt('x'); return r.built.reason; }
+         await c.buildCommands(['x']); return c.check('x').reason;`,
+      );
+    expect(editDuringBuild(false)).toBe('lib/y.ts changed');
+    expect(runX(dir)).toBe('one folder dep1');
+    writeFileSync(join(dir, 'lib', 'y.ts'), "export const y = 'one';\n");
+    rmSync(join(dir, 'dist'), { recursive: true });
+    expect(editDuringBuild(true)).toBe('never built');
+    expect(runX(dir)).toBe('edit folder dep1');
+    expect(reason(dir)).toBe('fresh');
+  });
+
+  test('GIVEN an import resolved to a folder index WHEN a file that takes precedence is added while esbuild builds THEN the output is not taken as built', () => {
+    // The file lands right after esbuild resolved the import to lib/z/index.ts and loads it.
+    const result = inProject(
+      dir,
+      `const fs = require('node:fs'); const read = fs.readFileSync; let added = false;
+       fs.readFileSync = function (file, ...rest) { if (!added && String(file).endsWith('index.ts')) { added = true; fs.writeFileSync(${JSON.stringify(
+         join(dir, 'lib', 'z.ts'),
+       )}, "export const z = 'file';\\n"); } return read.call(this, file, ...rest); };
+       await c.buildCommands(['x']); return c.check('x').reason;`,
+    );
+    expect(runX(dir)).toBe('one folder dep1');
+    expect(result).toBe('a file was added to or removed from lib/');
+  });
+
+  test('GIVEN builds and runs at the same time WHEN they are done THEN each run ran a whole build and the last output is current', async () => {
+    const children = Array.from(
+      { length: 6 },
+      (_, i) =>
+        new Promise<{ code: number | null; out: string }>((done) => {
+          const child =
+            i % 2 === 0
+              ? spawn(process.execPath, ['-e', `require(${JSON.stringify(join(dir, 'scripts', 'commands.cjs'))}).buildCommands(['x'])`], { cwd: dir })
+              : spawn(process.execPath, [join(dir, 'scripts', 'run.cjs'), 'x'], { cwd: dir });
+          let out = '';
+          child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+          child.on('close', (code) => done({ code, out }));
+        }),
+    );
+    const results = await Promise.all(children);
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(results.filter((_, i) => i % 2 === 1).map((r) => r.out.trim())).toEqual(['one folder dep1', 'one folder dep1', 'one folder dep1']);
+    expect(reason(dir)).toBe('fresh');
+    expect(readdirSync(join(dir, 'dist')).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   test('GIVEN a source that does not compile WHEN built THEN the build fails with the place and no output counts as built', () => {

@@ -1,15 +1,16 @@
 /**
- * `npm run bench`: the commands as users type them, timed end to end side by
- * side in one run (interleaved rounds, median wall time), next to a floor
- * (`node -e "require('cdktf')"`), against the targets of issues 2, 6 and 10.
- * Prints a table; exits 1 if a target is missed. Never part of `npm test`.
+ * `npm run bench` (`tsx scripts/bench.ts`, a dev script, not a command): the commands as
+ * users type them, timed end to end side by side in one run (interleaved rounds, median
+ * wall time), next to a floor (`node -e "require('cdktf')"`), against the targets of
+ * issues 2, 6, 10 and 21. Prints a table; exits 1 if a target is missed. Never part of
+ * `npm test`. It times child processes, so its own start-up (tsx) is in no figure.
  *
  * usage: npm run bench [-- --runs N] [-- --json]
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const ROOT = resolve(__dirname, '..');
@@ -27,6 +28,8 @@ interface Case {
   /** Stacks the run must leave in `stacksDir` (checks the synth really happened). */
   readonly stacksDir?: string;
   readonly stacks?: number;
+  /** Measure the size of the output folder (the parent of `stacksDir`) after the run. */
+  readonly sizes?: boolean;
 }
 
 interface Sample {
@@ -34,6 +37,19 @@ interface Sample {
   /** CPU seconds of the whole process tree (Linux; NaN elsewhere): less sensitive to other load than wall time. */
   readonly cpuSeconds: number;
   readonly peakMiB: number;
+  /** Bytes of the output folder (cdktf.out), and of the stacks' cdk.tf.json files alone, when `sizes` is set. */
+  readonly outBytes?: number;
+  readonly jsonBytes?: number;
+}
+
+/** Bytes of every file under `dir` (as `du -sb` counts files; folders themselves not counted). */
+function treeBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = join(dir, entry.name);
+    total += entry.isDirectory() ? treeBytes(file) : lstatSync(file).size;
+  }
+  return total;
 }
 
 /** CPU seconds of this process's waited-for descendants (Linux /proc: cutime + cstime), or NaN. */
@@ -73,7 +89,10 @@ function runOnce(c: Case): Sample {
     if (stacks !== c.stacks) throw new Error(`${c.label}: ${stacks} stacks synthesized, expected ${c.stacks}`);
   }
   const peaks = [...result.stderr.matchAll(/\{"hoplabPeakRssKiB":(\d+)\}/g)].map((m) => Number(m[1]) / 1024);
-  return { seconds, cpuSeconds, peakMiB: peaks.length > 0 ? Math.max(...peaks) : NaN };
+  const sample: Sample = { seconds, cpuSeconds, peakMiB: peaks.length > 0 ? Math.max(...peaks) : NaN };
+  if (!c.sizes || !c.stacksDir) return sample;
+  const jsonBytes = readdirSync(c.stacksDir).reduce((sum, stack) => sum + statSync(join(c.stacksDir!, stack, 'cdk.tf.json')).size, 0);
+  return { ...sample, outBytes: treeBytes(dirname(c.stacksDir)), jsonBytes };
 }
 
 /** A folder that looks like the project to npm and cdktf (package.json, cdktf.json, scripts/), with its own cdktf.out. */
@@ -135,7 +154,8 @@ function main(): number {
         '  npm run synth and the cdktf.json app command: <= 1.3 x node dist/hoplab.js when nothing changed,',
         '    and after a source change (HOPLAB_FORCE_BUILD=1) no slower than before issue 10 (full rebuild);',
         '  npm run explain, cost, compare -- --outputs FILE: < 0.5 s on the default lab;',
-        '  synth peak memory < 200 MiB; 10 attendees < 3 s, 30 attendees < 5 s, growing linearly.',
+        '  synth peak memory < 200 MiB; 10 attendees < 3 s, 30 attendees < 5 s, growing linearly;',
+        "  100 attendees <= 3.3 x the 30 attendees' time; cdktf.out of 100 attendees within 5 MB of its stacks' JSON alone.",
         'Exits 1 if a target is missed.',
       ].join('\n'),
     );
@@ -166,6 +186,7 @@ function main(): number {
     mkdirSync(configs);
     writeFileSync(join(configs, '10.json'), JSON.stringify(attendees(10)));
     writeFileSync(join(configs, '30.json'), JSON.stringify(attendees(30)));
+    writeFileSync(join(configs, '100.json'), JSON.stringify(attendees(100)));
     const app = (JSON.parse(readFileSync(join(ROOT, 'cdktf.json'), 'utf8')) as { app: string }).app;
     const outputsFile = join(ROOT, 'test', 'compare', 'fixtures', 'outputs.json');
     const stacks = join(shell, 'cdktf.out', 'stacks');
@@ -199,7 +220,8 @@ function main(): number {
       { key: 'cost', label: 'npm run cost', command: 'npm run cost', cwd: shell },
       { key: 'compare', label: 'npm run compare -- --outputs FILE', command: `npm run compare -- --outputs ${JSON.stringify(outputsFile)}`, cwd: shell },
       { key: 'ten', label: 'npm run synth, 10 attendees', command: 'npm run synth', cwd: shell, env: { HOPLAB_CONFIG: join(configs, '10.json') }, stacksDir: stacks, stacks: 40 },
-      { key: 'thirty', label: 'npm run synth, 30 attendees', command: 'npm run synth', cwd: shell, env: { HOPLAB_CONFIG: join(configs, '30.json') }, stacksDir: stacks, stacks: 120 },
+      { key: 'thirty', label: 'npm run synth, 30 attendees', command: 'npm run synth', cwd: shell, env: { HOPLAB_CONFIG: join(configs, '30.json') }, stacksDir: stacks, stacks: 120, sizes: true },
+      { key: 'hundred', label: 'npm run synth, 100 attendees', command: 'npm run synth', cwd: shell, env: { HOPLAB_CONFIG: join(configs, '100.json') }, stacksDir: stacks, stacks: 400, sizes: true },
     ];
     // The default lab's stacks for explain (restored before each explain run).
     const synthCase = cases.find((c) => c.key === 'synth')!;
@@ -220,6 +242,11 @@ function main(): number {
     const peak = (key: string) => Math.max(...samples.get(key)!.map((s) => s.peakMiB));
     const cpu = (key: string) => median(samples.get(key)!.map((s) => s.cpuSeconds));
     const direct = seconds('direct');
+    /** Output sizes in MB (10^6 bytes) of a case's last run: all of cdktf.out, and the stacks' cdk.tf.json alone. */
+    const sizes = (key: string) => {
+      const last = samples.get(key)!.at(-1);
+      return last?.outBytes === undefined ? undefined : { outMB: Number((last.outBytes / 1e6).toFixed(1)), stacksJsonMB: Number((last.jsonBytes! / 1e6).toFixed(1)) };
+    };
     const rows = cases.map((c) => ({
       key: c.key,
       label: c.label,
@@ -227,8 +254,11 @@ function main(): number {
       medianSeconds: Number(seconds(c.key).toFixed(3)),
       medianCpuSeconds: Number(cpu(c.key).toFixed(2)),
       peakMiB: Number(peak(c.key).toFixed(1)),
+      ...sizes(c.key),
     }));
     const growth = seconds('thirty') / seconds('ten');
+    const growth100 = seconds('hundred') / seconds('thirty');
+    const hundredSizes = sizes('hundred')!;
     const ratio = (key: string) => seconds(key) / direct;
     const targets: Target[] = [
       { label: 'npm run synth, nothing changed', value: `x${ratio('synth').toFixed(2)} of node dist/hoplab.js`, target: '<= x1.3', ok: ratio('synth') <= 1.3 },
@@ -255,19 +285,32 @@ function main(): number {
       { label: '10 attendees (40 stacks)', value: `${seconds('ten').toFixed(2)} s, ${peak('ten').toFixed(0)} MiB`, target: '< 3 s', ok: seconds('ten') < 3 },
       { label: '30 attendees (120 stacks)', value: `${seconds('thirty').toFixed(2)} s, ${peak('thirty').toFixed(0)} MiB`, target: '< 5 s', ok: seconds('thirty') < 5 },
       { label: 'growth 10 -> 30 attendees', value: `x${growth.toFixed(2)} time for x3 stacks`, target: '<= x3.3 (linear)', ok: growth <= 3.3 },
+      {
+        label: '100 attendees (400 stacks)',
+        value: `${seconds('hundred').toFixed(2)} s, ${peak('hundred').toFixed(0)} MiB: x${growth100.toFixed(2)} the 30 attendees' time for x3.3 stacks`,
+        target: '<= x3.3 (linear)',
+        ok: growth100 <= 3.3,
+      },
+      {
+        label: 'cdktf.out of 100 attendees',
+        value: `${hundredSizes.outMB.toFixed(1)} MB, the stacks' JSON alone ${hundredSizes.stacksJsonMB.toFixed(1)} MB`,
+        target: '<= the JSON + 5 MB',
+        ok: hundredSizes.outMB <= hundredSizes.stacksJsonMB + 5,
+      },
     ];
     if (values.json) {
       console.log(JSON.stringify({ node: process.version, runs, rows, targets }, null, 2));
     } else {
       console.log(`hoplab bench: node ${process.version}, ${runs} interleaved runs per command; medians of wall time (end to end) and CPU time (whole process tree), peak RSS of any process`);
       const width = Math.max(...rows.map((r) => r.label.length));
-      console.log(`  ${'command'.padEnd(width)}  ${'wall'.padStart(8)}  ${'x direct'.padStart(8)}  ${'cpu'.padStart(7)}  ${'peak'.padStart(8)}`);
+      console.log(`  ${'command'.padEnd(width)}  ${'wall'.padStart(8)}  ${'x direct'.padStart(8)}  ${'cpu'.padStart(7)}  ${'peak'.padStart(8)}  ${'cdktf.out (stacks JSON)'}`);
       for (const r of rows) {
         const mib = Number.isNaN(r.peakMiB) ? '' : `${r.peakMiB.toFixed(0)} MiB`;
+        const size = r.outMB === undefined || r.stacksJsonMB === undefined ? '' : `  ${r.outMB.toFixed(1)} MB (${r.stacksJsonMB.toFixed(1)} MB)`;
         console.log(
           `  ${r.label.padEnd(width)}  ${`${r.medianSeconds.toFixed(3)} s`.padStart(8)}  ${`x${(r.medianSeconds / direct).toFixed(2)}`.padStart(8)}  ${`${r.medianCpuSeconds.toFixed(2)} s`.padStart(
             7,
-          )}  ${mib.padStart(8)}${r.runs < runs ? `  (${r.runs} runs)` : ''}`,
+          )}  ${mib.padStart(8)}${size}${r.runs < runs ? `  (${r.runs} runs)` : ''}`,
         );
       }
       if (seconds('floor') > 0.5) {
