@@ -69,7 +69,9 @@ describe('runWatched', () => {
       sh('echo "[4/8] terraform apply ..."; while :; do echo "      ... terraform apply: 10.0 s, 3 resources created"; sleep 0.1; done', { stallMs: 2000, notProgress: HOPLAB_HEARTBEAT }),
     );
     expect(error.message).toMatch(/: stalled: no progress for \d+ s/);
-    expect(error.message).toContain('\n  | [4/8] terraform apply ...\n');
+    // What it last did is shown however long the heartbeat ticked, and the heartbeat is counted, not repeated.
+    expect(error.message).toContain('last output lines:\n  | [4/8] terraform apply ...\nthen ');
+    expect(error.message).toMatch(/then \d+ heartbeat lines? \(no progress\), the last:\n {2}\| {7}\.\.\. terraform apply: 10\.0 s, 3 resources created/);
   });
 
   test('GIVEN a process that makes progress forever WHEN it reaches the safety cap THEN it fails saying so', async () => {

@@ -124,6 +124,9 @@ export class Watchdog {
   private longestQuiet = 0;
   private longestUnseen = 0;
   private tail: string[] = [];
+  /** Heartbeat lines since the last line of real output, and the last of them. */
+  private idleLines = 0;
+  private lastIdleLine = '';
   private partial = '';
   private readonly files = new Map<string, string>();
   private latestFile: string | undefined;
@@ -151,7 +154,17 @@ export class Watchdog {
   output(text: string): void {
     const lines = (this.partial + text).split('\n');
     this.partial = lines.pop() ?? '';
-    this.tail = [...this.tail, ...lines].slice(-30);
+    // Lines that are no progress (a heartbeat) are counted, not kept: a flow that stalls while its timer ticks must still show what it last did.
+    const idle = lines.filter((line) => this.options.notProgress?.test(line));
+    if (idle.length > 0) {
+      this.idleLines += idle.length;
+      this.lastIdleLine = idle[idle.length - 1];
+    }
+    const kept = lines.filter((line) => !this.options.notProgress?.test(line));
+    if (kept.length > 0) {
+      this.tail = [...this.tail, ...kept].slice(-30);
+      this.idleLines = 0;
+    }
     if (text.split('\n').some((fragment) => fragment.trim() !== '' && !this.options.notProgress?.test(fragment))) this.progress(true);
   }
 
@@ -249,6 +262,7 @@ export class Watchdog {
     const parts = [head];
     const shown = [...this.tail, ...(this.partial ? [this.partial] : [])].slice(-20);
     parts.push(shown.length > 0 ? `last output lines:\n${indent(shown)}` : 'no output at all');
+    if (this.idleLines > 0) parts.push(`then ${this.idleLines} heartbeat line${this.idleLines === 1 ? '' : 's'} (no progress), the last:\n${indent([this.lastIdleLine])}`);
     if (this.latestFile) {
       try {
         const lines = readFileSync(this.latestFile, 'utf8').trimEnd().split('\n').slice(-20);
