@@ -188,7 +188,7 @@ function main(): number {
     writeFileSync(join(configs, '30.json'), JSON.stringify(attendees(30)));
     writeFileSync(join(configs, '100.json'), JSON.stringify(attendees(100)));
     const app = (JSON.parse(readFileSync(join(ROOT, 'cdktf.json'), 'utf8')) as { app: string }).app;
-    const outputsFile = join(ROOT, 'test', 'compare', 'fixtures', 'outputs.json');
+    const outputsFile = join(ROOT, 'test', 'fixtures', 'outputs.json');
     const stacks = join(shell, 'cdktf.out', 'stacks');
     const appOut = join(work, 'app-out');
     const cases: Case[] = [
