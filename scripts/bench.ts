@@ -2,16 +2,20 @@
  * `npm run bench` (`tsx scripts/bench.ts`, a dev script, not a command): the commands as
  * users type them, timed end to end side by side in one run (interleaved rounds, median
  * wall time), next to a floor (`node -e "require('cdktf')"`), against the targets of
- * issues 2, 6, 10 and 21. Prints a table; exits 1 if a target is missed. Never part of
- * `npm test`. It times child processes, so its own start-up (tsx) is in no figure.
+ * issues 2, 6, 10, 20 and 21. Prints a table; exits 1 if a target is missed. Never part of
+ * `npm test`. It times child processes, so its own start-up (tsx) is in no figure. The
+ * loopback servers `compare --probe` is timed against run in a child process of their own
+ * (scripts/bench-echo-servers.cjs), so they answer while a case runs.
  *
- * usage: npm run bench [-- --runs N] [-- --json]
+ * usage: npm run bench [-- --runs N] [-- --only CASE[,CASE]] [-- --json]
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { EXPOSURE_FACTS } from '../lib/model/exposure-facts';
+import { EXPOSURE_MODES } from '../lib/model/modes';
 
 const ROOT = resolve(__dirname, '..');
 const PRELOAD = join(ROOT, 'scripts', 'report-peak-rss.cjs');
@@ -64,6 +68,49 @@ function childrenCpuSeconds(): number {
 }
 
 const attendees = (count: number) => ({ attendees: Array.from({ length: count }, (_, i) => `attendee-${String(i + 1).padStart(2, '0')}`) });
+
+/**
+ * How long each loopback exposure takes to answer once it has the request: a cloud load
+ * balancer reached over a new connection across the internet costs two round trips
+ * (TCP handshake, then request and reply), 50 ms each from a workshop venue to a nearby
+ * region. On loopback the handshake is free, so the whole 100 ms is spent here.
+ */
+const PROBE_SERVER_DELAY_MS = 100;
+
+/** Every exposure a default lab has (AWS 6, GCP 5), for `count` attendees, pointing at `urls` in turn: the outputs `compare --outputs` reads. */
+function probeOutputs(count: number, urls: readonly string[]): Record<string, Record<string, unknown>> {
+  const outputs: Record<string, Record<string, unknown>> = {};
+  let next = 0;
+  for (const env of attendees(count).attendees) {
+    for (const cloud of ['aws', 'gcp'] as const) {
+      const lb: Record<string, unknown> = {};
+      for (const mode of EXPOSURE_MODES) {
+        const facts = EXPOSURE_FACTS[cloud][mode];
+        if (facts) lb[`exposure_${mode.replace(/-/g, '_')}`] = { mode, cloud, ...facts, url: urls[next++ % urls.length] };
+      }
+      outputs[`${env}-${cloud}-lb`] = lb;
+    }
+  }
+  return outputs;
+}
+
+/** Sleeps without an event loop (the bench is synchronous: spawnSync). */
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** Starts `count` loopback echo servers in a child process; returns their URLs and a stop function. */
+function startProbeServers(count: number, work: string): { urls: string[]; stop: () => void } {
+  const ready = join(work, 'probe-servers.json');
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'bench-echo-servers.cjs'), String(count), String(PROBE_SERVER_DELAY_MS), ready], { stdio: 'ignore' });
+  const stop = () => void child.kill();
+  for (let waited = 0; !existsSync(ready); waited += 50) {
+    if (child.exitCode !== null || waited > 60_000) {
+      stop();
+      throw new Error(`the loopback probe servers did not start (exit ${child.exitCode ?? 'none'} after ${waited} ms)`);
+    }
+    pause(50);
+  }
+  return { urls: JSON.parse(readFileSync(ready, 'utf8')) as string[], stop };
+}
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -138,7 +185,9 @@ interface Target {
 function main(): number {
   let values;
   try {
-    values = parseArgs({ options: { runs: { type: 'string', default: '5' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } }).values;
+    values = parseArgs({
+      options: { runs: { type: 'string', default: '5' }, only: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    }).values;
   } catch (error) {
     console.error(`hoplab bench: ${error instanceof Error ? error.message : String(error)} (see --help)`);
     return 2;
@@ -146,7 +195,7 @@ function main(): number {
   if (values.help) {
     console.log(
       [
-        'usage: npm run bench -- [--runs N] [--json]',
+        'usage: npm run bench -- [--runs N] [--only CASE[,CASE]] [--json]',
         '',
         'Times the commands end to end as users type them (median of N interleaved runs, default 5),',
         'side by side with two floors (node -e "require(\'cdktf\')", and npm run of a script "node -e 0")',
@@ -155,8 +204,11 @@ function main(): number {
         '    and after a source change (HOPLAB_FORCE_BUILD=1) no slower than before issue 10 (full rebuild);',
         '  npm run explain, cost, compare -- --outputs FILE: < 0.5 s on the default lab;',
         '  synth peak memory < 200 MiB; 10 attendees < 3 s, 30 attendees < 5 s, growing linearly;',
-        "  100 attendees <= 3.3 x the 30 attendees' time; cdktf.out of 100 attendees within 5 MB of its stacks' JSON alone.",
-        'Exits 1 if a target is missed.',
+        "  100 attendees <= 3.3 x the 30 attendees' time; cdktf.out of 100 attendees within 5 MB of its stacks' JSON alone;",
+        `  compare --probe of 30 attendees' exposures (330) <= 2 x one attendee's (11), against loopback servers`,
+        `    that answer ${PROBE_SERVER_DELAY_MS} ms after the request (scripts/bench-echo-servers.cjs), compare's default probe settings.`,
+        'Exits 1 if a target is missed. --only runs the named cases alone (e.g. --only probeOne,probeThirty)',
+        'and checks the targets that need nothing else; --only ? lists the cases.',
       ].join('\n'),
     );
     return 0;
@@ -173,6 +225,7 @@ function main(): number {
     return 1;
   }
   const work = mkdtempSync(join(tmpdir(), 'hoplab-bench-'));
+  let stopProbeServers = () => undefined as void;
   try {
     const shell = join(work, 'project');
     const legacy = join(work, 'legacy');
@@ -189,6 +242,9 @@ function main(): number {
     writeFileSync(join(configs, '100.json'), JSON.stringify(attendees(100)));
     const app = (JSON.parse(readFileSync(join(ROOT, 'cdktf.json'), 'utf8')) as { app: string }).app;
     const outputsFile = join(ROOT, 'test', 'fixtures', 'outputs.json');
+    // compare --probe, one attendee against thirty: every exposure its own loopback server (started below if selected).
+    const probeOne = join(work, 'probe-1.json');
+    const probeThirty = join(work, 'probe-30.json');
     const stacks = join(shell, 'cdktf.out', 'stacks');
     const appOut = join(work, 'app-out');
     const cases: Case[] = [
@@ -219,16 +275,41 @@ function main(): number {
       { key: 'explain', label: 'npm run explain', command: 'npm run explain', cwd: shell },
       { key: 'cost', label: 'npm run cost', command: 'npm run cost', cwd: shell },
       { key: 'compare', label: 'npm run compare -- --outputs FILE', command: `npm run compare -- --outputs ${JSON.stringify(outputsFile)}`, cwd: shell },
+      {
+        key: 'probeOne',
+        label: 'npm run compare -- --probe, 1 attendee (11 exposures)',
+        command: `npm run compare -- --outputs ${JSON.stringify(probeOne)} --probe --format json > /dev/null`,
+        cwd: shell,
+      },
+      {
+        key: 'probeThirty',
+        label: 'npm run compare -- --probe, 30 attendees (330 exposures)',
+        command: `npm run compare -- --outputs ${JSON.stringify(probeThirty)} --probe --format json > /dev/null`,
+        cwd: shell,
+      },
       { key: 'ten', label: 'npm run synth, 10 attendees', command: 'npm run synth', cwd: shell, env: { HOPLAB_CONFIG: join(configs, '10.json') }, stacksDir: stacks, stacks: 40 },
       { key: 'thirty', label: 'npm run synth, 30 attendees', command: 'npm run synth', cwd: shell, env: { HOPLAB_CONFIG: join(configs, '30.json') }, stacksDir: stacks, stacks: 120, sizes: true },
       { key: 'hundred', label: 'npm run synth, 100 attendees', command: 'npm run synth', cwd: shell, env: { HOPLAB_CONFIG: join(configs, '100.json') }, stacksDir: stacks, stacks: 400, sizes: true },
     ];
+    const only = values.only?.split(',').map((k) => k.trim());
+    const unknownCases = only?.filter((k) => !cases.some((c) => c.key === k)) ?? [];
+    if (only && (unknownCases.length > 0 || only.length === 0)) {
+      console.error(`hoplab bench: --only ${JSON.stringify(values.only)}: ${unknownCases.length ? `no case ${unknownCases.join(', ')}; ` : ''}cases: ${cases.map((c) => c.key).join(', ')}`);
+      return 2;
+    }
+    const selected = only ? cases.filter((c) => only.includes(c.key)) : cases;
+    if (selected.some((c) => c.key === 'probeOne' || c.key === 'probeThirty')) {
+      const probeServers = startProbeServers(30 * 11, work);
+      stopProbeServers = probeServers.stop;
+      writeFileSync(probeOne, JSON.stringify(probeOutputs(1, probeServers.urls)));
+      writeFileSync(probeThirty, JSON.stringify(probeOutputs(30, probeServers.urls)));
+    }
     // The default lab's stacks for explain (restored before each explain run).
     const synthCase = cases.find((c) => c.key === 'synth')!;
     const explainStacks = (): void => void runOnce(synthCase);
-    const samples = new Map<string, Sample[]>(cases.map((c) => [c.key, []]));
+    const samples = new Map<string, Sample[]>(selected.map((c) => [c.key, []]));
     for (let round = 0; round <= runs; round += 1) {
-      for (const c of cases) {
+      for (const c of selected) {
         if (round > (c.runs ?? runs) || (round === 0 && c.runs !== undefined)) continue; // the reference always rebuilds: no warm-up
         if (c.key === 'explain') explainStacks();
         const sample = runOnce(c);
@@ -238,16 +319,17 @@ function main(): number {
     // The code cache was dropped by the forced rebuilds: make it whole again for the user.
     runOnce(synthCase);
 
-    const seconds = (key: string) => median(samples.get(key)!.map((s) => s.seconds));
-    const peak = (key: string) => Math.max(...samples.get(key)!.map((s) => s.peakMiB));
-    const cpu = (key: string) => median(samples.get(key)!.map((s) => s.cpuSeconds));
+    const ran = (key: string) => (samples.get(key)?.length ?? 0) > 0;
+    const seconds = (key: string) => (ran(key) ? median(samples.get(key)!.map((s) => s.seconds)) : NaN);
+    const peak = (key: string) => (ran(key) ? Math.max(...samples.get(key)!.map((s) => s.peakMiB)) : NaN);
+    const cpu = (key: string) => (ran(key) ? median(samples.get(key)!.map((s) => s.cpuSeconds)) : NaN);
     const direct = seconds('direct');
     /** Output sizes in MB (10^6 bytes) of a case's last run: all of cdktf.out, and the stacks' cdk.tf.json alone. */
     const sizes = (key: string) => {
-      const last = samples.get(key)!.at(-1);
+      const last = samples.get(key)?.at(-1);
       return last?.outBytes === undefined ? undefined : { outMB: Number((last.outBytes / 1e6).toFixed(1)), stacksJsonMB: Number((last.jsonBytes! / 1e6).toFixed(1)) };
     };
-    const rows = cases.map((c) => ({
+    const rows = selected.map((c) => ({
       key: c.key,
       label: c.label,
       runs: samples.get(c.key)!.length,
@@ -257,47 +339,61 @@ function main(): number {
       ...sizes(c.key),
     }));
     const growth = seconds('thirty') / seconds('ten');
+    const probeGrowth = seconds('probeThirty') / seconds('probeOne');
     const growth100 = seconds('hundred') / seconds('thirty');
-    const hundredSizes = sizes('hundred')!;
+    const hundredSizes = sizes('hundred') ?? { outMB: NaN, stacksJsonMB: NaN };
     const ratio = (key: string) => seconds(key) / direct;
-    const targets: Target[] = [
-      { label: 'npm run synth, nothing changed', value: `x${ratio('synth').toFixed(2)} of node dist/hoplab.js`, target: '<= x1.3', ok: ratio('synth') <= 1.3 },
-      { label: 'cdktf.json app, nothing changed', value: `x${ratio('app').toFixed(2)} of node dist/hoplab.js`, target: '<= x1.3', ok: ratio('app') <= 1.3 },
+    const allTargets: (Target & { readonly needs: readonly string[] })[] = [
+      { needs: ['synth', 'direct'], label: 'npm run synth, nothing changed', value: `x${ratio('synth').toFixed(2)} of node dist/hoplab.js`, target: '<= x1.3', ok: ratio('synth') <= 1.3 },
+      { needs: ['app', 'direct'], label: 'cdktf.json app, nothing changed', value: `x${ratio('app').toFixed(2)} of node dist/hoplab.js`, target: '<= x1.3', ok: ratio('app') <= 1.3 },
       {
+        needs: ['synthChanged', 'legacy'],
         label: 'npm run synth, after a source change',
         value: `${seconds('synthChanged').toFixed(2)} s (before issue 10: ${seconds('legacy').toFixed(2)} s)`,
         target: '<= before',
         ok: seconds('synthChanged') <= seconds('legacy'),
       },
       {
+        needs: ['appChanged', 'legacy'],
         label: 'cdktf.json app, after a source change',
         value: `${seconds('appChanged').toFixed(2)} s (before issue 10: ${seconds('legacy').toFixed(2)} s)`,
         target: '<= before',
         ok: seconds('appChanged') <= seconds('legacy'),
       },
       ...(['explain', 'cost', 'compare'] as const).map((key) => ({
+        needs: [key, 'npmFloor'],
         label: `npm run ${key}`,
         value: `${seconds(key).toFixed(2)} s (npm run of "node -e 0": ${seconds('npmFloor').toFixed(2)} s)`,
         target: '< 0.5 s',
         ok: seconds(key) < 0.5,
       })),
-      { label: 'synth peak memory (default lab)', value: `${Math.max(peak('synth'), peak('app')).toFixed(0)} MiB`, target: '< 200 MiB', ok: Math.max(peak('synth'), peak('app')) < 200 },
-      { label: '10 attendees (40 stacks)', value: `${seconds('ten').toFixed(2)} s, ${peak('ten').toFixed(0)} MiB`, target: '< 3 s', ok: seconds('ten') < 3 },
-      { label: '30 attendees (120 stacks)', value: `${seconds('thirty').toFixed(2)} s, ${peak('thirty').toFixed(0)} MiB`, target: '< 5 s', ok: seconds('thirty') < 5 },
-      { label: 'growth 10 -> 30 attendees', value: `x${growth.toFixed(2)} time for x3 stacks`, target: '<= x3.3 (linear)', ok: growth <= 3.3 },
+      { needs: ['synth', 'app'], label: 'synth peak memory (default lab)', value: `${Math.max(peak('synth'), peak('app')).toFixed(0)} MiB`, target: '< 200 MiB', ok: Math.max(peak('synth'), peak('app')) < 200 },
+      { needs: ['ten'], label: '10 attendees (40 stacks)', value: `${seconds('ten').toFixed(2)} s, ${peak('ten').toFixed(0)} MiB`, target: '< 3 s', ok: seconds('ten') < 3 },
+      { needs: ['thirty'], label: '30 attendees (120 stacks)', value: `${seconds('thirty').toFixed(2)} s, ${peak('thirty').toFixed(0)} MiB`, target: '< 5 s', ok: seconds('thirty') < 5 },
+      { needs: ['ten', 'thirty'], label: 'growth 10 -> 30 attendees', value: `x${growth.toFixed(2)} time for x3 stacks`, target: '<= x3.3 (linear)', ok: growth <= 3.3 },
       {
+        needs: ['hundred', 'thirty'],
         label: '100 attendees (400 stacks)',
         value: `${seconds('hundred').toFixed(2)} s, ${peak('hundred').toFixed(0)} MiB: x${growth100.toFixed(2)} the 30 attendees' time for x3.3 stacks`,
         target: '<= x3.3 (linear)',
         ok: growth100 <= 3.3,
       },
       {
+        needs: ['probeOne', 'probeThirty'],
+        label: 'compare --probe, 30 attendees against 1',
+        value: `${seconds('probeThirty').toFixed(2)} s against ${seconds('probeOne').toFixed(2)} s: x${probeGrowth.toFixed(2)} for x30 exposures`,
+        target: '<= x2',
+        ok: probeGrowth <= 2,
+      },
+      {
+        needs: ['hundred'],
         label: 'cdktf.out of 100 attendees',
         value: `${hundredSizes.outMB.toFixed(1)} MB, the stacks' JSON alone ${hundredSizes.stacksJsonMB.toFixed(1)} MB`,
         target: '<= the JSON + 5 MB',
         ok: hundredSizes.outMB <= hundredSizes.stacksJsonMB + 5,
       },
     ];
+    const targets: Target[] = allTargets.filter((t) => t.needs.every(ran)).map((t) => ({ label: t.label, value: t.value, target: t.target, ok: t.ok }));
     if (values.json) {
       console.log(JSON.stringify({ node: process.version, runs, rows, targets }, null, 2));
     } else {
@@ -308,12 +404,12 @@ function main(): number {
         const mib = Number.isNaN(r.peakMiB) ? '' : `${r.peakMiB.toFixed(0)} MiB`;
         const size = r.outMB === undefined || r.stacksJsonMB === undefined ? '' : `  ${r.outMB.toFixed(1)} MB (${r.stacksJsonMB.toFixed(1)} MB)`;
         console.log(
-          `  ${r.label.padEnd(width)}  ${`${r.medianSeconds.toFixed(3)} s`.padStart(8)}  ${`x${(r.medianSeconds / direct).toFixed(2)}`.padStart(8)}  ${`${r.medianCpuSeconds.toFixed(2)} s`.padStart(
+          `  ${r.label.padEnd(width)}  ${`${r.medianSeconds.toFixed(3)} s`.padStart(8)}  ${(Number.isNaN(direct) ? '' : `x${(r.medianSeconds / direct).toFixed(2)}`).padStart(8)}  ${`${r.medianCpuSeconds.toFixed(2)} s`.padStart(
             7,
           )}  ${mib.padStart(8)}${size}${r.runs < runs ? `  (${r.runs} runs)` : ''}`,
         );
       }
-      if (seconds('floor') > 0.5) {
+      if (ran('floor') && seconds('floor') > 0.5) {
         console.log(
           `  note: the floor took ${seconds('floor').toFixed(
             2,
@@ -325,6 +421,7 @@ function main(): number {
     }
     return targets.every((t) => t.ok) ? 0 : 1;
   } finally {
+    stopProbeServers();
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -82,22 +82,59 @@ function remote(req: IncomingMessage): string {
   return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
 }
 
+/** What a controlled server does now; change it while a probe or watch runs. */
+export interface EchoControl {
+  /** How the reply shows the client (see {@link startEchoServer}); `slow` is `client-address` after `delayMs`. */
+  behaviour: Exclude<Behaviour, 'slow'>;
+  /** Milliseconds before answering (a slow Pod or load balancer). */
+  delayMs: number;
+  /** Fail instead of answering: `http-503` (a load balancer with no healthy target) or `reset` (the connection is cut). */
+  fail: false | 'http-503' | 'reset';
+  /** The Pods that answer, in turn. @default two Pods on two nodes (EKS node names; GKE names for `snat-gke`) */
+  pods: readonly { readonly pod: string; readonly node: string; readonly podIp: string }[] | undefined;
+  /** Replies wait for this (after `delayMs`): hold requests open until the test lets them go. */
+  gate: Promise<void> | undefined;
+}
+
+/** Requests being answered at once, over every server that shares it. */
+export class InFlightGauge {
+  now = 0;
+  max = 0;
+  enter(): void {
+    this.now += 1;
+    this.max = Math.max(this.max, this.now);
+  }
+  leave(): void {
+    this.now -= 1;
+  }
+}
+
+export interface ControlledServer extends RunningServer {
+  /** Change it to change what the next requests get. */
+  readonly control: EchoControl;
+}
+
 /**
- * - `client-address`: the Pod sees the prober (NLB instance + ETP Local: no proxy, no SNAT).
- * - `snat`: the Pod sees a node address, the client only in X-Forwarded-For (ALB instance + ETP Cluster).
- * - `snat-gke`: the same behind a GKE Ingress over instance groups (node names without addresses).
- * - `snat-l4`: the Pod sees a node address and no header: the client is gone (NLB instance + ETP Cluster, `nodeport-l4`).
- * - `proxy`: the Pod sees the ALB's address, the client in X-Forwarded-For (ALB `ip` targets: `native`, `gateway`).
- *   The client-kept L4 case with Pod targets (NLB `ip` + client IP preservation, `native-l4`) is `client-address`.
- * - `slow`: answers after `slowMs` (longer than the probe timeout).
+ * A loopback echo server whose behaviour can change mid-run: fail, slow down,
+ * switch Pods and nodes, switch SNAT on or off (`client-address` <-> `snat-l4`).
  */
-export async function startEchoServer(behaviour: Behaviour, slowMs = 5000): Promise<RunningServer> {
+export async function startControlledEchoServer(initial: Partial<EchoControl> = {}, gauge?: InFlightGauge): Promise<ControlledServer> {
+  const control: EchoControl = { behaviour: 'client-address', delayMs: 0, fail: false, pods: undefined, gate: undefined, ...initial };
   let count = 0;
   const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
     const n = count;
     count += 1;
-    const pod = behaviour === 'snat-gke' ? GKE_PODS[n % GKE_PODS.length] : PODS[n % PODS.length];
+    gauge?.enter();
+    let left = false;
+    const leave = () => {
+      if (!left) gauge?.leave();
+      left = true;
+    };
+    res.on('close', leave);
+    const behaviour = control.behaviour;
+    const pods = control.pods ?? (behaviour === 'snat-gke' ? GKE_PODS : PODS);
+    const pod = pods[n % pods.length];
     const host = req.headers.host ?? 'localhost';
     const body =
       behaviour === 'snat'
@@ -109,24 +146,36 @@ export async function startEchoServer(behaviour: Behaviour, slowMs = 5000): Prom
         : behaviour === 'proxy'
         ? echoBody({ ...pod, host, clientAddress: ALB_ADDRESS, forwardedFor: `${remote(req)}, ${ALB_ADDRESS}` })
         : echoBody({ ...pod, host, clientAddress: remote(req) });
+    const fail = control.fail;
     const reply = () => {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end(body);
+      if (fail === 'reset') {
+        req.socket.destroy();
+      } else if (fail === 'http-503') {
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        res.end('no healthy upstream\n');
+      } else {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(body);
+      }
+      leave();
     };
-    if (behaviour === 'slow') {
+    const gate = control.gate;
+    const answer = () => (gate ? void gate.then(reply) : reply());
+    if (control.delayMs > 0) {
       const timer = setTimeout(() => {
         timers.delete(timer);
-        reply();
-      }, slowMs);
+        answer();
+      }, control.delayMs);
       timers.add(timer);
     } else {
-      reply();
+      answer();
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
+    control,
     requests: () => count,
     close: () =>
       new Promise<void>((resolve) => {
@@ -137,6 +186,19 @@ export async function startEchoServer(behaviour: Behaviour, slowMs = 5000): Prom
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * - `client-address`: the Pod sees the prober (NLB instance + ETP Local: no proxy, no SNAT).
+ * - `snat`: the Pod sees a node address, the client only in X-Forwarded-For (ALB instance + ETP Cluster).
+ * - `snat-gke`: the same behind a GKE Ingress over instance groups (node names without addresses).
+ * - `snat-l4`: the Pod sees a node address and no header: the client is gone (NLB instance + ETP Cluster, `nodeport-l4`).
+ * - `proxy`: the Pod sees the ALB's address, the client in X-Forwarded-For (ALB `ip` targets: `native`, `gateway`).
+ *   The client-kept L4 case with Pod targets (NLB `ip` + client IP preservation, `native-l4`) is `client-address`.
+ * - `slow`: answers after `slowMs` (longer than the probe timeout).
+ */
+export async function startEchoServer(behaviour: Behaviour, slowMs = 5000): Promise<RunningServer> {
+  return startControlledEchoServer(behaviour === 'slow' ? { behaviour: 'client-address', delayMs: slowMs } : { behaviour });
 }
 
 /** A loopback URL nothing listens on (connection refused): a port bound and released. */

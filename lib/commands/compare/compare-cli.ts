@@ -23,10 +23,18 @@ export interface CompareIo {
   readonly environments?: () => readonly string[];
   /** Runs `npx cdktf output` when no --outputs file is given. */
   readonly run?: CommandRunner;
+  /**
+   * `compare --watch ...`: the watch command, handed the other arguments (bin/compare.ts passes
+   * it in; commands do not import each other).
+   * @default - --watch is refused
+   */
+  readonly watch?: (argv: readonly string[]) => Promise<number>;
 }
 
 export const COMPARE_USAGE = `usage: npm run compare -- [--outputs FILE] [--dir DIR] [--probe] [--count N] [--concurrency N]
-                             [--timeout MS] [--my-ip ADDRESS] [--format table|markdown|json] [--shard K/N]
+                             [--max-in-flight N] [--timeout MS] [--my-ip ADDRESS]
+                             [--format table|markdown|json] [--shard K/N]
+       npm run compare -- --watch [watch options]    (the same as npm run watch; see its --help)
 
 Shows the deployed environments side by side: per environment a table with the
 clouds as columns and the exposures as rows (URL, load-balancer kind, targets,
@@ -35,8 +43,10 @@ expected hops, client-IP preservation), from the stacks' outputs.
 With --probe it also sends a bounded number of HTTP GETs to each exposure's URL
 and adds what it measured: latency p50/p95/p99, errors, how requests spread over
 Pods and nodes, and the client address the Pod saw compared with the prober's own
-address (SNAT shows as a node address). One exposure failing does not stop the
-others; a dead endpoint is given up after 5 failures in a row.
+address (SNAT shows as a node address). All exposures of all environments are
+probed at the same time, each with its own --concurrency, all together within
+--max-in-flight. One exposure failing does not stop the others; a dead endpoint
+is given up after 5 failures in a row.
 
 options:
   --outputs FILE     outputs as \`npx cdktf output --outputs-file FILE\` writes them
@@ -46,6 +56,8 @@ options:
   --probe            send requests and measure
   --count N          requests per exposure (default ${PROBE_LIMITS.count.default}, ${PROBE_LIMITS.count.min}-${PROBE_LIMITS.count.max})
   --concurrency N    requests in flight per exposure (default ${PROBE_LIMITS.concurrency.default}, ${PROBE_LIMITS.concurrency.min}-${PROBE_LIMITS.concurrency.max})
+  --max-in-flight N  requests in flight over all exposures together (default
+                     ${PROBE_LIMITS.maxInFlight.default}, ${PROBE_LIMITS.maxInFlight.min}-${PROBE_LIMITS.maxInFlight.max})
   --timeout MS       deadline of one request in ms (default ${PROBE_LIMITS.timeout.default}, ${PROBE_LIMITS.timeout.min}-${PROBE_LIMITS.timeout.max})
   --my-ip ADDRESS    the prober's public address as the load balancer sees it (e.g. from
                      \`curl -s https://checkip.amazonaws.com\`); without it the client
@@ -53,11 +65,13 @@ options:
   --format FORMAT    table (default), markdown or json
   --shard K/N        only the environments of shard K of N, as deploy --shard puts them
                      (from the config's attendees, read as deploy reads them)
+  --watch            probe continuously with a live view instead: npm run watch (the
+                     other arguments are watch's; see npm run watch -- --help)
   -h, --help         this help
 
 Progress goes to stderr (a bar on a terminal, plain lines otherwise); the report to stdout.
 
-json: {"schema":"hoplab.compare/v1",source,probe:{count,concurrency,timeout_ms,my_ip}|null,
+json: {"schema":"hoplab.compare/v1",source,probe:{count,concurrency,max_in_flight,timeout_ms,my_ip}|null,
   environments:[{env,clouds:["aws","gcp"],clusters:{aws:{cluster_name,region,node_count,
   max_pods_per_node,pod_address_range,node_address_range,dataplane}},rows:[{mode,clouds:{aws:{exposure:{mode,cloud,url,
   lb_kind,target_type,expected_hops,source_nat,client_ip_via,client_ip_preserved,
@@ -90,6 +104,14 @@ function bounded(name: keyof typeof PROBE_LIMITS, flag: string, text: string | u
 }
 
 export async function runCompare(argv: readonly string[], io: CompareIo): Promise<number> {
+  if (argv.includes('--watch')) {
+    const rest = argv.filter((a) => a !== '--watch');
+    if (!io.watch) {
+      io.err(`compare: --watch is not available here; run npm run watch\n`);
+      return 2;
+    }
+    return io.watch(rest);
+  }
   let values;
   try {
     ({ values } = parseArgs({
@@ -100,6 +122,7 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
         probe: { type: 'boolean', default: false },
         count: { type: 'string' },
         concurrency: { type: 'string' },
+        'max-in-flight': { type: 'string' },
         timeout: { type: 'string' },
         'my-ip': { type: 'string' },
         format: { type: 'string', default: 'table' },
@@ -137,6 +160,7 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
       format,
       count: bounded('count', '--count', values.count),
       concurrency: bounded('concurrency', '--concurrency', values.concurrency),
+      maxInFlight: bounded('maxInFlight', '--max-in-flight', values['max-in-flight']),
       timeoutMs: bounded('timeout', '--timeout', values.timeout),
       ...(myIp !== undefined ? { myIp } : {}),
     };

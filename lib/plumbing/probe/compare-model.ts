@@ -7,7 +7,8 @@
 import { EXPOSURE_MODES } from '../../model/modes';
 import { Cloud } from '../../model/contract';
 import { ClusterInfo, EnvironmentOutputs, ExposureInfo, LabOutputs } from '../terraform/outputs';
-import { probeUrl } from './probe';
+import { Limiter } from './limiter';
+import { PROBE_LIMITS, probeUrl } from './probe';
 import { ProbeResult, proberAddressFor, summarizeProbe } from './probe-summary';
 import { ProbeProgress } from './progress';
 
@@ -38,14 +39,27 @@ export interface CompareModel {
   /** Where the outputs came from. */
   readonly source: string;
   /** The probe settings, `null` without `--probe`. */
-  readonly probe: { readonly count: number; readonly concurrency: number; readonly timeout_ms: number; readonly my_ip: string | null } | null;
+  readonly probe: {
+    readonly count: number;
+    readonly concurrency: number;
+    /** Requests in flight over all exposures together. */
+    readonly max_in_flight: number;
+    readonly timeout_ms: number;
+    readonly my_ip: string | null;
+  } | null;
   readonly environments: readonly CompareEnvironment[];
   readonly ignored_stacks: readonly string[];
 }
 
 export interface ProbeSettings {
   readonly count: number;
+  /** Requests in flight per exposure. */
   readonly concurrency: number;
+  /**
+   * Requests in flight over all exposures together (the global bound).
+   * @default PROBE_LIMITS.maxInFlight.default
+   */
+  readonly maxInFlight?: number;
   readonly timeoutMs: number;
   readonly myIp?: string;
   readonly progress?: ProbeProgress;
@@ -102,7 +116,8 @@ export function compareOutputs(outputs: LabOutputs, source: string): CompareMode
   };
 }
 
-function probeableUrl(url: string | null): URL | string {
+/** Why a URL cannot be probed, or the URL. */
+export function probeableUrl(url: string | null): URL | string {
   if (url === null) {
     return 'no URL in the output (not deployed yet?)';
   }
@@ -120,65 +135,112 @@ function probeableUrl(url: string | null): URL | string {
   }
 }
 
+/** One exposure of one environment and cloud, as the probes see it. */
+export interface ProbeTarget {
+  readonly env: string;
+  readonly cloud: Cloud;
+  readonly mode: string;
+  /** `<env> <cloud> <mode>`, as progress and reports name it. */
+  readonly label: string;
+  readonly exposure: ExposureInfo;
+  /** The URL to probe, or why it cannot be probed. */
+  readonly url: URL | string;
+  /**
+   * Addresses a SNATed request can come from: on EKS nodes and Pods share the private subnets;
+   * on GKE it is a node's primary IP or, for a Pod on the same node, its Pod-range gateway.
+   */
+  readonly nodeRanges: readonly string[];
+}
+
+/** Every exposure of the model, in its order (environments, exposure rows, clouds), optionally only the given modes. */
+export function probeTargets(model: CompareModel, modes?: readonly string[]): ProbeTarget[] {
+  return model.environments.flatMap((env) =>
+    env.rows
+      .filter((row) => !modes || modes.includes(row.mode))
+      .flatMap((row) =>
+        env.clouds.flatMap((cloud): ProbeTarget[] => {
+          const cell = row.clouds[cloud];
+          if (!cell) return [];
+          return [
+            {
+              env: env.env,
+              cloud,
+              mode: row.mode,
+              label: `${env.env} ${cloud} ${row.mode}`,
+              exposure: cell.exposure,
+              url: probeableUrl(cell.exposure.url),
+              nodeRanges: [...(env.clusters[cloud]?.pod_address_range ?? []), ...(env.clusters[cloud]?.node_address_range ?? [])],
+            },
+          ];
+        }),
+      ),
+  );
+}
+
 /**
- * Probes every exposure URL of the model, one exposure after another (each
- * with its own concurrency), and returns the model with the measurements. A
- * failing exposure is recorded in its cell; it never stops the others.
+ * Probes every exposure URL of the model, all at the same time: each exposure
+ * with its own concurrency, and all of them together within `maxInFlight`
+ * requests in flight. A failing exposure is recorded in its cell; it never
+ * stops the others.
  */
 export async function probeModel(model: CompareModel, settings: ProbeSettings): Promise<CompareModel> {
-  const environments: CompareEnvironment[] = [];
-  for (const env of model.environments) {
-    const rows: CompareRow[] = [];
-    for (const row of env.rows) {
-      const clouds: Partial<Record<Cloud, CompareCell>> = {};
-      for (const cloud of env.clouds) {
-        const cell = row.clouds[cloud];
-        if (!cell) {
-          continue;
-        }
-        const url = probeableUrl(cell.exposure.url);
-        if (typeof url === 'string') {
-          clouds[cloud] = { ...cell, not_probed_because: url };
-          continue;
-        }
-        const { samples, gaveUp } = await probeUrl(url, {
-          count: settings.count,
-          concurrency: settings.concurrency,
-          timeoutMs: settings.timeoutMs,
-          label: `${env.env} ${cloud} ${row.mode}`,
-          ...(settings.progress ? { progress: settings.progress } : {}),
-        });
-        const probe = summarizeProbe(samples, {
-          url: url.href,
-          planned: settings.count,
-          gaveUp,
-          proberAddress: proberAddressFor(url, settings.myIp),
-          expectedPreserved: cell.exposure.client_ip_preserved,
-          expectedVia: cell.exposure.client_ip_via,
-          expectedSourceNat: cell.exposure.source_nat,
-          // Addresses a SNATed request can come from: on EKS nodes and Pods share the private
-          // subnets; on GKE it is a node's primary IP or, for a Pod on the same node, its Pod-range gateway.
-          nodeRanges: [...(env.clusters[cloud]?.pod_address_range ?? []), ...(env.clusters[cloud]?.node_address_range ?? [])],
-        });
-        settings.progress?.done(
-          `${probe.ok}/${probe.sent} ok` +
-            (probe.latency_ms ? `, p50 ${probe.latency_ms.p50} ms` : '') +
-            (Object.keys(probe.errors).length
-              ? `, errors: ${Object.entries(probe.errors)
-                  .map(([e, n]) => `${n} ${e}`)
-                  .join(', ')}`
-              : '') +
-            (probe.gave_up ? ' (gave up: endpoint looks dead)' : ''),
-        );
-        clouds[cloud] = { ...cell, probe };
+  const maxInFlight = settings.maxInFlight ?? PROBE_LIMITS.maxInFlight.default;
+  const limiter = new Limiter(maxInFlight);
+  const results = new Map<string, Pick<CompareCell, 'probe' | 'not_probed_because'>>();
+  await Promise.all(
+    probeTargets(model).map(async (target) => {
+      const { url } = target;
+      if (typeof url === 'string') {
+        results.set(target.label, { probe: null, not_probed_because: url });
+        return;
       }
-      rows.push({ mode: row.mode, clouds });
-    }
-    environments.push({ ...env, rows });
-  }
+      const { samples, gaveUp } = await probeUrl(url, {
+        count: settings.count,
+        concurrency: settings.concurrency,
+        timeoutMs: settings.timeoutMs,
+        label: target.label,
+        limiter,
+        ...(settings.progress ? { progress: settings.progress } : {}),
+      });
+      const probe = summarizeProbe(samples, {
+        url: url.href,
+        planned: settings.count,
+        gaveUp,
+        proberAddress: proberAddressFor(url, settings.myIp),
+        expectedPreserved: target.exposure.client_ip_preserved,
+        expectedVia: target.exposure.client_ip_via,
+        expectedSourceNat: target.exposure.source_nat,
+        nodeRanges: target.nodeRanges,
+      });
+      settings.progress?.done(
+        target.label,
+        `${probe.ok}/${probe.sent} ok` +
+          (probe.latency_ms ? `, p50 ${probe.latency_ms.p50} ms` : '') +
+          (Object.keys(probe.errors).length
+            ? `, errors: ${Object.entries(probe.errors)
+                .map(([e, n]) => `${n} ${e}`)
+                .join(', ')}`
+            : '') +
+          (probe.gave_up ? ' (gave up: endpoint looks dead)' : ''),
+      );
+      results.set(target.label, { probe, not_probed_because: null });
+    }),
+  );
+  const environments = model.environments.map((env) => ({
+    ...env,
+    rows: env.rows.map((row) => ({
+      mode: row.mode,
+      clouds: Object.fromEntries(
+        env.clouds.flatMap((cloud) => {
+          const cell = row.clouds[cloud];
+          return cell ? [[cloud, { ...cell, ...results.get(`${env.env} ${cloud} ${row.mode}`) }]] : [];
+        }),
+      ) as Partial<Record<Cloud, CompareCell>>,
+    })),
+  }));
   return {
     ...model,
-    probe: { count: settings.count, concurrency: settings.concurrency, timeout_ms: settings.timeoutMs, my_ip: settings.myIp ?? null },
+    probe: { count: settings.count, concurrency: settings.concurrency, max_in_flight: maxInFlight, timeout_ms: settings.timeoutMs, my_ip: settings.myIp ?? null },
     environments,
   };
 }

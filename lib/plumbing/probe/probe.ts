@@ -3,12 +3,17 @@
  * comes back: latency, errors, which Pods and nodes answered, and the client
  * address the Pod saw. Every request has a deadline (connect, response and
  * body), a new connection (so connection-level balancing shows), and a body
- * cap; a dead endpoint costs at most a few timeouts, never a hang.
+ * cap; a dead endpoint costs at most a few timeouts, never a hang. The GET is
+ * written on a plain TCP (or TLS) socket and the reply read by `ReplyParser`:
+ * half the CPU of Node's HTTP client per request, which is what bounds probing
+ * hundreds of exposures at once.
  */
-import http from 'node:http';
-import https from 'node:https';
+import { connect as netConnect, isIP, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { connect as tlsConnect, ConnectionOptions } from 'node:tls';
 import { EchoReply, parseEchoReply } from './echo-reply';
+import { ReplyParser } from './http-reply';
+import { Limiter } from './limiter';
 import { ProbeProgress, SILENT_PROGRESS } from './progress';
 
 /** Largest reply body read; echoserver replies are well under 2 KiB. */
@@ -30,6 +35,11 @@ export interface ProbeOptions {
   readonly progress?: ProbeProgress;
   /** Label for progress lines. @default the URL */
   readonly label?: string;
+  /**
+   * The bound on requests in flight shared with other exposures probed at the same time.
+   * @default - only this exposure's `concurrency`
+   */
+  readonly limiter?: Limiter;
 }
 
 /** One request's outcome. */
@@ -57,84 +67,95 @@ function describeError(error: NodeJS.ErrnoException, timeoutMs: number): string 
   }
 }
 
-/** One GET with a deadline over the whole exchange. */
-export function probeOnce(url: URL, timeoutMs: number): Promise<Sample> {
+/** The error of a request ended because the caller stopped (`stop` aborted), not by the endpoint: callers drop such samples. */
+export const STOPPED = 'stopped';
+
+/** One GET with a deadline over the whole exchange; `stop` ends it early (its sample then says {@link STOPPED}). */
+export function probeOnce(url: URL, timeoutMs: number, stop?: AbortSignal, tlsOptions: Pick<ConnectionOptions, 'ca'> = {}): Promise<Sample> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   return new Promise((resolve) => {
     let settled = false;
+    let socket: Socket | undefined;
+    const parser = new ReplyParser(MAX_BODY);
     const finish = (sample: Sample) => {
-      if (!settled) {
-        settled = true;
-        resolve(sample);
-      }
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      stop?.removeEventListener('abort', onStop);
+      socket?.destroy();
+      resolve(sample);
     };
-    const deadline = AbortSignal.timeout(timeoutMs);
-    // Only the deadline is a timeout: a reply cut off by the peer (a load balancer's reset, a Pod
-    // killed in a rollout) is reported as what it is, whatever error name Node gives it.
-    let replyStarted = false;
-    const fail = (error: NodeJS.ErrnoException) =>
-      finish({
-        ok: false,
-        ms: elapsed(),
-        error: deadline.aborted ? `timeout (${timeoutMs} ms)` : replyStarted ? 'connection reset or closed mid-reply' : describeError(error, timeoutMs),
-      });
-    // Node reports a TCP reset and a plain early close alike (an aborted response), so both read
-    // "reset or closed mid-reply"; what matters is that it is not a timeout.
-    const cutOff = () => finish({ ok: false, ms: elapsed(), error: deadline.aborted ? `timeout (${timeoutMs} ms)` : 'connection reset or closed mid-reply' });
-    const client = url.protocol === 'https:' ? https : http;
-    const request = client.get(
-      url,
-      {
-        agent: false,
-        signal: deadline,
-        headers: { 'user-agent': 'hoplab-compare', connection: 'close', accept: 'text/plain' },
-      },
-      (response) => {
-        replyStarted = true;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size <= MAX_BODY) {
-            chunks.push(chunk);
-          } else {
-            response.destroy();
-            finish({ ok: false, ms: elapsed(), error: `reply larger than ${MAX_BODY} bytes` });
-          }
-        });
-        response.on('error', cutOff);
-        response.on('aborted', cutOff);
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          if (status < 200 || status >= 400) {
-            finish({ ok: false, ms: elapsed(), error: `HTTP ${status}` });
-            return;
-          }
-          finish({ ok: true, ms: elapsed(), status, reply: parseEchoReply(Buffer.concat(chunks).toString('utf8')) });
-        });
-      },
-    );
-    request.on('error', fail);
+    const failWith = (error: string) => finish({ ok: false, ms: elapsed(), error });
+    const deadline = setTimeout(() => failWith(`timeout (${timeoutMs} ms)`), timeoutMs);
+    const onStop = () => failWith(STOPPED);
+    if (stop?.aborted) {
+      onStop();
+      return;
+    }
+    stop?.addEventListener('abort', onStop, { once: true });
+    const complete = () => {
+      const status = parser.status;
+      if (status < 200 || status >= 400) failWith(`HTTP ${status}`);
+      else finish({ ok: true, ms: elapsed(), status, reply: parseEchoReply(parser.body().toString('utf8')) });
+    };
+    // A reply cut off by the peer (a load balancer's reset, a Pod killed in a rollout) is reported as what it
+    // is, whether it came as a reset or a plain close: only the deadline is a timeout.
+    const cutOff = (error?: NodeJS.ErrnoException) =>
+      failWith(parser.received > 0 ? 'connection reset or closed mid-reply' : error ? describeError(error, timeoutMs) : 'connection reset');
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const https = url.protocol === 'https:';
+    const port = Number(url.port || (https ? 443 : 80));
+    const request = `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nUser-Agent: hoplab-compare\r\nAccept: text/plain\r\nConnection: close\r\n\r\n`;
+    const opened = https
+      ? tlsConnect({ host, port, ...(isIP(host) === 0 ? { servername: host } : {}), ALPNProtocols: ['http/1.1'], ...tlsOptions })
+      : netConnect({ host, port });
+    socket = opened;
+    opened.once(https ? 'secureConnect' : 'connect', () => opened.write(request));
+    opened.on('data', (chunk: Buffer) => {
+      const state = parser.push(chunk);
+      if (state === 'complete') complete();
+      else if (state === 'too-large') failWith(`reply larger than ${MAX_BODY} bytes`);
+      else if (state === 'not-http') failWith('not an HTTP reply');
+    });
+    opened.on('end', () => (parser.end() === 'complete' ? complete() : cutOff()));
+    opened.on('error', (error: NodeJS.ErrnoException) => cutOff(error));
+    opened.on('close', () => (parser.end() === 'complete' ? complete() : cutOff()));
   });
 }
 
-/** `count` requests, at most `concurrency` at once, in order of completion. */
+/**
+ * `count` requests, at most `concurrency` at once (and, with a `limiter`, only
+ * while the shared bound has room), in order of completion.
+ */
 export async function probeUrl(url: URL, options: ProbeOptions): Promise<{ samples: Sample[]; gaveUp: boolean }> {
   const progress = options.progress ?? SILENT_PROGRESS;
   const giveUpAfter = options.giveUpAfter ?? 5;
+  const label = options.label ?? url.href;
   const samples: Sample[] = [];
   let next = 0;
   let failuresInARow = 0;
   let anySuccess = false;
   let gaveUp = false;
-  progress.start(options.label ?? url.href, options.count);
+  progress.start(label, options.count);
   const worker = async () => {
     while (next < options.count && !gaveUp) {
       next += 1;
-      const sample = await probeOnce(url, options.timeoutMs);
+      await options.limiter?.acquire();
+      if (gaveUp) {
+        // Given up while this request waited for a slot of the shared bound: it is not sent.
+        next -= 1;
+        options.limiter?.release();
+        break;
+      }
+      let sample: Sample;
+      try {
+        sample = await probeOnce(url, options.timeoutMs);
+      } finally {
+        options.limiter?.release();
+      }
       samples.push(sample);
-      progress.tick(sample.ok);
+      progress.tick(label, sample.ok);
       anySuccess ||= sample.ok;
       failuresInARow = sample.ok ? 0 : failuresInARow + 1;
       if (!anySuccess && failuresInARow >= giveUpAfter) {
@@ -150,5 +171,7 @@ export async function probeUrl(url: URL, options: ProbeOptions): Promise<{ sampl
 export const PROBE_LIMITS = {
   count: { min: 1, max: 1000, default: 20 },
   concurrency: { min: 1, max: 32, default: 4 },
+  /** Requests in flight over all exposures probed together (see docs/explain-and-compare.md for the default). */
+  maxInFlight: { min: 1, max: 4096, default: 1024 },
   timeout: { min: 100, max: 60_000, default: 5000 },
 } as const;

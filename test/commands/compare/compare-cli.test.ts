@@ -96,3 +96,32 @@ describe('compare --shard', () => {
     expect(err).toContain('compare: --shard: "3/2" is not a shard; write K/N with 1 <= K <= N <= 256');
   });
 });
+
+describe('compare --watch', () => {
+  test('GIVEN --watch among other arguments WHEN compare runs THEN the watch command gets the others, in order, and its exit code is compare\'s', async () => {
+    const seen: (readonly string[])[] = [];
+    const code = await runCompare(['--outputs', 'o.json', '--watch', '--rate', '2'], {
+      out: () => undefined,
+      err: () => undefined,
+      progress: { write: () => true },
+      watch: async (argv) => {
+        seen.push(argv);
+        return 7;
+      },
+    });
+    expect(seen).toEqual([['--outputs', 'o.json', '--rate', '2']]);
+    expect(code).toBe(7);
+  });
+
+  test('GIVEN no watch command wired in WHEN compare --watch runs THEN it exits 2 and points at npm run watch', async () => {
+    const { code, err } = await run('--watch');
+    expect(code).toBe(2);
+    expect(err).toBe('compare: --watch is not available here; run npm run watch\n');
+  });
+
+  test('GIVEN --help WHEN compare runs THEN it names --watch and --max-in-flight', async () => {
+    const { out } = await run('--help');
+    expect(out).toContain('npm run compare -- --watch [watch options]');
+    expect(out).toContain('--max-in-flight N  requests in flight over all exposures together');
+  });
+});

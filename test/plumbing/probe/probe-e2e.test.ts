@@ -109,7 +109,7 @@ describe('compare --probe against loopback exposures', () => {
     // Bounded by the give-up: the slow exposure ends after two rounds of timeouts (4 at once, given up at the 5th
     // failure), where probing all 20 would take five rounds; everything else answers at once.
     expect(run.ms).toBeLessThan(4 * TIMEOUT_MS);
-    expect(model.probe).toEqual({ count: COUNT, concurrency: 4, timeout_ms: TIMEOUT_MS, my_ip: null });
+    expect(model.probe).toEqual({ count: COUNT, concurrency: 4, max_in_flight: 1024, timeout_ms: TIMEOUT_MS, my_ip: null });
   });
 
   test('the direct exposure: the Pod saw the prober itself, as the output claims', () => {
@@ -247,13 +247,35 @@ test('--my-ip is the prober address for non-loopback URLs only', async () => {
   expect(model.environments[0].rows[2].clouds.aws?.probe?.client_ip.prober_address).toBe('127.0.0.1');
 });
 
-test('on a terminal the progress is a bar redrawn in place', async () => {
+test('GIVEN a terminal WHEN two exposures are probed at once THEN one bar for both is redrawn in place, with a line for each as it finishes', async () => {
   let text = '';
-  const progress = progressReporter({ write: (t: string) => (text += t), isTTY: true });
-  const { samples } = await probeUrl(new URL(urls.direct), { count: 3, concurrency: 1, timeoutMs: TIMEOUT_MS, progress, label: 'direct' });
-  progress.done('3/3 ok');
-  expect(samples.every((s) => s.ok)).toBe(true);
-  expect(text).toContain('\r\x1b[K  direct [........................] 0/3');
-  expect(text).toContain('\r\x1b[K  direct [########################] 3/3');
-  expect(text.endsWith('\r\x1b[K  direct: 3/3 ok\n')).toBe(true);
+  const progress = progressReporter({ write: (t: string) => (text += t), isTTY: true, columns: 100 }, {});
+  const probe = async (label: string) => {
+    const { samples } = await probeUrl(new URL(urls.direct), { count: 3, concurrency: 1, timeoutMs: TIMEOUT_MS, progress, label });
+    progress.done(label, `${samples.filter((s) => s.ok).length}/3 ok`);
+  };
+  await Promise.all([probe('first'), probe('second')]);
+  expect(text).toContain('\r\x1b[K  probing 2 exposures [........................] 0/6, 0/2 done');
+  expect(text).toContain('\r\x1b[K  probing 2 exposures [########################] 6/6, 1/2 done');
+  expect(text).toContain('\r\x1b[K  first: 3/3 ok\n');
+  expect(text).toContain('\r\x1b[K  second: 3/3 ok\n');
+  // The last exposure's line ends the output: no bar is left behind it.
+  expect(text.endsWith(': 3/3 ok\n')).toBe(true);
+});
+
+test('GIVEN a narrow terminal WHEN probing THEN the bar line is cut to the width, never wrapped', () => {
+  let text = '';
+  const progress = progressReporter({ write: (t: string) => (text += t), isTTY: true, columns: 30 }, {});
+  progress.start('lab aws native', 20);
+  expect(text).toBe('\r\x1b[K  probing 1 exposure [.......');
+});
+
+test('GIVEN an exposure given up early WHEN it is done THEN its unsent requests leave the bar', () => {
+  let text = '';
+  const progress = progressReporter({ write: (t: string) => (text += t), isTTY: true, columns: 120 }, {});
+  progress.start('a', 4);
+  progress.start('b', 4);
+  progress.tick('a', false);
+  progress.done('a', 'gave up');
+  expect(text.endsWith('\r\x1b[K  a: gave up\n\r\x1b[K  probing 2 exposures [#####...................] 1/5 (1 failed), 1/2 done')).toBe(true);
 });
