@@ -3,11 +3,19 @@
  * probed. See `npm run compare -- --help`.
  */
 import { runCompare } from '../lib/commands/compare/compare-cli';
+import { abortOnSignals } from '../lib/plumbing/cli/cli';
+import { runWatch } from '../lib/commands/watch/watch-cli';
 
 runCompare(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   progress: process.stderr,
+  watch: (argv) =>
+    runWatch(argv, {
+      stdout: process.stdout,
+      err: (text) => process.stderr.write(text),
+      signal: abortOnSignals('watch', 'stopping and printing the summary').signal,
+    }),
   ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
 }).then(
   (code) => {

@@ -107,7 +107,10 @@ function framingOf(status: number, headers: readonly string[]): Framing {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim().toLowerCase();
+    const value = line
+      .slice(colon + 1)
+      .trim()
+      .toLowerCase();
     if (name === 'transfer-encoding') chunked ||= value.split(',').some((v) => v.trim() === 'chunked');
     else if (name === 'content-length' && /^\d+$/.test(value)) length = Number(value);
   }

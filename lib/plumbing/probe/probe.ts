@@ -76,14 +76,15 @@ export function probeOnce(url: URL, timeoutMs: number, stop?: AbortSignal, tlsOp
   const elapsed = () => performance.now() - started;
   return new Promise((resolve) => {
     let settled = false;
-    let socket: Socket | undefined;
+    /** The connection, once opened (finish may run before: a stop signal already aborted). */
+    const connection: { socket?: Socket } = {};
     const parser = new ReplyParser(MAX_BODY);
     const finish = (sample: Sample) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
       stop?.removeEventListener('abort', onStop);
-      socket?.destroy();
+      connection.socket?.destroy();
       resolve(sample);
     };
     const failWith = (error: string) => finish({ ok: false, ms: elapsed(), error });
@@ -101,16 +102,13 @@ export function probeOnce(url: URL, timeoutMs: number, stop?: AbortSignal, tlsOp
     };
     // A reply cut off by the peer (a load balancer's reset, a Pod killed in a rollout) is reported as what it
     // is, whether it came as a reset or a plain close: only the deadline is a timeout.
-    const cutOff = (error?: NodeJS.ErrnoException) =>
-      failWith(parser.received > 0 ? 'connection reset or closed mid-reply' : error ? describeError(error, timeoutMs) : 'connection reset');
+    const cutOff = (error?: NodeJS.ErrnoException) => failWith(parser.received > 0 ? 'connection reset or closed mid-reply' : error ? describeError(error, timeoutMs) : 'connection reset');
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const https = url.protocol === 'https:';
     const port = Number(url.port || (https ? 443 : 80));
     const request = `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nUser-Agent: hoplab-compare\r\nAccept: text/plain\r\nConnection: close\r\n\r\n`;
-    const opened = https
-      ? tlsConnect({ host, port, ...(isIP(host) === 0 ? { servername: host } : {}), ALPNProtocols: ['http/1.1'], ...tlsOptions })
-      : netConnect({ host, port });
-    socket = opened;
+    const opened = https ? tlsConnect({ host, port, ...(isIP(host) === 0 ? { servername: host } : {}), ALPNProtocols: ['http/1.1'], ...tlsOptions }) : netConnect({ host, port });
+    connection.socket = opened;
     opened.once(https ? 'secureConnect' : 'connect', () => opened.write(request));
     opened.on('data', (chunk: Buffer) => {
       const state = parser.push(chunk);

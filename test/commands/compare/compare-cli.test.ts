@@ -98,7 +98,7 @@ describe('compare --shard', () => {
 });
 
 describe('compare --watch', () => {
-  test('GIVEN --watch among other arguments WHEN compare runs THEN the watch command gets the others, in order, and its exit code is compare\'s', async () => {
+  test("GIVEN --watch among other arguments WHEN compare runs THEN the watch command gets the others, in order, and its exit code is compare's", async () => {
     const seen: (readonly string[])[] = [];
     const code = await runCompare(['--outputs', 'o.json', '--watch', '--rate', '2'], {
       out: () => undefined,

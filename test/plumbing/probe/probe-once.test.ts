@@ -64,7 +64,10 @@ describe('https', () => {
   let url: URL;
   const ca = readFileSync(fixture('tls', 'localhost-cert.pem'));
   beforeAll(async () => {
-    url = await listen(createHttpsServer({ key: readFileSync(fixture('tls', 'localhost-key.pem')), cert: ca }, (_req, res) => res.end(ECHO)), 'https');
+    url = await listen(
+      createHttpsServer({ key: readFileSync(fixture('tls', 'localhost-key.pem')), cert: ca }, (_req, res) => res.end(ECHO)),
+      'https',
+    );
   });
 
   test('GIVEN a certificate the prober trusts WHEN probed over https THEN the reply is read', async () => {

@@ -1,0 +1,202 @@
+/**
+ * `npm run watch` in-process against loopback echo servers that change while
+ * it runs: the live screen on a (fake) terminal, the lines off a terminal, the
+ * JSON timeline, the change highlighting, Ctrl-C and the rate bound. Runs are
+ * ended by --duration or by the test's abort; nothing here waits on a fixed
+ * timeout.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
+import { runWatch, WatchIo } from '../../../lib/commands/watch/watch-cli';
+import { stripAnsi } from '../../../lib/plumbing/cli/terminal';
+import { ControlledServer, startControlledEchoServer } from '../../support/echo-servers';
+
+let local: ControlledServer;
+let l4: ControlledServer;
+let outputsFile: string;
+
+beforeAll(async () => {
+  local = await startControlledEchoServer({ behaviour: 'client-address' });
+  l4 = await startControlledEchoServer({ behaviour: 'snat-l4' });
+  const outputs = {
+    'ann-aws-lb': {
+      exposure_nodeport_local: { mode: 'nodeport-local', cloud: 'aws', ...EXPOSURE_FACTS.aws['nodeport-local'], url: local.url },
+      exposure_nodeport_l4: { mode: 'nodeport-l4', cloud: 'aws', ...EXPOSURE_FACTS.aws['nodeport-l4'], url: l4.url },
+      exposure_native: { mode: 'native', cloud: 'aws', ...EXPOSURE_FACTS.aws.native, url: null },
+    },
+  };
+  outputsFile = join(mkdtempSync(join(tmpdir(), 'hoplab-watch-')), 'outputs.json');
+  writeFileSync(outputsFile, JSON.stringify(outputs));
+});
+
+afterAll(async () => {
+  await Promise.all([local.close(), l4.close()]);
+});
+
+beforeEach(() => {
+  local.control.fail = false;
+  l4.control.fail = false;
+});
+
+interface Run {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+  readonly writes: string[];
+}
+
+async function watch(argv: readonly string[], options: { tty?: { columns: number; rows?: number }; env?: Record<string, string>; onWrite?: (n: number, stop: () => void) => void } = {}): Promise<Run> {
+  const writes: string[] = [];
+  let err = '';
+  const stop = new AbortController();
+  const io: WatchIo = {
+    stdout: {
+      write: (text: string) => {
+        writes.push(text);
+        options.onWrite?.(writes.length, () => stop.abort());
+        return true;
+      },
+      ...(options.tty ? { isTTY: true, columns: options.tty.columns, rows: options.tty.rows ?? 50 } : {}),
+    },
+    err: (t) => (err += t),
+    env: options.env ?? {},
+    signal: stop.signal,
+  };
+  const code = await runWatch(['--outputs', outputsFile, ...argv], io);
+  return { code, out: writes.join(''), err, writes };
+}
+
+describe('watch off a terminal', () => {
+  let run: Run;
+  const before = { local: 0, l4: 0 };
+  beforeAll(async () => {
+    before.local = local.requests();
+    before.l4 = l4.requests();
+    // After the first interval's lines the nodeport-local server starts failing (a drained node, a bad rollout).
+    run = await watch(['--rate', '5', '--duration', '3', '--interval', '1', '--window', '1'], { onWrite: (n) => (n === 1 ? (local.control.fail = 'http-503') : undefined) });
+  });
+
+  test('GIVEN output that is not a terminal WHEN watching THEN one line per exposure per interval, time first, no escape codes', () => {
+    expect(run.code).toBe(0);
+    expect(run.out).not.toContain('\x1b');
+    const lines = run.out.split('\n');
+    // In compare's order of exposures.
+    expect(lines[0]).toBe('00:01 ann aws native: not probed: no URL in the output (not deployed yet?)');
+    expect(lines[1]).toMatch(/^00:01 ann aws nodeport-l4: [\d.]+ req\/s, errors 0, p50 \d+ ms, p99 \d+ ms, pods 2, nodes 2, client IP none, SNAT$/);
+    expect(lines[2]).toMatch(/^00:01 ann aws nodeport-local: [\d.]+ req\/s, errors 0, p50 \d+ ms, p99 \d+ ms, pods 2, nodes 2, client IP tcp-source, no SNAT$/);
+  });
+
+  test('GIVEN a server that starts failing mid-run WHEN watching THEN a change line says errors started, for that exposure only', () => {
+    expect(run.out).toMatch(/^\d\d:\d\d ! ann aws nodeport-local: errors started: HTTP 503$/m);
+    expect(run.out).not.toMatch(/! ann aws nodeport-l4/);
+  });
+
+  test('GIVEN --duration 3 and --rate 5 WHEN watching THEN no exposure got more than rate x duration + 1 requests', () => {
+    expect(local.requests() - before.local).toBeLessThanOrEqual(16);
+    expect(l4.requests() - before.l4).toBeLessThanOrEqual(16);
+    expect(l4.requests() - before.l4).toBeGreaterThan(0);
+  });
+
+  test('GIVEN the end of the duration WHEN watching THEN a summary closes the output', () => {
+    expect(run.out).toMatch(
+      /\nwatch: done after 3\.\d s, \d+ snapshots, 5 req\/s per exposure, 1 changes\n {2}ann aws native: not probed: no URL in the output \(not deployed yet\?\)\n {2}ann aws nodeport-l4: \d+ sent, \d+ ok, 0 failed; last window p50 \d+ ms, p99 \d+ ms, client IP none, SNAT\n {2}ann aws nodeport-local: \d+ sent, \d+ ok, \d+ failed; last window p50 - ms, p99 - ms, client IP not measured\n$/,
+    );
+  });
+});
+
+describe('watch --format json', () => {
+  test('GIVEN --format json WHEN watching THEN every line is a JSON object of the timeline and the last is the summary', async () => {
+    const run = await watch(['--format', 'json', '--rate', '4', '--duration', '2'], { tty: { columns: 80 } });
+    const objects = run.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(run.out).not.toContain('\x1b');
+    expect(objects.every((o) => o.schema === 'hoplab.watch/v1')).toBe(true);
+    const intervals = objects.filter((o) => o.type === 'interval');
+    expect(intervals.length % 3).toBe(0);
+    expect(intervals[1]).toMatchObject({ env: 'ann', cloud: 'aws', mode: 'nodeport-l4', client_ip_via: 'none', source_nat: true, as_expected: true, changes: [] });
+    expect(Object.keys(intervals[0])).toEqual(expect.arrayContaining(['t_ms', 'rps', 'errors', 'p50_ms', 'p99_ms', 'pods', 'nodes']));
+    expect(objects.at(-1)).toMatchObject({ type: 'summary', stopped: false, rate_per_exposure: 4, events: 0 });
+  });
+});
+
+describe('watch on a terminal', () => {
+  const frames = (run: Run) => run.writes.filter((w) => w.includes('hoplab watch:'));
+
+  test('GIVEN a terminal WHEN watching THEN the screen is redrawn in place, every line within the width, the change highlighted, and Ctrl-C ends it with a summary', async () => {
+    // The second frame flips SNAT off on the nodeport-l4 server; the fourth presses Ctrl-C.
+    const run = await watch(['--rate', '5', '--interval', '1', '--window', '1'], {
+      tty: { columns: 80, rows: 40 },
+      onWrite: (n, stop) => {
+        if (n === 2) l4.control.behaviour = 'client-address';
+        if (n === 4) stop();
+      },
+    });
+    l4.control.behaviour = 'snat-l4';
+    expect(run.code).toBe(0);
+    const drawn = frames(run);
+    expect(drawn.length).toBeGreaterThanOrEqual(4);
+    expect(drawn[0].startsWith('\x1b[?25l')).toBe(true);
+    // Each later frame moves the cursor back up over the previous one instead of scrolling.
+    expect(drawn[1]).toMatch(/^\x1b\[\d+F/);
+    for (const frame of drawn) {
+      for (const line of stripAnsi(frame).split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    }
+    // The flip is an event, and the row that changed is shown reversed (7) in the frame where it happens.
+    const flipped = drawn.find((f) => f.includes('client IP none/snat -> tcp-source/no-snat'))!;
+    expect(flipped).toBeDefined();
+    expect(flipped).toMatch(/\x1b\[(\d+;)*7m[^\n]*ann aws nodeport-l4/);
+    expect(run.out).toContain('\x1b[?25h');
+    expect(run.out).toMatch(/watch: stopped after \d+\.\d s/);
+  });
+
+  test('GIVEN NO_COLOR WHEN watching on a terminal THEN it is still redrawn in place, without a colour code', async () => {
+    const run = await watch(['--rate', '2', '--duration', '2'], { tty: { columns: 100 }, env: { NO_COLOR: '' } });
+    expect(frames(run)[1]).toMatch(/^\x1b\[\d+F/);
+    expect(run.out).not.toMatch(/\x1b\[[\d;]*m/);
+  });
+
+  test('GIVEN a 40-column terminal WHEN watching THEN every line fits, words whole', async () => {
+    const run = await watch(['--rate', '2', '--duration', '1'], { tty: { columns: 40 } });
+    const lines = stripAnsi(frames(run)[0]).split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+    expect(lines.join(' ')).toContain('nodeport-local:');
+  });
+});
+
+describe('watch arguments', () => {
+  test.each([
+    [['--rate', '0'], 'watch: --rate 0 is not allowed: use a whole number from 1 to 50\n'],
+    [['--duration', '1.5'], 'watch: --duration 1.5 is not allowed: use a whole number from 0 to 86400\n'],
+    [['--exposure', 'nodeport,bogus'], 'watch: --exposure bogus is not an exposure mode; use one of native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4\n'],
+    [['--format', 'html'], 'watch: --format html is not supported; use one of table, json\n'],
+    [['--my-ip', 'me'], 'watch: --my-ip me is not an IP address (e.g. 203.0.113.7)\n'],
+  ])('GIVEN %j WHEN watch runs THEN it exits 2 with: %s', async (argv, message) => {
+    const run = await watch(argv);
+    expect(run.code).toBe(2);
+    expect(run.err).toBe(message);
+    expect(run.out).toBe('');
+  });
+
+  test('GIVEN --env naming no environment of the outputs WHEN watch runs THEN it exits 1 naming the ones found', async () => {
+    const run = await watch(['--env', 'ann,bob']);
+    expect(run.code).toBe(1);
+    expect(run.err).toBe('watch: --env bob: no such environment in the outputs; found: ann\n');
+  });
+
+  test('GIVEN --exposure choosing only an exposure without a URL WHEN watch runs THEN it exits 1 saying why', async () => {
+    const run = await watch(['--exposure', 'native']);
+    expect(run.code).toBe(1);
+    expect(run.err).toBe('watch: no exposure has a URL to probe (ann aws native: no URL in the output (not deployed yet?))\n');
+  });
+
+  test('GIVEN --help WHEN watch runs THEN it shows the usage and exits 0', async () => {
+    const run = await watch(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('usage: npm run watch -- [--outputs FILE]');
+    expect(run.out).toContain('npm run compare -- --watch [the same options]');
+  });
+});

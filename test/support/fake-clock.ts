@@ -1,0 +1,58 @@
+/**
+ * A clock for tests that runs as fast as the work allows: time stands still
+ * while promise jobs are pending, and when everything waits on the clock it
+ * jumps to the earliest wake-up. Timing is exact and
+ * repeatable whatever the machine's load.
+ */
+import { WatchClock } from '../../lib/plumbing/probe/watch';
+
+interface Timer {
+  readonly at: number;
+  readonly wake: () => void;
+}
+
+export class FakeClock implements WatchClock {
+  private t = 0;
+  private timers: Timer[] = [];
+  private scheduled = false;
+
+  now(): number {
+    return this.t;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const timer: Timer = {
+        at: this.t + Math.max(0, ms),
+        wake: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        this.timers = this.timers.filter((x) => x !== timer);
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.timers.push(timer);
+      this.schedule();
+    });
+  }
+
+  /** Advances to the earliest wake-up once the pending promise jobs have run. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.timers.length === 0) return;
+      const at = Math.min(...this.timers.map((x) => x.at));
+      this.t = Math.max(this.t, at);
+      const due = this.timers.filter((x) => x.at <= this.t);
+      this.timers = this.timers.filter((x) => x.at > this.t);
+      for (const timer of due) timer.wake();
+      if (this.timers.length > 0) this.schedule();
+    });
+  }
+}
