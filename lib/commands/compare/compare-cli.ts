@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { compareOutputs, probeModel } from '../../plumbing/probe/compare-model';
-import { collectOutputs, CommandRunner, CompareInputError, LabOutputs, readOutputsFile, runCommand } from '../../plumbing/terraform/outputs';
+import { collectOutputs, CommandRunner, CompareInputError, LabOutputs, readOutputsFile, runCommand, stackEnvironment } from '../../plumbing/terraform/outputs';
 import { ProgressStream, progressReporter } from '../../plumbing/probe/progress';
 import { loadConfig } from '../../config/load';
 import { labEnvironments } from '../../config/environments';
@@ -226,9 +226,4 @@ export function unmeasuredExposures(model: ReturnType<typeof compareOutputs>): s
   }
   if (cells === 0) lines.push('the outputs hold no exposure to probe (are the -lb stacks deployed?)');
   return lines;
-}
-
-/** `ann-aws-cluster` -> `ann`: the environment a stack belongs to. */
-function stackEnvironment(stack: string): string {
-  return stack.replace(/-(aws|gcp)-(cluster|lb)$/, '');
 }

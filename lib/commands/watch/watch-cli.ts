@@ -7,11 +7,11 @@ import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { EXPOSURE_MODES } from '../../model/modes';
 import { compareOutputs, probeTargets } from '../../plumbing/probe/compare-model';
-import { collectOutputs, CommandRunner, CompareInputError, LabOutputs, readOutputsFile, runCommand } from '../../plumbing/terraform/outputs';
+import { collectOutputs, CommandRunner, CompareInputError, LabOutputs, readOutputsFile, runCommand, stackEnvironment } from '../../plumbing/terraform/outputs';
 import { loadConfig } from '../../config/load';
 import { labEnvironments } from '../../config/environments';
 import { parseShard, selectShard, SHARD_OPTION } from '../../plumbing/selection/shard';
-import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal } from '../../plumbing/cli/terminal';
+import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal, wrapWords } from '../../plumbing/cli/terminal';
 import { LiveScreen } from '../../plumbing/cli/live-screen';
 import { WatchClock, WatchEvent, watchTargets, WATCH_LIMITS } from '../../plumbing/probe/watch';
 import { Sample } from '../../plumbing/probe/probe';
@@ -169,7 +169,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
       outputs = readOutputsFile(values.outputs);
     } else {
       io.err(`watch: collecting outputs with npx cdktf output (stacks of ${values.dir}/manifest.json)\n`);
-      outputs = await collectOutputs(values.dir!, io.run ?? runCommand, () => true);
+      outputs = await collectOutputs(values.dir!, io.run ?? runCommand, (stack) => (!envs || envs.includes(stackEnvironment(stack))) && (!inShard || inShard.has(stackEnvironment(stack))));
     }
   } catch (error) {
     if (error instanceof CompareInputError) {
@@ -230,6 +230,15 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
   });
   screen?.release();
   if (settings.format === 'json') io.stdout.write(`${summaryJson(result)}\n`);
-  else io.stdout.write(`${summaryLines(result).join('\n')}\n`);
+  else {
+    // On a terminal the summary fits its width too (wrapped between words, continuation lines indented).
+    const width = terminalWidth(io.stdout, env);
+    const fit = (line: string) => {
+      const indent = /^ */.exec(line)![0];
+      return wrapWords(line, Math.max(1, width - indent.length - 2)).map((part, i) => `${indent}${i === 0 ? '' : '  '}${part}`);
+    };
+    const lines = live ? summaryLines(result).flatMap(fit) : summaryLines(result);
+    io.stdout.write(`${lines.join('\n')}\n`);
+  }
   return 0;
 }

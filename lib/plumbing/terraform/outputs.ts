@@ -233,3 +233,8 @@ export async function collectOutputs(synthDir: string, run: CommandRunner = runC
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** `ann-aws-cluster` -> `ann`: the environment a stack belongs to. */
+export function stackEnvironment(stack: string): string {
+  return stack.replace(/-(aws|gcp)-(cluster|lb)$/, '');
+}

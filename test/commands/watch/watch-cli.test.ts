@@ -161,9 +161,11 @@ describe('watch on a terminal', () => {
 
   test('GIVEN a 40-column terminal WHEN watching THEN every line fits, words whole', async () => {
     const run = await watch(['--rate', '2', '--duration', '1'], { tty: { columns: 40 } });
-    const lines = stripAnsi(frames(run)[0]).split('\n');
+    const lines = stripAnsi(run.out).split('\n');
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
     expect(lines.join(' ')).toContain('nodeport-local:');
+    // The summary too, its lines indented under their exposure.
+    expect(stripAnsi(run.out)).toMatch(/\n {2}ann aws nodeport-l4: \d+ sent, \d+ ok, 0\n {4}failed;/);
   });
 });
 
