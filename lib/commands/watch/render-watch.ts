@@ -77,13 +77,21 @@ export function summaryJson(result: WatchResult): string {
  */
 export function screenLines(frame: WatchFrame, recent: readonly WatchEvent[], width: number, paint: Paint, header: string, maxLines?: number): string[] {
   const fixed = `${'req/s'.padStart(6)} ${'err'.padStart(5)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'pods'.padStart(4)} ${'nodes'.padStart(5)}`;
-  const label = Math.max(8, Math.min(Math.max(8, ...frame.exposures.map((s) => s.label.length)), width - fixed.length - 1));
+  // One environment: it is named once above the table, and the rows say only the cloud and the exposure.
+  const envs = new Set(frame.exposures.map((s) => s.env));
+  const single = envs.size === 1 ? [...envs][0] : undefined;
+  const rowLabel = (s: ExposureSnapshot) => (single === undefined ? s.label : `${s.cloud} ${s.mode}`);
+  const label = Math.max(8, Math.min(Math.max(8, ...frame.exposures.map((s) => rowLabel(s).length)), width - fixed.length - 1));
   const rest = width - label - 1 - fixed.length - 2;
   const verdictColumn = rest >= 30;
-  const wrap = (text: string, indent: string) => wrapWords(text, Math.max(1, width - indent.length)).map((line) => `${indent}${line}`);
-  const lines = [...wrap(header, ''), paint(`${'exposure'.padEnd(label)} ${fixed}${verdictColumn ? '  client IP' : ''}`.slice(0, width), 'bold')];
+  /** Lines of `text` within the width, starting at `indent`, continuation lines two columns further in. */
+  const wrap = (text: string, indent: string) => wrapWords(text, Math.max(1, width - indent.length - 2)).map((line, i) => `${indent}${i === 0 ? '' : '  '}${line}`);
+  const lines = [
+    ...wrap(single === undefined ? header : `${header}; environment ${single}`, ''),
+    paint(`${'exposure'.padEnd(label)} ${fixed}${verdictColumn ? '  client IP' : ''}`.slice(0, width), 'bold'),
+  ];
   for (const s of frame.exposures) {
-    const name = abbreviate(s.label, label).padEnd(label);
+    const name = abbreviate(rowLabel(s), label).padEnd(label);
     if (s.not_probed_because !== null) {
       lines.push(...wrap(`${s.label}: not probed: ${s.not_probed_because}`, '').map((l) => paint(l, 'dim')));
       continue;
