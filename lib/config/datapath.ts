@@ -22,7 +22,7 @@ function minor(version: string): number {
 export interface AwsDatapathConfig {
   readonly datapath: AwsDatapath;
   readonly kubernetesVersion: string;
-  readonly cilium?: { readonly loadBalancerAlgorithm: CiliumLbAlgorithm };
+  readonly cilium?: { readonly loadBalancerAlgorithm: CiliumLbAlgorithm; readonly hubble?: boolean };
 }
 
 /** Combinations EKS or hoplab does not offer. */
@@ -45,6 +45,26 @@ export function checkAwsDatapath(aws: AwsDatapathConfig): ConfigProblem[] {
     });
   }
   return problems;
+}
+
+/** The parts of the GCP config the datapath rules read. */
+export interface GcpDatapathConfig {
+  readonly datapath: GcpDatapath;
+  readonly observability?: boolean;
+}
+
+/** Combinations GKE does not offer: managed Hubble is part of Dataplane V2. */
+export function checkGcpDatapath(gcp: GcpDatapathConfig): ConfigProblem[] {
+  if (gcp.observability === true && gcp.datapath !== 'dataplane-v2') {
+    return [
+      {
+        path: 'gcp.observability',
+        value: true,
+        reason: `only applies with gcp.datapath "dataplane-v2" (managed Hubble is part of GKE Dataplane V2), but gcp.datapath is "${gcp.datapath}"; set gcp.datapath: "dataplane-v2" or remove gcp.observability`,
+      },
+    ];
+  }
+  return [];
 }
 
 /** What validation says about an accepted datapath choice: deprecations and what changing it recreates. */

@@ -109,6 +109,12 @@ export const awsConfig = z
         loadBalancerAlgorithm: oneOf(CILIUM_LB_ALGORITHMS, 'Use "maglev" for consistent hashing.')
           .default('random')
           .describe("How Cilium picks a Service's backend: random, or Maglev consistent hashing."),
+        hubble: z
+          .boolean({ error: 'must be true or false' })
+          .optional()
+          .describe(
+            'Default false. Hubble relay and UI (the chart pins their images), so attendees can watch flows inside the cluster: `cilium hubble port-forward` then `hubble observe --namespace hoplab`, or the UI through `kubectl -n kube-system port-forward svc/hubble-ui 12000:80`. See docs/datapaths.md.',
+          ),
       })
       .optional()
       .describe('Cilium settings; only with aws.datapath "cilium".'),
@@ -159,6 +165,12 @@ export const gcpConfig = z
     datapath: oneOf(GCP_DATAPATHS, 'See docs/datapaths.md.')
       .default('legacy')
       .describe('GKE datapath: legacy (kube-proxy, iptables) or dataplane-v2 (eBPF, Cilium, no kube-proxy). Fixed at creation: changing it recreates the cluster.'),
+    observability: z
+      .boolean({ error: 'must be true or false' })
+      .default(false)
+      .describe(
+        'Dataplane V2 observability (managed Hubble): flow metrics and Hubble Relay in namespace gke-managed-dpv2-observability (`monitoring_config.advanced_datapath_observability_config`). Only with gcp.datapath "dataplane-v2". See docs/datapaths.md.',
+      ),
     masterAuthorizedCidrs: z
       .array(endpointCidr, { error: 'must be a list of CIDR blocks' })
       .min(1, { error: 'must list at least one CIDR block (use ["0.0.0.0/0"] to allow any address)' })

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { awsSubnetLayout, DEFAULT_LAYOUT_MAX_VPC_PREFIX, MIN_PUBLIC_SUBNET_PREFIX } from './aws-subnets';
 import { Cidr, cidr, contains, overlaps } from '../model/cidr';
-import { checkAwsDatapath, datapathNotes, RENAMED_FIELDS } from './datapath';
+import { checkAwsDatapath, checkGcpDatapath, datapathNotes, RENAMED_FIELDS } from './datapath';
 import { ENI_LIMITS, vpcCniAddressesPerNode } from '../model/eni-limits';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from '../model/gke-limits';
 import { ConfigProblem, pathToString, valueAt } from './problems';
@@ -34,12 +34,19 @@ export function validateConfig(raw: unknown): ValidationResult {
       problems: [
         ...parsed.error.issues.flatMap((issue) => fromZodIssue(raw, issue)),
         ...(aws.success ? [...checkAws(aws.data), ...checkAwsDatapath(aws.data)] : []),
-        ...(gcp.success ? checkGcp(gcp.data) : []),
+        ...(gcp.success ? [...checkGcp(gcp.data), ...checkGcpDatapath(gcp.data)] : []),
         ...(Array.isArray(sections.attendees) ? checkAttendees({ attendees: sections.attendees.filter((a): a is string => typeof a === 'string') }) : []),
       ],
     };
   }
-  const problems = [...checkExposures(parsed.data), ...checkAttendees(parsed.data), ...checkAws(parsed.data.aws), ...checkAwsDatapath(parsed.data.aws), ...checkGcp(parsed.data.gcp)];
+  const problems = [
+    ...checkExposures(parsed.data),
+    ...checkAttendees(parsed.data),
+    ...checkAws(parsed.data.aws),
+    ...checkAwsDatapath(parsed.data.aws),
+    ...checkGcp(parsed.data.gcp),
+    ...checkGcpDatapath(parsed.data.gcp),
+  ];
   return problems.length > 0 ? { ok: false, problems } : { ok: true, config: parsed.data, notes: datapathNotes(parsed.data) };
 }
 

@@ -186,6 +186,7 @@ export class AwsClusterStack extends TerraformStack {
       certificateAuthorityData: this.cluster.cluster.certificateAuthority.get(0).data,
       operatorRoleArn: operatorRole.roleArn,
       loadBalancerAlgorithm: config.aws.cilium?.loadBalancerAlgorithm,
+      hubble: config.aws.cilium?.hubble,
       dependsOn: [operatorRole.role.role],
     });
   }

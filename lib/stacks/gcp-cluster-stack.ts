@@ -64,6 +64,7 @@ export class GcpClusterStack extends TerraformStack {
       releaseChannel: gcp.releaseChannel,
       minMasterVersion: gcp.kubernetesVersion,
       dataplaneV2: gcp.datapath === 'dataplane-v2',
+      observability: gcp.observability,
       masterAuthorizedCidrs: gcp.masterAuthorizedCidrs,
       defaultMaxPodsPerNode: gcp.maxPodsPerNode,
       defaultPoolServiceAccount: nodeAccount.email,

@@ -174,8 +174,22 @@ const CASES: [string, unknown, string[]][] = [
   [
     'aws cilium unknown',
     { aws: { datapath: 'cilium', cilium: { dsr: true } } },
-    ['aws.cilium.dsr: true is in an unknown field "dsr"; allowed fields here: loadBalancerAlgorithm. Check its spelling or remove it'],
+    ['aws.cilium.dsr: true is in an unknown field "dsr"; allowed fields here: loadBalancerAlgorithm, hubble. Check its spelling or remove it'],
   ],
+  [
+    'aws hubble without cilium',
+    { aws: { cilium: { hubble: true } } },
+    ['aws.cilium: {"loadBalancerAlgorithm":"random","hubble":true} only applies with aws.datapath "cilium", but aws.datapath is "iptables"; set aws.datapath: "cilium" or remove aws.cilium'],
+  ],
+  ['aws hubble type', { aws: { datapath: 'cilium', cilium: { hubble: 'yes' } } }, ['aws.cilium.hubble: "yes" must be true or false']],
+  [
+    'gcp observability without dataplane-v2',
+    { gcp: { observability: true } },
+    [
+      'gcp.observability: true only applies with gcp.datapath "dataplane-v2" (managed Hubble is part of GKE Dataplane V2), but gcp.datapath is "legacy"; set gcp.datapath: "dataplane-v2" or remove gcp.observability',
+    ],
+  ],
+  ['gcp observability type', { gcp: { datapath: 'dataplane-v2', observability: 1 } }, ['gcp.observability: 1 must be true or false']],
   ['allow world open', { allowWorldOpenEndpoints: 'yes' }, ['allowWorldOpenEndpoints: "yes" must be true or false']],
   ['replicas', { app: { replicas: 0 } }, ['app.replicas: 0 must be at least 1 replicas (allowed: 1 to 50)']],
   ['image', { app: { image: 'nginx' } }, ['app.image: "nginx" is not a pinned image reference: name it with a tag or digest, e.g. "registry.k8s.io/echoserver:1.10"']],

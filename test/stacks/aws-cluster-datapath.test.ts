@@ -64,6 +64,15 @@ describe('AwsClusterStack datapaths', () => {
       expect(parsed.output.pod_networking.value).toBe('cilium-eni: Pods get ENI secondary IPs from the private subnets (the Cilium operator attaches the ENIs)');
     });
 
+    test.each([
+      [{ hubble: true }, 'hubble:\n  enabled: true\n  relay:\n    enabled: true\n  ui:\n    enabled: true'],
+      [{ loadBalancerAlgorithm: 'maglev' }, undefined],
+    ])('GIVEN aws.cilium %j WHEN synthesized THEN the release values carry Hubble relay and UI only when asked', (cilium, hubble) => {
+      const values = (resourceOf(synth({ datapath: 'cilium', cilium }), 'helm_release').config.values as string[])[0];
+      if (hubble === undefined) expect(values).not.toContain('hubble');
+      else expect(values).toContain(hubble);
+    });
+
     test('GIVEN cilium and the emulator WHEN constructed THEN it is refused with the reason and the modes that can run there', () => {
       expect(() => synth({ datapath: 'cilium' }, { endpoint: 'http://127.0.0.1:5000' })).toThrow(
         'aws.datapath "cilium" cannot run against the emulator: it installs Cilium with the helm provider, which is not installed offline, into a cluster moto does not run; use "iptables", "nftables" or "ipvs" for `npm run local`',

@@ -72,6 +72,14 @@ describe('GcpClusterStack', () => {
     expect(cluster.depends_on).toEqual([`google_project_iam_member.${bindingId}`]);
   });
 
+  test.each([
+    [{ datapath: 'dataplane-v2', observability: true }, { advanced_datapath_observability_config: { enable_metrics: true, enable_relay: true } }],
+    [{ datapath: 'dataplane-v2' }, undefined],
+    [{}, undefined],
+  ])('GIVEN gcp %j WHEN synthesized THEN the cluster monitoring_config is %j (managed Hubble only when asked)', (gcp, monitoring) => {
+    expect(resourceOf(synth({ gcp }).parsed, 'google_container_cluster').config.monitoring_config).toEqual(monitoring);
+  });
+
   test('GIVEN three zones, gcp.datapath dataplane-v2, a version and authorized networks WHEN synthesized THEN the regional cluster and pool follow the config', () => {
     const zones = ['us-central1-a', 'us-central1-b', 'us-central1-c'];
     const { json } = synth({

@@ -36,6 +36,13 @@ export interface CiliumProps {
    */
   readonly loadBalancerAlgorithm?: CiliumLbAlgorithm;
   /**
+   * Hubble relay and UI (`hubble.relay.enabled`, `hubble.ui.enabled`; their images are the
+   * chart's pinned ones). Relay reaches each agent on TCP 4244, which the EKS cluster security
+   * group already allows between nodes.
+   * @default false - the chart's defaults: Hubble in the agent only, no relay or UI
+   */
+  readonly hubble?: boolean;
+  /**
    * The AWS CLI command that prints the cluster token.
    * @default 'aws'
    */
@@ -83,6 +90,7 @@ export class Cilium extends Construct {
       // k8sServiceHost is a `set` entry: it is a Terraform expression, which does not belong inside YAML text.
       k8sServicePort: 443,
       loadBalancer: { algorithm: props.loadBalancerAlgorithm ?? 'random' },
+      ...(props.hubble ? { hubble: { enabled: true, relay: { enabled: true }, ui: { enabled: true } } } : {}),
       serviceAccounts: {
         operator: { name: CILIUM_OPERATOR_SERVICE_ACCOUNT, annotations: { 'eks.amazonaws.com/role-arn': props.operatorRoleArn } },
       },

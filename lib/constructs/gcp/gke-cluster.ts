@@ -61,6 +61,12 @@ export interface GkeClusterProps {
    * @default false
    */
   readonly dataplaneV2?: boolean;
+  /**
+   * Dataplane V2 observability (managed Hubble): flow metrics and Hubble Relay
+   * (`monitoring_config.advanced_datapath_observability_config`). Only with `dataplaneV2`.
+   * @default false
+   */
+  readonly observability?: boolean;
   /** CIDR blocks allowed to reach the control plane's public endpoint. Required (use ['0.0.0.0/0'] for any). */
   readonly masterAuthorizedCidrs: readonly string[];
   /**
@@ -126,6 +132,9 @@ export class GkeCluster extends Construct {
     if (props.masterAuthorizedCidrs.length === 0) {
       throw new Error(`GkeCluster ${id}: masterAuthorizedCidrs is empty; list the CIDR blocks that may reach the control plane (["0.0.0.0/0"] for any)`);
     }
+    if (props.observability && !props.dataplaneV2) {
+      throw new Error(`GkeCluster ${id}: observability (managed Hubble) needs dataplaneV2; set dataplaneV2: true or observability: false`);
+    }
     this.cluster = new ContainerCluster(this, 'cluster', {
       name: props.name,
       location: props.location,
@@ -140,6 +149,7 @@ export class GkeCluster extends Construct {
       },
       defaultMaxPodsPerNode: props.defaultMaxPodsPerNode ?? 110,
       datapathProvider: props.dataplaneV2 ? DATAPATH.dataplaneV2 : DATAPATH.kubeProxy,
+      monitoringConfig: props.observability ? { advancedDatapathObservabilityConfig: { enableMetrics: true, enableRelay: true } } : undefined,
       releaseChannel: { channel: props.releaseChannel },
       minMasterVersion: props.minMasterVersion,
       // Nodes get internal IPs only; the endpoint stays public behind authorized networks.

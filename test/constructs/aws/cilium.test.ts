@@ -78,4 +78,12 @@ describe('Cilium', () => {
     const { values } = synth();
     expect(JSON.stringify(values)).not.toMatch(/dsr/i);
   });
+
+  test.each([undefined, false])('GIVEN hubble %s WHEN synthesized THEN no hubble values are set (the chart default: Hubble in the agent, no relay or UI)', (hubble) => {
+    expect(synth({ hubble }).values.hubble).toBeUndefined();
+  });
+
+  test('GIVEN hubble WHEN synthesized THEN Hubble, its relay and its UI are enabled, with the chart pinned images (no image values)', () => {
+    expect(synth({ hubble: true }).values.hubble).toEqual({ enabled: true, relay: { enabled: true }, ui: { enabled: true } });
+  });
 });

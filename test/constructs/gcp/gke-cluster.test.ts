@@ -89,6 +89,18 @@ describe('GkeCluster', () => {
     expect(c.default_max_pods_per_node).toBe(64);
   });
 
+  test.each([
+    [undefined, undefined],
+    [false, undefined],
+    [true, { advanced_datapath_observability_config: { enable_metrics: true, enable_relay: true } }],
+  ])('GIVEN Dataplane V2 with observability %s WHEN synthesized THEN monitoring_config is %j', (observability, monitoring) => {
+    expect(cluster({ dataplaneV2: true, observability }).monitoring_config).toEqual(monitoring);
+  });
+
+  test('GIVEN observability without Dataplane V2 WHEN constructed THEN the error names the props and the fix', () => {
+    expect(() => synth({ observability: true })).toThrow('GkeCluster gke: observability (managed Hubble) needs dataplaneV2; set dataplaneV2: true or observability: false');
+  });
+
   test('GIVEN no authorized CIDR WHEN constructed THEN the error names the prop and the fix', () => {
     expect(() => synth({ masterAuthorizedCidrs: [] })).toThrow('GkeCluster gke: masterAuthorizedCidrs is empty; list the CIDR blocks that may reach the control plane (["0.0.0.0/0"] for any)');
   });
