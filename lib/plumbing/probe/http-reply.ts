@@ -3,7 +3,7 @@
  * it: the status and the body, framed by Content-Length, chunked transfer
  * coding, or the end of the connection. The probe sends its GET on a plain
  * socket and parses the reply with this instead of Node's HTTP client: per
- * request that costs about half the CPU (measured in docs/benchmarks.md), and
+ * request that costs a half to two thirds of the CPU (measured in docs/benchmarks.md), and
  * probing hundreds of exposures at once is bound by the prober's CPU.
  */
 

@@ -5,8 +5,9 @@
  * body), a new connection (so connection-level balancing shows), and a body
  * cap; a dead endpoint costs at most a few timeouts, never a hang. The GET is
  * written on a plain TCP (or TLS) socket and the reply read by `ReplyParser`:
- * half the CPU of Node's HTTP client per request, which is what bounds probing
- * hundreds of exposures at once.
+ * a half to two thirds of the CPU of Node's HTTP client per request
+ * (docs/benchmarks.md), which is what bounds probing hundreds of exposures
+ * at once.
  */
 import { connect as netConnect, isIP, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
