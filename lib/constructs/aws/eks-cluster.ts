@@ -8,7 +8,7 @@ import { EksCluster as EksClusterResource } from '@cdktf/provider-aws/lib/eks-cl
 import { IamOpenidConnectProvider } from '@cdktf/provider-aws/lib/iam-openid-connect-provider';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
-import { Op } from 'cdktf';
+import { ITerraformDependable, Op } from 'cdktf';
 import { Construct } from 'constructs';
 
 /** The AWS partition prefix for managed policy ARNs. */
@@ -93,6 +93,19 @@ export class EksCluster extends Construct {
   public readonly oidcIssuerUrl: string;
   /** ARN of the IAM OIDC provider for the cluster's issuer. */
   public readonly oidcProviderArn: string;
+  /**
+   * The access entries and policy associations Terraform itself reaches the
+   * Kubernetes API through: the deploying identity's, and those of
+   * `adminPrincipalArns` (a CI runner or another host may run the next apply or
+   * the teardown). Everything in this stack that talks to the Kubernetes API
+   * (a Helm release, a Kubernetes object) must depend on all of them: created
+   * after them, and destroyed before them, else `terraform destroy` removes the
+   * access in its first wave and the uninstall that follows gets Unauthorized.
+   * Every cluster-admin entry made here is in the list, so one added later is
+   * picked up by whatever depends on the list. (Access entries for people who do
+   * not run Terraform, such as workshop attendees, do not belong here.)
+   */
+  public readonly adminAccess: ITerraformDependable[] = [];
 
   constructor(scope: Construct, id: string, props: EksClusterProps) {
     super(scope, id);
@@ -135,12 +148,13 @@ export class EksCluster extends Construct {
         type: 'STANDARD',
         lifecycle: precondition ? { precondition: [precondition] } : undefined,
       });
-      new EksAccessPolicyAssociation(this, `${id}-policy`, {
+      const association = new EksAccessPolicyAssociation(this, `${id}-policy`, {
         clusterName: this.cluster.name,
         principalArn: entry.principalArn,
         policyArn: EKS_CLUSTER_ADMIN_POLICY,
         accessScope: { type: 'cluster' },
       });
+      this.adminAccess.push(entry, association);
     };
     // moto has no access entry API; the emulator does not check authentication anyway.
     const deployer = props.emulated ? undefined : new DataAwsIamSessionContext(this, 'deployer', { arn: new DataAwsCallerIdentity(this, 'caller').arn }).issuerArn;

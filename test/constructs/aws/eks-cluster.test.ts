@@ -127,6 +127,29 @@ describe('EksCluster admin access entries', () => {
     expect(parsed.resource.aws_eks_access_entry).toBeUndefined();
     expect(parsed.data?.aws_iam_session_context).toBeUndefined();
   });
+
+  test.each([
+    ['no admin principals', [], 2],
+    ['two admin principals', [CI, HOST], 6],
+  ])('GIVEN %s WHEN constructed THEN adminAccess lists every admin access entry and association (what Kubernetes resources must come after)', (_given, admins, count) => {
+    const json = Testing.synthScope((scope) => {
+      const cluster = new EksCluster(scope, 'eks', { ...PROPS, adminPrincipalArns: admins });
+      // Something that talks to the cluster, ordered by the list.
+      new CloudwatchLogGroup(scope, 'talker', { name: 'talker', dependsOn: cluster.adminAccess });
+    });
+    const parsed = JSON.parse(json) as { resource: Record<string, Record<string, { depends_on?: string[] }>> };
+    const all = ['aws_eks_access_entry', 'aws_eks_access_policy_association'].flatMap((type) => Object.keys(parsed.resource[type]).map((name) => `${type}.${name}`));
+    expect(all).toHaveLength(count);
+    expect([...parsed.resource.aws_cloudwatch_log_group.talker.depends_on!].sort()).toEqual(all.sort());
+  });
+
+  test('GIVEN the emulator WHEN constructed THEN adminAccess is empty (no access entries there)', () => {
+    let cluster: EksCluster | undefined;
+    Testing.synthScope((scope) => {
+      cluster = new EksCluster(scope, 'eks', { ...PROPS, emulated: true });
+    });
+    expect(cluster!.adminAccess).toEqual([]);
+  });
 });
 
 describe('EksCluster self-managed add-ons', () => {
