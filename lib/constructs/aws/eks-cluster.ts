@@ -17,8 +17,12 @@ export const AWS_MANAGED_POLICY_PREFIX = 'arn:aws:iam::aws:policy';
 /** The EKS access policy that makes a principal cluster admin. */
 export const EKS_CLUSTER_ADMIN_POLICY = 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy';
 
-/** Control-plane log types the lab turns on: who called the API (audit) and how they authenticated. */
-export const CONTROL_PLANE_LOG_TYPES = ['audit', 'authenticator'] as const;
+/**
+ * Control-plane log types the lab turns on: the API server's own log (`api`: its errors and what it was asked,
+ * the first place to look when an apply against the cluster fails), who called the API (`audit`) and how they
+ * authenticated (`authenticator`). The exact strings are EKS's (`api`, `audit`, `authenticator`, `controllerManager`, `scheduler`).
+ */
+export const CONTROL_PLANE_LOG_TYPES = ['api', 'audit', 'authenticator'] as const;
 
 /** Days CloudWatch keeps the control-plane logs: long enough to look back on a workshop, short enough to cost little. */
 export const CONTROL_PLANE_LOG_RETENTION_DAYS = 3;
@@ -54,7 +58,7 @@ export interface EksClusterProps {
    */
   readonly bootstrapSelfManagedAddons?: boolean;
   /**
-   * Days to keep the control-plane logs (`audit`, `authenticator`) in CloudWatch.
+   * Days to keep the control-plane logs (`api`, `audit`, `authenticator`) in CloudWatch.
    * @default CONTROL_PLANE_LOG_RETENTION_DAYS (3)
    */
   readonly logRetentionDays?: number;
@@ -80,7 +84,7 @@ export interface EksClusterProps {
  * does. An assumed role's caller ARN is an STS session ARN, so the entry uses
  * `aws_iam_session_context`'s `issuer_arn` (the IAM role). `adminPrincipalArns`
  * get entries too; one that is the deploying identity is refused at plan.
- * Control-plane `audit` and `authenticator` logs go to a log group made here,
+ * Control-plane `api`, `audit` and `authenticator` logs go to a log group made here,
  * before the cluster (else EKS makes it, untagged and kept forever), tagged,
  * with a short retention, and destroyed with the stack.
  */

@@ -41,9 +41,9 @@ describe('EksCluster', () => {
     });
   });
 
-  test('GIVEN the cluster WHEN synthesized THEN audit and authenticator logs go to a tagged log group with a short retention, created before the cluster', () => {
+  test('GIVEN the cluster WHEN synthesized THEN api, audit and authenticator logs go to a tagged log group with a short retention, created before the cluster', () => {
     const { json, parsed } = synth();
-    expect(json).toHaveResourceWithProperties(EksClusterResource, { enabled_cluster_log_types: ['audit', 'authenticator'] });
+    expect(json).toHaveResourceWithProperties(EksClusterResource, { enabled_cluster_log_types: ['api', 'audit', 'authenticator'] });
     expect(json).toHaveResourceWithProperties(CloudwatchLogGroup, { name: '/aws/eks/lab-eks/cluster', retention_in_days: 3, tags: { Name: 'lab-eks-control-plane' } });
     const cluster = Object.values(parsed.resource.aws_eks_cluster)[0] as { depends_on: string[] };
     expect(cluster.depends_on).toEqual(expect.arrayContaining([expect.stringMatching(/^aws_cloudwatch_log_group\./)]));
