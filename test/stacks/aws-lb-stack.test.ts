@@ -1,6 +1,7 @@
 import { AnnotationMetadataEntryType } from 'cdktf';
 import { parse } from 'yaml';
 import { DEFAULT_EXPOSURES, ExposureMode } from '../../lib/model/modes';
+import { EKS_VERSIONS } from '../../lib/model/versions';
 import { exposureOutputName } from '../../lib/model/contract';
 import { ExposureFacts, exposureFacts } from '../../lib/model/exposure-facts';
 
@@ -228,7 +229,8 @@ describe('AwsLbStack', () => {
         const job = gatewayObject('Job');
         expect(job.metadata.annotations['helm.sh/hook']).toBe('post-install,post-upgrade');
         expect(job.spec.template.spec.containers[0]).toMatchObject({
-          image: 'registry.k8s.io/kubectl:v1.32.9',
+          // The default cluster is 1.34: kubectl of the same minor.
+          image: 'registry.k8s.io/kubectl:v1.34.3',
           args: ['wait', '--namespace', expect.stringContaining('kubernetes_namespace_v1'), '--for=condition=Programmed', 'gateway/echo-gateway', '--timeout=780s'],
         });
         expect(gatewayObject('Role').rules).toEqual([{ apiGroups: ['gateway.networking.k8s.io'], resources: ['gateways'], verbs: ['get', 'list', 'watch'] }]);
@@ -354,5 +356,12 @@ describe('AwsLbStack', () => {
     ])('%j', (raw, problem) => {
       expect(() => synthAwsLb(raw as never)).toThrow(header + problem);
     });
+  });
+
+  test.each(EKS_VERSIONS.map((v) => [v]))('GIVEN EKS %s and the gateway exposure WHEN synthesized THEN the wait Job runs kubectl of the same minor', (kubernetesVersion) => {
+    const { json } = synthAwsLb({ exposures: ['gateway'], aws: { kubernetesVersion } });
+    const release = resourceOf(json, 'helm_release', 'exposure-gateway_');
+    const job = (parse(release.config.values[0]).manifests as { kind: string; spec: Json }[]).find((o) => o.kind === 'Job')!;
+    expect(job.spec.template.spec.containers[0].image).toMatch(new RegExp(`^registry\\.k8s\\.io/kubectl:v${kubernetesVersion.replace('.', '\\.')}\\.\\d+$`));
   });
 });

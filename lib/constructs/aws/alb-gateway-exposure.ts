@@ -11,8 +11,6 @@ import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
 export const ALB_GATEWAY_CONTROLLER_NAME = 'gateway.k8s.aws/alb';
 /** API group and version of the controller's Gateway configuration CRDs (v3.5.0 serves and stores v1). */
 export const LBC_GATEWAY_API_VERSION = 'gateway.k8s.aws/v1';
-/** The kubectl image of the hook that waits for the Gateway to be programmed. */
-export const KUBECTL_IMAGE = 'registry.k8s.io/kubectl:v1.32.9';
 
 export interface AlbGatewayExposureProps extends ExposureProps {
   /**
@@ -25,6 +23,12 @@ export interface AlbGatewayExposureProps extends ExposureProps {
    * @default - none
    */
   readonly tags?: Readonly<Record<string, string>>;
+  /**
+   * The kubectl image of the hook Job that waits for the Gateway to be
+   * programmed, at the cluster's minor version (kubectl is supported within one
+   * minor of the API server; see `kubectlImage` in lib/model/versions.ts). Required.
+   */
+  readonly kubectlImage: string;
   /**
    * The AWS Load Balancer Controller's Helm release, and anything else to come
    * first (required). Everything here depends on it: created after its webhooks
@@ -157,7 +161,7 @@ export class AlbGatewayExposure extends Construct implements Exposure {
               containers: [
                 {
                   name: 'wait',
-                  image: KUBECTL_IMAGE,
+                  image: props.kubectlImage,
                   args: ['wait', '--namespace', namespace, '--for=condition=Programmed', `gateway/${name}`, '--timeout=780s'],
                   resources: { requests: { cpu: '10m', memory: '32Mi' }, limits: { memory: '64Mi' } },
                   securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true, runAsUser: 65532 },
