@@ -294,8 +294,16 @@ describe('validateConfig', () => {
   });
 
   test.each([
-    ['nftables on 1.33', { aws: { datapath: 'nftables', kubernetesVersion: '1.33' } }, []],
-    ['nftables on the default version', { aws: { datapath: 'nftables' } }, []],
+    [
+      'nftables on 1.33',
+      { aws: { datapath: 'nftables', kubernetesVersion: '1.33' } },
+      ['aws.datapath: kube-proxy mode "nftables" works with the EKS kube-proxy add-on (1.33 and later) but is not in EKS\'s documentation: unverified'],
+    ],
+    [
+      'nftables on the default version',
+      { aws: { datapath: 'nftables' } },
+      ['aws.datapath: kube-proxy mode "nftables" works with the EKS kube-proxy add-on (1.33 and later) but is not in EKS\'s documentation: unverified'],
+    ],
     [
       'ipvs',
       { aws: { datapath: 'ipvs' } },
@@ -306,6 +314,14 @@ describe('validateConfig', () => {
     [
       'cilium with Maglev',
       { aws: { datapath: 'cilium', cilium: { loadBalancerAlgorithm: 'maglev' } } },
+      [
+        'aws.datapath: "cilium" creates the EKS cluster without the vpc-cni and kube-proxy add-ons; switching to or from "cilium" later recreates the cluster and everything in it: tear the environment down first',
+        "aws.datapath: native-l4 under Cilium rests on masquerading being off for traffic inside the VPC in ENI mode (the VPC CIDR is Cilium's native-routing range): unverified on a running cluster",
+      ],
+    ],
+    [
+      'cilium without the native-l4 exposure',
+      { exposures: ['native', 'nodeport-l4'], aws: { datapath: 'cilium' } },
       [
         'aws.datapath: "cilium" creates the EKS cluster without the vpc-cni and kube-proxy add-ons; switching to or from "cilium" later recreates the cluster and everything in it: tear the environment down first',
       ],
