@@ -89,7 +89,8 @@ export class AwsLbStack extends TerraformStack {
     });
 
     // Every exposure comes after the controller (its webhooks) and goes before it; its load balancer carries the mode as a tag.
-    const onEks = (props: ExposureProps) => ({ ...props, dependsOn: [release], tags: { 'hoplab-exposure': props.mode } });
+    // Each load balancer admits only app.allowedSourceCidrs (its security group's inbound rules).
+    const onEks = (props: ExposureProps) => ({ ...props, dependsOn: [release], tags: { 'hoplab-exposure': props.mode }, sourceRanges: config.app.allowedSourceCidrs });
     this.exposures = composeExposures(this, {
       cloud: 'aws',
       modes: config.exposures,

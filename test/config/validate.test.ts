@@ -248,6 +248,19 @@ const CASES: [string, unknown, string[]][] = [
     { aws: { kubernetesVersion: 1.3 } },
     ['aws.kubernetesVersion: 1.3 is a number, but versions and names are strings: quote it (YAML reads 1.30 as 1.3); allowed: "1.31", "1.32", "1.33", "1.34", "1.35"'],
   ],
+  ['source cidrs empty', { app: { allowedSourceCidrs: [] } }, ['app.allowedSourceCidrs: [] must list at least one CIDR block (use ["0.0.0.0/0"] to allow any address)']],
+  ['source cidrs not a list', { app: { allowedSourceCidrs: '203.0.113.0/24' } }, ['app.allowedSourceCidrs: "203.0.113.0/24" must be a list of CIDR blocks']],
+  ['source cidr not a block', { app: { allowedSourceCidrs: ['203.0.113.7'] } }, ['app.allowedSourceCidrs[0]: "203.0.113.7" is not an IPv4 CIDR block (expected a.b.c.d/n, e.g. "10.0.0.0/16")']],
+  [
+    'source cidr with host bits',
+    { app: { allowedSourceCidrs: ['198.51.100.0/24', '203.0.113.7/24'] } },
+    ['app.allowedSourceCidrs[1]: "203.0.113.7/24" has host bits set; the network address of that block is "203.0.113.0/24"'],
+  ],
+  [
+    'source cidr duplicate',
+    { app: { allowedSourceCidrs: ['203.0.113.0/24', '203.0.113.0/24'] } },
+    ['app.allowedSourceCidrs: ["203.0.113.0/24","203.0.113.0/24"] lists "203.0.113.0/24" more than once; list each CIDR block once'],
+  ],
   ['backend not an object', { backend: 's3' }, ['backend: "s3" must be an object whose "type" is one of: local, s3, gcs (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })']],
 ];
 
@@ -324,6 +337,22 @@ describe('validateConfig', () => {
       { exposures: ['native', 'nodeport-l4'], aws: { datapath: 'cilium' } },
       [
         'aws.datapath: "cilium" creates the EKS cluster without the vpc-cni and kube-proxy add-ons; switching to or from "cilium" later recreates the cluster and everything in it: tear the environment down first',
+      ],
+    ],
+    ['allowed sources open (the default) with every exposure', { app: { allowedSourceCidrs: ['0.0.0.0/0'] } }, []],
+    ['allowed sources narrowed, only L4 exposures', { exposures: ['nodeport-l4', 'nodeport-local', 'native-l4'], app: { allowedSourceCidrs: ['203.0.113.0/24'] } }, []],
+    [
+      'allowed sources narrowed with every exposure',
+      { app: { allowedSourceCidrs: ['203.0.113.0/24'] } },
+      [
+        'app.allowedSourceCidrs: on GKE the native, gateway, nodeport exposures stay open to any address: an external Application Load Balancer filters clients only with a Cloud Armor security policy, which hoplab does not create (the EKS load balancers and GKE L4 Services honour the list)',
+      ],
+    ],
+    [
+      'allowed sources narrowed with the gateway exposure only',
+      { exposures: ['gateway'], app: { allowedSourceCidrs: ['203.0.113.0/24', '198.51.100.0/24'] } },
+      [
+        'app.allowedSourceCidrs: on GKE the gateway exposure stays open to any address: an external Application Load Balancer filters clients only with a Cloud Armor security policy, which hoplab does not create (the EKS load balancers and GKE L4 Services honour the list)',
       ],
     ],
     [

@@ -311,6 +311,26 @@ describe('AwsLbStack', () => {
     });
   });
 
+  describe('GIVEN app.allowedSourceCidrs narrowed to two blocks', () => {
+    const blocks = ['203.0.113.0/24', '198.51.100.7/32'];
+    const { json } = synthAwsLb({ app: { allowedSourceCidrs: blocks } });
+
+    test('THEN every load balancer admits only them: both ALB Ingresses, the three NLB Services and the ALB Gateway', () => {
+      const ingresses = Object.values(json.resource.kubernetes_ingress_v1 as Record<string, Json>);
+      const services = Object.values(json.resource.kubernetes_service_v1 as Record<string, Json>).filter((s) => s.spec.type === 'LoadBalancer');
+      const lbConfig = manifestObjects(json).find((o) => o.object.kind === 'LoadBalancerConfiguration')!;
+      expect(ingresses.map((i) => i.metadata.annotations['alb.ingress.kubernetes.io/inbound-cidrs'])).toEqual([blocks.join(','), blocks.join(',')]);
+      expect(services.map((s) => s.spec.load_balancer_source_ranges)).toEqual([blocks, blocks, blocks]);
+      expect((lbConfig.object.spec as Json).sourceRanges).toEqual(blocks);
+    });
+
+    test("THEN the LoadBalancerConfiguration with sourceRanges is valid against the controller's v3.5.0 CRD, and the Services against the Kubernetes API schema", () => {
+      for (const object of [...manifestObjects(json), ...kubernetesObjects(json)]) {
+        expect(() => object.validate()).not.toThrow();
+      }
+    });
+  });
+
   describe('GIVEN a config that selects exposures and sizes', () => {
     const { json, lb } = synthAwsLb({
       name: 'team-a',

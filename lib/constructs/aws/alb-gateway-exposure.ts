@@ -3,6 +3,7 @@ import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../../model/modes';
+import { admitsAnyAddress } from '../../model/cidr';
 import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
 import { KubernetesManifest, ManifestsRelease } from '../k8s/manifests-release';
 import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
@@ -29,6 +30,13 @@ export interface AlbGatewayExposureProps extends ExposureProps {
    * minor of the API server; see `kubectlImage` in lib/model/versions.ts). Required.
    */
   readonly kubectlImage: string;
+  /**
+   * Client CIDR blocks the ALB's security group admits (`LoadBalancerConfiguration`
+   * `spec.sourceRanges`, v3.5.0). Left out when a block admits any address (the
+   * controller's default is 0.0.0.0/0).
+   * @default ['0.0.0.0/0']
+   */
+  readonly sourceRanges?: readonly string[];
   /**
    * The AWS Load Balancer Controller's Helm release, and anything else to come
    * first (required). Everything here depends on it: created after its webhooks
@@ -103,6 +111,7 @@ export class AlbGatewayExposure extends Construct implements Exposure {
         metadata: { name, namespace, labels },
         spec: {
           scheme: 'internet-facing',
+          ...(props.sourceRanges && !admitsAnyAddress(props.sourceRanges) ? { sourceRanges: [...props.sourceRanges] } : {}),
           ...(props.tags && Object.keys(props.tags).length > 0 ? { tags: { ...props.tags } } : {}),
         },
       },
