@@ -287,6 +287,21 @@ describe('validateConfig', () => {
   });
 
   test.each([
+    ['name', { name: 'Bad_Name' }, 'name: "Bad_Name" is not a DNS label'],
+    ['gcp', { gcp: { nodeCount: 0 } }, 'gcp.nodeCount: 0 must be at least 1'],
+    ['app', { app: { allowedSourceCidrs: ['203.0.113.7'] } }, 'app.allowedSourceCidrs[0]: "203.0.113.7" is not an IPv4 CIDR block'],
+    ['exposures', { exposures: ['nodeport-lb'] }, 'exposures[0]: "nodeport-lb" is not supported'],
+    ['backend', { backend: { type: 's3', region: 'us-east-1' } }, 'backend.bucket: (missing) is required'],
+  ])('GIVEN the %s section failing the schema WHEN validated THEN the aws datapath rules are still reported in the same run', (_section, broken, first) => {
+    const result = validateConfig({ ...broken, aws: { datapath: 'nftables', kubernetesVersion: '1.32', cilium: { loadBalancerAlgorithm: 'maglev' } } });
+    expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual([
+      expect.stringContaining(first),
+      'aws.datapath: "nftables" needs EKS 1.33 or later (the kube-proxy add-on offers mode "nftables" from Kubernetes 1.33), but aws.kubernetesVersion is "1.32"; set aws.kubernetesVersion to "1.33" or later, or use "iptables" or "ipvs"',
+      'aws.cilium: {"loadBalancerAlgorithm":"maglev"} only applies with aws.datapath "cilium", but aws.datapath is "nftables"; set aws.datapath: "cilium" or remove aws.cilium',
+    ]);
+  });
+
+  test.each([
     ['a Docker Hub image with a tag', { app: { image: 'nginx:1.27' } }],
     ['an image pinned by digest', { app: { image: `ghcr.io/acme/echo@sha256:${'a'.repeat(64)}` } }],
     ['explicit subnets inside the VPC', { aws: { publicSubnetCidrs: ['10.0.240.0/24', '10.0.241.0/24'], privateSubnetCidrs: ['10.0.0.0/18', '10.0.64.0/18'] } }],
