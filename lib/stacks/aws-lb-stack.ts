@@ -13,6 +13,7 @@ import { AttendeeRbac } from '../constructs/k8s/attendee-rbac';
 import { ATTENDEE_KUBERNETES_GROUP } from '../model/identities';
 import { APP_NAMESPACE } from '../model/names';
 import { labTags } from '../model/tags';
+import { kubectlImage } from '../model/versions';
 import { AwsClusterStack } from './aws-cluster-stack';
 import { Exposure, ExposureProps } from '../constructs/exposure';
 import { composeExposures } from './compose-exposures';
@@ -93,7 +94,8 @@ export class AwsLbStack extends TerraformStack {
     });
 
     // Every exposure comes after the controller (its webhooks) and goes before it; its load balancer carries the mode as a tag.
-    const onEks = (props: ExposureProps) => ({ ...props, dependsOn: [release], tags: { 'hoplab-exposure': props.mode } });
+    // Each load balancer admits only app.allowedSourceCidrs (its security group's inbound rules).
+    const onEks = (props: ExposureProps) => ({ ...props, dependsOn: [release], tags: { 'hoplab-exposure': props.mode }, sourceRanges: config.app.allowedSourceCidrs });
     this.exposures = composeExposures(this, {
       cloud: 'aws',
       modes: config.exposures,
@@ -101,7 +103,7 @@ export class AwsLbStack extends TerraformStack {
       builders: {
         'alb-ingress': (scope, id, props, facts) =>
           new AlbIngressExposure(scope, id, { ...onEks(props), targetType: facts.target_type as AlbTargetType, ingressClassName: this.controller.ingressClassName }),
-        'alb-gateway': (scope, id, props) => new AlbGatewayExposure(scope, id, onEks(props)),
+        'alb-gateway': (scope, id, props) => new AlbGatewayExposure(scope, id, { ...onEks(props), kubectlImage: kubectlImage(config.aws.kubernetesVersion) }),
         'nlb-service': (scope, id, props, facts) =>
           new NlbServiceExposure(scope, id, {
             ...onEks(props),
