@@ -14,6 +14,27 @@ function fact(stated: StatedFacts): ExposureFacts {
 
 const SNAT_L7 = (via: string) => `a node address (SNAT by kube-proxy) as TCP peer; only the L7 X-Forwarded-For header still names the client (${via})`;
 const SNAT_L4 = 'a node address (SNAT by kube-proxy) as TCP source, and no header: the client address is lost';
+/** The node health port GKE's L4 health check asks for `externalTrafficPolicy: Cluster`, in the facts' words (answered by kube-proxy). */
+export const NODE_HEALTH_PORT = 'kube-proxy health port 10256 (HTTP /healthz)';
+
+/** How the words name GKE Dataplane V2 (gcp.datapath `dataplane-v2`). */
+export const GKE_DATAPLANE_V2 = 'GKE Dataplane V2 (Cilium eBPF)';
+
+/**
+ * The facts' words for a cluster whose dataplane is Cilium instead of
+ * kube-proxy (EKS with Cilium's kube-proxy replacement, GKE Dataplane V2,
+ * which is Google-managed Cilium): Cilium's eBPF NodePort SNATs a request only
+ * when the Pod it picks is on another node (Cilium's kubeproxy-free docs, "by
+ * default ... SNAT mode ... at a remote node"), and with no kube-proxy, port
+ * 10256 is answered by Cilium's kube-proxy-replacement health server
+ * (research gcp.md section 7: inferred for GKE, no Google doc states it).
+ * `who` names it, e.g. `GKE Dataplane V2 (Cilium eBPF)`. explain words its
+ * derived facts the same way (lib/plumbing/plan).
+ */
+export const ciliumWords = {
+  clientIpSeenAs: (words: string, who: string) => words.replace('SNAT by kube-proxy', `SNAT by ${who}, when the Pod is on another node`),
+  healthCheck: (words: string, who: string) => words.replace(NODE_HEALTH_PORT, `health port 10256 (HTTP /healthz), answered by ${who} in kube-proxy's place,`),
+};
 
 /**
  * Exposure modes a cloud does not offer, and why: explain, compare and the
@@ -140,7 +161,7 @@ export const EXPOSURE_FACTS: Readonly<Record<Cloud, Readonly<Partial<Record<Expo
       source_nat: true,
       client_ip_via: 'none',
       client_ip_seen_as: SNAT_L4,
-      health_check: 'kube-proxy health port 10256 (HTTP /healthz) on every node: passes on nodes without a Pod too',
+      health_check: `${NODE_HEALTH_PORT} on every node: passes on nodes without a Pod too`,
       external_traffic_policy: 'Cluster',
     }),
     'nodeport-local': fact({

@@ -29,6 +29,11 @@ export interface ComposeExposuresProps {
    * @default - the facts' words
    */
   readonly clientIpSeenAs?: (words: string) => string;
+  /**
+   * The output's `health_check` words: the facts name kube-proxy's health port, which a cluster without kube-proxy rewords.
+   * @default - the facts' words
+   */
+  readonly healthCheck?: (words: string) => string;
   /** The description of a mode's output. Required. */
   readonly outputDescription: (mode: ExposureMode) => string;
 }
@@ -64,6 +69,7 @@ export function composeExposures(stack: TerraformStack, props: ComposeExposuresP
       ...facts,
       backends: props.backends(facts),
       client_ip_seen_as: props.clientIpSeenAs ? props.clientIpSeenAs(facts.client_ip_seen_as) : facts.client_ip_seen_as,
+      health_check: props.healthCheck ? props.healthCheck(facts.health_check) : facts.health_check,
     };
     new TerraformOutput(stack, exposureOutputName(mode), { value, description: props.outputDescription(mode) });
   }

@@ -2,7 +2,7 @@ import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { LabEnvironment } from '../config/environments';
 import { ExposureMode } from '../model/modes';
-import { exposureBackends } from '../model/exposure-facts';
+import { ciliumWords, exposureBackends, GKE_DATAPLANE_V2 } from '../model/exposure-facts';
 import { GceIngressExposure } from '../constructs/gcp/gce-ingress-exposure';
 import { GkeGatewayExposure } from '../constructs/gcp/gke-gateway-exposure';
 import { gkeL4Backends, GkeLoadBalancerServiceExposure } from '../constructs/gcp/gke-load-balancer-service-exposure';
@@ -61,8 +61,9 @@ export class GcpLbStack extends TerraformStack {
     });
 
     this.app = new DemoApp(this, 'app', { namespace: GCP_DEMO_NAMESPACE, image: config.app.image, replicas: config.app.replicas });
-    // The node dataplane, worded as explain derives it: with Dataplane V2 there is no kube-proxy to SNAT.
-    const dataplane = config.gcp.datapath === 'dataplane-v2' ? 'GKE Dataplane V2 (eBPF)' : 'kube-proxy';
+    // GKE Dataplane V2 is Google-managed Cilium, without kube-proxy: it SNATs only for Pods on other nodes and answers
+    // the node health port in kube-proxy's place (worded as explain derives it).
+    const dataplaneV2 = config.gcp.datapath === 'dataplane-v2';
     const exposures = composeExposures(this, {
       cloud: 'gcp',
       modes: config.exposures,
@@ -81,7 +82,8 @@ export class GcpLbStack extends TerraformStack {
       constructId: (mode) => mode,
       app: this.app,
       backends: (facts) => exposureBackends('gcp', facts, gkeL4Backends(config.gcp.kubernetesVersion).backends),
-      clientIpSeenAs: (words) => words.replace('SNAT by kube-proxy', `SNAT by ${dataplane}`),
+      clientIpSeenAs: (words) => (dataplaneV2 ? ciliumWords.clientIpSeenAs(words, GKE_DATAPLANE_V2) : words),
+      healthCheck: (words) => (dataplaneV2 ? ciliumWords.healthCheck(words, GKE_DATAPLANE_V2) : words),
       outputDescription: (mode) => `The ${mode} exposure of ${config.name} on GKE`,
     });
     for (const exposure of exposures) this.exposures[exposure.mode] = exposure;

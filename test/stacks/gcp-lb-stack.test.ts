@@ -127,10 +127,27 @@ describe('GcpLbStack', () => {
 
   test.each([
     ['legacy', 'a node address (SNAT by kube-proxy) as TCP peer; only the L7 X-Forwarded-For header still names the client (the Google Front End adds it)'],
-    ['dataplane-v2', 'a node address (SNAT by GKE Dataplane V2 (eBPF)) as TCP peer; only the L7 X-Forwarded-For header still names the client (the Google Front End adds it)'],
-  ])('GIVEN gcp.datapath %p WHEN synthesized THEN the nodeport output names the dataplane that SNATs (no kube-proxy with Dataplane V2)', (datapath, seenAs) => {
+    [
+      'dataplane-v2',
+      'a node address (SNAT by GKE Dataplane V2 (Cilium eBPF), when the Pod is on another node) as TCP peer; only the L7 X-Forwarded-For header still names the client (the Google Front End adds it)',
+    ],
+  ])('GIVEN gcp.datapath %p WHEN synthesized THEN the nodeport output names the dataplane that SNATs, and under Dataplane V2 (Cilium) only for Pods on another node', (datapath, seenAs) => {
     const { parsed } = synth({ gcp: { datapath } });
     expect((parsed.output?.[exposureOutputName('nodeport')].value as { client_ip_seen_as: string }).client_ip_seen_as).toBe(seenAs);
+  });
+
+  test.each([
+    ['legacy', 'kube-proxy health port 10256 (HTTP /healthz) on every node: passes on nodes without a Pod too'],
+    ['dataplane-v2', "health port 10256 (HTTP /healthz), answered by GKE Dataplane V2 (Cilium eBPF) in kube-proxy's place, on every node: passes on nodes without a Pod too"],
+  ])('GIVEN gcp.datapath %p WHEN synthesized THEN the nodeport-l4 health check names kube-proxy only where there is one', (datapath, healthCheck) => {
+    const { parsed } = synth({ gcp: { datapath }, exposures: ['nodeport-l4'] });
+    const output = parsed.output?.[exposureOutputName('nodeport-l4')].value as { health_check: string; client_ip_seen_as: string };
+    expect(output.health_check).toBe(healthCheck);
+    expect(output.client_ip_seen_as).toBe(
+      datapath === 'legacy'
+        ? 'a node address (SNAT by kube-proxy) as TCP source, and no header: the client address is lost'
+        : 'a node address (SNAT by GKE Dataplane V2 (Cilium eBPF), when the Pod is on another node) as TCP source, and no header: the client address is lost',
+    );
   });
 
   test.each([

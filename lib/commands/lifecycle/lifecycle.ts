@@ -4,7 +4,8 @@ import { App } from 'cdktf';
 import { DEFAULT_GCP_PROJECT, LabConfig } from '../../config/schema';
 import { addLab, LabStacks, synthFresh } from '../../stacks/hoplab-app';
 import { findAwsLeftovers } from '../../plumbing/cloud/aws-leftovers';
-import { findGcpLeftovers, gcpAccessToken } from '../../plumbing/cloud/gcp-leftovers';
+import { findGcpLeftovers } from '../../plumbing/cloud/gcp-leftovers';
+import { gcpCredentials } from '../../plumbing/cloud/google-credentials';
 import { formatLeftover, Leftover } from '../../plumbing/cloud/leftover';
 import { findProviderMirror, writeMirrorCliConfig } from '../../plumbing/terraform/terraform';
 import { labNames } from '../../model/names';
@@ -12,7 +13,8 @@ import { EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../../stacks/stat
 import { resolveParallelism } from '../../plumbing/selection/parallelism';
 import { runGraph, TaskOutcome } from './run-graph';
 import { StackRunner } from './stack-runner';
-import { Direction, STACK_KINDS, stackGraph, StackKind } from '../../plumbing/selection/stack-graph';
+import { GkeSteps } from './gke-steps';
+import { Direction, STACK_KINDS, stackGraph, StackKind, StackTask } from '../../plumbing/selection/stack-graph';
 import { selectEnvironments } from '../../plumbing/selection/selection';
 
 export interface LifecycleOptions {
@@ -138,6 +140,8 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const onAbort = () => runner.interrupt();
   options.signal?.addEventListener('abort', onAbort);
   const tasks = stackGraph(envs, direction, kinds);
+  const gke = new GkeSteps({ config: options.config, write: options.write, signal: options.signal });
+  const run = stackTask(direction, options.awsEndpoint, gke, (task) => runner.run(task, direction));
   const verb = direction === 'deploy' ? 'apply' : 'destroy';
   if ((options.parallelism ?? options.config.deploy.parallelism) === 'auto') options.write(chosen.reason);
   options.write(`${direction}: ${tasks.length} stack${tasks.length === 1 ? '' : 's'} of ${envs.length} environment${envs.length === 1 ? '' : 's'}, ${parallelism} at a time (logs: .hoplab/logs/)`);
@@ -146,7 +150,7 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
     outcomes = await runGraph(tasks, {
       parallelism,
       signal: options.signal,
-      run: (task) => runner.run(task, direction),
+      run,
       onEvent: (event) => {
         if (event.type === 'start') options.write(`  start  ${event.task.stack} (${verb}; ${event.running} running)`);
         else if (event.outcome?.status === 'done') options.write(`  done   ${event.task.stack} in ${event.outcome.seconds.toFixed(1)} s`);
@@ -165,6 +169,30 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   }
   const check = await checkLeftovers({ config: options.config, envs, kinds, awsEndpoint: options.awsEndpoint, write: options.write });
   return { outcomes, ...check, ok: !failed && check.leftovers.length === 0 && check.uncheckedClouds.length === 0 };
+}
+
+/**
+ * What running one stack task is: Terraform's apply or destroy, with GKE's
+ * steps beside it (real clouds only): before `<env>-gcp-lb` is applied, the
+ * wait for the Gateway API CRDs its plan needs; `<env>-gcp-cluster`'s destroy
+ * with the removal of the network's GKE-made firewall rules before it (the
+ * graph runs it after `<env>-gcp-lb`'s destroy).
+ */
+export function stackTask(
+  direction: Direction,
+  awsEndpoint: string | undefined,
+  gke: Pick<GkeSteps, 'beforeLbApply' | 'destroyCluster'>,
+  terraform: (task: StackTask) => Promise<void>,
+): (task: StackTask) => Promise<void> {
+  return async (task) => {
+    if (awsEndpoint || task.cloud !== 'gcp') return terraform(task);
+    if (direction === 'deploy' && task.kind === 'gcp-lb') {
+      await gke.beforeLbApply(task.env, task.stack);
+      return terraform(task);
+    }
+    if (direction === 'destroy' && task.kind === 'gcp-cluster') return gke.destroyCluster(task.env, task.stack, () => terraform(task));
+    return terraform(task);
+  };
 }
 
 /**
@@ -194,7 +222,14 @@ export interface LeftoverCheckOptions {
   readonly awsEndpoint?: string;
   readonly write: (line: string) => void;
   /** Overrides for tests (recorded GCP responses on loopback). */
-  readonly gcpApis?: { readonly compute: string; readonly container: string; readonly iam?: string; readonly resourceManager?: string; readonly accessToken: string };
+  readonly gcpApis?: {
+    readonly compute: string;
+    readonly container: string;
+    readonly iam?: string;
+    readonly resourceManager?: string;
+    readonly accessToken: string;
+    readonly quotaProject?: string;
+  };
 }
 
 /** Checks each selected cloud for anything left of each environment and prints it. */
@@ -203,7 +238,8 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
   const unchecked: string[] = [];
   const clouds = new Set(options.kinds.map((k) => k.split('-')[0]));
   // One token for every environment: each `gcloud` call takes about a second.
-  const gcpToken = clouds.has('gcp') ? options.gcpApis?.accessToken ?? gcpAccessToken() : undefined;
+  const gcp = clouds.has('gcp') ? (options.gcpApis ? { accessToken: options.gcpApis.accessToken, quotaProject: options.gcpApis.quotaProject } : gcpCredentials()) : undefined;
+  const gcpToken = gcp?.accessToken;
   for (const env of options.envs) {
     const names = labNames({ name: env });
     if (clouds.has('aws')) {
@@ -230,6 +266,7 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
             networkName: names.gkeCluster,
             clusterName: names.gkeCluster,
             accessToken: gcpToken,
+            quotaProject: gcp?.quotaProject,
             computeApi: options.gcpApis?.compute,
             containerApi: options.gcpApis?.container,
             iamApi: options.gcpApis?.iam,

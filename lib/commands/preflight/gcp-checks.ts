@@ -5,31 +5,20 @@
  * (`projects.testIamPermissions`), quotas (`regions.get`, `projects.get`)
  * against what the selected environments take, and the names are free.
  */
-import { ApiError, COMPUTE_API, CONTAINER_API, GoogleApiReader } from '../../plumbing/cloud/google-api-reader';
+import { ApiError, GoogleApiReader } from '../../plumbing/cloud/google-api-reader';
+import { GOOGLE_API_BASES, GOOGLE_CALLS as CALLS, GoogleApiBases } from '../../plumbing/cloud/google-calls';
 import { SynthStack, block, isRecord, literalString, resourcesOf } from '../../plumbing/terraform/terraform-json';
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../plumbing/cli/finding';
 import { GcpQuotaNeeds } from './quota-needs';
 
 /** Google API bases; tests serve recorded-format responses on loopback. */
-export interface GoogleApis {
-  readonly compute: string;
-  readonly container: string;
-  readonly serviceUsage: string;
-  readonly resourceManager: string;
-  readonly iam: string;
+export type GoogleApis = Omit<GoogleApiBases, 'tokenInfo'> & {
   /** OAuth2 token info (who the token belongs to). */
   readonly tokenInfo: string;
-}
-
-export const GOOGLE_APIS: GoogleApis = {
-  compute: COMPUTE_API,
-  container: CONTAINER_API,
-  serviceUsage: 'https://serviceusage.googleapis.com/v1',
-  resourceManager: 'https://cloudresourcemanager.googleapis.com/v1',
-  iam: 'https://iam.googleapis.com/v1',
-  tokenInfo: 'https://oauth2.googleapis.com/tokeninfo',
 };
+
+export const GOOGLE_APIS: GoogleApis = GOOGLE_API_BASES;
 
 /** `projects.testIamPermissions` takes at most 100 permissions per call. */
 const PERMISSIONS_PER_CALL = 100;
@@ -50,6 +39,13 @@ export interface GcpPreflightInput {
   readonly region: string;
   /** The token to check with; undefined when none could be had. */
   readonly accessToken: string | undefined;
+  /**
+   * The quota project sent as `x-goog-user-project` (Application Default Credentials' `quota_project_id`, or GOOGLE_CLOUD_QUOTA_PROJECT).
+   * @default - none
+   */
+  readonly quotaProject?: string;
+  /** Where the quota project was read, for the identity line. @default - not said */
+  readonly quotaProjectFrom?: string;
   readonly apis?: Partial<GoogleApis>;
   readonly clusterStacks: readonly { readonly env: string; readonly stack: SynthStack }[];
   readonly permissions: readonly string[];
@@ -61,35 +57,8 @@ export interface GcpPreflightInput {
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-async function post(url: string, token: string, body: unknown, timeoutMs: number): Promise<Record<string, unknown>> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    const { name } = (error ?? {}) as { name?: string };
-    throw new ApiError(`POST ${url} failed: ${name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : message(error)}`);
-  }
-  const text = await response.text();
-  if (!response.ok) {
-    let why = text.trim().slice(0, 300);
-    try {
-      const error = (JSON.parse(text) as { error?: { status?: string; message?: string } }).error;
-      if (error?.message) why = `(${error.status ?? response.status}): ${error.message}`;
-    } catch {
-      // not JSON
-    }
-    throw new ApiError(`POST ${url} answered ${response.status} ${why}`);
-  }
-  return JSON.parse(text) as Record<string, unknown>;
-}
-
 /** Whether an API error is a 404 (the name is free). */
-const notFound = (error: unknown) => error instanceof ApiError && / answered 404/.test(error.message);
+const notFound = (error: unknown) => error instanceof ApiError && error.status === 404;
 
 export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> {
   const apis = { ...GOOGLE_APIS, ...input.apis };
@@ -105,14 +74,15 @@ export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> 
       },
     ];
   }
-  const reader = new GoogleApiReader(token, timeoutMs);
+  const reader = new GoogleApiReader({ accessToken: token, timeoutMs, quotaProject: input.quotaProject, bases: apis });
   const findings: Finding[] = [];
-  const project = encodeURIComponent(input.project);
+  const p = { project: input.project };
+  const quota = input.quotaProject ? `, quota project ${input.quotaProject}${input.quotaProjectFrom ? ` (${input.quotaProjectFrom})` : ''}` : '';
 
   try {
-    const info = await reader.get(`${apis.tokenInfo}?access_token=${encodeURIComponent(token)}`);
+    const info = await reader.call(CALLS.tokenInfo, {}, { query: { access_token: token } });
     const who = typeof info.email === 'string' ? info.email : `an identity without the email scope (client ${String(info.azp ?? info.aud ?? 'unknown')})`;
-    findings.push({ check: 'gcp identity', verdict: 'pass', detail: `${who}, project ${input.project}` });
+    findings.push({ check: 'gcp identity', verdict: 'pass', detail: `${who}, project ${input.project}${quota}` });
   } catch (error) {
     findings.push({
       check: 'gcp identity',
@@ -127,8 +97,11 @@ export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> 
   try {
     const enabled = new Set(
       (
-        await reader.pages(`${apis.serviceUsage}/projects/${project}/services?filter=state:ENABLED&pageSize=200`, (page) =>
-          ((page.services as { config?: { name?: string }; name?: string }[] | undefined) ?? []).map((s) => ({ name: s.config?.name ?? s.name?.split('/').pop() ?? '' })),
+        await reader.pages(
+          CALLS.servicesList,
+          p,
+          (page) => ((page.services as { config?: { name?: string }; name?: string }[] | undefined) ?? []).map((s) => ({ name: s.config?.name ?? s.name?.split('/').pop() ?? '' })),
+          { filter: 'state:ENABLED', pageSize: '200' },
         )
       ).map((s) => s.name),
     );
@@ -144,21 +117,25 @@ export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> 
         : { check: 'gcp apis', verdict: 'pass', detail: `all ${input.requiredApis.length} APIs enabled: ${input.requiredApis.join(', ')}` },
     );
   } catch (error) {
+    // Service Usage is a client-based API: with gcloud's own client project as the quota project it refuses local ADC.
+    const quotaProjectMissing = !input.quotaProject && /quota project/i.test(message(error));
     findings.push({
       check: 'gcp apis',
       verdict: 'fail',
       detail: `could not list the enabled APIs: ${message(error)}`,
-      fix: `gcloud services enable serviceusage.googleapis.com ${input.requiredApis.join(' ')} --project ${input.project}, and grant the deployer roles/serviceusage.serviceUsageConsumer`,
+      fix: quotaProjectMissing
+        ? `gcloud auth application-default set-quota-project ${input.project} (or set GOOGLE_CLOUD_QUOTA_PROJECT=${input.project}), then run preflight again`
+        : `gcloud services enable serviceusage.googleapis.com ${input.requiredApis.join(' ')} --project ${input.project}, and grant the deployer roles/serviceusage.serviceUsageConsumer`,
     });
   }
 
   try {
     const granted = new Set<string>();
     for (let i = 0; i < input.permissions.length; i += PERMISSIONS_PER_CALL) {
-      const answer = await post(`${apis.resourceManager}/projects/${project}:testIamPermissions`, token, { permissions: input.permissions.slice(i, i + PERMISSIONS_PER_CALL) }, timeoutMs);
-      for (const p of (answer.permissions as string[] | undefined) ?? []) granted.add(p);
+      const answer = await reader.call(CALLS.testIamPermissions, p, { body: { permissions: input.permissions.slice(i, i + PERMISSIONS_PER_CALL) } });
+      for (const permission of (answer.permissions as string[] | undefined) ?? []) granted.add(permission);
     }
-    const missing = input.permissions.filter((p) => !granted.has(p));
+    const missing = input.permissions.filter((permission) => !granted.has(permission));
     findings.push(
       missing.length > 0
         ? {
@@ -178,8 +155,8 @@ export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> 
     });
   }
 
-  findings.push(...(await quotaFindings(reader, apis, input)));
-  findings.push(...(await nameFindings(reader, apis, input)));
+  findings.push(...(await quotaFindings(reader, input)));
+  findings.push(...(await nameFindings(reader, input)));
   return findings;
 }
 
@@ -189,35 +166,28 @@ interface GoogleQuota {
   readonly usage: number;
 }
 
-async function quotaFindings(reader: GoogleApiReader, apis: GoogleApis, input: GcpPreflightInput): Promise<Finding[]> {
-  const project = encodeURIComponent(input.project);
+async function quotaFindings(reader: GoogleApiReader, input: GcpPreflightInput): Promise<Finding[]> {
   let regional: GoogleQuota[];
   let global: GoogleQuota[];
   try {
-    regional = ((await reader.get(`${apis.compute}/projects/${project}/regions/${encodeURIComponent(input.region)}`)).quotas as GoogleQuota[] | undefined) ?? [];
-    global = ((await reader.get(`${apis.compute}/projects/${project}`)).quotas as GoogleQuota[] | undefined) ?? [];
+    regional = ((await reader.call(CALLS.regionsGet, { project: input.project, region: input.region })).quotas as GoogleQuota[] | undefined) ?? [];
+    global = ((await reader.call(CALLS.projectsGet, { project: input.project })).quotas as GoogleQuota[] | undefined) ?? [];
   } catch (error) {
     return [
       { check: 'gcp quotas', verdict: 'warn', detail: `could not read the quotas: ${message(error)}`, fix: 'grant the deployer compute.regions.get and compute.projects.get (roles/compute.viewer)' },
     ];
   }
-  const wanted: { metric: string; need: number | undefined; scope: 'region' | 'project' }[] = [
-    { metric: 'CPUS', need: input.needs.cpus, scope: 'region' },
-    { metric: 'IN_USE_ADDRESSES', need: input.needs.regionalInUseAddresses, scope: 'region' },
-    { metric: 'BACKEND_SERVICES', need: input.needs.backendServices, scope: 'project' },
-    { metric: 'FORWARDING_RULES', need: input.needs.forwardingRules, scope: 'project' },
-  ];
   const findings: Finding[] = [];
-  for (const { metric, need, scope } of wanted) {
-    if (need === undefined || need === 0) continue;
+  for (const { metric, need, scope, counted } of input.needs.quotas) {
+    if (need === 0) continue;
     const list = scope === 'region' ? regional : global;
     const quota = list.find((q) => q.metric === metric);
     const where = scope === 'region' ? `region ${input.region}` : `project ${input.project}`;
     if (!quota) {
-      findings.push({ check: `gcp quota ${metric}`, verdict: 'warn', detail: `${metric} is not among the quotas of ${where}; ${need} needed, not checked` });
+      findings.push({ check: `gcp quota ${metric}`, verdict: 'warn', detail: `${metric} is not among the quotas of ${where}; ${need} needed (${counted}), not checked` });
       continue;
     }
-    const detail = `${metric} in ${where}: ${quota.usage} in use + ${need} for this lab = ${quota.usage + need} of ${quota.limit}`;
+    const detail = `${metric} in ${where}: ${quota.usage} in use + ${need} for this lab (${counted}) = ${quota.usage + need} of ${quota.limit}`;
     findings.push(
       quota.usage + need > quota.limit
         ? { check: `gcp quota ${metric}`, verdict: 'fail', detail, fix: `request more ${metric} for ${where} (IAM & Admin > Quotas), free some, or deploy fewer environments (--env)` }
@@ -235,11 +205,10 @@ function expectedLabels(stack: SynthStack): Record<string, string> {
   return isRecord(labels) ? (labels as Record<string, string>) : {};
 }
 
-async function nameFindings(reader: GoogleApiReader, apis: GoogleApis, input: GcpPreflightInput): Promise<Finding[]> {
-  const project = encodeURIComponent(input.project);
+async function nameFindings(reader: GoogleApiReader, input: GcpPreflightInput): Promise<Finding[]> {
   let clusters: { name?: string; resourceLabels?: Record<string, string>; location?: string }[];
   try {
-    clusters = ((await reader.get(`${apis.container}/projects/${project}/locations/-/clusters`)).clusters as typeof clusters | undefined) ?? [];
+    clusters = ((await reader.call(CALLS.clustersList, { project: input.project })).clusters as typeof clusters | undefined) ?? [];
   } catch (error) {
     return [{ check: 'gcp names', verdict: 'warn', detail: `could not list GKE clusters: ${message(error)}`, fix: 'grant the deployer container.clusters.list' }];
   }
@@ -263,15 +232,15 @@ async function nameFindings(reader: GoogleApiReader, apis: GoogleApis, input: Gc
     }
     // Networks and service accounts carry no labels: they are this lab's when its cluster is.
     const lookups = [
-      ...names('google_compute_network').map((n) => ({ label: `network ${n}`, url: `${apis.compute}/projects/${project}/global/networks/${encodeURIComponent(n)}` })),
-      ...names('google_service_account', 'account_id').map((id) => ({
-        label: `service account ${id}@${input.project}.iam.gserviceaccount.com`,
-        url: `${apis.iam}/projects/${project}/serviceAccounts/${encodeURIComponent(`${id}@${input.project}.iam.gserviceaccount.com`)}`,
-      })),
+      ...names('google_compute_network').map((n) => ({ label: `network ${n}`, look: () => reader.call(CALLS.networksGet, { project: input.project, network: n }) })),
+      ...names('google_service_account', 'account_id').map((id) => {
+        const email = `${id}@${input.project}.iam.gserviceaccount.com`;
+        return { label: `service account ${email}`, look: () => reader.call(CALLS.serviceAccountsGet, { project: input.project, email }) };
+      }),
     ];
-    for (const { label, url } of lookups) {
+    for (const { label, look } of lookups) {
       try {
-        await reader.get(url);
+        await look();
         (clusterIsOurs ? mine : taken).push(label);
       } catch (error) {
         if (!notFound(error)) errors.push(`${label}: ${message(error)}`);

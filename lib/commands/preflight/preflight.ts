@@ -15,7 +15,7 @@ import { ExplainModel } from '../../plumbing/plan/model';
 import { readSynthDir, SynthDir } from '../../plumbing/terraform/synth-dir';
 import { SynthStack } from '../../plumbing/terraform/terraform-json';
 import { addLab } from '../../stacks/hoplab-app';
-import { gcpAccessToken } from '../../plumbing/cloud/google-api-reader';
+import { GcpCredentials, gcpCredentials } from '../../plumbing/cloud/google-credentials';
 import { findProviderMirror } from '../../plumbing/terraform/terraform';
 import { StackKind, STACK_KINDS } from '../../plumbing/selection/stack-graph';
 import { awsFindings } from './aws-checks';
@@ -171,16 +171,19 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
     });
   } else if (gcp) {
     progress(`preflight: GCP (project ${config.gcp.project})`);
+    const credentials: Partial<GcpCredentials> | undefined = options.googleAccessToken ? { accessToken: options.googleAccessToken } : gcpCredentials();
     findings.push(
       ...(await gcpFindings({
         project: config.gcp.project,
         region: config.gcp.region,
-        accessToken: options.googleAccessToken ?? gcpAccessToken(),
+        accessToken: credentials?.accessToken,
+        quotaProject: credentials?.quotaProject,
+        quotaProjectFrom: credentials?.quotaProjectFrom,
         apis: options.googleApis,
         clusterStacks: clusterStacks('gcp'),
         permissions: permissions.gcp,
         requiredApis: permissions.gcpApis,
-        needs: gcpQuotaNeeds({ ...synth, clouds: synth.clouds.filter(() => kinds.includes('gcp-cluster')) }, model, config),
+        needs: gcpQuotaNeeds({ ...synth, clouds: synth.clouds.filter(() => kinds.includes('gcp-cluster')) }, model),
       })),
     );
   }

@@ -6,6 +6,7 @@
  * synthesized stacks through this table, so a new resource type without an
  * entry is reported (and a test fails) instead of being silently unchecked.
  */
+import { commandPermissions } from '../../plumbing/cloud/google-calls';
 import { SynthStack } from '../../plumbing/terraform/terraform-json';
 import { isRecord } from '../../plumbing/terraform/terraform-json';
 
@@ -27,6 +28,8 @@ const COMPUTE = ['compute.googleapis.com'];
 const CONTAINER = ['container.googleapis.com'];
 /** Creating a subnet, router or firewall rule in a network needs this on the network. */
 const NETWORK_POLICY = 'compute.networks.updatePolicy';
+/** The google provider reads a node pool's managed instance group (`instance_group_urls`). */
+const IGM_GET = 'compute.instanceGroupManagers.get';
 /** Long-running Compute Engine operations are polled. */
 const COMPUTE_OPS = ['compute.regionOperations.get', 'compute.globalOperations.get'];
 /** Kubernetes objects on GKE: Kubernetes API calls are authorized by IAM (`container.*` permissions) before RBAC. */
@@ -206,12 +209,21 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   },
   'resource.google_container_cluster': {
     any: {
-      gcp: ['container.clusters.create', 'container.clusters.get', 'container.clusters.update', 'container.clusters.delete', 'container.operations.get', 'iam.serviceAccounts.actAs'],
+      gcp: [
+        'container.clusters.create',
+        'container.clusters.get',
+        'container.clusters.update',
+        'container.clusters.delete',
+        'container.operations.get',
+        'iam.serviceAccounts.actAs',
+        // The provider reads each node pool's instance group manager (the default pool's too) for its instance group URLs.
+        IGM_GET,
+      ],
       gcpApis: [...CONTAINER, ...COMPUTE],
     },
   },
   'resource.google_container_node_pool': {
-    any: { gcp: ['container.clusters.get', 'container.clusters.update', 'container.operations.get', 'iam.serviceAccounts.actAs'], gcpApis: CONTAINER },
+    any: { gcp: ['container.clusters.get', 'container.clusters.update', 'container.operations.get', 'iam.serviceAccounts.actAs', IGM_GET], gcpApis: [...CONTAINER, ...COMPUTE] },
   },
   'resource.google_service_account': {
     any: { gcp: ['iam.serviceAccounts.create', 'iam.serviceAccounts.get', 'iam.serviceAccounts.update', 'iam.serviceAccounts.delete'], gcpApis: ['iam.googleapis.com'] },
@@ -249,7 +261,9 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
         'container.thirdPartyObjects.list',
         'container.thirdPartyObjects.update',
         'container.thirdPartyObjects.delete',
+        // The provider finds a custom resource's schema by listing the cluster's CRDs at plan time.
         'container.customResourceDefinitions.get',
+        'container.customResourceDefinitions.list',
         'container.clusters.get',
       ],
       gcpApis: CONTAINER,
@@ -265,7 +279,8 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
 
 /**
  * What the commands themselves call beside Terraform: preflight's own checks,
- * the AWS CLI's EKS token, and teardown's leftover check.
+ * the AWS CLI's EKS token, and teardown's leftover check; on GCP also
+ * teardown's firewall cleanup and deploy's Gateway API wait.
  */
 export const COMMAND_NEEDS = {
   aws: [
@@ -282,22 +297,9 @@ export const COMMAND_NEEDS = {
     'elasticloadbalancing:DescribeTags',
     'servicequotas:GetServiceQuota',
   ],
-  gcp: [
-    'compute.networks.list',
-    'compute.subnetworks.list',
-    'compute.routers.list',
-    'compute.firewalls.list',
-    'compute.networkEndpointGroups.list',
-    'compute.instanceGroups.list',
-    'compute.backendServices.list',
-    'compute.urlMaps.list',
-    'compute.targetHttpProxies.list',
-    'compute.forwardingRules.list',
-    'compute.healthChecks.list',
-    'compute.targetPools.list',
-    'container.clusters.list',
-    'serviceusage.services.list',
-  ],
+  // Every Google API call of the leftover check, the GKE firewall cleanup, the Gateway API wait and preflight
+  // itself names its permission in lib/plumbing/cloud/google-calls.ts; this is all of them.
+  gcp: commandPermissions(),
   gcpApis: ['serviceusage.googleapis.com', 'cloudresourcemanager.googleapis.com'],
 } as const;
 

@@ -11,15 +11,22 @@ export const GOOGLE_L7_SOURCE_RANGES = ['130.211.0.0/22', '35.191.0.0/16'] as co
 
 /**
  * Source ranges of the health checks of external passthrough Network Load
- * Balancers (`type: LoadBalancer` Services). Client traffic reaches the nodes
- * from anywhere; GKE opens the Service port for it itself.
+ * Balancers (`type: LoadBalancer` Services): the four GKE's own L4 rules open
+ * (k8s.io/cloud-provider-gcp `L4LoadBalancerSrcRanges()`, flag
+ * `--cloud-provider-gce-lb-src-cidrs`; research gcp.md section 8), so this
+ * rule allows what GKE's does. Client traffic reaches the nodes from
+ * anywhere; GKE opens the Service port for it itself.
  */
-export const GOOGLE_L4_HEALTH_CHECK_RANGES = ['35.191.0.0/16', '209.85.152.0/22', '209.85.204.0/22'] as const;
+export const GOOGLE_L4_HEALTH_CHECK_RANGES = ['130.211.0.0/22', '35.191.0.0/16', '209.85.152.0/22', '209.85.204.0/22'] as const;
 
 /** Kubernetes' default NodePort range; `healthCheckNodePort` is allocated from it too. */
 export const NODE_PORT_RANGE = '30000-32767';
 
-/** kube-proxy's health endpoint, which GKE's L4 health checks probe for `externalTrafficPolicy: Cluster` Services. */
+/**
+ * The node health endpoint GKE's L4 health checks probe for
+ * `externalTrafficPolicy: Cluster` Services: kube-proxy's, or under Dataplane
+ * V2 (no kube-proxy) Cilium's health server on the same port.
+ */
 export const KUBE_PROXY_HEALTH_PORT = 10256;
 
 export interface GkeHealthCheckFirewallProps {
@@ -41,13 +48,17 @@ export interface GkeHealthCheckFirewallProps {
  *   the Pod ports (NEG backends: Pod IP:port).
  * - `l4`: passthrough NLB health checkers ({@link GOOGLE_L4_HEALTH_CHECK_RANGES})
  *   to every NodePort (`healthCheckNodePort` of `externalTrafficPolicy: Local`)
- *   and to kube-proxy's health port.
+ *   and to the node health port (kube-proxy's, or Dataplane V2's in its place).
  *
- * GKE's Ingress and Service controllers create similar `k8s-*` rules of their
- * own per load balancer and delete them with the load balancer; these rules
- * make the lab independent of that (and of a Shared VPC where the controllers
- * may not create rules). They live in the cluster stack, so they outlast the
- * load balancers on destroy.
+ * GKE's Ingress, Gateway and Service controllers create similar rules of
+ * their own (`k8s-*`, `k8s2-*`, `gkegw1-*`): most go with their load
+ * balancer, but some are made once per cluster and network and stay (teardown
+ * removes those before the network goes: lib/plumbing/cloud/gke-firewall-rules.ts).
+ * These rules do not replace GKE's: the lab still relies on the controllers'
+ * rules for the Service ports, and these open the same sources to the
+ * NodePorts, Pod ports and health port up front, so a health check does not
+ * wait for a controller's rule. They live in the cluster stack, so they
+ * outlast the load balancers on destroy.
  */
 export class GkeHealthCheckFirewall extends Construct {
   /** Rule for Application Load Balancers (GKE Ingress). */
@@ -71,7 +82,7 @@ export class GkeHealthCheckFirewall extends Construct {
     this.l4 = new ComputeFirewall(this, 'l4', {
       ...common,
       name: `${props.name}-allow-l4-lb-hc`,
-      description: 'hoplab: passthrough Network Load Balancer health checks to healthCheckNodePorts and kube-proxy',
+      description: 'hoplab: passthrough Network Load Balancer health checks to healthCheckNodePorts and the node health port',
       sourceRanges: [...GOOGLE_L4_HEALTH_CHECK_RANGES],
       allow: [{ protocol: 'tcp', ports: [NODE_PORT_RANGE, String(KUBE_PROXY_HEALTH_PORT)] }],
     });

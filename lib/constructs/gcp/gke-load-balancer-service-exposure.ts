@@ -84,9 +84,15 @@ export interface GkeLoadBalancerServiceExposureProps extends ExposureProps {
  * the client's source address (no SNAT).
  *
  * The URL is read back from the Service status (`wait_for_load_balancer`).
- * On destroy the provider waits until the Service is gone, which GKE's
- * `service.kubernetes.io/load-balancer-cleanup` finalizer holds until the
- * load balancer, its health check and its `k8s-*` firewall rules are deleted.
+ * On destroy the provider waits until the Service is gone, which GKE's L4
+ * controller's finalizer holds until the load balancer, its health check and
+ * its `k8s2-*` firewall rules are deleted: `gke.networking.io/l4-netlb-v2`
+ * (instance-group backends) or `gke.networking.io/l4-netlb-v3` (GCE_VM_IP NEG
+ * backends), kubernetes/ingress-gce `pkg/utils/common/finalizer.go` (the
+ * upstream `service.kubernetes.io/load-balancer-cleanup` is not used for these
+ * Services). `load_balancer_class` cannot change in place (the provider
+ * replaces the Service), so changing `gcp.kubernetesVersion` across 1.34
+ * replaces the Service and its load balancer gets a new address.
  */
 export class GkeLoadBalancerServiceExposure extends Construct implements Exposure {
   /** The exposure mode. */

@@ -1,7 +1,9 @@
-import { COMPUTE_API, CONTAINER_API, GCP_REQUEST_TIMEOUT_MS, GoogleApiReader, GoogleItem as Item, IAM_API, RESOURCE_MANAGER_API, resourcePath } from './google-api-reader';
+import { GCP_REQUEST_TIMEOUT_MS, GoogleApiReader, GoogleItem as Item, resourcePath } from './google-api-reader';
+import { GOOGLE_CALLS as CALLS } from './google-calls';
+import { gkeControllerFirewall } from './gke-firewall-rules';
 import { Leftover } from './leftover';
 
-export { COMPUTE_API, CONTAINER_API, gcpAccessToken } from './google-api-reader';
+export { COMPUTE_API, CONTAINER_API, gcpAccessToken, gcpCredentials } from './google-api-reader';
 
 export interface GcpLeftoverQuery {
   readonly env: string;
@@ -12,6 +14,11 @@ export interface GcpLeftoverQuery {
   readonly clusterName: string;
   /** OAuth access token with read access to the project. */
   readonly accessToken: string;
+  /**
+   * Sent as `x-goog-user-project` (see gcpCredentials).
+   * @default - none
+   */
+  readonly quotaProject?: string;
   /** @default COMPUTE_API */
   readonly computeApi?: string;
   /** @default CONTAINER_API */
@@ -39,12 +46,15 @@ export interface GcpLeftoverQuery {
 /** Kinds that belong to the cluster stack (Terraform or the node pool), not to the load-balancer controllers. */
 const CLUSTER_STACK_KINDS = new Set(['container:cluster', 'compute:instance', 'compute:router', 'compute:subnetwork', 'compute:network', 'iam:project-binding', 'iam:service-account']);
 
-/** With the cluster kept: only the controllers' pieces; their firewall rules and instance groups are the `k8s*` ones. */
+/**
+ * With the cluster kept: only the controllers' pieces. Their instance groups are the `k8s*` ones; their firewall
+ * rules the `k8s*` ones and the Gateway controller's `gkegw1-*` (the cluster's own are `gke-<cluster>-*`, Terraform's `<env>-gke-*`).
+ */
 function controllerMade(leftover: Leftover): boolean {
   if (CLUSTER_STACK_KINDS.has(leftover.kind)) return false;
-  if (leftover.kind === 'compute:firewall' || leftover.kind === 'compute:instance-group') {
-    return (leftover.id.split('/').pop() ?? '').startsWith('k8s');
-  }
+  const name = leftover.id.split('/').pop() ?? '';
+  if (leftover.kind === 'compute:firewall') return name.startsWith('k8s') || name.startsWith('gkegw1-');
+  if (leftover.kind === 'compute:instance-group') return name.startsWith('k8s');
   return true;
 }
 
@@ -99,6 +109,11 @@ class GkeIds {
   private readonly short = new Set<string>();
   private readonly long = new Set<string>();
   private readonly gateway = new Set<string>();
+
+  /** Learns a Gateway controller's cluster hash (from the network's `gkegw1-<hash>-l7-...` firewall rule). */
+  learnGatewayHash(hash: string): void {
+    this.gateway.add(hash);
+  }
 
   /** Learns the Gateway controller's cluster hash from `gkegw1-` pieces already linked to the environment. */
   learnGateway(items: readonly Item[]): void {
@@ -166,10 +181,14 @@ class GkeIds {
  * that could not see everything must not report "nothing left".
  */
 export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftover[]> {
-  const api = new GoogleApiReader(query.accessToken, query.timeoutMs ?? GCP_REQUEST_TIMEOUT_MS);
-  const project = `${query.computeApi ?? COMPUTE_API}/projects/${query.project}`;
-  const globalList = (kind: string) => api.list(`${project}/global/${kind}`);
-  const everywhere = async (kind: string) => unique(...(await Promise.all([globalList(kind), api.aggregated(project, kind)])));
+  const api = new GoogleApiReader({
+    accessToken: query.accessToken,
+    timeoutMs: query.timeoutMs ?? GCP_REQUEST_TIMEOUT_MS,
+    quotaProject: query.quotaProject,
+    bases: { compute: query.computeApi, container: query.containerApi, iam: query.iamApi, resourceManager: query.resourceManagerApi },
+  });
+  const p = { project: query.project };
+  const everywhere = async (global: Item[] | Promise<Item[]>, aggregated: Promise<Item[]>) => unique(...(await Promise.all([global, aggregated])));
 
   const [
     networks,
@@ -193,26 +212,26 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
     serviceAccounts,
     iamPolicy,
   ] = await Promise.all([
-    globalList('networks'),
-    globalList('firewalls'),
-    globalList('httpHealthChecks'),
-    api.aggregated(project, 'subnetworks'),
-    api.aggregated(project, 'routers'),
-    api.aggregated(project, 'networkEndpointGroups'),
-    api.aggregated(project, 'instanceGroups'),
-    api.aggregated(project, 'instances'),
-    api.aggregated(project, 'targetPools'),
-    everywhere('backendServices'),
-    everywhere('urlMaps'),
-    everywhere('targetHttpProxies'),
-    everywhere('targetHttpsProxies'),
-    everywhere('forwardingRules'),
-    everywhere('healthChecks'),
-    api.get(`${query.containerApi ?? CONTAINER_API}/projects/${query.project}/locations/-/clusters`),
-    everywhere('addresses'),
-    everywhere('sslCertificates'),
-    api.pages(`${query.iamApi ?? IAM_API}/projects/${query.project}/serviceAccounts`, (page) => (page.accounts as Item[] | undefined) ?? []),
-    api.post(`${query.resourceManagerApi ?? RESOURCE_MANAGER_API}/projects/${query.project}:getIamPolicy`, {}),
+    api.list(CALLS.networksList, p),
+    api.list(CALLS.firewallsList, p),
+    api.list(CALLS.httpHealthChecksList, p),
+    api.aggregated(CALLS.subnetworksAggregated, p),
+    api.aggregated(CALLS.routersAggregated, p),
+    api.aggregated(CALLS.networkEndpointGroupsAggregated, p),
+    api.aggregated(CALLS.instanceGroupsAggregated, p),
+    api.aggregated(CALLS.instancesAggregated, p),
+    api.aggregated(CALLS.targetPoolsAggregated, p),
+    everywhere(api.list(CALLS.backendServicesList, p), api.aggregated(CALLS.backendServicesAggregated, p)),
+    everywhere(api.list(CALLS.urlMapsList, p), api.aggregated(CALLS.urlMapsAggregated, p)),
+    everywhere(api.list(CALLS.targetHttpProxiesList, p), api.aggregated(CALLS.targetHttpProxiesAggregated, p)),
+    everywhere(api.list(CALLS.targetHttpsProxiesList, p), api.aggregated(CALLS.targetHttpsProxiesAggregated, p)),
+    everywhere(api.list(CALLS.globalForwardingRulesList, p), api.aggregated(CALLS.forwardingRulesAggregated, p)),
+    everywhere(api.list(CALLS.healthChecksList, p), api.aggregated(CALLS.healthChecksAggregated, p)),
+    api.call(CALLS.clustersList, p),
+    everywhere(api.list(CALLS.globalAddressesList, p), api.aggregated(CALLS.addressesAggregated, p)),
+    everywhere(api.list(CALLS.sslCertificatesList, p), api.aggregated(CALLS.sslCertificatesAggregated, p)),
+    api.pages(CALLS.serviceAccountsList, p, (page) => (page.accounts as Item[] | undefined) ?? []),
+    api.call(CALLS.getIamPolicy, p, { body: {} }),
   ]);
 
   const found = new Map<string, Leftover>();
@@ -237,6 +256,9 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
 
   const ids = new GkeIds();
   ids.learn([...envFirewalls, ...envNegs, ...instanceGroups.filter(inNetwork)]);
+  // The Gateway controller's firewall rule of the network names its cluster id: what the Gateway left is found by it even when no link is left.
+  const gateway = gatewayApiPieces(envFirewalls, query.project, query.networkName);
+  for (const hash of gateway.clusterIds) ids.learnGatewayHash(hash);
   const byId = (item: Item) => {
     const id = ids.match(item.name);
     return id ? `GKE name with cluster id ${id} (from network ${query.networkName})` : undefined;
@@ -312,7 +334,6 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
     sslCertificates,
     linkedOrNamed((c) => (certPaths.has(resourcePath(c.selfLink)) ? 'used by a target proxy of the environment' : undefined)),
   );
-  const gateway = gatewayApiPieces();
 
   const checkedBy = new Set([...services.items, ...pools.items].flatMap((s) => ((s.healthChecks as string[] | undefined) ?? []).map(resourcePath)));
   const checks = pick(
@@ -337,7 +358,7 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
   add('compute:address', reserved.items, reserved.why);
   add('compute:target-proxy', proxies.items, proxies.why);
   add('compute:ssl-certificate', certs.items, certs.why);
-  for (const piece of gateway) found.set(piece.id, piece);
+  for (const piece of gateway.pieces) found.set(piece.id, piece);
   add('compute:url-map', maps.items, maps.why);
   add('compute:backend-service', services.items, services.why);
   add('compute:target-pool', pools.items, pools.why);
@@ -371,15 +392,25 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
 }
 
 /**
- * Hook for the Gateway API load balancer pieces (the `gateway` exposure mode:
- * GKE's gateway controller names them `gkegw1-<id>-...`). Its forwarding rules,
- * proxies, URL maps, backend services and NEGs are found above by the same links
- * as the Ingress ones; anything the gateway controller leaves that no link
- * reaches (a reserved address or certificate map of its own) goes here once
- * the gateway mode exists. Returns nothing yet.
+ * What GKE's Gateway controller (the `gateway` exposure: names `gkegw1-<id>-...`)
+ * leaves that the links above do not reach: its firewall rule in the network,
+ * `gkegw1-[<id>-]l7-<network>-<region|global>`, which belongs to the network
+ * rather than to a Gateway, so it outlives every Gateway and blocks deleting
+ * the network. (Its forwarding rules, proxies, URL maps, backend services and
+ * NEGs are found by the links, like the Ingress ones.) Its cluster id, when the
+ * name has one, finds the Gateway pieces no link reaches any more, such as an
+ * orphaned `gkegw1-<id>-...` health check.
  */
-function gatewayApiPieces(): Leftover[] {
-  return [];
+function gatewayApiPieces(firewalls: readonly Item[], project: string, networkName: string): { pieces: Leftover[]; clusterIds: string[] } {
+  const pieces: Leftover[] = [];
+  const clusterIds: string[] = [];
+  for (const rule of firewalls) {
+    const made = gkeControllerFirewall(rule, project, networkName);
+    if (made?.owner !== 'gateway') continue;
+    if (made.clusterId) clusterIds.push(made.clusterId);
+    pieces.push({ cloud: 'gcp', kind: 'compute:firewall', id: resourcePath(rule.selfLink) || rule.name, matchedBy: made.why });
+  }
+  return { pieces, clusterIds };
 }
 
 /** Every backend service a URL map can send to: default service, path matchers, path rules, route rules, weighted backends. */

@@ -1,20 +1,27 @@
 /**
- * A reader for Google Cloud's REST list endpoints (Compute Engine, GKE): the
- * access token, bearer-token GETs with a bounded time each, every page, and
- * aggregated lists that fail rather than hide a scope they could not read.
+ * A reader for Google Cloud's REST APIs (Compute Engine, GKE, IAM, Resource
+ * Manager, Service Usage) and a GKE cluster's Kubernetes API: bearer-token
+ * requests with a bounded time each, the quota project header, every page of
+ * a list, and aggregated lists that fail rather than hide a scope they could
+ * not read. It only makes the calls of {@link GOOGLE_CALLS}, each of which names
+ * the IAM permission it needs.
  */
-import { spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { callPath, GOOGLE_API_BASES, GoogleApiBases, GoogleCall, QUOTA_PROJECT_APIS } from './google-calls';
+
+export { gcpAccessToken, gcpCredentials, GcpCredentials } from './google-credentials';
 
 /** Compute Engine API base; tests point it at recorded responses served on loopback. */
-export const COMPUTE_API = 'https://compute.googleapis.com/compute/v1';
+export const COMPUTE_API = GOOGLE_API_BASES.compute;
 /** GKE API base. */
-export const CONTAINER_API = 'https://container.googleapis.com/v1';
+export const CONTAINER_API = GOOGLE_API_BASES.container;
 
 /** IAM API (service accounts). */
-export const IAM_API = 'https://iam.googleapis.com/v1';
+export const IAM_API = GOOGLE_API_BASES.iam;
 
 /** Cloud Resource Manager API (project IAM policy). */
-export const RESOURCE_MANAGER_API = 'https://cloudresourcemanager.googleapis.com/v1';
+export const RESOURCE_MANAGER_API = GOOGLE_API_BASES.resourceManager;
 
 /** Default per-request timeout of the leftover check. */
 export const GCP_REQUEST_TIMEOUT_MS = 20_000;
@@ -28,89 +35,122 @@ export interface GoogleItem {
 }
 
 /**
- * An access token for the Google APIs, from the identity Terraform's google
- * provider uses: `GOOGLE_OAUTH_ACCESS_TOKEN` if set (as the provider reads
- * it), else Application Default Credentials through
- * `gcloud auth application-default print-access-token` (what docs/getting-started.md's
- * `gcloud auth application-default login` sets up, and a service-account key
- * in GOOGLE_APPLICATION_CREDENTIALS), else the gcloud user login.
- * Returns undefined when none is available.
- */
-export function gcpAccessToken(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env.GOOGLE_OAUTH_ACCESS_TOKEN) return env.GOOGLE_OAUTH_ACCESS_TOKEN;
-  for (const args of [
-    ['auth', 'application-default', 'print-access-token'],
-    ['auth', 'print-access-token'],
-  ]) {
-    const result = spawnSync('gcloud', args, { encoding: 'utf8', timeout: 20_000, env });
-    if (result.status === 0 && result.stdout.trim()) return result.stdout.trim();
-  }
-  return undefined;
-}
-
-/**
  * The path of a resource URL from `projects/` on, so references compare equal
  * whatever host (`www.googleapis.com`, `compute.googleapis.com`) or API
  * version (`v1`, `beta`) the API wrote them with.
  */
 export const resourcePath = (url: string | undefined) => (url ? url.replace(/^.*?(projects\/)/, '$1') : '');
 
-/** Reads Compute Engine / GKE list endpoints with a bearer token, bounded time per request, and all pages. */
+export interface GoogleApiReaderOptions {
+  /** OAuth 2 access token (Application Default Credentials, as Terraform's google provider uses). */
+  readonly accessToken: string;
+  /** Bound of each request (each page of each list). */
+  readonly timeoutMs: number;
+  /**
+   * The quota project, sent as `x-goog-user-project` to the Google APIs (not
+   * to tokeninfo or the cluster), as Google's client libraries and gcloud do
+   * when Application Default Credentials name one.
+   * @default - none
+   */
+  readonly quotaProject?: string;
+  /** Base URLs of the APIs (tests serve them on loopback). @default GOOGLE_API_BASES */
+  readonly bases?: Partial<GoogleApiBases>;
+  /**
+   * The cluster's Kubernetes API: its base URL (`https://<endpoint>`) and the
+   * CA certificate (PEM) its serving certificate chains to.
+   * @default - no Kubernetes calls
+   */
+  readonly kubernetes?: { readonly base: string; readonly caCertificate?: string };
+}
+
+/** Options of one request. */
+export interface CallOptions {
+  /** Query parameters. */
+  readonly query?: Readonly<Record<string, string>>;
+  /** A JSON body (POST). */
+  readonly body?: unknown;
+}
+
+/** Makes the calls of GOOGLE_CALLS with a bearer token, a bounded time per request, and all pages of a list. */
 export class GoogleApiReader {
-  constructor(private readonly accessToken: string, private readonly timeoutMs: number) {}
+  private readonly bases: GoogleApiBases;
 
-  /** GET one JSON document; any non-2xx answer (including 404: a list never answers 404 for "empty") is an error. */
-  async get(url: string): Promise<Record<string, unknown>> {
-    return this.request('GET', url);
+  constructor(private readonly options: GoogleApiReaderOptions) {
+    this.bases = { ...GOOGLE_API_BASES, ...options.bases };
   }
 
-  /** POST a JSON body to a read-only method such as `:getIamPolicy`; errors as for {@link get}. */
-  async post(url: string, body: unknown): Promise<Record<string, unknown>> {
-    return this.request('POST', url, body);
+  /** The URL of a call with its parameters and query. */
+  url(call: GoogleCall, params: Readonly<Record<string, string>>, query: Readonly<Record<string, string>> = {}): string {
+    const base = call.api === 'kubernetes' ? this.options.kubernetes?.base : this.bases[call.api];
+    if (base === undefined) throw new Error(`${call.name}: no Kubernetes API endpoint given`);
+    const path = callPath(call, params);
+    const url = new URL(path ? `${base.replace(/\/$/, '')}/${path}` : base);
+    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+    return url.toString();
   }
 
-  private async request(method: 'GET' | 'POST', url: string, body?: unknown): Promise<Record<string, unknown>> {
+  /** One call; any non-2xx answer (including 404: a list never answers 404 for "empty") is an {@link ApiError} with its status. */
+  async call(call: GoogleCall, params: Readonly<Record<string, string>>, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    return this.send(call, this.url(call, params, options.query), options.body);
+  }
+
+  private async send(call: GoogleCall, url: string, body?: unknown): Promise<Record<string, unknown>> {
+    const verb = call.verb;
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.options.accessToken}`, Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (this.options.quotaProject && QUOTA_PROJECT_APIS.has(call.api)) headers['x-goog-user-project'] = this.options.quotaProject;
+    let answer: { status: number; text: string };
     try {
-      const response = await fetch(url, {
-        method,
-        headers: { Authorization: `Bearer ${this.accessToken}`, Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      if (!response.ok) {
-        throw new ApiError(`${method} ${url} answered ${response.status}${googleStatus(await response.text())}`);
-      }
-      return (await response.json()) as Record<string, unknown>;
+      answer = await transport(
+        verb,
+        url,
+        headers,
+        body === undefined ? undefined : JSON.stringify(body),
+        this.options.timeoutMs,
+        call.api === 'kubernetes' ? this.options.kubernetes?.caCertificate : undefined,
+      );
     } catch (error) {
-      if (error instanceof ApiError) throw error;
       // fetch rejects with a DOMException (not always `instanceof Error` across realms): read its name and message.
-      const { name, message, cause } = (error ?? {}) as { name?: string; message?: string; cause?: { code?: string } };
+      const { name, message, cause, code } = (error ?? {}) as { name?: string; message?: string; cause?: { code?: string }; code?: string };
       const timedOut = name === 'TimeoutError' || name === 'AbortError';
-      const why = timedOut ? `no answer within ${this.timeoutMs} ms` : `${message ?? String(error)}${cause?.code ? ` (${cause.code})` : ''}`;
-      throw new ApiError(`${method} ${url} failed: ${why}`);
+      const errorCode = cause?.code ?? code;
+      const why = timedOut ? `no answer within ${this.options.timeoutMs} ms` : `${message ?? String(error)}${errorCode && !(message ?? '').includes(errorCode) ? ` (${errorCode})` : ''}`;
+      throw new ApiError(`${verb} ${url} failed: ${why}`);
+    }
+    if (answer.status < 200 || answer.status > 299) {
+      throw new ApiError(`${verb} ${url} answered ${answer.status}${googleStatus(answer.text)}`, answer.status);
+    }
+    try {
+      return (answer.text.trim() ? JSON.parse(answer.text) : {}) as Record<string, unknown>;
+    } catch {
+      throw new ApiError(`${verb} ${url} answered ${answer.status} with a body that is not JSON: ${answer.text.trim().slice(0, 200)}`, answer.status);
     }
   }
 
   /** Every page of a list, following `nextPageToken`; `pageItems` picks the resources out of one page. */
-  async pages(url: string, pageItems: (page: Record<string, unknown>) => GoogleItem[]): Promise<GoogleItem[]> {
+  async pages(
+    call: GoogleCall,
+    params: Readonly<Record<string, string>>,
+    pageItems: (page: Record<string, unknown>) => GoogleItem[],
+    query: Readonly<Record<string, string>> = {},
+  ): Promise<GoogleItem[]> {
     const items: GoogleItem[] = [];
     const seen = new Set<string>();
+    const first = this.url(call, params, query);
     let pageToken: string | undefined;
     do {
-      const pageUrl = new URL(url);
-      if (pageToken) pageUrl.searchParams.set('pageToken', pageToken);
-      const page = await this.get(pageUrl.toString());
+      const page = await this.send(call, this.url(call, params, pageToken ? { ...query, pageToken } : query));
       items.push(...pageItems(page));
       pageToken = typeof page.nextPageToken === 'string' && page.nextPageToken ? page.nextPageToken : undefined;
-      if (pageToken && seen.has(pageToken)) throw new ApiError(`GET ${url} returned the page token "${pageToken}" twice; stopping instead of looping`);
+      if (pageToken && seen.has(pageToken)) throw new ApiError(`GET ${first} returned the page token "${pageToken}" twice; stopping instead of looping`);
       if (pageToken) seen.add(pageToken);
     } while (pageToken);
     return items;
   }
 
-  /** `GET .../global/<kind>` and the like: `{ items: [...], nextPageToken }`. */
-  list(url: string): Promise<GoogleItem[]> {
-    return this.pages(url, (page) => (page.items as GoogleItem[] | undefined) ?? []);
+  /** `GET .../global/<kind>` and the like: `{ items: [...], nextPageToken }`; no `items` is an empty page. */
+  list(call: GoogleCall, params: Readonly<Record<string, string>>): Promise<GoogleItem[]> {
+    return this.pages(call, params, (page) => (page.items as GoogleItem[] | undefined) ?? []);
   }
 
   /**
@@ -119,25 +159,73 @@ export class GoogleApiReader {
    * `warning` (NO_RESULTS_ON_PAGE). With `returnPartialSuccess=true` (Google's advice for aggregated lists) a scope that
    * could not be read is named in `unreachables`: a leftover check cannot call that clean, so it is an error.
    */
-  aggregated(projectUrl: string, kind: string): Promise<GoogleItem[]> {
-    const url = `${projectUrl}/aggregated/${kind}?returnPartialSuccess=true`;
-    return this.pages(url, (page) => {
-      const unreachables = (page.unreachables as string[] | undefined) ?? [];
-      if (unreachables.length > 0) throw new ApiError(`GET ${url} could not read ${unreachables.join(', ')}; run the check again`);
-      const scopes = (page.items as Record<string, Record<string, unknown>> | undefined) ?? {};
-      return Object.values(scopes).flatMap((scoped) => (scoped[kind] as GoogleItem[] | undefined) ?? []);
-    });
+  aggregated(call: GoogleCall, params: Readonly<Record<string, string>>): Promise<GoogleItem[]> {
+    const kind = call.path.split('/').pop() ?? '';
+    const query = { returnPartialSuccess: 'true' };
+    const url = this.url(call, params, query);
+    return this.pages(
+      call,
+      params,
+      (page) => {
+        const unreachables = (page.unreachables as string[] | undefined) ?? [];
+        if (unreachables.length > 0) throw new ApiError(`GET ${url} could not read ${unreachables.join(', ')}; run the check again`);
+        const scopes = (page.items as Record<string, Record<string, unknown>> | undefined) ?? {};
+        return Object.values(scopes).flatMap((scoped) => (scoped[kind] as GoogleItem[] | undefined) ?? []);
+      },
+      query,
+    );
   }
 }
 
-/** A request that failed or answered what a check cannot trust. */
-export class ApiError extends Error {}
+/**
+ * One HTTP exchange: `fetch` for the Google APIs; node's own client for a
+ * cluster's API with its CA certificate (fetch cannot take a CA of its own).
+ */
+async function transport(
+  verb: GoogleCall['verb'],
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+  caCertificate: string | undefined,
+): Promise<{ status: number; text: string }> {
+  if (caCertificate === undefined) {
+    const response = await fetch(url, { method: verb, headers, body, signal: AbortSignal.timeout(timeoutMs) });
+    return { status: response.status, text: await response.text() };
+  }
+  const target = new URL(url);
+  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(target, { method: verb, headers, ca: caCertificate, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
-/** ` (PERMISSION_DENIED): Required 'compute.networks.list' permission ...` from a Google error body, or its start. */
+/** A request that failed or answered what a check cannot trust; `status` is the HTTP status when there was an answer. */
+export class ApiError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/**
+ * ` (PERMISSION_DENIED): Required 'compute.networks.list' permission ...` from a Google error body, ` (Forbidden): ...`
+ * from a Kubernetes Status, or the body's start.
+ */
 function googleStatus(body: string): string {
   try {
-    const error = (JSON.parse(body) as { error?: { status?: string; message?: string } }).error;
+    const parsed = JSON.parse(body) as { error?: { status?: string; message?: string }; kind?: string; reason?: string; message?: string };
+    const error = parsed.error;
     if (error?.message) return `${error.status ? ` (${error.status})` : ''}: ${error.message}`;
+    if (parsed.kind === 'Status' && parsed.message) return `${parsed.reason ? ` (${parsed.reason})` : ''}: ${parsed.message}`;
   } catch {
     // not JSON: show the text
   }

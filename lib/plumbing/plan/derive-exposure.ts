@@ -4,6 +4,7 @@
  * instead of stated.
  */
 import { ClientIpVia, clientIpPreserved, Cloud } from '../../model/contract';
+import { ciliumWords, GKE_DATAPLANE_V2 } from '../../model/exposure-facts';
 import { datapathEffect } from './datapath';
 import { DatapathExplanation } from './model';
 import { ExposureResources } from './exposure-resources';
@@ -115,6 +116,11 @@ export function clientIpVia(shape: Pick<LoadBalancerShape, 'l7' | 'targets' | 'k
   return shape.keepsClientAsSource === null ? null : shape.keepsClientAsSource ? 'tcp-source' : 'none';
 }
 
+/** The health check's words; with a Cilium dataplane no kube-proxy answers the node health port (worded as the `-lb` stack's output). */
+function healthCheckOf(cloud: Cloud, words: string, datapath: DatapathExplanation | null): string {
+  return datapath?.dataplane === 'cilium-ebpf' ? ciliumWords.healthCheck(words, cloud === 'gcp' ? GKE_DATAPLANE_V2 : 'Cilium (eBPF)') : words;
+}
+
 /** Explains one exposure of a `-lb` stack. */
 export function deriveExposure(
   cloud: Cloud,
@@ -154,7 +160,7 @@ export function deriveExposure(
     client_ip_via: via,
     client_ip_preserved: via === null ? null : clientIpPreserved(via),
     client_ip_seen_as: clientSeenAs(shape, snat, ctx.dataplane),
-    health_check: shape.targets === null ? 'unknown' : shape.healthCheck(policy),
+    health_check: shape.targets === null ? 'unknown' : healthCheckOf(cloud, shape.healthCheck(policy), ctx.datapath ?? null),
     datapath_effect: datapathEffect(ctx.datapath ?? null, { targets: shape.targets, external_traffic_policy: policy, client_ip_via: via }),
     path: path.steps,
     path_summary: path.summary,

@@ -9,6 +9,7 @@
  *   VPC-native clusters) and GKE passthrough Network Load Balancers.
  */
 import { Cloud } from '../../model/contract';
+import { NODE_HEALTH_PORT } from '../../model/exposure-facts';
 import { ExposureResources, KubeObject } from './exposure-resources';
 import { block, dig } from '../terraform/terraform-json';
 
@@ -318,9 +319,7 @@ function gcpService(service: KubeObject): LoadBalancerShape {
     targetType,
     keepsClientAsSource: true,
     healthCheck: (policy) =>
-      policy === 'Local'
-        ? "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass"
-        : 'kube-proxy health port 10256 (HTTP /healthz) on every node: passes on nodes without a Pod too',
+      policy === 'Local' ? "each node's healthCheckNodePort (HTTP /healthz): only nodes with a ready Pod pass" : `${NODE_HEALTH_PORT} on every node: passes on nodes without a Pod too`,
     notes: [],
   };
 }

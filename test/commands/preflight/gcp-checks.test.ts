@@ -4,13 +4,12 @@
  * projects.testIamPermissions, Compute Engine regions.get and projects.get,
  * GKE clusters.list, networks.get and IAM serviceAccounts.get.
  */
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { SynthStack } from '../../../lib/plumbing/terraform/terraform-json';
 import { gcpFindings, GcpPreflightInput } from '../../../lib/commands/preflight/gcp-checks';
+import { GcpQuotaNeeds } from '../../../lib/commands/preflight/quota-needs';
+import { PREFLIGHT_PROJECT as PROJECT, PREFLIGHT_TOKEN as TOKEN, servePreflightApi } from '../../support/google-api';
 
-const TOKEN = 'ya29.preflight-loopback';
-const PROJECT = 'my-lab-project';
+const serve = servePreflightApi;
 
 /** The parts of a synthesized `lab-gcp-cluster` the checks read. */
 const STACK: SynthStack = {
@@ -26,70 +25,19 @@ const STACK: SynthStack = {
   },
 };
 
-interface Scenario {
-  enabled: string[];
-  granted: (asked: string[]) => string[];
-  clusters: unknown[];
-  existing: string[];
-  cpus: { limit: number; usage: number };
-}
-
-async function serve(s: Scenario): Promise<{ base: string; posts: string[][]; close: () => Promise<void> }> {
-  const posts: string[][] = [];
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    const notFound = () => send(404, { error: { code: 404, status: 'NOT_FOUND', message: `${url.pathname} not found` } });
-    if (url.pathname === '/tokeninfo') return send(200, { azp: '32555940559.apps.googleusercontent.com', email: 'host@example.com', expires_in: '3599' });
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(401, { error: { code: 401, status: 'UNAUTHENTICATED', message: 'Request had invalid authentication credentials.' } });
-    if (url.pathname === `/serviceusage/v1/projects/${PROJECT}/services`) {
-      // Two pages, as services.list pages.
-      const names = s.enabled.map((n) => ({ name: `projects/123/services/${n}`, config: { name: n }, state: 'ENABLED' }));
-      if (url.searchParams.get('pageToken') === 'p2') return send(200, { services: names.slice(1) });
-      return send(200, { services: names.slice(0, 1), nextPageToken: 'p2' });
-    }
-    if (req.method === 'POST' && url.pathname === `/crm/v1/projects/${PROJECT}:testIamPermissions`) {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        const asked = (JSON.parse(body) as { permissions: string[] }).permissions;
-        posts.push(asked);
-        send(200, s.granted(asked).length ? { permissions: s.granted(asked) } : {});
-      });
-      return;
-    }
-    if (url.pathname === `/compute/v1/projects/${PROJECT}/regions/us-central1`) {
-      return send(200, {
-        name: 'us-central1',
-        quotas: [
-          { metric: 'CPUS', ...s.cpus },
-          { metric: 'IN_USE_ADDRESSES', limit: 8, usage: 1 },
-        ],
-      });
-    }
-    if (url.pathname === `/compute/v1/projects/${PROJECT}`) {
-      return send(200, {
-        name: PROJECT,
-        quotas: [
-          { metric: 'BACKEND_SERVICES', limit: 9, usage: 2 },
-          { metric: 'FORWARDING_RULES', limit: 15, usage: 0 },
-        ],
-      });
-    }
-    if (url.pathname === `/container/v1/projects/${PROJECT}/locations/-/clusters`) return send(200, { clusters: s.clusters });
-    const resource = url.pathname.split('/').pop() ?? '';
-    if (url.pathname.startsWith(`/compute/v1/projects/${PROJECT}/global/networks/`) || url.pathname.startsWith(`/iam/v1/projects/${PROJECT}/serviceAccounts/`)) {
-      return s.existing.includes(decodeURIComponent(resource)) ? send(200, { name: resource }) : notFound();
-    }
-    return notFound();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, posts, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+/** A lab's needs: regional CPUS and IN_USE_ADDRESSES, the Gateway's project-wide managed forwarding rules and backend services, and one not needed. */
+const NEEDS: GcpQuotaNeeds = {
+  quotas: [
+    { metric: 'CPUS', scope: 'region', need: 6, counted: '3 node VMs' },
+    { metric: 'IN_USE_ADDRESSES', scope: 'region', need: 2, counted: '1 Cloud NAT, 1 passthrough NLB' },
+    { metric: 'GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', scope: 'project', need: 1, counted: '1 Gateway' },
+    { metric: 'GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES', scope: 'project', need: 2, counted: '1 Gateway' },
+    { metric: 'FORWARDING_RULES', scope: 'project', need: 0, counted: '0 GKE Ingress' },
+    { metric: 'NETWORKS', scope: 'project', need: 1, counted: 'one VPC network per environment' },
+    { metric: 'REGIONAL_EXTERNAL_MANAGED_BACKEND_SERVICES', scope: 'region', need: 0, counted: 'none' },
+  ],
+  notes: [],
+};
 
 const PERMISSIONS = Array.from({ length: 130 }, (_, i) => `compute.thing${i}.get`).concat(['iam.serviceAccounts.actAs', 'compute.firewalls.create']);
 const APIS = ['compute.googleapis.com', 'container.googleapis.com', 'iam.googleapis.com', 'cloudresourcemanager.googleapis.com'];
@@ -110,7 +58,7 @@ function input(base: string, overrides: Partial<GcpPreflightInput> = {}): GcpPre
     clusterStacks: [{ env: 'lab', stack: STACK }],
     permissions: PERMISSIONS,
     requiredApis: APIS,
-    needs: { cpus: 6, regionalInUseAddresses: 2, backendServices: 4, forwardingRules: 3, notes: [] },
+    needs: NEEDS,
     // No fixture API here hangs: the timeout only has to be far above how late a loopback answer comes on a busy machine.
     timeoutMs: 30_000,
     ...overrides,
@@ -126,10 +74,11 @@ describe('GCP preflight on loopback', () => {
         ['gcp identity', 'pass', `host@example.com, project ${PROJECT}`],
         ['gcp apis', 'pass', `all 4 APIs enabled: ${APIS.join(', ')}`],
         ['gcp permissions', 'pass', `all 132 permissions the stacks need are held on ${PROJECT}`],
-        ['gcp quota CPUS', 'pass', 'CPUS in region us-central1: 4 in use + 6 for this lab = 10 of 24'],
-        ['gcp quota IN_USE_ADDRESSES', 'pass', 'IN_USE_ADDRESSES in region us-central1: 1 in use + 2 for this lab = 3 of 8'],
-        ['gcp quota BACKEND_SERVICES', 'pass', `BACKEND_SERVICES in project ${PROJECT}: 2 in use + 4 for this lab = 6 of 9`],
-        ['gcp quota FORWARDING_RULES', 'pass', `FORWARDING_RULES in project ${PROJECT}: 0 in use + 3 for this lab = 3 of 15`],
+        ['gcp quota CPUS', 'pass', 'CPUS in region us-central1: 4 in use + 6 for this lab (3 node VMs) = 10 of 24'],
+        ['gcp quota IN_USE_ADDRESSES', 'pass', 'IN_USE_ADDRESSES in region us-central1: 1 in use + 2 for this lab (1 Cloud NAT, 1 passthrough NLB) = 3 of 8'],
+        ['gcp quota GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', 'pass', `GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES in project ${PROJECT}: 0 in use + 1 for this lab (1 Gateway) = 1 of 15`],
+        ['gcp quota GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES', 'pass', `GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES in project ${PROJECT}: 2 in use + 2 for this lab (1 Gateway) = 4 of 50`],
+        ['gcp quota NETWORKS', 'pass', `NETWORKS in project ${PROJECT}: 1 in use + 1 for this lab (one VPC network per environment) = 2 of 5`],
         ['gcp names lab', 'pass', 'all 3 names free (cluster, network, service account)'],
       ]);
       expect(api.posts.map((p) => p.length)).toEqual([100, 32]);
@@ -158,7 +107,7 @@ describe('GCP preflight on loopback', () => {
       expect(byCheck['gcp permissions'].verdict).toBe('fail');
       expect(byCheck['gcp permissions'].detail).toBe(`the deployer lacks 2 of 132 permissions the stacks need on ${PROJECT}: iam.serviceAccounts.actAs, compute.firewalls.create`);
       expect(byCheck['gcp permissions'].fix).toContain('roles/iam.serviceAccountUser');
-      expect(byCheck['gcp quota CPUS']).toMatchObject({ verdict: 'fail', detail: 'CPUS in region us-central1: 4 in use + 6 for this lab = 10 of 8' });
+      expect(byCheck['gcp quota CPUS']).toMatchObject({ verdict: 'fail', detail: 'CPUS in region us-central1: 4 in use + 6 for this lab (3 node VMs) = 10 of 8' });
       expect(byCheck['gcp names lab']).toMatchObject({
         verdict: 'fail',
         detail: "already exist and are not this workshop's (labels hoplab-env=lab, hoplab-workshop=k8s-101): GKE cluster lab-gke (us-central1-a), network lab-gke",
@@ -204,6 +153,69 @@ describe('GCP preflight on loopback', () => {
       expect(findings[0]).toMatchObject({ check: 'gcp identity', verdict: 'fail' });
       expect(findings[0].detail).toMatch(/^the Google token was refused: GET .*access_token=<token> answered 404/);
       expect(findings[0].detail).not.toContain(TOKEN);
+    } finally {
+      await api.close();
+    }
+  });
+
+  test('GIVEN a needed metric the project does not report WHEN checked THEN it is a warning that says it was not checked', async () => {
+    const api = await serve({ enabled: APIS, granted: (p) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 0 } });
+    try {
+      const needs: GcpQuotaNeeds = { quotas: [{ metric: 'GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Ingress default backend' }], notes: [] };
+      const findings = await gcpFindings(input(api.base, { needs }));
+      expect(findings.filter((f) => f.check.startsWith('gcp quota'))).toEqual([
+        {
+          check: 'gcp quota GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES',
+          verdict: 'warn',
+          detail: `GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES is not among the quotas of project ${PROJECT}; 3 needed (2 GKE Ingress, 1 Ingress default backend), not checked`,
+        },
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('the ADC quota project (x-goog-user-project) on preflight calls', () => {
+  const scenario = { enabled: [...APIS, 'serviceusage.googleapis.com'], granted: (p: string[]) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 4 } };
+
+  test('GIVEN a quota project WHEN checked THEN every Google API call but tokeninfo sends it, and the identity line names it and where it came from', async () => {
+    const api = await serve(scenario);
+    try {
+      const findings = await gcpFindings(input(api.base, { quotaProject: 'billing-proj', quotaProjectFrom: 'GOOGLE_CLOUD_QUOTA_PROJECT' }));
+      expect(findings[0]).toEqual({ check: 'gcp identity', verdict: 'pass', detail: `host@example.com, project ${PROJECT}, quota project billing-proj (GOOGLE_CLOUD_QUOTA_PROJECT)` });
+      const toGoogle = api.requests.filter((r) => r.path !== '/tokeninfo');
+      expect(toGoogle.length).toBeGreaterThan(5);
+      expect(toGoogle.filter((r) => r.userProject !== 'billing-proj').map((r) => r.path)).toEqual([]);
+      expect(api.requests.filter((r) => r.path === '/tokeninfo').map((r) => r.userProject)).toEqual([undefined]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  test('GIVEN no quota project WHEN checked THEN no call sends the header', async () => {
+    const api = await serve(scenario);
+    try {
+      await gcpFindings(input(api.base));
+      expect(api.requests.length).toBeGreaterThan(5);
+      expect(api.requests.filter((r) => r.userProject !== undefined)).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  test('GIVEN no quota project and Service Usage refusing local ADC for want of one WHEN checked THEN the fix is to set the quota project', async () => {
+    const refusal =
+      'Your application is authenticating by using local Application Default Credentials. The serviceusage.googleapis.com API requires a quota project, which is not set by default. To learn how to set your quota project, see https://cloud.google.com/docs/authentication/adc-troubleshooting/user-creds .';
+    const api = await serve({ ...scenario, servicesError: { status: 403, body: { error: { code: 403, status: 'PERMISSION_DENIED', message: refusal } } } });
+    try {
+      const apis = (await gcpFindings(input(api.base))).find((f) => f.check === 'gcp apis');
+      expect(apis).toEqual({
+        check: 'gcp apis',
+        verdict: 'fail',
+        detail: `could not list the enabled APIs: GET ${api.base}/serviceusage/v1/projects/${PROJECT}/services?filter=state%3AENABLED&pageSize=200 answered 403 (PERMISSION_DENIED): ${refusal}`,
+        fix: `gcloud auth application-default set-quota-project ${PROJECT} (or set GOOGLE_CLOUD_QUOTA_PROJECT=${PROJECT}), then run preflight again`,
+      });
     } finally {
       await api.close();
     }

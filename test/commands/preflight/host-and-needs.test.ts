@@ -130,8 +130,24 @@ describe('quota needs from the synthesized stacks', () => {
     // Default modes: native, gateway, nodeport (ALB), nodeport-l4, nodeport-local, native-l4 (NLB); GKE has no native-l4.
     expect(countLoadBalancers(model, 'aws')).toEqual({ byKind: { alb: 6, nlb: 6 }, unknown: [] });
     expect(awsQuotaNeeds(synth, model)).toEqual({ vpcs: 2, internetGateways: 2, natGatewaysPerAz: 2, elasticIps: 2, eksClusters: 2, albs: 6, nlbs: 6, clbs: 0, notes: [] });
-    // 3 e2-standard-2 nodes per environment; NAT and two passthrough NLBs each; 3 L7 (Ingress x2, Gateway) + default backend + 2 L4 backend services each.
-    expect(gcpQuotaNeeds(synth, model, config)).toEqual({ cpus: 12, regionalInUseAddresses: 6, backendServices: 12, forwardingRules: 10, notes: [] });
+    // Per environment: 3 e2-standard-2 nodes with 50 GB pd-balanced disks, and the default pool's e2-medium with GKE's 100 GB pd-balanced
+    // while it exists; one network; Cloud NAT's address and two passthrough NLBs; Ingress x2 (classic ALB) + its default backend; the Gateway
+    // (global external ALB: its backend and the default 404 backend). The exact per-metric counts are in gcp-quota-needs.test.ts.
+    expect(Object.fromEntries(gcpQuotaNeeds(synth, model).quotas.map((q) => [q.metric, q.need]))).toEqual({
+      CPUS: 16,
+      CPUS_ALL_REGIONS: 16,
+      SSD_TOTAL_GB: 500,
+      DISKS_TOTAL_GB: 0,
+      NETWORKS: 2,
+      IN_USE_ADDRESSES: 6,
+      FORWARDING_RULES: 4,
+      GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES: 6,
+      GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES: 2,
+      GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES: 4,
+      EXTERNAL_NETWORK_LB_FORWARDING_RULES: 4,
+      REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES: 4,
+    });
+    expect(config.gcp.nodeCount).toBe(3);
   });
 
   test.each([

@@ -6,9 +6,9 @@ const PROPS: GkeHealthCheckFirewallProps = { name: 'lab-gke', networkId: 'projec
 const synth = (props: Partial<GkeHealthCheckFirewallProps> = {}) => synthScope((scope) => new GkeHealthCheckFirewall(scope, 'lb-firewall', { ...PROPS, ...props }));
 
 describe('GkeHealthCheckFirewall', () => {
-  test('GIVEN Google ranges WHEN read THEN they are the documented health-check and proxy ranges', () => {
+  test('GIVEN Google ranges WHEN read THEN they are the documented health-check and proxy ranges, the L4 ones as GKE’s own L4 rules open them', () => {
     expect(GOOGLE_L7_SOURCE_RANGES).toEqual(['130.211.0.0/22', '35.191.0.0/16']);
-    expect(GOOGLE_L4_HEALTH_CHECK_RANGES).toEqual(['35.191.0.0/16', '209.85.152.0/22', '209.85.204.0/22']);
+    expect(GOOGLE_L4_HEALTH_CHECK_RANGES).toEqual(['130.211.0.0/22', '35.191.0.0/16', '209.85.152.0/22', '209.85.204.0/22']);
   });
 
   test('GIVEN the Pod port WHEN synthesized THEN the L7 rule lets health checks and GFE proxies reach every NodePort (instance groups, healthCheckNodePort) and the Pod port (NEGs)', () => {
@@ -25,7 +25,7 @@ describe('GkeHealthCheckFirewall', () => {
     });
   });
 
-  test('GIVEN passthrough Network Load Balancers WHEN synthesized THEN the L4 rule lets their health checks reach healthCheckNodePorts and kube-proxy', () => {
+  test('GIVEN passthrough Network Load Balancers WHEN synthesized THEN the L4 rule lets their health checks reach healthCheckNodePorts and the node health port', () => {
     const { config: rule } = named(synth().parsed, 'google_compute_firewall', 'lab-gke-allow-l4-lb-hc');
     expect(rule).toEqual({
       name: 'lab-gke-allow-l4-lb-hc',
@@ -33,9 +33,9 @@ describe('GkeHealthCheckFirewall', () => {
       direction: 'INGRESS',
       priority: 1000,
       target_tags: ['lab-gke-node'],
-      source_ranges: ['35.191.0.0/16', '209.85.152.0/22', '209.85.204.0/22'],
+      source_ranges: ['130.211.0.0/22', '35.191.0.0/16', '209.85.152.0/22', '209.85.204.0/22'],
       allow: [{ protocol: 'tcp', ports: ['30000-32767', '10256'] }],
-      description: 'hoplab: passthrough Network Load Balancer health checks to healthCheckNodePorts and kube-proxy',
+      description: 'hoplab: passthrough Network Load Balancer health checks to healthCheckNodePorts and the node health port',
     });
   });
 

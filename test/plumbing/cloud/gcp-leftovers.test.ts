@@ -4,96 +4,11 @@
  * responses are written in the documented format, not captured from a live
  * project).
  */
-import { readFileSync, existsSync } from 'node:fs';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { join, normalize } from 'node:path';
 import { findGcpLeftovers, gcpAccessToken, GcpLeftoverQuery } from '../../../lib/plumbing/cloud/gcp-leftovers';
 import { Leftover } from '../../../lib/plumbing/cloud/leftover';
-import { Json } from '../../support/synth';
+import { Answer, fixture, FIXTURE_PROJECT as PROJECT, FIXTURE_TOKEN as TOKEN, FixtureApi, googleError, Scenario, serveGoogleFixtures as serveFixtures } from '../../support/google-api';
 
-const FIXTURES = join(__dirname, 'fixtures', 'gcp');
-const TOKEN = 'ya29.test-token-for-loopback';
-const PROJECT = 'hoplab-demo';
 const COMPUTE = `/compute/v1/projects/${PROJECT}`;
-
-type Scenario = 'clean' | 'leftovers';
-/** What the server answers for one path (pathname, plus `?pageToken=...` for a later page). */
-type Answer = { readonly status: number; readonly body: unknown } | 'hang';
-
-interface Recorded {
-  readonly method: string | undefined;
-  readonly path: string;
-  readonly query: URLSearchParams;
-  readonly authorization: string | undefined;
-}
-
-interface FixtureApi {
-  readonly compute: string;
-  readonly container: string;
-  readonly iam: string;
-  readonly resourceManager: string;
-  readonly requests: Recorded[];
-  close(): Promise<void>;
-}
-
-const googleError = (code: number, status: string, message: string, reason: string) => ({
-  error: { code, message, errors: [{ message, domain: 'global', reason }], status },
-});
-
-/** A fixture file of a scenario, parsed (to derive an altered answer from). */
-function fixture(scenario: Scenario, path: string): Json {
-  return JSON.parse(readFileSync(join(FIXTURES, scenario, `${path}.json`), 'utf8'));
-}
-
-/**
- * Serves a scenario on an ephemeral loopback port: `/compute/v1/...` and
- * `/container/v1/...` map to `<scenario>/<path>.json`, page `T` of a list to
- * `<path>.page-T.json`. Requests without `Authorization: Bearer <TOKEN>` get
- * Google's 401; unknown paths Google's 404. `answers` replace single paths.
- */
-async function serveFixtures(scenario: Scenario, answers: Record<string, Answer> = {}): Promise<FixtureApi> {
-  const requests: Recorded[] = [];
-  const send = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' });
-    res.end(JSON.stringify(body));
-  };
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const pageToken = url.searchParams.get('pageToken');
-    requests.push({ method: req.method, path: url.pathname, query: url.searchParams, authorization: req.headers.authorization });
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) {
-      return send(
-        res,
-        401,
-        googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', 'authError'),
-      );
-    }
-    const key = url.pathname + (pageToken ? `?pageToken=${pageToken}` : '');
-    const answer = answers[key];
-    if (answer === 'hang') return; // never answers; the socket is destroyed on close
-    if (answer) return send(res, answer.status, answer.body);
-    const file = normalize(join(FIXTURES, scenario, decodeURIComponent(url.pathname) + (pageToken ? `.page-${pageToken}` : '') + '.json'));
-    if (!file.startsWith(join(FIXTURES, scenario)) || !existsSync(file)) {
-      return send(res, 404, googleError(404, 'NOT_FOUND', `The resource '${url.pathname.replace(/^\/\w+\/v1\//, '')}' was not found`, 'notFound'));
-    }
-    return send(res, 200, JSON.parse(readFileSync(file, 'utf8')));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    compute: `http://127.0.0.1:${port}/compute/v1`,
-    container: `http://127.0.0.1:${port}/container/v1`,
-    iam: `http://127.0.0.1:${port}/iam/v1`,
-    resourceManager: `http://127.0.0.1:${port}/crm/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 let api: FixtureApi | undefined;
 afterEach(async () => {
@@ -138,6 +53,10 @@ const BY_LINK = {
   service: 'backends are NEGs or instance groups of the environment',
   check: 'used by a backend service or target pool of the environment',
 };
+/** What the Gateway left of lab: the controller's firewall rule of the network, and a health check nothing links to. */
+const GATEWAY_RULE = 'gkegw1-x7k2-l7-lab-gke-global';
+const GATEWAY_RULE_WHY = "the GKE Gateway controller's rule for network lab-gke: one per cluster and network, it outlives the Gateways";
+const GATEWAY_ORPHAN_CHECK = 'gkegw1-x7k2-hoplab-echo-gateway-80-8d7f6g5h4j3k';
 
 /** What a failed teardown of `lab` left (fixtures/gcp/leftovers), in the order it can be deleted. */
 const LAB_LEFTOVERS: Leftover[] = [
@@ -153,11 +72,14 @@ const LAB_LEFTOVERS: Leftover[] = [
   gcp('compute:backend-service', `${P}/global/backendServices/k8s-be-31234--4f2a9c1d7e3b8a60`, BY_LINK.service),
   gcp('compute:backend-service', `${P}/global/backendServices/k8s1-4f2a9c1d-hoplab-echo-native-80-6b1f0e2a`, BY_LINK.service),
   gcp('compute:backend-service', `${P}/regions/us-central1/backendServices/k8s2-x7k2m9qp-hoplab-echo-nodeport-local-5d0c3b7e`, BY_LINK.service),
+  // Nothing links to it any more: found by the cluster id in the name of the network's Gateway firewall rule.
+  gcp('compute:health-check', `${P}/global/healthChecks/${GATEWAY_ORPHAN_CHECK}`, 'GKE name with cluster id gkegw1-x7k2 (from network lab-gke)'),
   gcp('compute:health-check', `${P}/global/healthChecks/k8s-be-31234--4f2a9c1d7e3b8a60`, BY_LINK.check),
   gcp('compute:health-check', `${P}/global/healthChecks/k8s1-4f2a9c1d-hoplab-echo-native-80-6b1f0e2a`, BY_LINK.check),
   gcp('compute:health-check', `${P}/regions/us-central1/healthChecks/k8s2-x7k2m9qp-hoplab-echo-nodeport-local-5d0c3b7e`, BY_LINK.check),
   gcp('compute:network-endpoint-group', `${P}/zones/us-central1-a/networkEndpointGroups/k8s1-4f2a9c1d-hoplab-echo-native-80-6b1f0e2a`, IN_LAB),
   gcp('compute:instance-group', `${P}/zones/us-central1-a/instanceGroups/k8s-ig--4f2a9c1d7e3b8a60`, IN_LAB),
+  gcp('compute:firewall', `${P}/global/firewalls/${GATEWAY_RULE}`, GATEWAY_RULE_WHY),
   gcp('compute:firewall', `${P}/global/firewalls/k8s-fw-l7--4f2a9c1d7e3b8a60`, IN_LAB),
   gcp('compute:firewall', `${P}/global/firewalls/k8s2-x7k2m9qp-hoplab-echo-nodeport-local-5d0c3b7e`, IN_LAB),
   gcp('compute:firewall', `${P}/global/firewalls/k8s2-x7k2m9qp-hoplab-echo-nodeport-local-5d0c3b7e-fw`, IN_LAB),
@@ -172,8 +94,8 @@ const LAB_LEFTOVERS: Leftover[] = [
   gcp('iam:service-account', `${P}/serviceAccounts/lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com`, 'email lab-gke-nodes@hoplab-demo.iam.gserviceaccount.com'),
 ];
 
-/** Markers of bob's resources: its network, its GKE cluster ids, its legacy load balancer. */
-const BOB_MARKERS = /bob-gke|b81e0d5a|r4t8w2zn|a3f1c8e2b7d94a5e8c1f0b6d2e9a7c43/;
+/** Markers of bob's resources: its network, its GKE cluster ids (Ingress, L4, Gateway), its legacy load balancer. */
+const BOB_MARKERS = /bob-gke|b81e0d5a|r4t8w2zn|gkegw1-m3n4|a3f1c8e2b7d94a5e8c1f0b6d2e9a7c43/;
 
 describe('findGcpLeftovers over recorded API responses', () => {
   test('GIVEN a project with only another environment (bob) and the default network WHEN lab is checked THEN nothing is reported', async () => {
@@ -189,10 +111,20 @@ describe('findGcpLeftovers over recorded API responses', () => {
     expect(leftovers).toEqual(LAB_LEFTOVERS.filter((l) => l.kind !== 'compute:network' && l.kind !== 'compute:subnetwork' && !l.kind.startsWith('iam:')));
   });
 
+  test("GIVEN --stacks gcp-lb (cluster kept) WHEN lab is checked in controller scope THEN the Gateway controller's gkegw1- firewall rule is reported with why it stays, beside the k8s- ones", async () => {
+    const firewalls = (await check('leftovers', 'lab', {}, { scope: 'controller' })).filter((l) => l.kind === 'compute:firewall');
+    expect(firewalls.map((l) => [l.id.split('/').pop(), l.matchedBy])).toEqual([
+      [GATEWAY_RULE, GATEWAY_RULE_WHY],
+      ['k8s-fw-l7--4f2a9c1d7e3b8a60', IN_LAB],
+      ['k8s2-x7k2m9qp-hoplab-echo-nodeport-local-5d0c3b7e', IN_LAB],
+      ['k8s2-x7k2m9qp-hoplab-echo-nodeport-local-5d0c3b7e-fw', IN_LAB],
+    ]);
+  });
+
   test("GIVEN the live bob WHEN bob is checked in controller scope THEN bob's cluster, nodes, network and its own firewall rules are not leftovers", async () => {
     const leftovers = await check('leftovers', 'bob', {}, { scope: 'controller' });
     expect(leftovers.filter((l) => ['container:cluster', 'compute:instance', 'compute:network', 'compute:subnetwork', 'compute:router'].includes(l.kind))).toEqual([]);
-    expect(leftovers.filter((l) => ['compute:firewall', 'compute:instance-group'].includes(l.kind) && !(l.id.split('/').pop() ?? '').startsWith('k8s'))).toEqual([]);
+    expect(leftovers.filter((l) => ['compute:firewall', 'compute:instance-group'].includes(l.kind) && !/^(k8s|gkegw1-)/.test(l.id.split('/').pop() ?? ''))).toEqual([]);
     expect(leftovers.length).toBeGreaterThan(0);
   });
 
@@ -203,29 +135,36 @@ describe('findGcpLeftovers over recorded API responses', () => {
 
   test("GIVEN the same project WHEN bob is checked THEN bob's live resources are found (legacy target pool and its HTTP health check included) and nothing of lab", async () => {
     const leftovers = await check('leftovers', 'bob');
-    expect(leftovers.filter((l) => /lab-gke|4f2a9c1d|x7k2m9qp/.test(l.id))).toEqual([]);
+    expect(leftovers.filter((l) => /lab-gke|4f2a9c1d|x7k2m9qp|gkegw1-x7k2/.test(l.id))).toEqual([]);
     expect(leftovers.map((l) => `${l.kind} ${l.id.replace(`${P}/`, '')}`)).toEqual([
       'container:cluster locations/us-central1-b/clusters/bob-gke',
       'compute:instance zones/us-central1-b/instances/gke-bob-gke-bob-gke-nodes-8d2f4a6c-0k1z',
       'compute:instance zones/us-central1-b/instances/gke-bob-gke-bob-gke-nodes-8d2f4a6c-7hq3',
+      'compute:forwarding-rule global/forwardingRules/gkegw1-m3n4-hoplab-echo-gateway-p0o9i8u7y6t5',
       'compute:forwarding-rule global/forwardingRules/k8s2-fr-r4t8w2zn-hoplab-echo-native-9b4e1a7d',
       'compute:forwarding-rule global/forwardingRules/k8s2-fr-r4t8w2zn-hoplab-echo-nodeport-3f8c0e5a',
       'compute:forwarding-rule regions/us-central1/forwardingRules/a3f1c8e2b7d94a5e8c1f0b6d2e9a7c43',
       'compute:forwarding-rule regions/us-central1/forwardingRules/k8s2-tcp-r4t8w2zn-hoplab-echo-nodeport-local-2e6a9d4c',
       'compute:address global/addresses/bob-gke-native-ip',
+      'compute:address global/addresses/gkegw1-m3n4-hoplab-echo-gateway-p0o9i8u7y6t5',
+      'compute:target-proxy global/targetHttpProxies/gkegw1-m3n4-hoplab-echo-gateway-p0o9i8u7y6t5',
       'compute:target-proxy global/targetHttpProxies/k8s2-tp-r4t8w2zn-hoplab-echo-native-9b4e1a7d',
       'compute:target-proxy global/targetHttpProxies/k8s2-tp-r4t8w2zn-hoplab-echo-nodeport-3f8c0e5a',
       'compute:ssl-certificate global/sslCertificates/k8s2-cr-r4t8w2zn-hoplab-echo-native-9b4e1a7d',
+      'compute:url-map global/urlMaps/gkegw1-m3n4-hoplab-echo-gateway-p0o9i8u7y6t5',
       'compute:url-map global/urlMaps/k8s2-um-r4t8w2zn-hoplab-echo-native-9b4e1a7d',
       'compute:url-map global/urlMaps/k8s2-um-r4t8w2zn-hoplab-echo-nodeport-3f8c0e5a',
+      'compute:backend-service global/backendServices/gkegw1-m3n4-hoplab-echo-gateway-80-5t6y7u8i9o0p',
       'compute:backend-service global/backendServices/k8s-be-31234--b81e0d5a92c4f317',
       'compute:backend-service global/backendServices/k8s1-b81e0d5a-hoplab-echo-native-80-0f5c2d7b',
       'compute:backend-service regions/us-central1/backendServices/k8s2-r4t8w2zn-hoplab-echo-nodeport-local-2e6a9d4c',
       'compute:target-pool regions/us-central1/targetPools/a3f1c8e2b7d94a5e8c1f0b6d2e9a7c43',
+      'compute:health-check global/healthChecks/gkegw1-m3n4-hoplab-echo-gateway-80-5t6y7u8i9o0p',
       'compute:health-check global/healthChecks/k8s-be-31234--b81e0d5a92c4f317',
       'compute:health-check global/healthChecks/k8s1-b81e0d5a-hoplab-echo-native-80-0f5c2d7b',
       'compute:health-check global/httpHealthChecks/k8s-b81e0d5a92c4f317-node',
       'compute:health-check regions/us-central1/healthChecks/k8s2-r4t8w2zn-hoplab-echo-nodeport-local-2e6a9d4c',
+      'compute:network-endpoint-group zones/us-central1-b/networkEndpointGroups/k8s1-b81e0d5a-hoplab-echo-gateway-80-3a9d6b2e',
       'compute:network-endpoint-group zones/us-central1-b/networkEndpointGroups/k8s1-b81e0d5a-hoplab-echo-native-80-0f5c2d7b',
       'compute:instance-group zones/us-central1-b/instanceGroups/gke-bob-gke-bob-gke-nodes-8d2f4a6c-grp',
       'compute:instance-group zones/us-central1-b/instanceGroups/k8s-ig--b81e0d5a92c4f317',
@@ -233,6 +172,7 @@ describe('findGcpLeftovers over recorded API responses', () => {
       'compute:firewall global/firewalls/bob-gke-allow-l7-lb',
       'compute:firewall global/firewalls/gke-bob-gke-3c5e7a91-all',
       'compute:firewall global/firewalls/gke-bob-gke-3c5e7a91-vms',
+      'compute:firewall global/firewalls/gkegw1-m3n4-l7-bob-gke-global',
       'compute:firewall global/firewalls/k8s-fw-a3f1c8e2b7d94a5e8c1f0b6d2e9a7c43',
       'compute:firewall global/firewalls/k8s-fw-l7--b81e0d5a92c4f317',
       'compute:firewall global/firewalls/k8s2-r4t8w2zn-hoplab-echo-nodeport-local-2e6a9d4c',
@@ -523,9 +463,45 @@ describe('GKE Gateway load balancers', () => {
       ['compute:target-proxy', `global/targetHttpProxies/${proxy.name}`, 'uses a URL map of the environment'],
       ['compute:url-map', `global/urlMaps/${map.name}`, 'routes to a backend service of the environment'],
       ['compute:backend-service', `global/backendServices/${service.name}`, 'backends are NEGs or instance groups of the environment'],
+      // The fixtures' own orphan (lab's Gateway of an earlier deploy) sorts first.
+      ['compute:health-check', `global/healthChecks/${GATEWAY_ORPHAN_CHECK}`, 'GKE name with cluster id gkegw1-x7k2 (from network lab-gke)'],
       ['compute:health-check', `global/healthChecks/${linkedCheck.name}`, 'used by a backend service or target pool of the environment'],
       ['compute:health-check', `global/healthChecks/${orphanCheck.name}`, 'GKE name with cluster id gkegw1-x7k2 (from network lab-gke)'],
       ['compute:network-endpoint-group', `zones/us-central1-a/networkEndpointGroups/${NEG}`, IN_LAB],
+      ['compute:firewall', `global/firewalls/${GATEWAY_RULE}`, GATEWAY_RULE_WHY],
+    ]);
+  });
+
+  test("GIVEN nothing of lab's Gateway links to its gkegw1- health check any more WHEN lab is checked THEN the health check is found by the cluster id in the network's gkegw1 firewall rule, and bob's Gateway pieces are not", async () => {
+    const found = await check('leftovers');
+    expect(found.filter((l) => l.id.includes('gkegw1-')).map((l) => [l.kind, l.id.replace(`${P}/`, ''), l.matchedBy])).toEqual([
+      ['compute:health-check', `global/healthChecks/${GATEWAY_ORPHAN_CHECK}`, 'GKE name with cluster id gkegw1-x7k2 (from network lab-gke)'],
+      ['compute:firewall', `global/firewalls/${GATEWAY_RULE}`, GATEWAY_RULE_WHY],
+    ]);
+  });
+
+  test('GIVEN no gkegw1 firewall rule in the network (so no cluster id to go by) WHEN lab is checked THEN the unlinked gkegw1- health check is not claimed', async () => {
+    const without = (path: string) => {
+      const page = fixture('leftovers', `${COMPUTE}/global/${path}`);
+      return { status: 200, body: { ...page, items: page.items.filter((f: { name: string }) => f.name !== GATEWAY_RULE) } };
+    };
+    const found = await check('leftovers', 'lab', {
+      [`${COMPUTE}/global/firewalls`]: without('firewalls'),
+      [`${COMPUTE}/global/firewalls?pageToken=CkYKRAoIZmlyZXdhbGwSOGs4cy1mdy1sNy0t`]: without('firewalls.page-CkYKRAoIZmlyZXdhbGwSOGs4cy1mdy1sNy0t'),
+    });
+    expect(found.filter((l) => l.id.includes('gkegw1-'))).toEqual([]);
+  });
+
+  test("GIVEN the documented form gkegw1-l7-<network>-global (no cluster id) in lab's network, and a rule named for lab-gke on bob's network WHEN lab is checked THEN the first is the Gateway controller's rule and the second is not lab's", async () => {
+    const page = fixture('leftovers', `${COMPUTE}/global/firewalls`);
+    const like = page.items[0];
+    const rule = (name: string, network: string) => ({ ...like, name, network: `${BASE}/global/networks/${network}`, selfLink: `${BASE}/global/firewalls/${name}` });
+    const found = await check('leftovers', 'lab', {
+      [`${COMPUTE}/global/firewalls`]: { status: 200, body: { ...page, items: [...page.items, rule('gkegw1-l7-lab-gke-us-central1', 'lab-gke'), rule('gkegw1-q5r6-l7-lab-gke-global', 'bob-gke')] } },
+    });
+    expect(found.filter((l) => l.kind === 'compute:firewall' && l.id.includes('gkegw1-')).map((l) => [l.id.split('/').pop(), l.matchedBy])).toEqual([
+      ['gkegw1-l7-lab-gke-us-central1', GATEWAY_RULE_WHY],
+      [GATEWAY_RULE, GATEWAY_RULE_WHY],
     ]);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExposureMode } from '../../../lib/model/modes';
 import { Cloud } from '../../../lib/model/contract';
-import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
+import { ciliumWords, EXPOSURE_FACTS, GKE_DATAPLANE_V2 } from '../../../lib/model/exposure-facts';
 import { explainDir } from '../../../lib/plumbing/plan/explain-dir';
 import { CloudExplanation, ExplainModel, ExposureExplanation } from '../../../lib/plumbing/plan/model';
 import { ExplainInputError } from '../../../lib/plumbing/terraform/synth-dir';
@@ -290,6 +290,25 @@ describe('explainDir follows changes to the synthesized stacks', () => {
     expect(cloudOf(model, 'gcp').datapath?.implementation).toBe('GKE Dataplane V2 (Google-managed Cilium, eBPF, no kube-proxy)');
     expect(exposureOf(model, 'gcp', 'nodeport').path[2].then).toBe('cilium-ebpf: DNAT to any ready Pod + SNAT to the node address when that Pod is on another node');
   });
+
+  test.each([
+    ['LEGACY_DATAPATH', EXPOSURE_FACTS.gcp['nodeport-l4']!.health_check],
+    ['ADVANCED_DATAPATH', ciliumWords.healthCheck(EXPOSURE_FACTS.gcp['nodeport-l4']!.health_check, GKE_DATAPLANE_V2)],
+  ])(
+    'GIVEN the GKE passthrough Service with externalTrafficPolicy Cluster and datapath_provider %s THEN its health check is worded as the -lb stack’s output words it (kube-proxy named only where there is one)',
+    (provider, words) => {
+      const dir = fixtureCopy();
+      alterStack(dir, 'lab-gcp-cluster', (json) => {
+        json.resource.google_container_cluster.gke.datapath_provider = provider;
+      });
+      alterStack(dir, 'lab-gcp-lb', (json) => {
+        service(json, 'nodeport-local-service').spec.external_traffic_policy = 'Cluster';
+      });
+      const healthCheck = exposureOf(explainDir(dir), 'gcp', 'nodeport-local').health_check;
+      expect(healthCheck).toBe(words);
+      expect(healthCheck.includes('kube-proxy health port')).toBe(provider === 'LEGACY_DATAPATH');
+    },
+  );
 
   test('GIVEN max_pods_per_node 32 and no outputs THEN a /26 per node and 1024 nodes in the /16', () => {
     const dir = fixtureCopy();

@@ -1,0 +1,148 @@
+/**
+ * Every Google API call hoplab's own code makes (the leftover check, the
+ * firewall cleanup before a GKE network goes, the Gateway API wait, preflight),
+ * as one table: the method's name in Google's reference, its HTTP verb and
+ * path, and the IAM permissions the caller needs for it. The reader
+ * ({@link GoogleApiReader}) only takes calls from this table, so a call cannot
+ * be made without naming its permission, and the permissions preflight tests
+ * with `projects.testIamPermissions` are derived from it ({@link commandPermissions}).
+ *
+ * Permission names: the "IAM Permissions" section of each method in the
+ * Compute Engine, GKE, IAM, Resource Manager and Service Usage REST references
+ * (collected in the research notes, gcp.md section 5). An aggregated list
+ * returns the regional and global resources of a kind: it names both list
+ * permissions, so a role that can list only one of them is caught.
+ */
+
+/** The Google APIs hoplab calls, and the cluster's Kubernetes API (authorized by IAM on GKE). */
+export type GoogleApi = 'compute' | 'container' | 'iam' | 'resourceManager' | 'serviceUsage' | 'tokenInfo' | 'kubernetes';
+
+/** Base URLs of the Google APIs; tests serve recorded-format answers on loopback instead. The Kubernetes API's is the cluster's endpoint. */
+export type GoogleApiBases = Readonly<Record<Exclude<GoogleApi, 'kubernetes'>, string>>;
+
+export const GOOGLE_API_BASES: GoogleApiBases = {
+  compute: 'https://compute.googleapis.com/compute/v1',
+  container: 'https://container.googleapis.com/v1',
+  iam: 'https://iam.googleapis.com/v1',
+  resourceManager: 'https://cloudresourcemanager.googleapis.com/v1',
+  serviceUsage: 'https://serviceusage.googleapis.com/v1',
+  tokenInfo: 'https://oauth2.googleapis.com/tokeninfo',
+};
+
+/**
+ * APIs that take the quota project (`x-goog-user-project`), as Google's client
+ * libraries and gcloud send it. Not tokeninfo (it reads the token itself) and
+ * not the cluster's Kubernetes API.
+ */
+export const QUOTA_PROJECT_APIS: ReadonlySet<GoogleApi> = new Set(['compute', 'container', 'iam', 'resourceManager', 'serviceUsage']);
+
+/** One REST method. */
+export interface GoogleCall {
+  /** Its name in Google's reference, e.g. `compute.firewalls.list`. */
+  readonly name: string;
+  readonly api: GoogleApi;
+  readonly verb: 'GET' | 'POST' | 'DELETE';
+  /** The path under the API's base; `{param}` is filled in per request (URL-encoded). */
+  readonly path: string;
+  /** IAM permissions the caller needs on the project (empty only with {@link noPermission}). */
+  readonly permissions: readonly string[];
+  /** Why the call needs no permission. */
+  readonly noPermission?: string;
+}
+
+const call = (name: string, api: GoogleApi, verb: GoogleCall['verb'], path: string, permissions: readonly string[], noPermission?: string): GoogleCall => ({
+  name,
+  api,
+  verb,
+  path,
+  permissions,
+  ...(noPermission ? { noPermission } : {}),
+});
+const computeList = (kind: string, permission: string) => call(`compute.${kind}.list`, 'compute', 'GET', `projects/{project}/global/${kind}`, [permission]);
+const computeAggregated = (kind: string, permissions: readonly string[]) => call(`compute.${kind}.aggregatedList`, 'compute', 'GET', `projects/{project}/aggregated/${kind}`, permissions);
+
+/** The calls, by what they do. */
+export const GOOGLE_CALLS = {
+  // Compute Engine: global lists (`global/forwardingRules` and `global/addresses` are the globalForwardingRules and globalAddresses collections).
+  networksList: computeList('networks', 'compute.networks.list'),
+  firewallsList: computeList('firewalls', 'compute.firewalls.list'),
+  httpHealthChecksList: computeList('httpHealthChecks', 'compute.httpHealthChecks.list'),
+  backendServicesList: computeList('backendServices', 'compute.backendServices.list'),
+  urlMapsList: computeList('urlMaps', 'compute.urlMaps.list'),
+  targetHttpProxiesList: computeList('targetHttpProxies', 'compute.targetHttpProxies.list'),
+  targetHttpsProxiesList: computeList('targetHttpsProxies', 'compute.targetHttpsProxies.list'),
+  globalForwardingRulesList: call('compute.globalForwardingRules.list', 'compute', 'GET', 'projects/{project}/global/forwardingRules', ['compute.globalForwardingRules.list']),
+  healthChecksList: computeList('healthChecks', 'compute.healthChecks.list'),
+  globalAddressesList: call('compute.globalAddresses.list', 'compute', 'GET', 'projects/{project}/global/addresses', ['compute.globalAddresses.list']),
+  sslCertificatesList: computeList('sslCertificates', 'compute.sslCertificates.list'),
+  // Compute Engine: aggregated lists (every region and zone, and `global` where the kind has global resources).
+  subnetworksAggregated: computeAggregated('subnetworks', ['compute.subnetworks.list']),
+  routersAggregated: computeAggregated('routers', ['compute.routers.list']),
+  networkEndpointGroupsAggregated: computeAggregated('networkEndpointGroups', ['compute.networkEndpointGroups.list']),
+  instanceGroupsAggregated: computeAggregated('instanceGroups', ['compute.instanceGroups.list']),
+  instancesAggregated: computeAggregated('instances', ['compute.instances.list']),
+  targetPoolsAggregated: computeAggregated('targetPools', ['compute.targetPools.list']),
+  backendServicesAggregated: computeAggregated('backendServices', ['compute.backendServices.list', 'compute.regionBackendServices.list']),
+  urlMapsAggregated: computeAggregated('urlMaps', ['compute.urlMaps.list', 'compute.regionUrlMaps.list']),
+  targetHttpProxiesAggregated: computeAggregated('targetHttpProxies', ['compute.targetHttpProxies.list', 'compute.regionTargetHttpProxies.list']),
+  targetHttpsProxiesAggregated: computeAggregated('targetHttpsProxies', ['compute.targetHttpsProxies.list', 'compute.regionTargetHttpsProxies.list']),
+  forwardingRulesAggregated: computeAggregated('forwardingRules', ['compute.forwardingRules.list', 'compute.globalForwardingRules.list']),
+  healthChecksAggregated: computeAggregated('healthChecks', ['compute.healthChecks.list', 'compute.regionHealthChecks.list']),
+  addressesAggregated: computeAggregated('addresses', ['compute.addresses.list', 'compute.globalAddresses.list']),
+  sslCertificatesAggregated: computeAggregated('sslCertificates', ['compute.sslCertificates.list', 'compute.regionSslCertificates.list']),
+  // Compute Engine: single resources, quotas, and the firewall cleanup.
+  networksGet: call('compute.networks.get', 'compute', 'GET', 'projects/{project}/global/networks/{network}', ['compute.networks.get']),
+  regionsGet: call('compute.regions.get', 'compute', 'GET', 'projects/{project}/regions/{region}', ['compute.regions.get']),
+  projectsGet: call('compute.projects.get', 'compute', 'GET', 'projects/{project}', ['compute.projects.get']),
+  // Deleting a firewall rule needs updatePolicy on the rule's network too (as creating one does).
+  firewallsDelete: call('compute.firewalls.delete', 'compute', 'DELETE', 'projects/{project}/global/firewalls/{firewall}', ['compute.firewalls.delete', 'compute.networks.updatePolicy']),
+  globalOperationsGet: call('compute.globalOperations.get', 'compute', 'GET', 'projects/{project}/global/operations/{operation}', ['compute.globalOperations.get']),
+  // GKE
+  clustersList: call('container.projects.locations.clusters.list', 'container', 'GET', 'projects/{project}/locations/-/clusters', ['container.clusters.list']),
+  clustersGet: call('container.projects.locations.clusters.get', 'container', 'GET', 'projects/{project}/locations/{location}/clusters/{cluster}', ['container.clusters.get']),
+  // IAM and Resource Manager
+  serviceAccountsList: call('iam.projects.serviceAccounts.list', 'iam', 'GET', 'projects/{project}/serviceAccounts', ['iam.serviceAccounts.list']),
+  serviceAccountsGet: call('iam.projects.serviceAccounts.get', 'iam', 'GET', 'projects/{project}/serviceAccounts/{email}', ['iam.serviceAccounts.get']),
+  getIamPolicy: call('cloudresourcemanager.projects.getIamPolicy', 'resourceManager', 'POST', 'projects/{project}:getIamPolicy', ['resourcemanager.projects.getIamPolicy']),
+  testIamPermissions: call(
+    'cloudresourcemanager.projects.testIamPermissions',
+    'resourceManager',
+    'POST',
+    'projects/{project}:testIamPermissions',
+    [],
+    'any caller may ask which of the given permissions it holds',
+  ),
+  // Service Usage
+  servicesList: call('serviceusage.services.list', 'serviceUsage', 'GET', 'projects/{project}/services', ['serviceusage.services.list']),
+  // OAuth2: who the token belongs to.
+  tokenInfo: call('oauth2.tokeninfo', 'tokenInfo', 'GET', '', [], 'reads the token it is given'),
+  // The cluster's Kubernetes API: GKE authorizes it with IAM (`container.*`) before RBAC.
+  customResourceDefinitionGet: call('kubernetes.customresourcedefinitions.get', 'kubernetes', 'GET', 'apis/apiextensions.k8s.io/v1/customresourcedefinitions/{crd}', [
+    'container.customResourceDefinitions.get',
+  ]),
+} as const satisfies Record<string, GoogleCall>;
+
+export type GoogleCallId = keyof typeof GOOGLE_CALLS;
+
+/** The IAM permissions of some calls, sorted and without duplicates. */
+export function permissionsOf(calls: readonly GoogleCall[]): string[] {
+  return [...new Set(calls.flatMap((c) => c.permissions))].sort();
+}
+
+/**
+ * What hoplab's commands themselves need on the project beside Terraform:
+ * every call of {@link GOOGLE_CALLS}. Preflight tests these with
+ * `testIamPermissions` whenever a GCP stack is selected.
+ */
+export function commandPermissions(): string[] {
+  return permissionsOf(Object.values(GOOGLE_CALLS));
+}
+
+/** The path of a call with its parameters filled in (each URL-encoded); a missing parameter is a programming error. */
+export function callPath(c: GoogleCall, params: Readonly<Record<string, string>>): string {
+  return c.path.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const value = params[key];
+    if (value === undefined) throw new Error(`${c.name}: no value for {${key}} in ${c.path}`);
+    return encodeURIComponent(value);
+  });
+}

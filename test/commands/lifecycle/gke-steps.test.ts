@@ -1,0 +1,192 @@
+/**
+ * GKE's steps beside Terraform in deploy and teardown, against the loopback
+ * Google fixture API and a loopback Kubernetes API: the firewall cleanup
+ * between `<env>-gcp-lb`'s and `<env>-gcp-cluster`'s destroy (and its retry
+ * when the network's deletion still names such a rule), and the Gateway API
+ * wait before `<env>-gcp-lb` is applied. Terraform is a stand-in function.
+ */
+import { validConfig } from '../../../lib/config/load';
+import { blockingFirewall, GkeSteps } from '../../../lib/commands/lifecycle/gke-steps';
+import { stackTask } from '../../../lib/commands/lifecycle/lifecycle';
+import { stackGraph, StackTask } from '../../../lib/plumbing/selection/stack-graph';
+import {
+  Answer,
+  crdObject,
+  Scenario,
+  FIXTURE_PROJECT as PROJECT,
+  FIXTURE_TOKEN as TOKEN,
+  FixtureApi,
+  googleError,
+  KubernetesApi,
+  serveGoogleFixtures,
+  serveKubernetesApi,
+} from '../../support/google-api';
+
+const COMPUTE = `/compute/v1/projects/${PROJECT}`;
+const GATEWAY = 'gkegw1-x7k2-l7-lab-gke-global';
+const INGRESS = 'k8s-fw-l7--4f2a9c1d7e3b8a60';
+const BLOCKED = (rule: string) =>
+  `Error: Error waiting for Deleting Network: The network resource 'projects/${PROJECT}/global/networks/lab-gke' is already being used by 'projects/${PROJECT}/global/firewalls/${rule}'`;
+
+let google: FixtureApi | undefined;
+let kubernetes: KubernetesApi | undefined;
+afterEach(async () => {
+  await google?.close();
+  await kubernetes?.close();
+  google = kubernetes = undefined;
+});
+
+/** Steps against the fixtures, with the lines they print and the order things happened in. */
+async function steps(options: { scenario?: Scenario; exposures?: string[]; zones?: string[]; answers?: Record<string, Answer>; credentials?: null } = {}) {
+  google = await serveGoogleFixtures(options.scenario ?? 'leftovers', options.answers);
+  const events: string[] = [];
+  const config = validConfig({ gcp: { project: PROJECT, ...(options.zones ? { zones: options.zones } : {}) }, ...(options.exposures ? { exposures: options.exposures } : {}) }, 'test');
+  const gke = new GkeSteps({
+    config,
+    write: (line) => events.push(line.replace(/deleted in \d+\.\d s/, 'deleted in N s').replace(/\b\d+m\d\ds\b|(?<![a-z0-9])\d+s\b/g, 'T')),
+    overrides: {
+      compute: google.compute,
+      container: google.container,
+      kubernetes: kubernetes?.base,
+      credentials: options.credentials === null ? null : { accessToken: TOKEN, source: 'GOOGLE_OAUTH_ACCESS_TOKEN' },
+      pollMs: 10,
+    },
+  });
+  return { gke, events };
+}
+
+/** A Terraform stand-in that fails with the given errors in turn, then succeeds. */
+const terraform = (events: string[], failures: string[] = []) => {
+  let call = 0;
+  return async () => {
+    events.push(`terraform destroy #${++call}`);
+    const failure = failures[call - 1];
+    if (failure) throw new Error(failure);
+  };
+};
+
+const deletes = () => google!.requests.filter((r) => r.method === 'DELETE').map((r) => r.path.split('/').pop());
+const STEP = '  step   lab-gcp-cluster: ';
+
+describe('teardown of <env>-gcp-cluster: the network’s GKE-made firewall rules first', () => {
+  test('GIVEN lab’s network holds the Gateway and Ingress controllers’ per-cluster rules WHEN the cluster stack is destroyed THEN they are deleted and printed before Terraform runs', async () => {
+    const { gke, events } = await steps();
+    await gke.destroyCluster('lab', 'lab-gcp-cluster', terraform(events));
+    expect(events).toEqual([
+      `${STEP}firewall rule ${GATEWAY} in network lab-gke: the GKE Gateway controller's rule for network lab-gke: one per cluster and network, it outlives the Gateways; a network with a rule on it cannot be deleted: deleting it`,
+      `${STEP}firewall rule ${GATEWAY}: deleted in N s`,
+      `${STEP}firewall rule ${INGRESS} in network lab-gke: the GKE Ingress controller's rule, shared by every Ingress of the cluster; a network with a rule on it cannot be deleted: deleting it`,
+      `${STEP}firewall rule ${INGRESS}: deleted in N s`,
+      'terraform destroy #1',
+    ]);
+    expect(deletes()).toEqual([GATEWAY, INGRESS]);
+  });
+
+  test('GIVEN the network delete is still blocked by the Gateway rule (the controller made it again) WHEN destroyed THEN the rules are removed once more and Terraform runs again, once', async () => {
+    const { gke, events } = await steps();
+    await gke.destroyCluster('lab', 'lab-gcp-cluster', terraform(events, [BLOCKED(GATEWAY)]));
+    expect(events.filter((e) => e.startsWith('terraform') || e.includes('blocked'))).toEqual([
+      'terraform destroy #1',
+      `${STEP}deleting network lab-gke was blocked by firewall rule ${GATEWAY}; removing it and destroying again`,
+      'terraform destroy #2',
+    ]);
+    expect(deletes()).toEqual([GATEWAY, INGRESS, GATEWAY, INGRESS]);
+  });
+
+  test.each([
+    ['another error', 'Error: googleapi: Error 400: The cluster is being updated'],
+    ['a rule that is not a GKE controller’s per-cluster rule', BLOCKED('lab-gke-allow-l7-lb')],
+    ['a blocked retry', BLOCKED(GATEWAY)],
+  ])('GIVEN %s WHEN destroyed THEN the error is Terraform’s, with no (further) retry', async (name, failure) => {
+    const { gke, events } = await steps();
+    const failures = name === 'a blocked retry' ? [failure, failure] : [failure];
+    await expect(gke.destroyCluster('lab', 'lab-gcp-cluster', terraform(events, failures))).rejects.toThrow(failure);
+    expect(events.filter((e) => e.startsWith('terraform'))).toEqual(name === 'a blocked retry' ? ['terraform destroy #1', 'terraform destroy #2'] : ['terraform destroy #1']);
+  });
+
+  test('GIVEN the cleanup cannot delete a rule (403) WHEN destroyed THEN it says so, with the fix, and Terraform still runs (the cluster goes first)', async () => {
+    const message = `Required 'compute.firewalls.delete' permission for 'projects/${PROJECT}/global/firewalls/${GATEWAY}'`;
+    const { gke, events } = await steps({ answers: { [`DELETE ${COMPUTE}/global/firewalls/${GATEWAY}`]: { status: 403, body: googleError(403, 'PERMISSION_DENIED', message, 'forbidden') } } });
+    await gke.destroyCluster('lab', 'lab-gcp-cluster', terraform(events));
+    expect(events[1]).toMatch(
+      new RegExp(
+        `^${STEP}could not delete firewall rule ${GATEWAY} of network lab-gke: DELETE \\S+ answered 403 \\(PERMISSION_DENIED\\): .*; destroying anyway \\(the cluster goes first\\)\\. ` +
+          `If deleting the network fails on it, delete it \\(gcloud compute firewall-rules delete <rule> --project ${PROJECT}\\) and run npm run teardown again$`,
+      ),
+    );
+    expect(events.at(-1)).toBe('terraform destroy #1');
+  });
+
+  test('GIVEN no Google credentials WHEN destroyed THEN it says the rules were not looked for, and Terraform runs', async () => {
+    const { gke, events } = await steps({ credentials: null });
+    await gke.destroyCluster('lab', 'lab-gcp-cluster', terraform(events));
+    expect(events).toEqual([`${STEP}no Google credentials: GKE-made firewall rules of network lab-gke not looked for; deleting the network may fail on one`, 'terraform destroy #1']);
+    expect(google!.requests).toEqual([]);
+  });
+
+  test('GIVEN a network without such rules (the clean project: only bob’s and the default network have Gateway rules) WHEN lab is destroyed THEN it says so and touches nothing', async () => {
+    const { gke, events } = await steps({ scenario: 'clean' });
+    await gke.destroyCluster('lab', 'lab-gcp-cluster', terraform(events));
+    expect(events).toEqual([`${STEP}no GKE-made per-cluster firewall rule in network lab-gke`, 'terraform destroy #1']);
+    expect(deletes()).toEqual([]);
+  });
+
+  test('GIVEN Terraform errors WHEN read THEN only a per-cluster GKE rule of the network counts as blocking', () => {
+    expect(blockingFirewall(new Error(BLOCKED(GATEWAY)), PROJECT, 'lab-gke')).toBe(GATEWAY);
+    expect(blockingFirewall(new Error(BLOCKED('gkegw1-m3n4-l7-bob-gke-global')), PROJECT, 'lab-gke')).toBeUndefined();
+    expect(blockingFirewall(new Error('Error: something else'), PROJECT, 'lab-gke')).toBeUndefined();
+  });
+});
+
+describe('deploy of <env>-gcp-lb: the Gateway API CRDs first', () => {
+  test('GIVEN the gateway exposure WHEN bob’s lb stack is about to be applied THEN it waits until the cluster serves the CRDs, saying so', async () => {
+    kubernetes = await serveKubernetesApi((name, count) => (count === 0 ? 'absent' : crdObject(name, true)));
+    const { gke, events } = await steps({ scenario: 'clean', zones: ['us-central1-b'] });
+    await gke.beforeLbApply('bob', 'bob-gcp-lb');
+    expect(events).toEqual([
+      '  wait   bob-gcp-lb: waiting for GKE to install the Gateway API CRDs in bob-gke: gateways absent, httproutes absent (T of at most T)',
+      '  wait   bob-gcp-lb: Gateway API CRDs served by bob-gke (gateways, httproutes) after T',
+    ]);
+    expect(google!.requests.map((r) => r.path)).toEqual([`/container/v1/projects/${PROJECT}/locations/us-central1-b/clusters/bob-gke`]);
+  });
+
+  test('GIVEN no gateway exposure WHEN the lb stack is about to be applied THEN nothing is asked', async () => {
+    const { gke, events } = await steps({ exposures: ['native', 'nodeport-l4'], credentials: null });
+    await gke.beforeLbApply('lab', 'lab-gcp-lb');
+    expect(events).toEqual([]);
+    expect(google!.requests).toEqual([]);
+  });
+
+  test('GIVEN the gateway exposure and no Google credentials WHEN the lb stack is about to be applied THEN it fails, saying how to log in', async () => {
+    const { gke } = await steps({ credentials: null });
+    await expect(gke.beforeLbApply('lab', 'lab-gcp-lb')).rejects.toThrow(
+      'no Google credentials to check that the cluster serves the Gateway API CRDs: run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN',
+    );
+  });
+});
+
+describe('stackTask: where the steps go', () => {
+  const recorder = () => {
+    const calls: string[] = [];
+    const gke = {
+      beforeLbApply: async (_env: string, stack: string) => void calls.push(`wait ${stack}`),
+      destroyCluster: async (_env: string, stack: string, destroy: () => Promise<void>) => {
+        calls.push(`cleanup ${stack}`);
+        await destroy();
+      },
+    };
+    return { calls, gke, terraform: async (task: StackTask) => void calls.push(`terraform ${task.stack}`) };
+  };
+
+  test.each([
+    ['deploy', undefined, ['terraform a-aws-cluster', 'terraform a-aws-lb', 'terraform a-gcp-cluster', 'wait a-gcp-lb', 'terraform a-gcp-lb']],
+    ['destroy', undefined, ['terraform a-aws-cluster', 'terraform a-aws-lb', 'cleanup a-gcp-cluster', 'terraform a-gcp-cluster', 'terraform a-gcp-lb']],
+    ['deploy', 'http://127.0.0.1:5000', ['terraform a-aws-cluster', 'terraform a-aws-lb', 'terraform a-gcp-cluster', 'terraform a-gcp-lb']],
+  ] as const)('GIVEN a %s (emulator %s) WHEN each task runs THEN the GKE steps go before the gcp-lb apply and around the gcp-cluster destroy only', async (direction, endpoint, expected) => {
+    const { calls, gke, terraform } = recorder();
+    const run = stackTask(direction, endpoint, gke, terraform);
+    // Run in graph order: stackGraph lists each environment's tasks cluster before lb.
+    for (const task of stackGraph(['a'], direction)) await run(task);
+    expect(calls).toEqual(expected);
+  });
+});

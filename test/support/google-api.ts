@@ -1,0 +1,323 @@
+/**
+ * Google's APIs and a GKE cluster's Kubernetes API, served on loopback:
+ * - {@link serveGoogleFixtures}: Compute Engine, GKE, IAM and Resource Manager
+ *   answers from test/plumbing/cloud/fixtures/gcp (written in the documented
+ *   formats by generate.ts there), as the leftover check and the firewall
+ *   cleanup read them;
+ * - {@link serveKubernetesApi}: CustomResourceDefinitions over HTTPS with the
+ *   test CA of test/fixtures/tls.
+ * Each records the requests it was sent (method, path, query, the headers that matter).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { AddressInfo } from 'node:net';
+import { join, normalize } from 'node:path';
+import { Json } from './synth';
+
+export const GOOGLE_FIXTURES = join(__dirname, '..', 'plumbing', 'cloud', 'fixtures', 'gcp');
+export const FIXTURE_TOKEN = 'ya29.test-token-for-loopback';
+export const FIXTURE_PROJECT = 'hoplab-demo';
+
+export type Scenario = 'clean' | 'leftovers';
+
+/** What the server answers for one request: one answer, `hang` (never), or answers in turn (the last one repeats). */
+export type Answer = { readonly status: number; readonly body: unknown } | 'hang' | readonly { readonly status: number; readonly body: unknown }[];
+
+/** One request as the server saw it. */
+export interface Recorded {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly authorization: string | undefined;
+  /** The `x-goog-user-project` header (quota project), if sent. */
+  readonly userProject: string | undefined;
+}
+
+export interface FixtureApi {
+  readonly compute: string;
+  readonly container: string;
+  readonly iam: string;
+  readonly resourceManager: string;
+  readonly requests: Recorded[];
+  close(): Promise<void>;
+}
+
+export const googleError = (code: number, status: string, message: string, reason: string) => ({
+  error: { code, message, errors: [{ message, domain: 'global', reason }], status },
+});
+
+/** A fixture file of a scenario, parsed (to derive an altered answer from). */
+export function fixture(scenario: Scenario, path: string): Json {
+  return JSON.parse(readFileSync(join(GOOGLE_FIXTURES, scenario, `${path.replace(/^\//, '')}.json`), 'utf8'));
+}
+
+const send = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' });
+  res.end(JSON.stringify(body));
+};
+
+/** The next answer of `answer` for a key asked `count` times before. */
+function nth(answer: Exclude<Answer, 'hang'>, count: number): { readonly status: number; readonly body: unknown } {
+  return Array.isArray(answer) ? answer[Math.min(count, answer.length - 1)] : (answer as { readonly status: number; readonly body: unknown });
+}
+
+/**
+ * Serves a scenario on an ephemeral loopback port: `GET /compute/v1/...`,
+ * `/container/v1/...`, `/iam/v1/...` and `/crm/v1/...` map to
+ * `<scenario>/<path>.json`, page `T` of a list to `<path>.page-T.json`, and a
+ * DELETE to `<path>.DELETE.json` (the Operation it starts). Requests without
+ * `Authorization: Bearer <FIXTURE_TOKEN>` get Google's 401; unknown paths
+ * Google's 404. `answers` replace single requests, keyed by path (plus
+ * `?pageToken=...` for a later page), or by `DELETE <path>`.
+ */
+export async function serveGoogleFixtures(scenario: Scenario, answers: Record<string, Answer> = {}): Promise<FixtureApi> {
+  const requests: Recorded[] = [];
+  const asked = new Map<string, number>();
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const pageToken = url.searchParams.get('pageToken');
+    const method = req.method ?? 'GET';
+    requests.push({
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      userProject: req.headers['x-goog-user-project'] as string | undefined,
+    });
+    // Drain any body (getIamPolicy's `{}`) before answering.
+    req.resume();
+    if (req.headers.authorization !== `Bearer ${FIXTURE_TOKEN}`) {
+      return send(
+        res,
+        401,
+        googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', 'authError'),
+      );
+    }
+    const key = (method === 'DELETE' ? 'DELETE ' : '') + url.pathname + (pageToken ? `?pageToken=${pageToken}` : '');
+    const answer = answers[key];
+    const count = asked.get(key) ?? 0;
+    asked.set(key, count + 1);
+    if (answer === 'hang') return; // never answers; the socket is destroyed on close
+    if (answer) {
+      const { status, body } = nth(answer, count);
+      return send(res, status, body);
+    }
+    const suffix = method === 'DELETE' ? '.DELETE' : pageToken ? `.page-${pageToken}` : '';
+    const file = normalize(join(GOOGLE_FIXTURES, scenario, decodeURIComponent(url.pathname) + suffix + '.json'));
+    if (!file.startsWith(join(GOOGLE_FIXTURES, scenario)) || !existsSync(file)) {
+      return send(res, 404, googleError(404, 'NOT_FOUND', `The resource '${url.pathname.replace(/^\/\w+\/v1\//, '')}' was not found`, 'notFound'));
+    }
+    return send(res, 200, JSON.parse(readFileSync(file, 'utf8')));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    compute: `http://127.0.0.1:${port}/compute/v1`,
+    container: `http://127.0.0.1:${port}/container/v1`,
+    iam: `http://127.0.0.1:${port}/iam/v1`,
+    resourceManager: `http://127.0.0.1:${port}/crm/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const TLS = join(__dirname, '..', 'fixtures', 'tls');
+/** The test "cluster CA" (PEM) that signed the loopback Kubernetes API's certificate. */
+export const LOOPBACK_CA = readFileSync(join(TLS, 'loopback-ca.crt'), 'utf8');
+/** A CA that signed nothing here. */
+export const OTHER_CA = readFileSync(join(TLS, 'other-ca.crt'), 'utf8');
+
+export interface KubernetesApi {
+  /** `https://127.0.0.1:<port>` */
+  readonly base: string;
+  readonly requests: Recorded[];
+  close(): Promise<void>;
+}
+
+/**
+ * A Kubernetes API on loopback HTTPS (certificate for 127.0.0.1 from
+ * {@link LOOPBACK_CA}): `GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/<name>`
+ * answers what `crd(name, count)` returns for the `count`-th request of that
+ * name (0 first): a CRD object, `absent` (Kubernetes' 404 Status), or an HTTP
+ * status with a Status body. Requests without the bearer token get 401.
+ */
+export async function serveKubernetesApi(crd: (name: string, count: number) => Json | 'absent' | { readonly status: number; readonly reason: string }): Promise<KubernetesApi> {
+  const requests: Recorded[] = [];
+  const asked = new Map<string, number>();
+  const status = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  const server = createHttpsServer({ key: readFileSync(join(TLS, 'loopback-server.key')), cert: readFileSync(join(TLS, 'loopback-server.crt')) }, (req, res) => {
+    const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      userProject: req.headers['x-goog-user-project'] as string | undefined,
+    });
+    if (req.headers.authorization !== `Bearer ${FIXTURE_TOKEN}`) return send(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
+    const match = /^\/apis\/apiextensions\.k8s\.io\/v1\/customresourcedefinitions\/([^/]+)$/.exec(url.pathname);
+    if (!match) return send(res, 404, status(404, 'NotFound', 'the server could not find the requested resource'));
+    const name = decodeURIComponent(match[1]);
+    const count = asked.get(name) ?? 0;
+    asked.set(name, count + 1);
+    const answer = crd(name, count);
+    if (answer === 'absent') {
+      return send(res, 404, status(404, 'NotFound', `customresourcedefinitions.apiextensions.k8s.io "${name}" not found`));
+    }
+    if ('reason' in answer && typeof answer.status === 'number') return send(res, answer.status, status(answer.status, String(answer.reason), String(answer.reason)));
+    return send(res, 200, answer);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `https://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A CustomResourceDefinition as the API returns it, with the Established condition `established`. */
+export function crdObject(name: string, established: boolean): Json {
+  const [plural, ...group] = name.split('.');
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name, uid: '9d6a8e40-3c1f-4b0e-9b7a-2f5c6d1e0a11', resourceVersion: '4821', annotations: { 'gateway.networking.k8s.io/bundle-version': 'v1.3.0' } },
+    spec: { group: group.join('.'), names: { plural, kind: plural[0].toUpperCase() + plural.slice(1, -1) }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true }] },
+    status: {
+      conditions: [
+        { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: '2026-05-12T09:14:02Z' },
+        {
+          type: 'Established',
+          status: established ? 'True' : 'False',
+          reason: established ? 'InitialNamesAccepted' : 'Installing',
+          message: established ? 'the initial names have been accepted' : 'the CRD is being installed',
+          lastTransitionTime: '2026-05-12T09:14:03Z',
+        },
+      ],
+      acceptedNames: { plural, kind: plural[0].toUpperCase() + plural.slice(1, -1) },
+      storedVersions: ['v1'],
+    },
+  };
+}
+
+export const PREFLIGHT_TOKEN = 'ya29.preflight-loopback';
+export const PREFLIGHT_PROJECT = 'my-lab-project';
+
+/** What the preflight loopback API holds. */
+export interface PreflightScenario {
+  readonly enabled: string[];
+  /** Of the permissions asked in one testIamPermissions call, those held. */
+  readonly granted: (asked: string[]) => string[];
+  readonly clusters: unknown[];
+  /** Networks and service accounts (by email) that exist. */
+  readonly existing: string[];
+  readonly cpus: { readonly limit: number; readonly usage: number };
+  /** Answer Service Usage with this error instead (status, Google error body). @default - the services */
+  readonly servicesError?: { readonly status: number; readonly body: unknown };
+}
+
+export interface PreflightApi {
+  readonly base: string;
+  /** The permissions of each testIamPermissions call. */
+  readonly posts: string[][];
+  readonly requests: Recorded[];
+  close(): Promise<void>;
+}
+
+/**
+ * The APIs GCP preflight calls, on loopback, in their documented formats:
+ * OAuth2 tokeninfo, Service Usage services.list (two pages),
+ * projects.testIamPermissions, Compute Engine regions.get and projects.get
+ * (quotas), GKE clusters.list, networks.get and IAM serviceAccounts.get.
+ */
+export async function servePreflightApi(s: PreflightScenario): Promise<PreflightApi> {
+  const posts: string[][] = [];
+  const requests: Recorded[] = [];
+  const project = PREFLIGHT_PROJECT;
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      userProject: req.headers['x-goog-user-project'] as string | undefined,
+    });
+    const notFound = () => send(res, 404, { error: { code: 404, status: 'NOT_FOUND', message: `${url.pathname} not found` } });
+    if (url.pathname === '/tokeninfo') return send(res, 200, { azp: '32555940559.apps.googleusercontent.com', email: 'host@example.com', expires_in: '3599' });
+    if (req.headers.authorization !== `Bearer ${PREFLIGHT_TOKEN}`)
+      return send(res, 401, { error: { code: 401, status: 'UNAUTHENTICATED', message: 'Request had invalid authentication credentials.' } });
+    if (url.pathname === `/serviceusage/v1/projects/${project}/services`) {
+      if (s.servicesError) return send(res, s.servicesError.status, s.servicesError.body);
+      // Two pages, as services.list pages.
+      const names = s.enabled.map((n) => ({ name: `projects/123/services/${n}`, config: { name: n }, state: 'ENABLED' }));
+      if (url.searchParams.get('pageToken') === 'p2') return send(res, 200, { services: names.slice(1) });
+      return send(res, 200, { services: names.slice(0, 1), nextPageToken: 'p2' });
+    }
+    if (req.method === 'POST' && url.pathname === `/crm/v1/projects/${project}:testIamPermissions`) {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const asked = (JSON.parse(body) as { permissions: string[] }).permissions;
+        posts.push(asked);
+        send(res, 200, s.granted(asked).length ? { permissions: s.granted(asked) } : {});
+      });
+      return;
+    }
+    if (url.pathname === `/compute/v1/projects/${project}/regions/us-central1`) {
+      return send(res, 200, {
+        kind: 'compute#region',
+        name: 'us-central1',
+        quotas: [
+          { metric: 'CPUS', ...s.cpus },
+          { metric: 'IN_USE_ADDRESSES', limit: 8, usage: 1 },
+          { metric: 'SSD_TOTAL_GB', limit: 500, usage: 0 },
+          { metric: 'EXTERNAL_NETWORK_LB_FORWARDING_RULES', limit: 15, usage: 0 },
+          { metric: 'REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES', limit: 50, usage: 0 },
+        ],
+      });
+    }
+    if (url.pathname === `/compute/v1/projects/${project}`) {
+      return send(res, 200, {
+        kind: 'compute#project',
+        name: project,
+        quotas: [
+          { metric: 'BACKEND_SERVICES', limit: 9, usage: 2 },
+          { metric: 'FORWARDING_RULES', limit: 15, usage: 0 },
+          { metric: 'GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', limit: 15, usage: 0 },
+          { metric: 'GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES', limit: 50, usage: 2 },
+          { metric: 'CPUS_ALL_REGIONS', limit: 32, usage: 4 },
+          { metric: 'NETWORKS', limit: 5, usage: 1 },
+        ],
+      });
+    }
+    if (url.pathname === `/container/v1/projects/${project}/locations/-/clusters`) return send(res, 200, { clusters: s.clusters });
+    const resource = url.pathname.split('/').pop() ?? '';
+    if (url.pathname.startsWith(`/compute/v1/projects/${project}/global/networks/`) || url.pathname.startsWith(`/iam/v1/projects/${project}/serviceAccounts/`)) {
+      return s.existing.includes(decodeURIComponent(resource)) ? send(res, 200, { name: resource }) : notFound();
+    }
+    return notFound();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    posts,
+    requests,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
