@@ -3,6 +3,7 @@
  * `allowScripts` does not decide (npm 12 will skip them). Each decision is explained in
  * CONTRIBUTING.md ("Install scripts"); this holds the list and the lockfile together.
  */
+import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -28,7 +29,8 @@ describe('install scripts', () => {
     expect(pkg.devDependencies?.['@cdktf/node-pty-prebuilt-multiarch']).toBe('npm:@lydell/node-pty@1.1.0');
     expect(pkg.overrides?.['@cdktf/node-pty-prebuilt-multiarch']).toBe('$@cdktf/node-pty-prebuilt-multiarch');
     // What cdktf-cli loads: the module resolves from its bundle and exposes the API cdktf uses (spawn, write, onData, onExit).
-    const pty = require(require.resolve('@cdktf/node-pty-prebuilt-multiarch', { paths: [join(ROOT, 'node_modules', 'cdktf-cli', 'bundle', 'bin', 'cmds')] })) as { spawn?: unknown };
+    const fromBundle = createRequire(join(ROOT, 'node_modules', 'cdktf-cli', 'bundle', 'bin', 'cmds', 'handlers.js'));
+    const pty = fromBundle('@cdktf/node-pty-prebuilt-multiarch') as { spawn?: unknown };
     expect(typeof pty.spawn).toBe('function');
   });
 });

@@ -39,6 +39,7 @@ export async function teardown(argv: readonly string[]): Promise<number> {
   }
   const awsEndpoint = process.env.HOPLAB_AWS_ENDPOINT || undefined;
   const write = (line: string) => console.log(line);
+  if (!options.leftoversOnly) checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config, options.shard);
   if (options.shard && options.envs?.length === 0) {
     console.log(`hoplab teardown: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
     return 0;
@@ -47,7 +48,6 @@ export async function teardown(argv: readonly string[]): Promise<number> {
     const check = await checkLeftovers({ config: options.config, envs: selectEnvironments(options.config, options.envs), kinds: options.kinds, awsEndpoint, write });
     return check.leftovers.length === 0 && check.uncheckedClouds.length === 0 ? 0 : 1;
   }
-  checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config);
   const envs = selectEnvironments(options.config, options.envs);
   const what = `${options.kinds.join(', ')} of ${envs.length === 1 ? `environment ${envs[0]}` : `${envs.length} environments (${envs.join(', ')})`}`;
   if (!(await confirm('teardown', `Destroy ${what}?`, options.yes))) {

@@ -9,7 +9,7 @@ import { ApiError, COMPUTE_API, CONTAINER_API, GoogleApiReader } from '../../plu
 import { SynthStack, block, isRecord, literalString, resourcesOf } from '../../plumbing/terraform/terraform-json';
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../plumbing/cli/finding';
-import { GcpQuotaNeeds } from './quota-needs';
+import { GcpQuotaNeeds } from '../../plumbing/estimate/quotas';
 
 /** Google API bases; tests serve recorded-format responses on loopback. */
 export interface GoogleApis {
@@ -202,6 +202,7 @@ async function quotaFindings(reader: GoogleApiReader, apis: GoogleApis, input: G
     ];
   }
   const wanted: { metric: string; need: number | undefined; scope: 'region' | 'project' }[] = [
+    { metric: 'NETWORKS', need: input.needs.networks, scope: 'project' },
     { metric: 'CPUS', need: input.needs.cpus, scope: 'region' },
     { metric: 'IN_USE_ADDRESSES', need: input.needs.regionalInUseAddresses, scope: 'region' },
     { metric: 'BACKEND_SERVICES', need: input.needs.backendServices, scope: 'project' },

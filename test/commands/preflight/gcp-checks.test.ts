@@ -74,6 +74,7 @@ async function serve(s: Scenario): Promise<{ base: string; posts: string[][]; cl
       return send(200, {
         name: PROJECT,
         quotas: [
+          { metric: 'NETWORKS', limit: 15, usage: 1 },
           { metric: 'BACKEND_SERVICES', limit: 9, usage: 2 },
           { metric: 'FORWARDING_RULES', limit: 15, usage: 0 },
         ],
@@ -110,7 +111,7 @@ function input(base: string, overrides: Partial<GcpPreflightInput> = {}): GcpPre
     clusterStacks: [{ env: 'lab', stack: STACK }],
     permissions: PERMISSIONS,
     requiredApis: APIS,
-    needs: { cpus: 6, regionalInUseAddresses: 2, backendServices: 4, forwardingRules: 3, notes: [] },
+    needs: { networks: 1, cpus: 6, regionalInUseAddresses: 2, backendServices: 4, forwardingRules: 3, notes: [] },
     // No fixture API here hangs: the timeout only has to be far above how late a loopback answer comes on a busy machine.
     timeoutMs: 30_000,
     ...overrides,
@@ -126,6 +127,7 @@ describe('GCP preflight on loopback', () => {
         ['gcp identity', 'pass', `host@example.com, project ${PROJECT}`],
         ['gcp apis', 'pass', `all 4 APIs enabled: ${APIS.join(', ')}`],
         ['gcp permissions', 'pass', `all 132 permissions the stacks need are held on ${PROJECT}`],
+        ['gcp quota NETWORKS', 'pass', `NETWORKS in project ${PROJECT}: 1 in use + 1 for this lab = 2 of 15`],
         ['gcp quota CPUS', 'pass', 'CPUS in region us-central1: 4 in use + 6 for this lab = 10 of 24'],
         ['gcp quota IN_USE_ADDRESSES', 'pass', 'IN_USE_ADDRESSES in region us-central1: 1 in use + 2 for this lab = 3 of 8'],
         ['gcp quota BACKEND_SERVICES', 'pass', `BACKEND_SERVICES in project ${PROJECT}: 2 in use + 4 for this lab = 6 of 9`],

@@ -1,36 +1,14 @@
 /**
  * Preflight's host checks (tools, provider sources, the host's public address),
- * the quota needs counted from the synthesized stacks, the report formats and
- * the gate deploy runs.
+ * the report formats and the gate deploy runs.
  */
 import { createServer, Server } from 'node:http';
+import { labConfig } from '../../../lib/config/schema';
 import { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App } from 'cdktf';
-import { labConfig, LabConfig } from '../../../lib/config/schema';
-import { explainDir } from '../../../lib/plumbing/plan/explain-dir';
-import { readSynthDir } from '../../../lib/plumbing/terraform/synth-dir';
-import { addLab } from '../../../lib/stacks/hoplab-app';
 import { renderFindings } from '../../../lib/plumbing/cli/finding';
 import { addressFindings, learnPublicAddress, providerSourceFinding, ToolRunner, toolFindings } from '../../../lib/plumbing/host-checks';
 import { preflightGate } from '../../../lib/commands/preflight/preflight-cli';
-import { awsQuotaNeeds, countLoadBalancers, gcpQuotaNeeds, machineTypeVcpus } from '../../../lib/commands/preflight/quota-needs';
 import { deadUrl } from '../../support/echo-servers';
-
-function synthesized(input: unknown) {
-  const config: LabConfig = labConfig.parse(input);
-  const dir = mkdtempSync(join(tmpdir(), 'hoplab-needs-'));
-  try {
-    const app = new App({ outdir: dir, stackTraces: false });
-    addLab(app, config);
-    app.synth();
-    return { config, synth: readSynthDir(dir), model: explainDir(dir) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 async function textServer(body: string, status = 200): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((_req, res) => {
@@ -121,41 +99,6 @@ describe('provider sources and the host address', () => {
       expect.objectContaining({ check: 'host address', verdict: 'warn', fix: 'pass --my-ip <your public address>' }),
     ]);
     expect(await learnPublicAddress({ myIp: '192.0.2.9', url: 'http://127.0.0.1:9/' })).toEqual({ address: '192.0.2.9', source: '--my-ip' });
-  });
-});
-
-describe('quota needs from the synthesized stacks', () => {
-  test('GIVEN two attendees with the default exposures WHEN counted THEN VPC pieces per environment and one load balancer per exposure', () => {
-    const { config, synth, model } = synthesized({ attendees: ['ann', 'bob'] });
-    // Default modes: native, gateway, nodeport (ALB), nodeport-l4, nodeport-local, native-l4 (NLB); GKE has no native-l4.
-    expect(countLoadBalancers(model, 'aws')).toEqual({ byKind: { alb: 6, nlb: 6 }, unknown: [] });
-    expect(awsQuotaNeeds(synth, model)).toEqual({ vpcs: 2, internetGateways: 2, natGatewaysPerAz: 2, elasticIps: 2, eksClusters: 2, albs: 6, nlbs: 6, clbs: 0, notes: [] });
-    // 3 e2-standard-2 nodes per environment; NAT and two passthrough NLBs each; 3 L7 (Ingress x2, Gateway) + default backend + 2 L4 backend services each.
-    expect(gcpQuotaNeeds(synth, model, config)).toEqual({ cpus: 12, regionalInUseAddresses: 6, backendServices: 12, forwardingRules: 10, notes: [] });
-  });
-
-  test.each([
-    [['nodeport-l4'], { nlb: 1 }],
-    [['native-l4'], { nlb: 1 }],
-  ])('GIVEN exposures %j WHEN counted THEN the new mode counts from its synthesized -lb stack: %j', (exposures, byKind) => {
-    const { model } = synthesized({ exposures });
-    expect(countLoadBalancers(model, 'aws')).toEqual({ byKind, unknown: [] });
-  });
-
-  test('GIVEN one exposure mode WHEN counted THEN only its load balancer counts', () => {
-    const { synth, model } = synthesized({ exposures: ['nodeport-local'] });
-    expect(awsQuotaNeeds(synth, model)).toMatchObject({ albs: 0, nlbs: 1 });
-  });
-
-  test.each([
-    ['e2-standard-2', 2],
-    ['n2-highmem-16', 16],
-    ['e2-medium', 2],
-    ['n2-custom-6-24576', 6],
-    ['t2a-standard-4', 4],
-    ['a2-ultragpu-1g', undefined],
-  ])('GIVEN machine type %s WHEN its vCPUs are read THEN %p', (type, vcpus) => {
-    expect(machineTypeVcpus(type)).toBe(vcpus);
   });
 });
 
