@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { awsSubnetLayout, DEFAULT_LAYOUT_MAX_VPC_PREFIX, MIN_PUBLIC_SUBNET_PREFIX } from './aws-subnets';
-import { Cidr, cidr, contains, overlaps } from '../model/cidr';
+import { admitsAnyAddress, Cidr, cidr, contains, overlaps } from '../model/cidr';
+import { EXPOSURE_BUILT_BY, SOURCE_FILTER } from '../model/exposure-facts';
 import { checkAwsDatapath, datapathNotes, RENAMED_FIELDS } from './datapath';
 import { ENI_LIMITS, vpcCniAddressesPerNode } from '../model/eni-limits';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from '../model/gke-limits';
@@ -32,18 +33,20 @@ export function validateConfig(raw: unknown): ValidationResult {
   const aws = top && validFields(awsConfig, (input as Record<string, unknown>).aws);
   const gcp = top && validFields(gcpConfig, (input as Record<string, unknown>).gcp);
   const exposures = top && need(top, 'exposures');
+  const app = top && need(top, 'app');
   const datapath = aws && need(aws, 'datapath', 'kubernetesVersion', 'cilium');
   const attendees = (raw as { attendees?: unknown } | null | undefined)?.attendees;
   const problems = [
     ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => fromZodIssue(raw, issue))),
     ...(exposures ? checkExposures(exposures) : []),
     ...(Array.isArray(attendees) ? checkAttendees({ attendees: attendees.filter((a): a is string => typeof a === 'string') }) : []),
+    ...(app?.app ? checkSourceCidrs(app.app.allowedSourceCidrs) : []),
     ...(aws ? checkAws(aws) : []),
     ...(datapath ? checkAwsDatapath(datapath) : []),
     ...(gcp ? checkGcp(gcp) : []),
   ];
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
-  return { ok: true, config: parsed.data, notes: datapathNotes(parsed.data) };
+  return { ok: true, config: parsed.data, notes: [...datapathNotes(parsed.data), ...sourceCidrNotes(parsed.data)] };
 }
 
 /** The fields of one config object, each parsed on its own (see {@link validFields}). */
@@ -79,6 +82,28 @@ function validFields<T extends z.ZodType>(schema: T, raw: unknown): Fields<z.out
  */
 function need<T, K extends keyof T & string>(fields: Fields<T>, ...keys: K[]): Pick<T, K> | undefined {
   return keys.some((key) => fields.invalid.has(key)) ? undefined : (fields.valid as Pick<T, K>);
+}
+
+function checkSourceCidrs(blocks: readonly string[]): ConfigProblem[] {
+  return [...new Set(duplicates(blocks))].map((block) => ({
+    path: 'app.allowedSourceCidrs',
+    value: blocks,
+    reason: `lists "${block}" more than once; list each CIDR block once`,
+  }));
+}
+
+/** What validation says about a narrowed `app.allowedSourceCidrs`: the GKE exposures that cannot honour it. */
+function sourceCidrNotes(config: LabConfig): string[] {
+  if (admitsAnyAddress(config.app.allowedSourceCidrs)) return [];
+  const open = config.exposures.filter((mode) => {
+    const kind = EXPOSURE_BUILT_BY.gcp[mode];
+    return kind !== undefined && SOURCE_FILTER[kind] === undefined;
+  });
+  if (open.length === 0) return [];
+  return [
+    `app.allowedSourceCidrs: on GKE the ${open.join(', ')} exposure${open.length > 1 ? 's stay' : ' stays'} open to any address: ` +
+      'an external Application Load Balancer filters clients only with a Cloud Armor security policy, which hoplab does not create (the EKS load balancers and GKE L4 Services honour the list)',
+  ];
 }
 
 function fromZodIssue(raw: unknown, issue: z.core.$ZodIssue): ConfigProblem[] {
