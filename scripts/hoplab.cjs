@@ -14,6 +14,7 @@ const COMMANDS = {
   local: ['local', 'the embedded default: a real Terraform deploy to a local AWS emulator, then destroy'],
   explain: ['explain', "each exposure's path, hops, client IP, health check and Pod capacity"],
   compare: ['compare', 'deployed environments side by side; --probe measures them'],
+  handout: ['handout', 'a Markdown file and a self-contained HTML page per attendee, and an index'],
   cost: ['cost', 'estimated cost and wall time of deploy and teardown'],
   preflight: ['preflight', 'everything that blocks a deploy, before any spend'],
   deploy: ['deploy', 'preflight, estimate, confirmation, then every stack in dependency order'],

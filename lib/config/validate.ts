@@ -7,7 +7,8 @@ import { ENI_LIMITS, vpcCniAddressesPerNode } from '../model/eni-limits';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from '../model/gke-limits';
 import { ConfigProblem, pathToString, valueAt } from './problems';
 import { didYouMean } from './suggest';
-import { AwsConfig, awsConfig, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
+import { attendee, AwsConfig, awsConfig, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
+import { checkAttendees } from './attendees';
 
 /** The outcome of validating a raw lab config. */
 export type ValidationResult =
@@ -39,7 +40,12 @@ export function validateConfig(raw: unknown): ValidationResult {
   const problems = [
     ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => fromZodIssue(raw, issue))),
     ...(exposures ? checkExposures(exposures) : []),
-    ...(Array.isArray(attendees) ? checkAttendees({ attendees: attendees.filter((a): a is string => typeof a === 'string') }) : []),
+    ...(Array.isArray(attendees)
+      ? checkAttendees(
+          attendees.map((entry: unknown) => attendee.safeParse(entry).data),
+          aws && !aws.invalid.has('clusterAdminArns') ? aws.valid.clusterAdminArns ?? [] : [],
+        )
+      : []),
     ...(app?.app ? checkSourceCidrs(app.app.allowedSourceCidrs) : []),
     ...(aws ? checkAws(aws) : []),
     ...(datapath ? checkAwsDatapath(datapath) : []),
@@ -141,11 +147,12 @@ function allowedKeysAt(raw: unknown, path: readonly PropertyKey[]): string[] {
   const walked: PropertyKey[] = [];
   const resolve = (current: z.ZodType): z.ZodType => {
     const plain = unwrap(current);
-    // A union of objects (the backend): the option whose literal `type` the config chose.
+    // A union of objects (the backend): the option whose literal `type` the config chose; a union of a name and an object (an attendee): the object.
     if (plain instanceof z.ZodDiscriminatedUnion || plain instanceof z.ZodUnion) {
       const chosen = (valueAt(raw, walked) as { type?: unknown } | undefined)?.type;
-      const options = plain.options as z.ZodType[];
-      return unwrap(options.find((option) => option instanceof z.ZodObject && (option.shape.type as z.ZodLiteral | undefined)?.value === chosen) ?? options[0]);
+      const options = (plain.options as z.ZodType[]).map(unwrap);
+      const objects = options.filter((option): option is z.ZodObject => option instanceof z.ZodObject);
+      return objects.find((option) => (option.shape.type as z.ZodLiteral | undefined)?.value === chosen) ?? objects[0] ?? options[0];
     }
     return plain;
   };
@@ -153,6 +160,8 @@ function allowedKeysAt(raw: unknown, path: readonly PropertyKey[]): string[] {
     schema = resolve(schema);
     if (schema instanceof z.ZodObject) {
       schema = schema.shape[key as string];
+    } else if (schema instanceof z.ZodArray && typeof key === 'number') {
+      schema = schema.element as z.ZodType;
     }
     walked.push(key);
   }
@@ -170,15 +179,6 @@ function unwrap(schema: z.ZodType): z.ZodType {
 
 function duplicates<T>(values: readonly T[]): T[] {
   return values.filter((value, index) => values.indexOf(value) !== index);
-}
-
-function checkAttendees(config: { readonly attendees?: readonly string[] }): ConfigProblem[] {
-  const attendees = config.attendees ?? [];
-  return [...new Set(duplicates(attendees))].map((name) => ({
-    path: `attendees[${attendees.lastIndexOf(name)}]`,
-    value: name,
-    reason: `is listed more than once; each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "${name}-2")`,
-  }));
 }
 
 function checkExposures(config: Pick<LabConfig, 'exposures'>): ConfigProblem[] {
