@@ -4,6 +4,7 @@ import { AWS_DATAPATHS, CILIUM_LB_ALGORITHMS, GCP_DATAPATHS } from '../model/dat
 import { KNOWN_INSTANCE_TYPES } from '../model/eni-limits';
 import { DEFAULT_EXPOSURES, EXPOSURE_MODES } from '../model/modes';
 import { EKS_VERSIONS, LB_CONTROLLER_CHART_VERSIONS } from '../model/versions';
+import { didYouMean } from './suggest';
 import { AWS_IDENTITY_EXAMPLE, GCP_IDENTITY_EXAMPLE, isRefusal, parseGcpMember, parseIamPrincipal } from '../model/identities';
 
 /** GKE release channels. */
@@ -30,12 +31,18 @@ const count = (what: string, min: number, max: number) =>
     .min(min, { error: `must be at least ${min} ${what} (allowed: ${min} to ${max})` })
     .max(max, { error: `must be at most ${max} ${what} (allowed: ${min} to ${max})` });
 
+/** ` (did you mean "x"?)` for a likely typo of one of `values`, else nothing. */
+const suggestion = (input: unknown, values: readonly string[]) => {
+  const guess = didYouMean(input, values);
+  return guess ? ` (${guess})` : '';
+};
+
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fix: string) =>
   z.enum(values, {
     error: (issue) =>
       typeof issue.input === 'number'
         ? `is a number, but versions and names are strings: quote it (YAML reads 1.30 as 1.3); allowed: ${values.map((v) => `"${v}"`).join(', ')}`
-        : `is not supported; allowed: ${values.join(', ')}. ${fix}`,
+        : `is not supported${suggestion(issue.input, values)}; allowed: ${values.join(', ')}. ${fix}`,
   });
 
 export const envName = z
@@ -316,7 +323,9 @@ export const backendConfig = z
     {
       error: (issue) =>
         issue.input !== null && typeof issue.input === 'object'
-          ? `is not a backend type; allowed: ${BACKEND_TYPES.join(', ')} (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })`
+          ? `is not a backend type${suggestion((issue.input as { type?: unknown }).type, BACKEND_TYPES)}; allowed: ${BACKEND_TYPES.join(
+              ', ',
+            )} (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })`
           : `must be an object whose "type" is one of: ${BACKEND_TYPES.join(', ')} (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })`,
     },
   )

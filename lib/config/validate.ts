@@ -6,6 +6,7 @@ import { checkAwsDatapath, checkGcpDatapath, datapathNotes, RENAMED_FIELDS } fro
 import { ENI_LIMITS, vpcCniAddressesPerNode } from '../model/eni-limits';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from '../model/gke-limits';
 import { ConfigProblem, pathToString, valueAt } from './problems';
+import { didYouMean } from './suggest';
 import { attendee, AwsConfig, awsConfig, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
 import { checkAttendees } from './attendees';
 
@@ -21,41 +22,74 @@ const GCP_RESERVED_PER_SUBNET = 4n;
 
 /**
  * Validates a raw config (parsed JSON or YAML) and applies defaults. Returns
- * every problem found, each naming the field, the value and what is allowed.
+ * every problem found, each naming the field, the value and what is allowed:
+ * the schema's, and the cross-field rules' on every field that is valid on its
+ * own, so one mistake never hides another (a bad zone is reported next to a bad
+ * node count, and a subnet overlap next to a zone in the wrong region).
  */
 export function validateConfig(raw: unknown): ValidationResult {
-  const parsed = labConfig.safeParse(raw ?? {});
-  if (!parsed.success) {
-    // Still check the cross-field rules of every section that parsed on its own,
-    // so one run reports all the problems it can.
-    const sections = (raw ?? {}) as Record<string, unknown>;
-    const aws = awsConfig.safeParse(sections.aws);
-    const gcp = gcpConfig.safeParse(sections.gcp);
-    return {
-      ok: false,
-      problems: [
-        ...parsed.error.issues.flatMap((issue) => fromZodIssue(raw, issue)),
-        ...(aws.success ? [...checkAws(aws.data), ...checkAwsDatapath(aws.data)] : []),
-        ...(gcp.success ? [...checkGcp(gcp.data), ...checkGcpDatapath(gcp.data)] : []),
-        ...(Array.isArray(sections.attendees)
-          ? checkAttendees(
-              sections.attendees.map((entry: unknown) => attendee.safeParse(entry).data),
-              aws.success ? aws.data.clusterAdminArns : [],
-            )
-          : []),
-      ],
-    };
-  }
+  const input = raw ?? {};
+  const parsed = labConfig.safeParse(input);
+  const top = validFields(labConfig, input);
+  const aws = top && validFields(awsConfig, (input as Record<string, unknown>).aws);
+  const gcp = top && validFields(gcpConfig, (input as Record<string, unknown>).gcp);
+  const exposures = top && need(top, 'exposures');
+  const app = top && need(top, 'app');
+  const datapath = aws && need(aws, 'datapath', 'kubernetesVersion', 'cilium');
+  const gcpDatapath = gcp && need(gcp, 'datapath', 'observability');
+  const attendees = (raw as { attendees?: unknown } | null | undefined)?.attendees;
   const problems = [
-    ...checkExposures(parsed.data),
-    ...checkAttendees(parsed.data.attendees ?? [], parsed.data.aws.clusterAdminArns),
-    ...checkSourceCidrs(parsed.data.app.allowedSourceCidrs),
-    ...checkAws(parsed.data.aws),
-    ...checkAwsDatapath(parsed.data.aws),
-    ...checkGcp(parsed.data.gcp),
-    ...checkGcpDatapath(parsed.data.gcp),
+    ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => fromZodIssue(raw, issue))),
+    ...(exposures ? checkExposures(exposures) : []),
+    ...(Array.isArray(attendees)
+      ? checkAttendees(
+          attendees.map((entry: unknown) => attendee.safeParse(entry).data),
+          aws && !aws.invalid.has('clusterAdminArns') ? aws.valid.clusterAdminArns ?? [] : [],
+        )
+      : []),
+    ...(app?.app ? checkSourceCidrs(app.app.allowedSourceCidrs) : []),
+    ...(aws ? checkAws(aws) : []),
+    ...(datapath ? checkAwsDatapath(datapath) : []),
+    ...(gcp ? checkGcp(gcp) : []),
+    ...(gcpDatapath ? checkGcpDatapath(gcpDatapath) : []),
   ];
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: parsed.data, notes: [...datapathNotes(parsed.data), ...sourceCidrNotes(parsed.data)] };
+  if (!parsed.success || problems.length > 0) return { ok: false, problems };
+  return { ok: true, config: parsed.data, notes: [...datapathNotes(parsed.data), ...sourceCidrNotes(parsed.data)] };
+}
+
+/** The fields of one config object, each parsed on its own (see {@link validFields}). */
+interface Fields<T> {
+  /** The valid fields, defaults applied. */
+  readonly valid: Partial<T>;
+  /** The fields that are present but not valid (their problems come from the schema). */
+  readonly invalid: ReadonlySet<string>;
+}
+
+/**
+ * Each field of an object schema parsed on its own, with its default, so a rule that reads some
+ * fields runs whatever is wrong with the others. Undefined when `raw` is not an object at all
+ * (`undefined` counts as an empty one: the schema's defaults apply).
+ */
+function validFields<T extends z.ZodType>(schema: T, raw: unknown): Fields<z.output<T>> | undefined {
+  const object = unwrap(schema);
+  if (!(object instanceof z.ZodObject)) return undefined;
+  if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) return undefined;
+  const valid: Record<string, unknown> = {};
+  const invalid = new Set<string>();
+  for (const [key, field] of Object.entries(object.shape as Record<string, z.ZodType>)) {
+    const result = field.safeParse((raw as Record<string, unknown> | undefined)?.[key]);
+    if (!result.success) invalid.add(key);
+    else if (result.data !== undefined) valid[key] = result.data;
+  }
+  return { valid: valid as Partial<z.output<T>>, invalid };
+}
+
+/**
+ * The fields a rule reads, when every one of them is valid (an optional one may be absent);
+ * undefined when one is not, so the rule does not run on a value the schema already refused.
+ */
+function need<T, K extends keyof T & string>(fields: Fields<T>, ...keys: K[]): Pick<T, K> | undefined {
+  return keys.some((key) => fields.invalid.has(key)) ? undefined : (fields.valid as Pick<T, K>);
 }
 
 function checkSourceCidrs(blocks: readonly string[]): ConfigProblem[] {
@@ -87,15 +121,25 @@ function fromZodIssue(raw: unknown, issue: z.core.$ZodIssue): ConfigProblem[] {
       const path = pathToString([...issue.path, key]);
       const value = valueAt(raw, [...issue.path, key]);
       const renamed = RENAMED_FIELDS[path];
+      const guess = didYouMean(key, allowed);
       return {
         path,
         value,
-        reason: renamed ? renamed(value) : `is in an unknown field "${key}"; allowed fields here: ${allowed.join(', ')}. Check its spelling or remove it`,
+        reason: renamed
+          ? renamed(value)
+          : guess
+          ? `is in an unknown field "${key}": ${guess} (allowed fields here: ${allowed.join(', ')})`
+          : `is in an unknown field "${key}"; allowed fields here: ${allowed.join(', ')}. Check its spelling or remove it`,
       };
     });
   }
   if (issue.path.length === 0) {
     return [{ path: '(config)', value: raw, reason: 'must be an object of lab settings (see schema/hoplab.config.schema.json)' }];
+  }
+  // zod's own words ("Invalid input: expected object, received array") for a section that is not an object.
+  if (issue.code === 'invalid_type' && issue.expected === 'object' && issue.message.startsWith('Invalid input')) {
+    const allowed = allowedKeysAt(raw, issue.path);
+    if (allowed.length > 0) return [{ path: pathToString(issue.path), value: valueAt(raw, issue.path), reason: `must be an object of settings; allowed fields: ${allowed.join(', ')}` }];
   }
   return [{ path: pathToString(issue.path), value: valueAt(raw, issue.path), reason: issue.message }];
 }
@@ -139,7 +183,7 @@ function duplicates<T>(values: readonly T[]): T[] {
   return values.filter((value, index) => values.indexOf(value) !== index);
 }
 
-function checkExposures(config: LabConfig): ConfigProblem[] {
+function checkExposures(config: Pick<LabConfig, 'exposures'>): ConfigProblem[] {
   return duplicates(config.exposures).map((mode) => ({
     path: 'exposures',
     value: config.exposures,
@@ -164,23 +208,41 @@ function checkOverlaps(blocks: readonly NamedCidr[]): ConfigProblem[] {
   return problems;
 }
 
-function checkAws(aws: AwsConfig): ConfigProblem[] {
+/** The AWS section's cross-field rules, each on the fields it reads when those are valid. */
+function checkAws(fields: Fields<AwsConfig>): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  aws.availabilityZones.forEach((az, i) => {
-    if (!az.startsWith(aws.region) || az.length !== aws.region.length + 1) {
+  const zones = need(fields, 'region', 'availabilityZones');
+  zones?.availabilityZones.forEach((az, i) => {
+    if (!az.startsWith(zones.region) || az.length !== zones.region.length + 1) {
       problems.push({
         path: `aws.availabilityZones[${i}]`,
         value: az,
-        reason: `is not in region "${aws.region}"; use zones such as "${aws.region}a" and "${aws.region}b", or change aws.region`,
+        reason: `is not in region "${zones.region}"; use zones such as "${zones.region}a" and "${zones.region}b", or change aws.region`,
       });
     }
   });
-  for (const arn of new Set(duplicates(aws.clusterAdminArns))) {
-    problems.push({ path: 'aws.clusterAdminArns', value: aws.clusterAdminArns, reason: `lists "${arn}" more than once; list each ARN once` });
+  const admins = need(fields, 'clusterAdminArns')?.clusterAdminArns ?? [];
+  for (const arn of new Set(duplicates(admins))) {
+    problems.push({ path: 'aws.clusterAdminArns', value: admins, reason: `lists "${arn}" more than once; list each ARN once` });
   }
-  for (const az of new Set(duplicates(aws.availabilityZones))) {
-    problems.push({ path: 'aws.availabilityZones', value: aws.availabilityZones, reason: `lists "${az}" more than once; list each zone once` });
+  for (const az of new Set(duplicates(zones?.availabilityZones ?? []))) {
+    problems.push({ path: 'aws.availabilityZones', value: zones!.availabilityZones, reason: `lists "${az}" more than once; list each zone once` });
   }
+  const network = need(fields, 'vpcCidr', 'availabilityZones', 'publicSubnetCidrs', 'privateSubnetCidrs');
+  if (network) problems.push(...checkAwsNetwork(network, need(fields, 'nodeInstanceType', 'nodeCount')));
+  return problems;
+}
+
+/**
+ * The VPC, its subnets and the nodes' addresses in them. Each step needs the one before it to
+ * hold (a subnet is checked against a valid VPC), so a step's problems end this check; the
+ * other AWS rules still run.
+ */
+function checkAwsNetwork(
+  aws: Pick<AwsConfig, 'vpcCidr' | 'availabilityZones' | 'publicSubnetCidrs' | 'privateSubnetCidrs'>,
+  nodes: Pick<AwsConfig, 'nodeInstanceType' | 'nodeCount'> | undefined,
+): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
   const vpc = cidr(aws.vpcCidr);
   if (vpc.prefix < 16 || vpc.prefix > 24) {
     problems.push({
@@ -233,11 +295,11 @@ function checkAws(aws: AwsConfig): ConfigProblem[] {
     }
   }
   problems.push(...checkOverlaps(subnets));
-  if (problems.length > 0) {
+  if (problems.length > 0 || !nodes) {
     return problems;
   }
-  const limits = ENI_LIMITS[aws.nodeInstanceType];
-  const nodesPerSubnet = Math.ceil(aws.nodeCount / aws.availabilityZones.length);
+  const limits = ENI_LIMITS[nodes.nodeInstanceType];
+  const nodesPerSubnet = Math.ceil(nodes.nodeCount / aws.availabilityZones.length);
   const needed = BigInt(nodesPerSubnet * vpcCniAddressesPerNode(limits));
   layout.private.forEach((text, i) => {
     const usable = cidr(text).size - AWS_RESERVED_PER_SUBNET;
@@ -246,7 +308,7 @@ function checkAws(aws: AwsConfig): ConfigProblem[] {
         path: `aws.privateSubnetCidrs[${i}]`,
         value: text,
         reason:
-          `has ${usable} usable addresses but ${nodesPerSubnet} ${aws.nodeInstanceType} nodes can claim ${needed} ` +
+          `has ${usable} usable addresses but ${nodesPerSubnet} ${nodes.nodeInstanceType} nodes can claim ${needed} ` +
           `(the VPC CNI gives each node up to ${limits.maxEnis} ENIs x ${limits.ipv4PerEni} IPv4 addresses); use a larger block or fewer nodes`,
       });
     }
@@ -254,55 +316,61 @@ function checkAws(aws: AwsConfig): ConfigProblem[] {
   return problems;
 }
 
-function checkGcp(gcp: GcpConfig): ConfigProblem[] {
+/** The GKE section's cross-field rules, each on the fields it reads when those are valid. */
+function checkGcp(fields: Fields<GcpConfig>): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  gcp.zones.forEach((zone, i) => {
-    if (!zone.startsWith(`${gcp.region}-`)) {
-      problems.push({ path: `gcp.zones[${i}]`, value: zone, reason: `is not in region "${gcp.region}"; use zones such as "${gcp.region}-a", or change gcp.region` });
+  const zones = need(fields, 'region', 'zones');
+  zones?.zones.forEach((zone, i) => {
+    if (!zone.startsWith(`${zones.region}-`)) {
+      problems.push({ path: `gcp.zones[${i}]`, value: zone, reason: `is not in region "${zones.region}"; use zones such as "${zones.region}-a", or change gcp.region` });
     }
   });
-  for (const zone of new Set(duplicates(gcp.zones))) {
-    problems.push({ path: 'gcp.zones', value: gcp.zones, reason: `lists "${zone}" more than once; list each zone once` });
+  for (const zone of new Set(duplicates(zones?.zones ?? []))) {
+    problems.push({ path: 'gcp.zones', value: zones!.zones, reason: `lists "${zone}" more than once; list each zone once` });
   }
-  const ranges: NamedCidr[] = [
-    { path: 'gcp.nodeSubnetCidr', block: cidr(gcp.nodeSubnetCidr) },
-    { path: 'gcp.podCidr', block: cidr(gcp.podCidr) },
-    { path: 'gcp.serviceCidr', block: cidr(gcp.serviceCidr) },
-  ];
+  const gcp = fields.valid;
+  const ranges: NamedCidr[] = (['nodeSubnetCidr', 'podCidr', 'serviceCidr'] as const).flatMap((key) => (gcp[key] !== undefined ? [{ path: `gcp.${key}`, block: cidr(gcp[key]) }] : []));
   problems.push(...checkOverlaps(ranges));
-  const [nodes, pods, services] = ranges.map((r) => r.block);
-  const totalNodes = gcp.nodeCount * gcp.zones.length;
-  if (nodes.prefix > 29) {
-    problems.push({ path: 'gcp.nodeSubnetCidr', value: gcp.nodeSubnetCidr, reason: `has prefix /${nodes.prefix}; Google Cloud subnets must be /29 or larger` });
-  } else if (nodes.size - GCP_RESERVED_PER_SUBNET < BigInt(totalNodes)) {
-    problems.push({
-      path: 'gcp.nodeSubnetCidr',
-      value: gcp.nodeSubnetCidr,
-      reason: `has ${nodes.size - GCP_RESERVED_PER_SUBNET} usable addresses for ${totalNodes} nodes; use a larger block or fewer nodes`,
-    });
+  const nodeCount = need(fields, 'nodeCount', 'zones');
+  const totalNodes = nodeCount ? nodeCount.nodeCount * nodeCount.zones.length : undefined;
+  if (gcp.nodeSubnetCidr !== undefined) {
+    const nodes = cidr(gcp.nodeSubnetCidr);
+    if (nodes.prefix > 29) {
+      problems.push({ path: 'gcp.nodeSubnetCidr', value: gcp.nodeSubnetCidr, reason: `has prefix /${nodes.prefix}; Google Cloud subnets must be /29 or larger` });
+    } else if (totalNodes !== undefined && nodes.size - GCP_RESERVED_PER_SUBNET < BigInt(totalNodes)) {
+      problems.push({
+        path: 'gcp.nodeSubnetCidr',
+        value: gcp.nodeSubnetCidr,
+        reason: `has ${nodes.size - GCP_RESERVED_PER_SUBNET} usable addresses for ${totalNodes} nodes; use a larger block or fewer nodes`,
+      });
+    }
   }
-  const maxNodes = gkeMaxNodesForPodRange(pods.prefix, gcp.maxPodsPerNode);
-  const perNodePrefix = gkePerNodeRangePrefix(gcp.maxPodsPerNode);
-  if (maxNodes === 0) {
-    const needed = perNodePrefix - Math.ceil(Math.log2(totalNodes));
-    problems.push({
-      path: 'gcp.podCidr',
-      value: gcp.podCidr,
-      reason:
-        `is smaller than the /${perNodePrefix} alias range GKE gives each node at ${gcp.maxPodsPerNode} max Pods per node; ` +
-        `${totalNodes} node(s) need at least a /${needed}: use a larger range or a lower gcp.maxPodsPerNode`,
-    });
-  } else if (maxNodes < totalNodes) {
-    problems.push({
-      path: 'gcp.podCidr',
-      value: gcp.podCidr,
-      reason:
-        `holds ${maxNodes} nodes at ${gcp.maxPodsPerNode} max Pods per node (a /${perNodePrefix} alias range each) but ` +
-        `${totalNodes} nodes are configured (gcp.nodeCount ${gcp.nodeCount} x ${gcp.zones.length} zones); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode`,
-    });
+  const pods = need(fields, 'podCidr', 'maxPodsPerNode');
+  if (pods && nodeCount && totalNodes !== undefined) {
+    const podPrefix = cidr(pods.podCidr).prefix;
+    const maxNodes = gkeMaxNodesForPodRange(podPrefix, pods.maxPodsPerNode);
+    const perNodePrefix = gkePerNodeRangePrefix(pods.maxPodsPerNode);
+    if (maxNodes === 0) {
+      const needed = perNodePrefix - Math.ceil(Math.log2(totalNodes));
+      problems.push({
+        path: 'gcp.podCidr',
+        value: pods.podCidr,
+        reason:
+          `is smaller than the /${perNodePrefix} alias range GKE gives each node at ${pods.maxPodsPerNode} max Pods per node; ` +
+          `${totalNodes} node(s) need at least a /${needed}: use a larger range or a lower gcp.maxPodsPerNode`,
+      });
+    } else if (maxNodes < totalNodes) {
+      problems.push({
+        path: 'gcp.podCidr',
+        value: pods.podCidr,
+        reason:
+          `holds ${maxNodes} nodes at ${pods.maxPodsPerNode} max Pods per node (a /${perNodePrefix} alias range each) but ` +
+          `${totalNodes} nodes are configured (gcp.nodeCount ${nodeCount.nodeCount} x ${nodeCount.zones.length} zones); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode`,
+      });
+    }
   }
-  if (services.prefix > 27) {
-    problems.push({ path: 'gcp.serviceCidr', value: gcp.serviceCidr, reason: `has prefix /${services.prefix}; GKE needs a Service range of /27 or larger` });
+  if (gcp.serviceCidr !== undefined && cidr(gcp.serviceCidr).prefix > 27) {
+    problems.push({ path: 'gcp.serviceCidr', value: gcp.serviceCidr, reason: `has prefix /${cidr(gcp.serviceCidr).prefix}; GKE needs a Service range of /27 or larger` });
   }
   return problems;
 }

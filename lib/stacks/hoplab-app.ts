@@ -1,3 +1,5 @@
+// First: every command that synthesizes comes through here (see drop-dep0044.ts).
+import './drop-dep0044';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { App, TerraformStack } from 'cdktf';

@@ -31,6 +31,15 @@ describe('npm run synth (dist/hoplab.js)', () => {
     expect(result.stdout).toMatch(/^hoplab: synthesized \d+ stacks for "lab" \(config: defaults\) into cdktf.out\/stacks\n$/);
   });
 
+  test('GIVEN six attendees WHEN synthesized THEN stderr notes the VPC default limit they exceed, as a default, not the account limit', () => {
+    const result = runIn({ 'hoplab.config.yaml': 'attendees: [a1, a2, a3, a4, a5, a6]\n' });
+    expect(result.status).toBe(0);
+    expect(result.stderr.split('\n')).toContain(
+      "hoplab: note: VPCs per Region: 6 environments need 6 in us-east-1, over AWS's default limit of 5: a default limit, not your account's; Service Quotas vpc L-F678F1CE (npx hoplab preflight checks your own)",
+    );
+    expect(result.stdout).toMatch(/^hoplab: synthesized 24 stacks for 6 environments/);
+  });
+
   test('GIVEN stacks of an earlier config WHEN the config changes and synth runs again THEN only the new stacks are left', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'hoplab-cli-'));
     const env = { ...process.env };

@@ -122,7 +122,7 @@ const CASES: [string, unknown, string[]][] = [
   [
     'a misspelt field',
     { attendees: [{ name: 'bob', awz: ANN.aws }] },
-    ['attendees[0].awz: "arn:aws:iam::123456789012:role/ann" is in an unknown field "awz"; allowed fields here: name, aws, gcp. Check its spelling or remove it'],
+    ['attendees[0].awz: "arn:aws:iam::123456789012:role/ann" is in an unknown field "awz": did you mean "aws"? (allowed fields here: name, aws, gcp)'],
   ],
   [
     'an object attendee named like a plain one',

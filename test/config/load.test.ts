@@ -62,7 +62,33 @@ describe('loadConfig', () => {
     const cwd = dirWith({ 'hoplab.config.json': '{"name": }' });
     const error = loadError(cwd);
     expect(error.problems).toHaveLength(1);
-    expect(error.problems[0].reason).toMatch(/^is not valid JSON: /);
+    expect(error.problems[0].reason).toBe('is not valid JSON at line 1, column 10: Unexpected token \'}\' (line 1: "{\\"name\\": }")');
+  });
+
+  // The same words on Node 20 (which names a byte offset) and Node 22+ (which adds "(line L column C)").
+  test.each([
+    [
+      'a trailing comma',
+      '{\n  "aws": {\n    "region": "us-east-1",\n    "nodeCount": 3,\n  }\n}\n',
+      'is not valid JSON at line 5, column 3: Expected double-quoted property name; JSON allows no comma before "}" or "]" (line 5: "  }")',
+    ],
+    [
+      'a missing comma',
+      '{\n  "name": "lab"\n  "attendees": ["ann"]\n}\n',
+      'is not valid JSON at line 3, column 3: Expected \',\' or \'}\' after property value (line 3: "  \\"attendees\\": [\\"ann\\"]")',
+    ],
+    [
+      'a comment',
+      '{\n  // the lab\n  "name": "lab"\n}\n',
+      'is not valid JSON at line 2, column 3: Expected property name or \'}\'; JSON has no comments (a hoplab.config.yaml may have them) (line 2: "  // the lab")',
+    ],
+    ['single quotes', "{\n  'name': 'lab'\n}\n", "is not valid JSON at line 2, column 3: Expected property name or '}'; JSON strings and names take double quotes (line 2: \"  'name': 'lab'\")"],
+    ['a word that is not a value', '{\n  "allowWorldOpenEndpoints": yes\n}\n', 'is not valid JSON at line 2, column 30: Unexpected token \'y\' (line 2: "  \\"allowWorldOpenEndpoints\\": yes")'],
+    ['a file cut short', '{\n  "attendees": ["ann",\n', 'is not valid JSON at line 3, column 1: the file ends before the JSON does'],
+  ])('GIVEN JSON with %s WHEN loaded THEN the error names line and column, not a byte position', (_name, text, reason) => {
+    const cwd = dirWith({ 'hoplab.config.json': text });
+    const error = loadError(cwd);
+    expect(error.problems).toEqual([{ path: '(config file)', value: join(cwd, 'hoplab.config.json'), reason }]);
   });
 
   test('GIVEN YAML with a syntax error WHEN loaded THEN the error names the file and the parser message', () => {

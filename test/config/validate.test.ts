@@ -16,13 +16,13 @@ const CASES: [string, unknown, string[]][] = [
   [
     'unknown top',
     { nmae: 'x' },
-    ['nmae: "x" is in an unknown field "nmae"; allowed fields here: name, exposures, aws, gcp, app, workshop, attendees, allowWorldOpenEndpoints, backend, deploy. Check its spelling or remove it'],
+    ['nmae: "x" is in an unknown field "nmae": did you mean "name"? (allowed fields here: name, exposures, aws, gcp, app, workshop, attendees, allowWorldOpenEndpoints, backend, deploy)'],
   ],
   [
     'unknown aws',
     { aws: { vpcCIDR: '10.0.0.0/16' } },
     [
-      'aws.vpcCIDR: "10.0.0.0/16" is in an unknown field "vpcCIDR"; allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController, datapath, cilium. Check its spelling or remove it',
+      'aws.vpcCIDR: "10.0.0.0/16" is in an unknown field "vpcCIDR": did you mean "vpcCidr"? (allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController, datapath, cilium)',
     ],
   ],
   ['not object', 'hello', ['(config): "hello" must be an object of lab settings (see schema/hoplab.config.schema.json)']],
@@ -276,6 +276,46 @@ const CASES: [string, unknown, string[]][] = [
     ['app.allowedSourceCidrs: ["203.0.113.0/24","203.0.113.0/24"] lists "203.0.113.0/24" more than once; list each CIDR block once'],
   ],
   ['backend not an object', { backend: 's3' }, ['backend: "s3" must be an object whose "type" is one of: local, s3, gcs (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })']],
+  // A likely typo gets a "did you mean" (above: "nmae", "vpcCIDR"); an unrelated word ("ingress", "ftp") does not.
+  [
+    'unknown key unrelated',
+    { aws: { owner: 'me' } },
+    [
+      'aws.owner: "me" is in an unknown field "owner"; allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController, datapath, cilium. Check its spelling or remove it',
+    ],
+  ],
+  [
+    'enum typo',
+    { exposures: ['native', 'nodeprot'] },
+    ['exposures[1]: "nodeprot" is not supported (did you mean "nodeport"?); allowed: native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4. See docs/exposures.md.'],
+  ],
+  ['enum typo datapath', { aws: { datapath: 'iptable' } }, ['aws.datapath: "iptable" is not supported (did you mean "iptables"?); allowed: iptables, nftables, ipvs, cilium. See docs/datapaths.md.']],
+  [
+    'unknown key typo',
+    { aws: { datapth: 'ipvs' } },
+    [
+      'aws.datapth: "ipvs" is in an unknown field "datapth": did you mean "datapath"? (allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController, datapath, cilium)',
+    ],
+  ],
+  [
+    'unknown top-level key typo',
+    { attendee: ['ann'] },
+    [
+      'attendee: ["ann"] is in an unknown field "attendee": did you mean "attendees"? (allowed fields here: name, exposures, aws, gcp, app, workshop, attendees, allowWorldOpenEndpoints, backend, deploy)',
+    ],
+  ],
+  [
+    'backend type typo',
+    { backend: { type: 's4', bucket: 'state', region: 'us-east-1' } },
+    ['backend.type: "s4" is not a backend type (did you mean "s3"?); allowed: local, s3, gcs (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })'],
+  ],
+  [
+    'section not an object',
+    { gcp: ['us-central1'] },
+    [
+      'gcp: ["us-central1"] must be an object of settings; allowed fields: project, region, zones, nodeSubnetCidr, podCidr, serviceCidr, releaseChannel, kubernetesVersion, machineType, nodeCount, maxPodsPerNode, datapath, observability, masterAuthorizedCidrs, kubernetesCredentials',
+    ],
+  ],
 ];
 
 describe('validateConfig', () => {
@@ -293,6 +333,59 @@ describe('validateConfig', () => {
   test('GIVEN a bad attendee name next to a duplicate WHEN validated THEN both are reported in one run', () => {
     const result = validateConfig({ attendees: ['ann', 'bob', 'bob', 'Ann'] });
     expect(result.ok ? [] : result.problems.map((p) => `${p.path}=${String(p.value)}`)).toEqual(['attendees[3]=Ann', 'attendees[2]=bob']);
+  });
+
+  test('GIVEN a zone in the wrong region among ten mistakes the schema finds WHEN validated THEN all eleven are reported in one run, the zone too', () => {
+    const result = validateConfig({
+      name: 'Bad_Name',
+      exposures: ['nodeprot'],
+      aws: { availabilityZones: ['us-east-1a', 'eu-west-1b'], nodeCount: 0, natGateways: 'many', kubernetesVersion: 1.3, datapth: 'ipvs' },
+      gcp: { machineType: 'E2', maxPodsPerNode: 4 },
+      workshop: { durationHours: 0 },
+      app: { replicas: 99 },
+    });
+    expect(result.ok ? [] : result.problems.map((p) => p.path)).toEqual([
+      'name',
+      'exposures[0]',
+      'aws.natGateways',
+      'aws.kubernetesVersion',
+      'aws.nodeCount',
+      'aws.datapth',
+      'gcp.machineType',
+      'gcp.maxPodsPerNode',
+      'app.replicas',
+      'workshop.durationHours',
+      'aws.availabilityZones[1]',
+    ]);
+  });
+
+  test('GIVEN a zone in the wrong region WHEN the subnets also overlap, a GKE zone is elsewhere and the Pod range is too small THEN each is reported: the zone hides nothing', () => {
+    const result = validateConfig({
+      aws: { availabilityZones: ['us-east-1a', 'eu-west-1b'], publicSubnetCidrs: ['10.0.224.0/23', '10.0.224.0/24'] },
+      gcp: { region: 'europe-west1', zones: ['us-central1-a'], podCidr: '10.20.0.0/24' },
+    });
+    expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual([
+      'aws.availabilityZones[1]: "eu-west-1b" is not in region "us-east-1"; use zones such as "us-east-1a" and "us-east-1b", or change aws.region',
+      'aws.publicSubnetCidrs[1]: "10.0.224.0/24" overlaps aws.publicSubnetCidrs[0] (10.0.224.0/23); give each range its own addresses',
+      'gcp.zones[0]: "us-central1-a" is not in region "europe-west1"; use zones such as "europe-west1-a", or change gcp.region',
+      'gcp.podCidr: "10.20.0.0/24" holds 1 nodes at 110 max Pods per node (a /24 alias range each) but 3 nodes are configured (gcp.nodeCount 3 x 1 zones); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode',
+    ]);
+  });
+
+  test('GIVEN a section the schema refuses in part WHEN validated THEN the cross-field rules still run on its valid fields, and not on the refused ones', () => {
+    // Both nodeCounts are refused: the zone, datapath and Service-range rules still run; the rules that read nodeCount
+    // (the nodes' address room on AWS, the Pod range on GKE, here far too small) do not.
+    const result = validateConfig({
+      aws: { nodeCount: 0, availabilityZones: ['us-east-1a', 'us-east-2b'], datapath: 'ipvs', cilium: {} },
+      gcp: { nodeCount: 0, podCidr: '10.20.0.0/28', serviceCidr: '10.30.0.0/28' },
+    });
+    expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual([
+      'aws.nodeCount: 0 must be at least 1 nodes (allowed: 1 to 50)',
+      'gcp.nodeCount: 0 must be at least 1 nodes per zone (allowed: 1 to 50)',
+      'aws.availabilityZones[1]: "us-east-2b" is not in region "us-east-1"; use zones such as "us-east-1a" and "us-east-1b", or change aws.region',
+      'aws.cilium: {"loadBalancerAlgorithm":"random"} only applies with aws.datapath "cilium", but aws.datapath is "ipvs"; set aws.datapath: "cilium" or remove aws.cilium',
+      'gcp.serviceCidr: "10.30.0.0/28" has prefix /28; GKE needs a Service range of /27 or larger',
+    ]);
   });
 
   test('GIVEN several mistakes in different sections WHEN validated THEN every one is reported in one run', () => {

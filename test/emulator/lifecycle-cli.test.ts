@@ -4,7 +4,7 @@
  * (Split from lifecycle-emulator.test.ts so jest runs them beside its long
  * deploy-and-teardown flow, in another worker.)
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Emulator } from '../../lib/commands/local/moto';
@@ -18,6 +18,9 @@ describe('deploy and teardown command lines against the AWS emulator', () => {
     moto = await sharedEmulator();
     cwd = mkdtempSync(join(tmpdir(), 'hoplab-lifecycle-cli-'));
     writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['ws1'], workshop: { name: 'itest', expiresAt: '2026-12-01T18:00:00Z' } }));
+    // Something "deployed" (a resource in the emulator's local state), so teardown gets as far as its question.
+    mkdirSync(join(cwd, '.hoplab', 'emulator'), { recursive: true });
+    writeFileSync(join(cwd, '.hoplab', 'emulator', 'terraform.ws1-aws-cluster.tfstate'), JSON.stringify({ version: 4, resources: [{ type: 'aws_vpc', name: 'vpc' }] }));
   });
   afterAll(async () => {
     await moto?.stop();

@@ -7,7 +7,7 @@ import { resolveParallelism } from '../../plumbing/selection/parallelism';
 import { MAX_SHARDS } from '../../plumbing/selection/shard';
 import { estimateTime, formatTimeEstimate } from '../../plumbing/estimate/time-estimate';
 
-export const COST_HELP = `usage: npm run cost -- [--json] [--shards N] [--parallelism N|auto] [--stacks kinds]
+export const COST_HELP = `usage: npm run cost -- [--format table|json] [--shards N] [--parallelism N|auto] [--stacks kinds]
 
 The estimated cost of the configured lab per environment, per hour and for
 workshop.durationHours, per cloud and in total, from lib/plumbing/estimate/price-table.ts
@@ -20,11 +20,13 @@ in --shards CI jobs side by side. deploy prints the same first.
   --shards N           shards (CI jobs) side by side (1-${MAX_SHARDS}; default 1)
   --parallelism N|auto stacks at once per shard (default deploy.parallelism)
   --stacks kinds       only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)
-  --json               the estimates as JSON ({...cost, time: {deploy, teardown}})`;
+  --format FORMAT      table (default) or json: the estimates as JSON
+                       ({...cost, time: {deploy, teardown}}); --json is the same as --format json`;
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function cost(argv: readonly string[]): Promise<number> {
   const values = strictArgs(argv, {
+    format: { type: 'string' },
     json: { type: 'boolean' },
     shards: { type: 'string' },
     parallelism: { type: 'string' },
@@ -35,6 +37,11 @@ export async function cost(argv: readonly string[]): Promise<number> {
     console.log(COST_HELP);
     return 0;
   }
+  if (values.format !== undefined && values.format !== 'table' && values.format !== 'json') {
+    throw new UsageError(`--format: ${JSON.stringify(values.format)} is not supported; use one of table, json`);
+  }
+  if (values.json && values.format === 'table') throw new UsageError('--json and --format table contradict each other; give one of them');
+  const json = values.json === true || values.format === 'json';
   const shards = values.shards === undefined ? 1 : Number(values.shards);
   if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS) throw new UsageError(`--shards: ${JSON.stringify(values.shards)} is not a whole number from 1 to ${MAX_SHARDS}`);
   const p = values.parallelism;
@@ -53,7 +60,7 @@ export async function cost(argv: readonly string[]): Promise<number> {
     deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards }),
     teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards }),
   };
-  if (values.json) {
+  if (json) {
     console.log(JSON.stringify({ ...estimateCost(config), time }, null, 2));
     return 0;
   }

@@ -32,8 +32,10 @@ export function parseLifecycleArgs(argv: readonly string[]): LifecycleCliOptions
     if (error instanceof ConfigError || error instanceof UsageError) throw error;
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  // A refusal (exit 1), not a bad command line.
-  if (!options.help) checkShardBackend(options.config.backend, options.shard);
+  // A refusal (exit 1), not a bad command line. A deploy or destroy says it with the request's
+  // other problems (checkLifecycleRequest); the leftover check runs no Terraform, but a shard of
+  // it is still one of a sharded pipeline's, refused alike.
+  if (!options.help && options.leftoversOnly) checkShardBackend(options.config.backend, options.shard);
   return options;
 }
 

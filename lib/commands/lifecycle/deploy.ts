@@ -44,14 +44,14 @@ export async function deploy(argv: readonly string[]): Promise<number> {
     console.log(DEPLOY_HELP);
     return 0;
   }
-  checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config);
+  checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config, options.shard);
   // Said before anything runs: a deprecated datapath, or a change that recreates a cluster.
   for (const note of options.notes) console.log(`hoplab: note: ${note}`);
   if (options.shard && options.envs?.length === 0) {
     console.log(`hoplab deploy: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
     return 0;
   }
-  const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined };
+  const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, shard: options.shard, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined };
   if (!(await preflightGate({ ...preflight, skip: skipPreflight, write: (line) => console.log(line) }))) {
     return 1;
   }

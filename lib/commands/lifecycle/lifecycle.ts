@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { App } from 'cdktf';
-import { DEFAULT_GCP_PROJECT, LabConfig } from '../../config/schema';
+import { LabConfig } from '../../config/schema';
 import { addLab, LabStacks, synthFresh } from '../../stacks/hoplab-app';
 import { findAwsLeftovers } from '../../plumbing/cloud/aws-leftovers';
 import { findGcpLeftovers } from '../../plumbing/cloud/gcp-leftovers';
@@ -10,6 +10,8 @@ import { formatLeftover, Leftover } from '../../plumbing/cloud/leftover';
 import { findProviderMirror, writeMirrorCliConfig } from '../../plumbing/terraform/terraform';
 import { labNames } from '../../model/names';
 import { EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../../stacks/state-backend';
+import { formatRefusal, requestProblems } from '../../plumbing/selection/request-problems';
+import { Shard } from '../../plumbing/selection/shard';
 import { resolveParallelism } from '../../plumbing/selection/parallelism';
 import { runGraph, TaskOutcome } from './run-graph';
 import { StackRunner } from './stack-runner';
@@ -44,58 +46,14 @@ export interface LifecycleResult {
 }
 
 /**
- * Refuses requests that would go wrong, before anything runs: stacks the
- * emulator cannot run, and (real clouds) destroying a cluster stack without its
- * lb stack, which would strand the load balancers the controller made.
+ * Refuses a request that would go wrong, before anything runs, naming every reason at once (see
+ * {@link requestProblems}): a placeholder project, world-open API endpoints (deploy), stacks the
+ * emulator cannot run, a cluster destroyed without its lb stack (teardown), shards on local state.
  */
-export function checkLifecycleRequest(direction: Direction, kinds: readonly StackKind[], awsEndpoint?: string, config?: LabConfig): void {
-  if (config && kinds.some((k) => k.startsWith('gcp-')) && config.gcp.project === DEFAULT_GCP_PROJECT) {
-    throw new Error(
-      `gcp.project is "${DEFAULT_GCP_PROJECT}", a placeholder that lets the lab synthesize without config; set gcp.project to your Google Cloud project ID, or add --stacks aws-cluster,aws-lb`,
-    );
-  }
-  if (config && direction === 'deploy' && !awsEndpoint) checkEndpointsNotWorldOpen(kinds, config);
-  if (awsEndpoint && kinds.some((k) => k !== 'aws-cluster')) {
-    // Emulator runs keep their own state (.hoplab/emulator/ or the emulator's S3), so this advice cannot reach real state.
-    throw new Error(
-      `HOPLAB_AWS_ENDPOINT is set (emulator mode; state in ${EMULATOR_STATE_DIR}/ or the emulator's S3, never the real state): ` +
-        'only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster to run them there, or unset HOPLAB_AWS_ENDPOINT for the real clouds',
-    );
-  }
-  if (direction === 'destroy' && !awsEndpoint) {
-    for (const cloud of ['aws', 'gcp'] as const) {
-      if (kinds.includes(`${cloud}-cluster`) && !kinds.includes(`${cloud}-lb`)) {
-        throw new Error(
-          `--stacks: destroying ${cloud}-cluster without ${cloud}-lb would strand the load balancers its controller made ` +
-            `(and block deleting the network); add ${cloud}-lb (it is destroyed first)`,
-        );
-      }
-    }
-  }
-}
-
-/**
- * Refuses a real deploy whose cluster API endpoints any address could reach
- * (a /0 block in aws.endpointPublicAccessCidrs or gcp.masterAuthorizedCidrs,
- * the defaults, which keep synth, `local` and emulator runs free of config),
- * unless the config says `allowWorldOpenEndpoints: true`.
- */
-export function checkEndpointsNotWorldOpen(kinds: readonly StackKind[], config: LabConfig): void {
-  if (config.allowWorldOpenEndpoints) return;
-  const worldOpen = (cidrs: readonly string[]) => cidrs.filter((c) => c.endsWith('/0'));
-  const open: string[] = [];
-  if (kinds.includes('aws-cluster') && worldOpen(config.aws.endpointPublicAccessCidrs).length > 0) {
-    open.push(`aws.endpointPublicAccessCidrs (${JSON.stringify(config.aws.endpointPublicAccessCidrs)})`);
-  }
-  if (kinds.includes('gcp-cluster') && worldOpen(config.gcp.masterAuthorizedCidrs).length > 0) {
-    open.push(`gcp.masterAuthorizedCidrs (${JSON.stringify(config.gcp.masterAuthorizedCidrs)})`);
-  }
-  if (open.length === 0) return;
-  throw new Error(
-    `${open.join(' and ')} would open the cluster API endpoint${open.length > 1 ? 's' : ''} to any address on the internet; ` +
-      'set them to the addresses you and the attendees deploy and run kubectl from, e.g. your own as "<ip>/32" ' +
-      '(curl https://checkip.amazonaws.com shows it), or set allowWorldOpenEndpoints: true in the config to deploy them open',
-  );
+export function checkLifecycleRequest(direction: Direction, kinds: readonly StackKind[], awsEndpoint?: string, config?: LabConfig, shard?: Shard): void {
+  if (!config) return;
+  const problems = requestProblems({ direction, kinds, awsEndpoint, config, shard });
+  if (problems.length > 0) throw new Error(formatRefusal(direction === 'deploy' ? 'deploy' : 'teardown', problems));
 }
 
 /**

@@ -8,6 +8,8 @@ import { parseLifecycleArgs } from './cli';
 import { checkLeftovers, checkLifecycleRequest, runLifecycle } from './lifecycle';
 import { selectEnvironments } from '../../plumbing/selection/selection';
 import { formatShard } from '../../plumbing/selection/shard';
+import { stackGraph } from '../../plumbing/selection/stack-graph';
+import { nothingDeployedFor } from '../../plumbing/terraform/local-state';
 
 export const TEARDOWN_HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N|auto] [--shard K/N] [--yes] [--leftovers-only]
 
@@ -39,6 +41,7 @@ export async function teardown(argv: readonly string[]): Promise<number> {
   }
   const awsEndpoint = process.env.HOPLAB_AWS_ENDPOINT || undefined;
   const write = (line: string) => console.log(line);
+  if (!options.leftoversOnly) checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config, options.shard);
   if (options.shard && options.envs?.length === 0) {
     console.log(`hoplab teardown: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
     return 0;
@@ -47,8 +50,25 @@ export async function teardown(argv: readonly string[]): Promise<number> {
     const check = await checkLeftovers({ config: options.config, envs: selectEnvironments(options.config, options.envs), kinds: options.kinds, awsEndpoint, write });
     return check.leftovers.length === 0 && check.uncheckedClouds.length === 0 ? 0 : 1;
   }
-  checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config);
   const envs = selectEnvironments(options.config, options.envs);
+  // Local state with nothing in it: one line now, not a Terraform error per stack after the question.
+  const nothing = nothingDeployedFor(
+    options.config.backend,
+    stackGraph(envs, 'destroy', options.kinds).map((t) => t.stack),
+    process.cwd(),
+    awsEndpoint,
+  );
+  if (nothing) {
+    // No Terraform to run; what the controllers or an earlier, failed teardown left is still looked for.
+    console.log(`hoplab teardown: ${nothing}; nothing to destroy, only checking for leftovers`);
+    const check = await checkLeftovers({ config: options.config, envs, kinds: options.kinds, awsEndpoint, write });
+    if (check.leftovers.length > 0 || check.uncheckedClouds.length > 0) {
+      console.error('hoplab teardown: NOT clean (see above); resources may still cost money');
+      return 1;
+    }
+    console.log('hoplab teardown: every stack destroyed and nothing left');
+    return 0;
+  }
   const what = `${options.kinds.join(', ')} of ${envs.length === 1 ? `environment ${envs[0]}` : `${envs.length} environments (${envs.join(', ')})`}`;
   if (!(await confirm('teardown', `Destroy ${what}?`, options.yes))) {
     return 1;

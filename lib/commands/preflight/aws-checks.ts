@@ -14,7 +14,7 @@ import '../../plumbing/cloud/aws-leftovers'; // drops the SDK's Node 22 warning 
 import { SynthStack, literalString, resourcesOf } from '../../plumbing/terraform/terraform-json';
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../plumbing/cli/finding';
-import { AwsQuotaNeeds } from './quota-needs';
+import { AWS_DEFAULT_QUOTAS, AwsQuotaNeeds } from '../../plumbing/estimate/quotas';
 
 export interface AwsPreflightInput {
   readonly region: string;
@@ -31,24 +31,8 @@ export interface AwsPreflightInput {
   readonly needs: AwsQuotaNeeds;
 }
 
-/** A quota the lab uses, with AWS's documented default for when Service Quotas cannot be read. */
-export interface AwsQuota {
-  readonly need: keyof Omit<AwsQuotaNeeds, 'notes' | 'clbs'>;
-  readonly name: string;
-  readonly serviceCode: string;
-  readonly quotaCode: string;
-  readonly documentedDefault: number;
-}
-
-export const AWS_QUOTAS: readonly AwsQuota[] = [
-  { need: 'vpcs', name: 'VPCs per Region', serviceCode: 'vpc', quotaCode: 'L-F678F1CE', documentedDefault: 5 },
-  { need: 'internetGateways', name: 'Internet gateways per Region', serviceCode: 'vpc', quotaCode: 'L-A4707A72', documentedDefault: 5 },
-  { need: 'natGatewaysPerAz', name: 'NAT gateways per Availability Zone', serviceCode: 'vpc', quotaCode: 'L-FE5A380F', documentedDefault: 5 },
-  { need: 'elasticIps', name: 'EC2-VPC Elastic IPs', serviceCode: 'ec2', quotaCode: 'L-0263D0A3', documentedDefault: 5 },
-  { need: 'eksClusters', name: 'EKS clusters', serviceCode: 'eks', quotaCode: 'L-1194D53C', documentedDefault: 100 },
-  { need: 'albs', name: 'Application Load Balancers per Region', serviceCode: 'elasticloadbalancing', quotaCode: 'L-53DA6B97', documentedDefault: 50 },
-  { need: 'nlbs', name: 'Network Load Balancers per Region', serviceCode: 'elasticloadbalancing', quotaCode: 'L-69A177A2', documentedDefault: 50 },
-];
+/** The quotas preflight reads from Service Quotas (the AWS defaults table names them). */
+type AwsQuotaNeed = (typeof AWS_DEFAULT_QUOTAS)[number]['need'];
 
 const CREDENTIALS_FIX = 'give Terraform and hoplab the same AWS credentials: AWS_PROFILE, `aws sso login`, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY';
 
@@ -180,7 +164,7 @@ interface Clients {
 }
 
 /** What is in use now, per quota (NAT gateways: the fullest AZ). */
-async function usage(clients: Clients): Promise<Record<AwsQuota['need'], number>> {
+async function usage(clients: Clients): Promise<Record<AwsQuotaNeed, number>> {
   const { ec2, eks, elb } = clients;
   const vpcs = (await ec2.send(new DescribeVpcsCommand({}))).Vpcs?.length ?? 0;
   const igws = (await ec2.send(new DescribeInternetGatewaysCommand({}))).InternetGateways?.length ?? 0;
@@ -219,7 +203,7 @@ async function usage(clients: Clients): Promise<Record<AwsQuota['need'], number>
 }
 
 async function quotaFindings(clients: Clients, input: AwsPreflightInput): Promise<Finding[]> {
-  let used: Record<AwsQuota['need'], number>;
+  let used: Record<AwsQuotaNeed, number>;
   try {
     used = await usage(clients);
   } catch (error) {
@@ -233,7 +217,7 @@ async function quotaFindings(clients: Clients, input: AwsPreflightInput): Promis
     ];
   }
   const findings: Finding[] = [];
-  for (const quota of AWS_QUOTAS) {
+  for (const quota of AWS_DEFAULT_QUOTAS) {
     const need = input.needs[quota.need];
     if (need === 0) continue;
     let limit: number;
@@ -245,7 +229,7 @@ async function quotaFindings(clients: Clients, input: AwsPreflightInput): Promis
       if (!Number.isFinite(limit)) throw new Error('no value');
       source = 'Service Quotas';
     } catch (error) {
-      limit = quota.documentedDefault;
+      limit = quota.defaultLimit;
       denied = /AccessDenied/.test(message(error));
       source = `AWS's documented default: Service Quotas did not answer (${message(error).slice(0, 100)})`;
     }

@@ -10,7 +10,7 @@ import { GOOGLE_API_BASES, GOOGLE_CALLS as CALLS, GoogleApiBases } from '../../p
 import { SynthStack, block, isRecord, literalString, resourcesOf } from '../../plumbing/terraform/terraform-json';
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../plumbing/cli/finding';
-import { GcpQuotaNeeds } from './quota-needs';
+import { GcpQuotaNeeds } from '../../plumbing/estimate/quotas';
 
 /** Google API bases; tests serve recorded-format responses on loopback. */
 export type GoogleApis = Omit<GoogleApiBases, 'tokenInfo'> & {

@@ -6,7 +6,7 @@ import { strictArgs } from '../../plumbing/cli/cli';
 import { loadConfig } from '../../config/load';
 import { LabConfig } from '../../config/schema';
 import { parseSelection } from '../../plumbing/selection/selection';
-import { SHARD_OPTION } from '../../plumbing/selection/shard';
+import { Shard, SHARD_OPTION } from '../../plumbing/selection/shard';
 import { StackKind } from '../../plumbing/selection/stack-graph';
 import { blocking, parseReportFormat, renderFindings, ReportFormat } from '../../plumbing/cli/finding';
 import { PreflightOptions, runPreflight } from './preflight';
@@ -42,6 +42,7 @@ export interface PreflightArgs {
   readonly config: LabConfig;
   readonly envs?: string[];
   readonly kinds: StackKind[];
+  readonly shard?: Shard;
   readonly myIp?: string;
   readonly format: ReportFormat;
 }
@@ -63,8 +64,9 @@ export function parsePreflightArgs(argv: readonly string[]): PreflightArgs | und
   const format = parseReportFormat(values.format);
   const myIp = checkMyIp(values['my-ip']);
   const config = loadConfig().config;
-  const { envs, kinds } = parseSelection(config, values);
-  return { config, envs, kinds, myIp, format };
+  // A shard on local state is one of the findings, with every other reason deploy would refuse.
+  const { envs, kinds, shard } = parseSelection(config, values, false);
+  return { config, envs, kinds, shard, myIp, format };
 }
 
 /**

@@ -14,6 +14,7 @@ export async function preflight(argv: readonly string[]): Promise<number> {
     config: args.config,
     envs: args.envs,
     kinds: args.kinds,
+    shard: args.shard,
     myIp: args.myIp,
     awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined,
     progress: (line) => console.error(line),

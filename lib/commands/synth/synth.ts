@@ -7,12 +7,16 @@ import { App } from 'cdktf';
 import { simpleArgs } from '../../plumbing/cli/cli';
 import { loadConfig } from '../../config/load';
 import { addLab, synthFresh } from '../../stacks/hoplab-app';
+import { defaultLimitNotes } from '../../plumbing/estimate/quotas';
+import { readSynthDir } from '../../plumbing/terraform/synth-dir';
 
 export const SYNTH_HELP = `usage: npm run synth
 
 Validates the lab config (HOPLAB_CONFIG, or hoplab.config.json/.yaml here, else the
 defaults) and synthesizes every stack of every environment into cdktf.out/stacks.
-A bad config prints one line per problem, exits 1 and writes nothing.`;
+A bad config prints one line per problem, exits 1 and writes nothing. Notes (stderr)
+each cloud quota the environments exceed at its documented default (a default
+limit, not your account's: npx hoplab preflight reads your own).`;
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function synth(argv: readonly string[]): Promise<number> {
@@ -23,6 +27,8 @@ export async function synth(argv: readonly string[]): Promise<number> {
   const app = new App({ outdir: process.env.CDKTF_OUTDIR ?? 'cdktf.out', stackTraces: false });
   const environments = addLab(app, loaded.config);
   synthFresh(app);
+  // Counted from the stacks just written: no credentials, the same table preflight uses.
+  for (const note of defaultLimitNotes(readSynthDir(app.outdir), loaded.config)) console.error(`hoplab: note: ${note}`);
   if (process.env.CDKTF_OUTDIR === undefined) {
     const envs = environments.map((e) => e.env);
     const which = envs.length === 1 ? `"${envs[0]}"` : `${envs.length} environments`;

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { compareOutputs, CompareModel, probeModel } from '../../plumbing/probe/compare-model';
 import { parseOutputs } from '../../plumbing/terraform/outputs';
+import { nothingDeployed } from '../../plumbing/terraform/local-state';
 import { LabConfig } from '../../config/schema';
 import { exposureOutputName } from '../../model/contract';
 import { labEnvironments } from '../../config/environments';
@@ -71,6 +72,26 @@ function hoplabVersion(cwd: string): string {
 
 export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const startedAt = new Date();
+  try {
+    return await verifyAll(options, startedAt);
+  } catch (error) {
+    // A verify that stops early still leaves its report, saying why.
+    const why = error instanceof Error ? error.message : String(error);
+    options.progress(`verify stopped early: ${why}`);
+    return writeReport(options, startedAt, {
+      environments: options.envs ?? labEnvironments(options.config).map((e) => e.name),
+      stacks: [],
+      versions: { hoplab: hoplabVersion(resolve(options.cwd ?? process.cwd())), terraform: null, providers: {} },
+      prober_address: null,
+      drift: [],
+      readiness: [],
+      claims: [],
+      problems: [`verify stopped early, nothing was checked: ${why}`],
+    });
+  }
+}
+
+async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<VerifyReport> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const requested = options.kinds ?? [...STACK_KINDS];
   const kinds = options.awsEndpoint ? requested.filter((k) => k === 'aws-cluster') : [...requested];
@@ -84,6 +105,10 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined });
   synthFresh(app);
   const stacks = stackGraph(envs, 'deploy', kinds).map((t) => t.stack);
+  // Local state with nothing in it: said in one line, and no plan or probe runs.
+  const nothing = options.outputsFile ? undefined : nothingDeployed(outdir, stacks);
+  if (nothing) problems.push(`${nothing}: nothing verified; deploy first (npx hoplab deploy)`);
+  const checked = nothing ? [] : stacks;
 
   const pluginCache = join(cwd, '.hoplab', 'plugin-cache');
   mkdirSync(pluginCache, { recursive: true });
@@ -107,7 +132,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   // 1. No drift.
   const drift: DriftResult[] = [];
   let versions: VerifyReport['versions'] = { hoplab: hoplabVersion(cwd), terraform: null, providers: {} };
-  for (const stack of stacks) {
+  for (const stack of checked) {
     options.progress(`drift: terraform plan of ${stack}`);
     const dir = join(outdir, 'stacks', stack);
     const log = join(logDir, `${stack}.verify.log`);
@@ -130,7 +155,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     }
   }
   // The probe tells node addresses by the cluster stack's ranges: read the cluster outputs of lb stacks verified without their cluster stack.
-  for (const lb of options.outputsFile ? [] : stacks.filter((s) => s.endsWith('-lb'))) {
+  for (const lb of options.outputsFile ? [] : checked.filter((s) => s.endsWith('-lb'))) {
     const cluster = lb.replace(/-lb$/, '-cluster');
     if (rawOutputs[cluster] !== undefined) continue;
     const dir = join(outdir, 'stacks', cluster);
@@ -141,7 +166,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   }
 
   // 2. and 3. Ready, and the claims measured.
-  const lbStacks = stacks.filter((s) => s.endsWith('-lb'));
+  const lbStacks = checked.filter((s) => s.endsWith('-lb'));
   const readiness: ReadyResult[] = [];
   let claims: ClaimCheck[] = [];
   let proberAddress: string | null = null;
@@ -162,18 +187,24 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     for (const c of claims) options.progress(`claims: ${c.env} ${c.cloud} ${c.mode}: ${c.status}${c.reason ? ` (${c.reason})` : ''}`);
   }
 
+  return writeReport(options, startedAt, { environments: envs, stacks, versions, prober_address: proberAddress, drift, readiness, claims, problems });
+}
+
+/** Writes the report (JSON and Markdown) with what was found; ok only when every check ran and passed. */
+function writeReport(options: VerifyOptions, startedAt: Date, found: Omit<VerifyReport, 'schema' | 'started_at' | 'finished_at' | 'emulator' | 'ok' | 'files'>): VerifyReport {
+  const { drift, readiness, claims, problems } = found;
   const ok = problems.length === 0 && drift.every((d) => d.status === 'clean') && readiness.every((r) => r.ready) && claims.every((c) => c.status === 'match');
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
-  const base = resolve(cwd, options.reportPath ?? join('.hoplab', 'verify', `verify-${stamp}`));
+  const base = resolve(options.cwd ?? process.cwd(), options.reportPath ?? join('.hoplab', 'verify', `verify-${stamp}`));
   const report: VerifyReport = {
     schema: 'hoplab.verify/v1',
     started_at: startedAt.toISOString(),
     finished_at: new Date().toISOString(),
-    environments: envs,
-    stacks,
+    environments: found.environments,
+    stacks: found.stacks,
     emulator: options.awsEndpoint ?? null,
-    versions,
-    prober_address: proberAddress,
+    versions: found.versions,
+    prober_address: found.prober_address,
     drift,
     readiness,
     claims,

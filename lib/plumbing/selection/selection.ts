@@ -56,7 +56,12 @@ export function selectRequested(config: LabConfig, envText: string | undefined, 
  * verify): a bad value is a {@link UsageError} (exit 2); a shard with local
  * state is refused as deploy refuses it.
  */
-export function parseSelection(config: LabConfig, values: { readonly env?: string; readonly shard?: string; readonly stacks?: string }): { envs?: string[]; shard?: Shard; kinds: StackKind[] } {
+export function parseSelection(
+  config: LabConfig,
+  values: { readonly env?: string; readonly shard?: string; readonly stacks?: string },
+  /** false: the caller reports a shard on local state with the request's other problems (preflight). */
+  refuseLocalShard = true,
+): { envs?: string[]; shard?: Shard; kinds: StackKind[] } {
   let selected: { envs?: string[]; shard?: Shard };
   let kinds: StackKind[];
   try {
@@ -65,7 +70,7 @@ export function parseSelection(config: LabConfig, values: { readonly env?: strin
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  checkShardBackend(config.backend, selected.shard);
+  if (refuseLocalShard) checkShardBackend(config.backend, selected.shard);
   return { ...selected, kinds };
 }
 

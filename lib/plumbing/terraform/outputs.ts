@@ -12,6 +12,7 @@ import { ClientIpVia, CLUSTER_OUTPUTS, Cloud, GCP_CLUSTER_OUTPUTS } from '../../
 import { isClientIpVia } from '../../model/exposure-facts';
 import { parseStackName } from './synth-dir';
 import { isRecord } from './terraform-json';
+import { nothingDeployed } from './local-state';
 
 /** Input `compare` cannot read: the message says what and how to fix it. */
 export class CompareInputError extends Error {
@@ -219,6 +220,9 @@ export function synthesizedStackNames(synthDir: string): string[] {
  */
 export async function collectOutputs(synthDir: string, run: CommandRunner = runCommand, keepStack: (stack: string) => boolean = () => true): Promise<LabOutputs> {
   const stacks = synthesizedStackNames(synthDir).filter(keepStack);
+  // Local state with nothing in it: say so now, not after `cdktf output` ran for every stack.
+  const nothing = nothingDeployed(synthDir, stacks);
+  if (nothing) throw new CompareInputError(`${nothing}; deploy first (npx hoplab deploy), or pass --outputs FILE to read saved outputs`);
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-outputs-'));
   const file = join(dir, 'outputs.json');
   try {

@@ -94,3 +94,31 @@ describe('world-open API endpoints', () => {
     expect(() => checkLifecycleRequest(direction, kinds, endpoint, config(extra as Record<string, unknown>))).not.toThrow();
   });
 });
+
+describe('every reason a request is refused, at once', () => {
+  const ALL = ['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb'] as const;
+
+  test('GIVEN the placeholder (default) config WHEN a real deploy is asked for THEN one refusal lists the placeholder project and the world-open endpoints', () => {
+    expect(() => checkLifecycleRequest('deploy', [...ALL], undefined, validConfig({}, 'test'))).toThrow(
+      [
+        'deploy refused before anything ran: 2 problems, fix all of them:',
+        '  - gcp.project is "hoplab-demo", a placeholder that lets the lab synthesize without config; set gcp.project to your Google Cloud project ID, or add --stacks aws-cluster,aws-lb',
+        '  - aws.endpointPublicAccessCidrs (["0.0.0.0/0"]) and gcp.masterAuthorizedCidrs (["0.0.0.0/0"]) would open the cluster API endpoints to any address on the internet; ' +
+          'set them to the addresses you and the attendees deploy and run kubectl from, e.g. your own as "<ip>/32" (curl https://checkip.amazonaws.com shows it), ' +
+          'or set allowWorldOpenEndpoints: true in the config to deploy them open',
+      ].join('\n'),
+    );
+  });
+
+  test('GIVEN a shard on local state and the placeholder project WHEN a teardown of a cluster without its lb is asked for THEN all three are named', () => {
+    expect(() => checkLifecycleRequest('destroy', ['gcp-cluster'], undefined, validConfig({}, 'test'), { index: 1, total: 2 })).toThrow(
+      [
+        'teardown refused before anything ran: 3 problems, fix all of them:',
+        '  - --shard 1/2: backend.type is "local", but shards run on different machines (CI runners), each with its own disk: their state files would be lost with the runner, and a later teardown or another shard could not find them; ' +
+          'set backend to { "type": "s3", "bucket": ..., "region": ... } (locked with its lock file) or { "type": "gcs", "bucket": ... }',
+        '  - gcp.project is "hoplab-demo", a placeholder that lets the lab synthesize without config; set gcp.project to your Google Cloud project ID, or add --stacks aws-cluster,aws-lb',
+        '  - --stacks: destroying gcp-cluster without gcp-lb would strand the load balancers its controller made (and block deleting the network); add gcp-lb (it is destroyed first)',
+      ].join('\n'),
+    );
+  });
+});

@@ -12,7 +12,7 @@ import { EvaluationResult, GetRoleCommand, IAMClient, SimulatePrincipalPolicyCom
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { awsFindings, AwsPreflightInput } from '../../../lib/commands/preflight/aws-checks';
-import { AwsQuotaNeeds } from '../../../lib/commands/preflight/quota-needs';
+import { AwsQuotaNeeds } from '../../../lib/plumbing/estimate/quotas';
 import { Finding } from '../../../lib/plumbing/cli/finding';
 
 const ACCOUNT = '123456789012';

@@ -6,7 +6,7 @@
  */
 import { SynthStack } from '../../../lib/plumbing/terraform/terraform-json';
 import { gcpFindings, GcpPreflightInput } from '../../../lib/commands/preflight/gcp-checks';
-import { GcpQuotaNeeds } from '../../../lib/commands/preflight/quota-needs';
+import { GcpQuotaNeeds } from '../../../lib/plumbing/estimate/quotas';
 import { PREFLIGHT_PROJECT as PROJECT, PREFLIGHT_TOKEN as TOKEN, servePreflightApi } from '../../support/google-api';
 
 const serve = servePreflightApi;

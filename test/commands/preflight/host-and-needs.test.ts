@@ -1,36 +1,14 @@
 /**
  * Preflight's host checks (tools, provider sources, the host's public address),
- * the quota needs counted from the synthesized stacks, the report formats and
- * the gate deploy runs.
+ * the report formats and the gate deploy runs.
  */
 import { createServer, Server } from 'node:http';
+import { labConfig } from '../../../lib/config/schema';
 import { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App } from 'cdktf';
-import { labConfig, LabConfig } from '../../../lib/config/schema';
-import { explainDir } from '../../../lib/plumbing/plan/explain-dir';
-import { readSynthDir } from '../../../lib/plumbing/terraform/synth-dir';
-import { addLab } from '../../../lib/stacks/hoplab-app';
 import { renderFindings } from '../../../lib/plumbing/cli/finding';
 import { addressFindings, learnPublicAddress, providerSourceFinding, ToolRunner, toolFindings } from '../../../lib/plumbing/host-checks';
 import { preflightGate } from '../../../lib/commands/preflight/preflight-cli';
-import { awsQuotaNeeds, countLoadBalancers, gcpQuotaNeeds, machineTypeVcpus } from '../../../lib/commands/preflight/quota-needs';
 import { deadUrl } from '../../support/echo-servers';
-
-function synthesized(input: unknown) {
-  const config: LabConfig = labConfig.parse(input);
-  const dir = mkdtempSync(join(tmpdir(), 'hoplab-needs-'));
-  try {
-    const app = new App({ outdir: dir, stackTraces: false });
-    addLab(app, config);
-    app.synth();
-    return { config, synth: readSynthDir(dir), model: explainDir(dir) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 async function textServer(body: string, status = 200): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((_req, res) => {
@@ -121,72 +99,6 @@ describe('provider sources and the host address', () => {
       expect.objectContaining({ check: 'host address', verdict: 'warn', fix: 'pass --my-ip <your public address>' }),
     ]);
     expect(await learnPublicAddress({ myIp: '192.0.2.9', url: 'http://127.0.0.1:9/' })).toEqual({ address: '192.0.2.9', source: '--my-ip' });
-  });
-});
-
-describe('quota needs from the synthesized stacks', () => {
-  test('GIVEN two attendees with the default exposures WHEN counted THEN VPC pieces per environment and one load balancer per exposure', () => {
-    const { config, synth, model } = synthesized({ attendees: ['ann', 'bob'] });
-    // Default modes: native, gateway, nodeport (ALB), nodeport-l4, nodeport-local, native-l4 (NLB); GKE has no native-l4.
-    expect(countLoadBalancers(model, 'aws')).toEqual({ byKind: { alb: 6, nlb: 6 }, unknown: [] });
-    expect(awsQuotaNeeds(synth, model)).toEqual({ vpcs: 2, internetGateways: 2, natGatewaysPerAz: 2, elasticIps: 2, eksClusters: 2, albs: 6, nlbs: 6, clbs: 0, notes: [] });
-    // Per environment: 3 e2-standard-2 nodes with 50 GB pd-balanced disks, and the default pool's e2-medium with GKE's 100 GB pd-balanced
-    // while it exists; one network; Cloud NAT's address and two passthrough NLBs; Ingress x2 (classic ALB) + its default backend; the Gateway
-    // (global external ALB: its backend and the default 404 backend). The exact per-metric counts are in gcp-quota-needs.test.ts.
-    expect(Object.fromEntries(gcpQuotaNeeds(synth, model).quotas.map((q) => [q.metric, q.need]))).toEqual({
-      CPUS: 16,
-      CPUS_ALL_REGIONS: 16,
-      SSD_TOTAL_GB: 500,
-      DISKS_TOTAL_GB: 0,
-      NETWORKS: 2,
-      IN_USE_ADDRESSES: 6,
-      FORWARDING_RULES: 4,
-      GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES: 6,
-      GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES: 2,
-      GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES: 4,
-      EXTERNAL_NETWORK_LB_FORWARDING_RULES: 4,
-      REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES: 4,
-    });
-    expect(config.gcp.nodeCount).toBe(3);
-  });
-
-  test.each([
-    ['single', 2, { natGatewaysPerAz: 2, elasticIps: 2 }],
-    ['single', 3, { natGatewaysPerAz: 2, elasticIps: 2 }],
-    ['one-per-az', 2, { natGatewaysPerAz: 2, elasticIps: 4 }],
-    ['one-per-az', 3, { natGatewaysPerAz: 2, elasticIps: 6 }],
-  ])(
-    'GIVEN two attendees with natGateways %s in %i zones WHEN counted THEN each environment puts at most one NAT gateway in any zone, and one Elastic IP per NAT gateway: %j',
-    (natGateways, zones, expected) => {
-      const availabilityZones = ['us-east-1a', 'us-east-1b', 'us-east-1c'].slice(0, zones);
-      const { synth, model } = synthesized({ attendees: ['ann', 'bob'], exposures: ['native'], aws: { natGateways, availabilityZones } });
-      const needs = awsQuotaNeeds(synth, model);
-      expect({ natGatewaysPerAz: needs.natGatewaysPerAz, elasticIps: needs.elasticIps }).toEqual(expected);
-    },
-  );
-
-  test.each([
-    [['nodeport-l4'], { nlb: 1 }],
-    [['native-l4'], { nlb: 1 }],
-  ])('GIVEN exposures %j WHEN counted THEN the new mode counts from its synthesized -lb stack: %j', (exposures, byKind) => {
-    const { model } = synthesized({ exposures });
-    expect(countLoadBalancers(model, 'aws')).toEqual({ byKind, unknown: [] });
-  });
-
-  test('GIVEN one exposure mode WHEN counted THEN only its load balancer counts', () => {
-    const { synth, model } = synthesized({ exposures: ['nodeport-local'] });
-    expect(awsQuotaNeeds(synth, model)).toMatchObject({ albs: 0, nlbs: 1 });
-  });
-
-  test.each([
-    ['e2-standard-2', 2],
-    ['n2-highmem-16', 16],
-    ['e2-medium', 2],
-    ['n2-custom-6-24576', 6],
-    ['t2a-standard-4', 4],
-    ['a2-ultragpu-1g', undefined],
-  ])('GIVEN machine type %s WHEN its vCPUs are read THEN %p', (type, vcpus) => {
-    expect(machineTypeVcpus(type)).toBe(vcpus);
   });
 });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareOutputs } from '../../../lib/plumbing/probe/compare-model';
 import { collectOutputs, CompareInputError, parseOutputs, readOutputsFile } from '../../../lib/plumbing/terraform/outputs';
+import { nothingDeployed, surveyState } from '../../../lib/plumbing/terraform/local-state';
 import { renderCompare } from '../../../lib/commands/compare/render-compare';
 import { fixture } from '../../support/fixtures';
 
@@ -126,6 +127,38 @@ describe('collecting outputs with cdktf', () => {
     await expect(collectOutputs(synthDir(), async () => ({ code: 1, stderr: 'Error: state not found' }))).rejects.toThrow(
       /failed \(exit 1\); are the stacks deployed\? Pass --outputs FILE to read saved outputs instead\nError: state not found/,
     );
+  });
+
+  /** A synthesized app whose two stacks keep local state in `dir`, the first `deployed` with one resource. */
+  function localStateDir(deployed: 'none' | 'cluster' | 'empty files'): string {
+    const dir = synthDir();
+    for (const stack of ['lab-aws-cluster', 'lab-aws-lb']) {
+      mkdirSync(join(dir, 'stacks', stack), { recursive: true });
+      const path = join(dir, `terraform.${stack}.tfstate`);
+      writeFileSync(join(dir, 'stacks', stack, 'cdk.tf.json'), JSON.stringify({ terraform: { backend: { local: { path } } } }));
+      if (deployed === 'empty files') writeFileSync(path, JSON.stringify({ version: 4, resources: [] }));
+      if (deployed === 'cluster' && stack === 'lab-aws-cluster') writeFileSync(path, JSON.stringify({ version: 4, resources: [{ type: 'aws_vpc', name: 'vpc' }] }));
+    }
+    return dir;
+  }
+
+  test.each(['none', 'empty files'] as const)('GIVEN local state and nothing deployed (%s) WHEN outputs are collected THEN one line says so, before cdktf runs', async (deployed) => {
+    const dir = localStateDir(deployed);
+    const run = jest.fn(async () => ({ code: 0, stderr: '' }));
+    await expect(collectOutputs(dir, run)).rejects.toThrow(
+      `nothing is deployed: none of the 2 stacks (lab-aws-cluster, lab-aws-lb) has state with resources (local state, e.g. ${join(dir, 'terraform.lab-aws-cluster.tfstate')}); ` +
+        'deploy first (npx hoplab deploy), or pass --outputs FILE to read saved outputs',
+    );
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  test('GIVEN local state with resources in one stack, or remote state WHEN surveyed THEN it is deployed, or unknown, and cdktf runs', async () => {
+    expect(surveyState(localStateDir('cluster'), ['lab-aws-cluster', 'lab-aws-lb'])).toEqual({ deployed: ['lab-aws-cluster'], empty: ['lab-aws-lb'], unknown: [] });
+    const remote = synthDir();
+    mkdirSync(join(remote, 'stacks', 'lab-aws-lb'), { recursive: true });
+    writeFileSync(join(remote, 'stacks', 'lab-aws-lb', 'cdk.tf.json'), JSON.stringify({ terraform: { backend: { s3: { bucket: 'b', key: 'k' } } } }));
+    expect(surveyState(remote, ['lab-aws-lb'])).toEqual({ deployed: [], empty: [], unknown: ['lab-aws-lb'] });
+    expect(nothingDeployed(remote, ['lab-aws-lb'])).toBeUndefined();
   });
 
   test('GIVEN no synthesized app THEN an input error before running anything', async () => {

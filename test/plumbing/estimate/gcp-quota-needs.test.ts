@@ -13,7 +13,7 @@ import { labConfig } from '../../../lib/config/schema';
 import { explainDir } from '../../../lib/plumbing/plan/explain-dir';
 import { readSynthDir } from '../../../lib/plumbing/terraform/synth-dir';
 import { addLab } from '../../../lib/stacks/hoplab-app';
-import { gcpQuotaNeeds } from '../../../lib/commands/preflight/quota-needs';
+import { exposuresOfModel, gcpQuotaNeeds } from '../../../lib/plumbing/estimate/quotas';
 
 function needs(input: unknown) {
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-gcp-needs-'));
@@ -21,7 +21,7 @@ function needs(input: unknown) {
     const app = new App({ outdir: dir, stackTraces: false });
     addLab(app, labConfig.parse(input));
     app.synth();
-    return gcpQuotaNeeds(readSynthDir(dir), explainDir(dir));
+    return gcpQuotaNeeds(readSynthDir(dir), exposuresOfModel(explainDir(dir)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,54 @@
+/** `teardown` when nothing is deployed: one line, before the question and before any Terraform. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { teardown } from '../../../lib/commands/lifecycle/teardown';
+import { deadUrl } from '../../support/echo-servers';
+
+describe('teardown with nothing deployed', () => {
+  const saved = { cwd: process.cwd(), config: process.env.HOPLAB_CONFIG, endpoint: process.env.HOPLAB_AWS_ENDPOINT };
+  let dir: string;
+  let lines: string[];
+  let errors: string[];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hoplab-teardown-'));
+    process.chdir(dir);
+    delete process.env.HOPLAB_CONFIG;
+    delete process.env.HOPLAB_AWS_ENDPOINT;
+    lines = [];
+    errors = [];
+    jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    jest.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
+  });
+
+  afterEach(() => {
+    jest.restoreAllMocks();
+    process.chdir(saved.cwd);
+    if (saved.config !== undefined) process.env.HOPLAB_CONFIG = saved.config;
+    if (saved.endpoint !== undefined) process.env.HOPLAB_AWS_ENDPOINT = saved.endpoint;
+    else delete process.env.HOPLAB_AWS_ENDPOINT;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test.each([
+    ['no state file', () => undefined],
+    ['a state file without resources (an earlier teardown)', () => writeFileSync(join(dir, '.hoplab', 'emulator', 'terraform.lab-aws-cluster.tfstate'), '{"version":4,"resources":[]}')],
+  ])('GIVEN %s WHEN teardown runs THEN one line says nothing is deployed, no question, no Terraform, only the leftover check', async (_name, arrange) => {
+    // The emulator's local state; its address answers nothing, so the leftover check cannot run (exit 1, said).
+    process.env.HOPLAB_AWS_ENDPOINT = await deadUrl();
+    mkdirSync(join(dir, '.hoplab', 'emulator'), { recursive: true });
+    arrange();
+    expect(await teardown(['--stacks', 'aws-cluster'])).toBe(1);
+    expect(lines[0]).toBe(
+      `hoplab teardown: nothing is deployed: none of the 1 stack (lab-aws-cluster) has state with resources (local state, e.g. ${join(
+        dir,
+        '.hoplab',
+        'emulator',
+        'terraform.lab-aws-cluster.tfstate',
+      )}); ` + 'nothing to destroy, only checking for leftovers',
+    );
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^leftover check could not run: aws \(lab\): /)]);
+    expect(errors).toEqual(['hoplab teardown: NOT clean (see above); resources may still cost money']);
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * runPreflight as a whole, without credentials: every reason deploy would refuse the request is
+ * a failing finding, found in the same run as everything else.
+ */
+import { labConfig } from '../../../lib/config/schema';
+import { runPreflight } from '../../../lib/commands/preflight/preflight';
+import { REQUEST_CHECKS } from '../../../lib/plumbing/selection/request-problems';
+import { deadUrl } from '../../support/echo-servers';
+
+describe('preflight of the placeholder config', () => {
+  test('GIVEN the default config WHEN preflight runs THEN it fails on every reason deploy refuses: the placeholder project and the world-open endpoints', async () => {
+    const dead = await deadUrl();
+    const result = await runPreflight({
+      config: labConfig.parse({}),
+      myIp: '203.0.113.7',
+      registryUrl: dead,
+      awsApi: dead,
+      runTool: () => ({ ok: false, output: 'not found on the PATH' }),
+    });
+    const request = result.findings.filter((f) => (REQUEST_CHECKS as readonly string[]).includes(f.check));
+    expect(request).toEqual([
+      {
+        check: 'gcp project',
+        verdict: 'fail',
+        detail: 'gcp.project is "hoplab-demo", a placeholder that lets the lab synthesize without config',
+        fix: 'set gcp.project to your Google Cloud project ID, or add --stacks aws-cluster,aws-lb',
+      },
+      {
+        check: 'api endpoints',
+        verdict: 'fail',
+        detail: 'aws.endpointPublicAccessCidrs (["0.0.0.0/0"]) and gcp.masterAuthorizedCidrs (["0.0.0.0/0"]) would open the cluster API endpoints to any address on the internet',
+        fix:
+          'set them to the addresses you and the attendees deploy and run kubectl from, e.g. your own as "<ip>/32" ' +
+          '(curl https://checkip.amazonaws.com shows it), or set allowWorldOpenEndpoints: true in the config to deploy them open',
+      },
+    ]);
+    expect(result.findings.find((f) => f.check === 'gcp')).toEqual({ check: 'gcp', verdict: 'skip', detail: 'not checked: gcp.project is the placeholder "hoplab-demo" (see gcp project)' });
+    expect(result.findings.find((f) => f.check === 'default quotas')).toMatchObject({ verdict: 'pass' });
+    expect(result.ok).toBe(false);
+  });
+});
