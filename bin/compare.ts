@@ -3,12 +3,14 @@
  * probed. See `npm run compare -- --help`.
  */
 import { runCompare } from '../lib/commands/compare/compare-cli';
+import { colorEnabled, terminalWidth } from '../lib/plumbing/cli/terminal';
 
 runCompare(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   progress: process.stderr,
-  ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
+  columns: terminalWidth(process.stdout),
+  color: colorEnabled(process.stdout),
 }).then(
   (code) => {
     process.exitCode = code;
