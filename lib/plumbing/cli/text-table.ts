@@ -62,40 +62,31 @@ function longestLine(cell: string): number {
 
 /**
  * Widths for columns whose content needs `natural` (one line) and at least
- * `least` (the longest word), to fit in `room`: every column gets its least;
- * then the spare width is shared fairly (max-min): a column that lacks less
- * than an equal share gets all it lacks, and the others share what is left
- * equally. So short columns stay on one line and the long ones wrap. Returns
- * undefined when even the least does not fit.
+ * `least` (the longest word), to fit in `room`, shared fairly (water-filling):
+ * the widest level L such that every column is `L` wide, but never narrower
+ * than its least nor wider than it needs, fits; the width still left goes one
+ * by one to the columns that can grow, first come first. So short columns stay
+ * on one line, and long ones end equally wide. Returns undefined when even the
+ * least does not fit.
  */
 export function fitColumns(least: readonly number[], natural: readonly number[], room: number): number[] | undefined {
-  const widths = least.map((l) => Math.max(1, l));
-  const want = natural.map((n, i) => Math.max(n, widths[i]));
-  let spare = room - widths.reduce((a, b) => a + b, 0);
-  if (spare < 0) return undefined;
-  let open = widths.map((_, i) => i).filter((i) => want[i] > widths[i]);
-  while (spare > 0 && open.length > 0) {
-    const share = Math.floor(spare / open.length);
-    const small = open.filter((i) => want[i] - widths[i] <= share);
-    if (small.length > 0) {
-      for (const i of small) {
-        spare -= want[i] - widths[i];
-        widths[i] = want[i];
-      }
-      open = open.filter((i) => widths[i] < want[i]);
-      continue;
-    }
-    // Everyone left lacks more than a share: give each its share, and the remainder one by one, first come first.
-    for (const i of open) {
-      widths[i] += share;
-    }
-    spare -= share * open.length;
-    for (const i of open) {
-      if (spare === 0) break;
+  const low = least.map((l) => Math.max(1, l));
+  const want = natural.map((n, i) => Math.max(n, low[i]));
+  const at = (level: number) => low.map((l, i) => Math.min(want[i], Math.max(l, level)));
+  const sum = (widths: readonly number[]) => widths.reduce((a, b) => a + b, 0);
+  if (sum(low) > room) return undefined;
+  let level = 0;
+  const top = Math.max(...want);
+  while (level < top && sum(at(level + 1)) <= room) {
+    level += 1;
+  }
+  const widths = at(level);
+  let spare = room - sum(widths);
+  for (let i = 0; i < widths.length && spare > 0; i += 1) {
+    if (widths[i] < want[i]) {
       widths[i] += 1;
       spare -= 1;
     }
-    break;
   }
   return widths;
 }

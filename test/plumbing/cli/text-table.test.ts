@@ -60,7 +60,14 @@ describe('textTable', () => {
   });
 
   test('GIVEN rules "header" THEN there is a rule above and below the header and at the bottom only', () => {
-    const table = textTable(['a', 'b'], [['1', '2'], ['3', '4']], { width: 40, rules: 'header' });
+    const table = textTable(
+      ['a', 'b'],
+      [
+        ['1', '2'],
+        ['3', '4'],
+      ],
+      { width: 40, rules: 'header' },
+    );
     expect(table.split('\n').filter((l) => l.startsWith('+'))).toHaveLength(3);
   });
 
