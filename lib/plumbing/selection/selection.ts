@@ -1,6 +1,6 @@
 /** Which environments and stacks a command works on: --env, --shard and --stacks, read the same way by every command. */
 import { LabConfig } from '../../config/schema';
-import { labEnvironments } from '../../config/environments';
+import { labEnvironments, narrowedConfig } from '../../config/environments';
 import { STACK_KINDS, StackKind } from './stack-graph';
 import { checkShardBackend, parseShard, selectShard, Shard } from './shard';
 import { UsageError } from '../cli/cli';
@@ -71,11 +71,5 @@ export function parseSelection(config: LabConfig, values: { readonly env?: strin
 
 /** The config narrowed to the selected environments (for the cost estimate). */
 export function selectedConfig(config: LabConfig, envs?: readonly string[]): LabConfig {
-  if (!envs) return config;
-  return {
-    ...config,
-    attendees: labEnvironments(config)
-      .map((e) => e.name)
-      .filter((n) => envs.includes(n)),
-  };
+  return narrowedConfig(config, envs);
 }
