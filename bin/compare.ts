@@ -5,6 +5,7 @@
 import { runCompare } from '../lib/commands/compare/compare-cli';
 import { abortOnSignals } from '../lib/plumbing/cli/cli';
 import { runWatch } from '../lib/commands/watch/watch-cli';
+import { colorEnabled, terminalWidth } from '../lib/plumbing/cli/terminal';
 
 runCompare(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
@@ -16,7 +17,8 @@ runCompare(process.argv.slice(2), {
       err: (text) => process.stderr.write(text),
       signal: abortOnSignals('watch', 'stopping and printing the summary').signal,
     }),
-  ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
+  columns: terminalWidth(process.stdout),
+  color: colorEnabled(process.stdout),
 }).then(
   (code) => {
     process.exitCode = code;

@@ -3,9 +3,11 @@
  * stacks. See `npm run explain -- --help`.
  */
 import { runExplain } from '../lib/commands/explain/explain-cli';
+import { colorEnabled, terminalWidth } from '../lib/plumbing/cli/terminal';
 
 process.exitCode = runExplain(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
-  ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
+  columns: terminalWidth(process.stdout),
+  color: colorEnabled(process.stdout),
 });

@@ -12,6 +12,7 @@ import { labEnvironments } from '../../config/environments';
 import { parseShard, selectShard, SHARD_OPTION } from '../../plumbing/selection/shard';
 import { COMPARE_FORMATS, CompareFormat, renderCompare } from './render-compare';
 import { PROBE_LIMITS } from '../../plumbing/probe/probe';
+import { highlight } from '../../plumbing/cli/terminal';
 
 export interface CompareIo {
   readonly out: (text: string) => void;
@@ -19,6 +20,8 @@ export interface CompareIo {
   /** Where progress goes (stderr); a TTY gets a bar. */
   readonly progress: ProgressStream;
   readonly columns?: number;
+  /** Colour the table's verdicts (bin/compare.ts: stdout is a TTY and NO_COLOR is not set). @default false */
+  readonly color?: boolean;
   /** The config's environment names, in order (for --shard). @default - from the config file, as deploy reads it */
   readonly environments?: () => readonly string[];
   /** Runs `npx cdktf output` when no --outputs file is given. */
@@ -70,6 +73,8 @@ options:
   -h, --help         this help
 
 Progress goes to stderr (a bar on a terminal, plain lines otherwise); the report to stdout.
+The table fits \$COLUMNS, else the terminal's width, else 80 columns; on a terminal
+MISMATCH, NOT as expected, LOST and SNAT are coloured (never with NO_COLOR set).
 
 json: {"schema":"hoplab.compare/v1",source,probe:{count,concurrency,max_in_flight,timeout_ms,my_ip}|null,
   environments:[{env,clouds:["aws","gcp"],clusters:{aws:{cluster_name,region,node_count,
@@ -196,7 +201,7 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
   if (values.probe) {
     model = await probeModel(model, { ...settings, progress: progressReporter(io.progress) });
   }
-  io.out(renderCompare(model, settings.format, io.columns));
+  io.out(highlight(renderCompare(model, settings.format, io.columns), io.color === true && settings.format === 'table'));
   if (values.probe) {
     const unmeasured = unmeasuredExposures(model);
     for (const line of unmeasured) io.err(`compare: nothing measured: ${line}\n`);

@@ -11,6 +11,7 @@ import { abortOnSignals, simpleArgs } from '../../plumbing/cli/cli';
 import { loadConfig } from '../../config/load';
 import { explainLab } from '../../plumbing/plan/explain-lab';
 import { renderExplainTable } from '../explain/render-explain';
+import { colorEnabled, terminalWidth } from '../../plumbing/cli/terminal';
 import { runLocalLab } from './local-lab';
 
 export const LOCAL_HELP = [
@@ -50,7 +51,7 @@ export async function local(argv: readonly string[]): Promise<number> {
     console.log('');
     console.log(`What the "${config.name}" environment shows on AWS (npm run explain, from its synthesized stacks; the -lb stack needs a real cluster):`);
     try {
-      console.log(renderExplainTable(explainLab(config, { env: config.name, clouds: ['aws'] }), { width: process.stdout.columns || 120 }));
+      console.log(renderExplainTable(explainLab(config, { env: config.name, clouds: ['aws'] }), { width: terminalWidth(process.stdout), color: colorEnabled(process.stdout) }));
     } catch (error) {
       console.error(`hoplab local: explain skipped: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -1,9 +1,18 @@
 /**
  * Plain-text tables with word-wrapped cells, for terminals: ASCII only, so the
  * output is the same everywhere and diffs well. Also the Markdown table form.
+ *
+ * Words are never split: each column is at least as wide as its longest word,
+ * and the width left is shared by what each column would need to show its
+ * cells on one line. Only a word longer than the whole width can give (a URL
+ * on a very narrow terminal) is cut, as the one exception.
  */
 
-/** Wraps `text` into lines of at most `width` characters (long words are cut). */
+/**
+ * Wraps `text` into lines of at most `width` characters, breaking only
+ * between words (a word longer than `width`, the only exception, is cut).
+ * Newlines in `text` start new lines.
+ */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
@@ -32,21 +41,91 @@ export function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-export interface TextTableOptions {
-  /** Total width to fit in. @default 120 */
-  readonly width?: number;
-  /** Width of the first column (row labels). @default - its longest cell, at most 22 */
-  readonly firstColumnWidth?: number;
+/**
+ * `text` wrapped to `width`, its first line after `first` and the others
+ * after `rest` (a hanging indent): `label: value` blocks, notes.
+ */
+export function wrapIndented(text: string, width: number, first = '', rest = first): string[] {
+  const room = Math.max(8, width - Math.max(first.length, rest.length));
+  return wrap(text, room).map((line, i) => `${i === 0 ? first : rest}${line}`.trimEnd());
 }
 
-/** A table with a header row; every column but the first shares the width left. */
+/** The longest word of a cell. */
+function longestWord(cell: string): number {
+  return Math.max(0, ...cell.split(/\s+/).map((w) => w.length));
+}
+
+/** The longest line of a cell, unwrapped. */
+function longestLine(cell: string): number {
+  return Math.max(0, ...cell.split('\n').map((l) => l.trim().replace(/\s+/g, ' ').length));
+}
+
+/**
+ * Widths for columns whose content needs `natural` (one line) and at least
+ * `least` (the longest word), to fit in `room`, shared fairly (water-filling):
+ * the widest level L such that every column is `L` wide, but never narrower
+ * than its least nor wider than it needs, fits; the width still left goes one
+ * by one to the columns that can grow, first come first. So short columns stay
+ * on one line, and long ones end equally wide. Returns undefined when even the
+ * least does not fit.
+ */
+export function fitColumns(least: readonly number[], natural: readonly number[], room: number): number[] | undefined {
+  const low = least.map((l) => Math.max(1, l));
+  const want = natural.map((n, i) => Math.max(n, low[i]));
+  const at = (level: number) => low.map((l, i) => Math.min(want[i], Math.max(l, level)));
+  const sum = (widths: readonly number[]) => widths.reduce((a, b) => a + b, 0);
+  if (sum(low) > room) return undefined;
+  let level = 0;
+  const top = Math.max(...want);
+  while (level < top && sum(at(level + 1)) <= room) {
+    level += 1;
+  }
+  const widths = at(level);
+  let spare = room - sum(widths);
+  for (let i = 0; i < widths.length && spare > 0; i += 1) {
+    if (widths[i] < want[i]) {
+      widths[i] += 1;
+      spare -= 1;
+    }
+  }
+  return widths;
+}
+
+/** Whether `textTable` can lay these rows out in `width` without cutting a word. */
+export function tableFits(header: readonly string[], rows: readonly (readonly string[])[], width: number): boolean {
+  const all = [header, ...rows];
+  const room = Math.max(width, 20) - (3 * (header.length - 1) + 4);
+  const least = header.map((_, i) => Math.max(...all.map((r) => longestWord(r[i] ?? ''))));
+  return fitColumns(least, least, room) !== undefined;
+}
+
+export interface TextTableOptions {
+  /** Total width to fit in (at least 20). @default 120 */
+  readonly width?: number;
+  /** Width of the first column (row labels), widened to its longest word. @default - as its content needs */
+  readonly firstColumnWidth?: number;
+  /** Rules between rows (`all`), or only under the header and at the bottom (`header`). @default 'all' */
+  readonly rules?: 'all' | 'header';
+}
+
+/**
+ * A table with a header row that fits `width` without splitting a word: each
+ * column as wide as its content needs where there is room, else wrapped, and
+ * never narrower than its longest word. Only when the longest words alone do
+ * not fit does it fall back to equal columns and cut the words that are too
+ * long.
+ */
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[], options: TextTableOptions = {}): string {
-  const total = Math.max(options.width ?? 120, 40);
-  const columns = header.length;
-  const first = options.firstColumnWidth ?? Math.min(22, Math.max(...[header, ...rows].map((r) => r[0]?.length ?? 0), 4));
-  const separators = 3 * (columns - 1) + 4;
-  const rest = columns > 1 ? Math.max(12, Math.floor((total - first - separators) / (columns - 1))) : 0;
-  const widths = header.map((_, i) => (i === 0 ? first : rest));
+  const total = Math.max(options.width ?? 120, 20);
+  const all = [header, ...rows];
+  const count = header.length;
+  const room = total - (3 * (count - 1) + 4);
+  const least = header.map((_, i) => Math.max(...all.map((r) => longestWord(r[i] ?? ''))));
+  const natural = header.map((_, i) => Math.max(...all.map((r) => longestLine(r[i] ?? ''))));
+  if (options.firstColumnWidth !== undefined) {
+    natural[0] = Math.max(least[0], options.firstColumnWidth);
+  }
+  const widths = fitColumns(least, natural, room) ?? header.map(() => Math.max(1, Math.floor(room / count)));
   const rule = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+`;
   const render = (cells: readonly string[]) => {
     const wrapped = widths.map((w, i) => wrap(cells[i] ?? '', w));
@@ -57,6 +136,9 @@ export function textTable(header: readonly string[], rows: readonly (readonly st
     }
     return lines;
   };
+  if (options.rules === 'header') {
+    return [rule, ...render(header), rule, ...rows.flatMap((row) => render(row)), rule].join('\n');
+  }
   return [rule, ...render(header), rule, ...rows.flatMap((row) => [...render(row), rule])].join('\n');
 }
 

@@ -6,9 +6,15 @@ import { selectShard } from '../../../lib/plumbing/selection/shard';
 import { fixture } from '../../support/fixtures';
 
 async function run(...argv: string[]) {
+  return runWith({}, ...argv);
+}
+
+/** Runs compare as bin/compare.ts would with `columns` and `color` (what terminalWidth and colorEnabled said). */
+async function runWith(io: { readonly columns?: number; readonly color?: boolean }, ...argv: string[]) {
   let out = '';
   let err = '';
   const code = await runCompare(argv, {
+    ...io,
     out: (t) => (out += t),
     err: (t) => (err += t),
     progress: { write: () => true, isTTY: false },
@@ -63,6 +69,13 @@ describe('compare command', () => {
     const model = JSON.parse(out);
     expect(model).toMatchObject({ schema: 'hoplab.compare/v1', probe: null });
     expect(model.environments[0].rows).toHaveLength(3);
+  });
+
+  test('GIVEN colour (a TTY without NO_COLOR) THEN the table colours SNAT; GIVEN none, or json THEN no escape code', async () => {
+    const coloured = await runWith({ color: true, columns: 120 }, '--outputs', fixture('outputs.json'));
+    expect(coloured.out).toContain('\x1b[31mSNAT\x1b[0m');
+    expect((await runWith({ columns: 120 }, '--outputs', fixture('outputs.json'))).out).not.toContain('\x1b[');
+    expect((await runWith({ color: true }, '--outputs', fixture('outputs.json'), '--format', 'json')).out).not.toContain('\x1b[');
   });
 });
 

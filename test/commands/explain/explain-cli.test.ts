@@ -1,13 +1,19 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExplain } from '../../../lib/commands/explain/explain-cli';
+import { fixture } from '../../support/fixtures';
 import { FIXTURE_APP } from '../../plumbing/plan/support';
 
 function run(...argv: string[]) {
+  return runWith({}, ...argv);
+}
+
+/** Runs explain as bin/explain.ts would with `columns` and `color` (what terminalWidth and colorEnabled said). */
+function runWith(io: { readonly columns?: number; readonly color?: boolean }, ...argv: string[]) {
   let out = '';
   let err = '';
-  const code = runExplain(argv, { out: (t) => (out += t), err: (t) => (err += t) });
+  const code = runExplain(argv, { ...io, out: (t) => (out += t), err: (t) => (err += t) });
   return { code, out, err };
 }
 
@@ -22,6 +28,8 @@ describe('explain command', () => {
   test.each([
     [['--format', 'yaml'], 2, 'explain: --format yaml is not supported; use one of table, markdown, json'],
     [['--nope'], 2, "explain: Unknown option '--nope'"],
+    [['--exposure', 'nodeport-locl'], 2, 'explain: --exposure nodeport-locl is not an exposure mode; use one of native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4'],
+    [['--details', '--format', 'markdown'], 2, 'explain: --details is for --format table (markdown, json and html always have every detail)'],
     [['--dir', '/nonexistent'], 1, 'explain: no synthesized app at /nonexistent: the directory does not exist; synthesize first with `npm run synth`'],
   ])('%j exits %i with a clear message', (argv, expected, message) => {
     const { code, err, out } = run(...argv);
@@ -45,5 +53,53 @@ describe('explain command', () => {
     const { code, err } = run('--dir', FIXTURE_APP, '--env', 'other');
     expect(code).toBe(1);
     expect(err).toContain('explain: no stacks of environment "other"');
+  });
+
+  test('GIVEN no width THEN the view fits 80 columns; GIVEN 60 THEN 60; no colour unless asked', () => {
+    for (const [columns, width] of [
+      [undefined, 80],
+      [60, 60],
+    ] as const) {
+      const { code, out } = runWith(columns === undefined ? {} : { columns }, '--dir', FIXTURE_APP);
+      expect(code).toBe(0);
+      expect(Math.max(...out.split('\n').map((l) => l.length))).toBeLessThanOrEqual(width);
+      expect(out).not.toContain('\x1b[');
+    }
+    expect(runWith({ color: true }, '--dir', FIXTURE_APP, '--exposure', 'nodeport').out).toContain('\x1b[31mSNAT\x1b[0m');
+  });
+
+  test('GIVEN --exposure of a mode the lab leaves out THEN exit 1 naming the ones found', () => {
+    const { code, err } = run('--dir', FIXTURE_APP, '--exposure', 'gateway');
+    expect(code).toBe(1);
+    expect(err).toBe(`explain: no environment in ${FIXTURE_APP} has exposure gateway; found: native, nodeport, nodeport-local\n`);
+  });
+
+  test('GIVEN --format html --out FILE THEN one self-contained page with a picture per exposure and per cloud, no colour codes even on a terminal', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'hoplab-cli-')), 'sub', 'explain.html');
+    const { code, out, err } = runWith({ color: true }, '--dir', FIXTURE_APP, '--format', 'html', '--out', file, '--outputs', fixture('outputs.json'));
+    expect(code).toBe(0);
+    expect(out).toBe('');
+    expect(err).toBe(`explain: wrote ${file}\n`);
+    const page = readFileSync(file, 'utf8');
+    expect(page.startsWith('<!doctype html>')).toBe(true);
+    // Three exposures per cloud and one overview per cloud.
+    expect(page.match(/<svg /g)).toHaveLength(8);
+    expect(page).toContain('http://35.192.55.66/');
+    expect(page).not.toContain('\x1b[');
+  });
+
+  test('GIVEN --outputs that cannot be read THEN exit 1 with the reason', () => {
+    const { code, err } = run('--dir', FIXTURE_APP, '--outputs', '/nonexistent/outputs.json');
+    expect(code).toBe(1);
+    expect(err).toBe('explain: cannot read outputs file /nonexistent/outputs.json: ENOENT\n');
+  });
+
+  test('GIVEN --out in a place that cannot be written THEN exit 1 with the reason', () => {
+    // A folder where a file is: mkdir fails (EEXIST), as a read-only or missing mount would with its own code.
+    const blocker = join(mkdtempSync(join(tmpdir(), 'hoplab-cli-')), 'a-file');
+    writeFileSync(blocker, '');
+    const { code, err } = run('--dir', FIXTURE_APP, '--format', 'html', '--out', join(blocker, 'explain.html'));
+    expect(code).toBe(1);
+    expect(err).toBe(`explain: cannot write ${join(blocker, 'explain.html')}: EEXIST\n`);
   });
 });

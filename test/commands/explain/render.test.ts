@@ -26,13 +26,12 @@ describe('text tables', () => {
   });
 });
 
-describe('renderExplainTable', () => {
-  const table = renderExplainTable(model, { width: 120 });
+describe('renderExplainTable --details', () => {
+  const table = renderExplainTable(model, { width: 120, details: true });
 
-  test('shows both clouds side by side, then each cloud with its exposures side by side', () => {
-    expect(table).toContain('| exposure       | AWS (EKS)');
-    expect(table).toMatch(/\|\s+\| native\s+\| nodeport\s+\| nodeport-local\s+\|/);
-    expect(table).toContain('kept (X-Forwarded-For):');
+  test('shows every fact of each exposure of each cloud, the Pod capacity and the datapath', () => {
+    expect(table).toContain('-- AWS (EKS): kube-proxy-iptables; 17 Pods per node on 3 x t3.medium; stacks lab-aws-cluster, lab-aws-lb --');
+    expect(table).toMatch(/^ {2}client IP at the Pod {10}kept \(X-Forwarded-For\):/m);
     expect(table).toContain('kept (TCP source):');
     expect(table).not.toContain('LOST');
     expect(table).toContain('Pod capacity: 17 Pods per node (VPC CNI on t3.medium: 3 ENIs x (6 IPv4 per ENI - 1) + 2)');
@@ -45,10 +44,12 @@ describe('renderExplainTable', () => {
   });
 
   test('GIVEN only the AWS cluster stack THEN it says the -lb stack was not synthesized', () => {
-    const text = renderExplainTable(explainDir(fixtureCopy(['lab-aws-cluster'])));
-    expect(text).toContain('-- AWS (EKS): lab-aws-cluster, lab-aws-lb (not synthesized); NodePort dataplane: kube-proxy-iptables --');
-    expect(text).toContain('note: lab-aws-lb was not synthesized');
-    expect(text).toContain('Pod capacity: 17 Pods per node');
+    const summary = renderExplainTable(explainDir(fixtureCopy(['lab-aws-cluster'])), { width: 200 });
+    expect(summary).toContain('-- AWS (EKS): kube-proxy-iptables; 17 Pods per node on 3 x t3.medium; stacks lab-aws-cluster, lab-aws-lb (not synthesized) --');
+    expect(summary).toContain('no exposures: lab-aws-lb was not synthesized');
+    const details = renderExplainTable(explainDir(fixtureCopy(['lab-aws-cluster'])), { width: 120, details: true });
+    expect(details).toContain('note: lab-aws-lb was not synthesized');
+    expect(details).toContain('Pod capacity: 17 Pods per node');
   });
 });
 

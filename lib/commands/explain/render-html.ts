@@ -1,0 +1,149 @@
+/**
+ * `explain --format html`: one self-contained page (lib/plumbing/pictures):
+ * for each environment (identical labs once, with their names) and cloud,
+ * the overview of every exposure side by side with the one-variable pairs,
+ * a summary table, then one picture per exposure with its facts and, when
+ * outputs were given, its URL (as text to copy, not a link: the page
+ * names nothing outside itself). The datapath, Pod capacity and notes are in
+ * a closed `<details>` per cloud.
+ */
+import { escapeHtml, htmlPage } from '../../plumbing/pictures/html-page';
+import { clientVerdict, exposurePathSvg, overviewSvg } from '../../plumbing/pictures/path-diagram';
+import { EnvironmentGroup, groupIdentical, groupStackName, namesText } from '../../plumbing/plan/identical';
+import { CloudExplanation, ExplainModel, ExposureExplanation, shown } from '../../plumbing/plan/model';
+import { capacityLines, capacityShort, CLOUD_TITLE, cloudNotes, datapathLines, ExposureUrls, neighboursText, pairsText, shortPath, urlOf } from './words';
+
+export interface HtmlOptions {
+  /** URLs from deployed outputs. @default - none */
+  readonly urls?: ExposureUrls;
+  /** Only this exposure mode (no overview). @default - every exposure */
+  readonly exposure?: string;
+}
+
+const CSS = `
+.summary td.bad, .summary td.good, .summary th code { white-space: nowrap; }
+.facts { margin: 0.3rem 0 0; }
+.facts th { width: 13rem; }
+.url { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; overflow-wrap: anywhere; }
+details { margin: 0.5rem 0 1rem; }
+details pre { white-space: pre-wrap; }
+`;
+
+const e = escapeHtml;
+
+function anchor(...parts: string[]): string {
+  return parts.join('-').replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+function verdictCell(text: string, bad: boolean | null): string {
+  return `<td class="${bad === null ? 'muted' : bad ? 'bad' : 'good'}">${e(text)}</td>`;
+}
+
+function summaryTable(cloud: CloudExplanation): string {
+  const rows = cloud.exposures.map((x) => {
+    const verdict = clientVerdict(x);
+    return (
+      `<tr><th scope="row"><code>${e(x.mode)}</code></th><td>${e(shortPath(x).replace(/ -> /g, ' → '))}</td>` +
+      verdictCell(shown(x.expected_hops), x.expected_hops === null ? null : x.expected_hops > 1) +
+      verdictCell(x.snat === null ? 'unknown' : x.snat ? 'SNAT' : 'no SNAT', x.snat) +
+      verdictCell(x.client_ip_via === null ? 'unknown' : x.client_ip_via === 'none' ? 'LOST' : x.client_ip_via === 'x-forwarded-for' ? 'X-Forwarded-For' : 'TCP source', verdict.lost) +
+      `<td>${e(x.health_check)}</td></tr>`
+    );
+  });
+  return (
+    '<table class="summary"><thead><tr><th>exposure</th><th>path</th><th>hops LB → Pod</th><th>source NAT</th><th>client IP at the Pod</th><th>health check</th></tr></thead>' +
+    `<tbody>${rows.join('')}</tbody></table>`
+  );
+}
+
+function urlList(group: EnvironmentGroup, cloud: CloudExplanation, mode: string, urls: ExposureUrls | undefined): string {
+  const found = group.names.map((name) => [name, urlOf(urls, name, cloud.cloud, mode)] as const).filter((x): x is readonly [string, string] => x[1] !== undefined);
+  if (found.length === 0) return '';
+  if (group.names.length === 1) {
+    return `<p>URL: <code class="url">${e(found[0][1])}</code></p>`;
+  }
+  return `<p>URLs:</p><ul>${found.map(([name, url]) => `<li>${e(name)}: <code class="url">${e(url)}</code></li>`).join('')}</ul>`;
+}
+
+function exposureFigure(group: EnvironmentGroup, cloud: CloudExplanation, x: ExposureExplanation, urls: ExposureUrls | undefined): string {
+  const id = anchor(group.environment.env, cloud.cloud, x.mode);
+  const facts: [string, string][] = [
+    ['path', x.path_summary],
+    ['target type', `${shown(x.lb_kind)} / ${shown(x.target_type)}${x.targets ? ` (${x.targets})` : ''}`],
+    ['externalTrafficPolicy', shown(x.external_traffic_policy)],
+    ['datapath', x.datapath_effect],
+    ['one variable away', neighboursText(x)],
+    ['Kubernetes objects', x.kubernetes_objects ?? 'unknown'],
+    ...x.notes.map((n): [string, string] => ['note', n]),
+  ];
+  return [
+    `<section class="exposure" id="${id}">`,
+    `<h4><code>${e(x.mode)}</code> on ${e(CLOUD_TITLE[cloud.cloud])}</h4>`,
+    `<figure>${exposurePathSvg(x, { title: `${x.mode} on ${CLOUD_TITLE[cloud.cloud]}` })}<figcaption>${e(x.path_summary)}</figcaption></figure>`,
+    urlList(group, cloud, x.mode, urls),
+    `<table class="facts"><tbody>${facts.map(([k, v]) => `<tr><th scope="row">${e(k)}</th><td>${e(v)}</td></tr>`).join('')}</tbody></table>`,
+    '</section>',
+  ].join('\n');
+}
+
+function cloudSection(group: EnvironmentGroup, cloud: CloudExplanation, options: HtmlOptions): string {
+  const exposures = options.exposure === undefined ? cloud.exposures : cloud.exposures.filter((x) => x.mode === options.exposure);
+  const parts = [
+    `<section class="cloud" id="${anchor(group.environment.env, cloud.cloud)}">`,
+    `<h3>${e(CLOUD_TITLE[cloud.cloud])}</h3>`,
+    `<p>Dataplane <code>${e(shown(cloud.dataplane))}</code>; ${e(capacityShort(cloud.capacity))}; stacks <code>${e(groupStackName(group, cloud.cluster_stack))}</code>${
+      cloud.cluster_synthesized ? '' : ' (not synthesized)'
+    }, <code>${e(groupStackName(group, cloud.lb_stack))}</code>${cloud.lb_synthesized ? '' : ' (not synthesized)'}.</p>`,
+  ];
+  if (cloud.exposures.length === 0) {
+    parts.push(`<p class="warn">No exposures: ${e(cloud.lb_synthesized ? `${groupStackName(group, cloud.lb_stack)} has none` : `${groupStackName(group, cloud.lb_stack)} was not synthesized`)}.</p>`);
+  } else if (options.exposure === undefined) {
+    const title = group.names.length === 1 ? group.names[0] : `${group.names.length} identical labs`;
+    parts.push(`<figure>${overviewSvg({ ...group.environment, env: title }, cloud.cloud)}<figcaption>Every exposure of ${e(CLOUD_TITLE[cloud.cloud])} side by side.</figcaption></figure>`);
+    parts.push(summaryTable(cloud));
+    const pairs = pairsText(cloud);
+    if (pairs.length) {
+      parts.push(`<p>Pairs that differ in exactly one variable:</p><ul>${pairs.map((p) => `<li>${e(p.replace(/<->/g, ' ↔ '))}</li>`).join('')}</ul>`);
+    }
+  }
+  for (const n of cloud.not_offered) {
+    if (options.exposure === undefined || n.mode === options.exposure) {
+      parts.push(`<p class="muted">Not offered: <code>${e(n.mode)}</code>: ${e(n.reason)}</p>`);
+    }
+  }
+  parts.push(...exposures.map((x) => exposureFigure(group, cloud, x, options.urls)));
+  const more = [...capacityLines(cloud.capacity), ...datapathLines(cloud.datapath ?? null), ...cloudNotes(cloud).filter((n) => !n.startsWith('not offered:'))];
+  parts.push(`<details><summary>Datapath, Pod capacity and notes</summary><pre>${e(more.join('\n'))}</pre></details>`, '</section>');
+  return parts.join('\n');
+}
+
+/** The whole page. */
+export function renderExplainHtml(model: ExplainModel, options: HtmlOptions = {}): string {
+  const groups = groupIdentical(model.environments);
+  const body: string[] = [
+    '<h1>hoplab explain</h1>',
+    `<p class="muted">From the synthesized stacks in <code>${e(model.dir)}</code>${options.exposure ? `; exposure <code>${e(options.exposure)}</code> only` : ''}. ` +
+      'Hops count from the load balancer to the Pod. <span class="bad">Red</span>: a node rewrites the source address (SNAT), or the client address is lost; ' +
+      '<span class="good">green</span>: it reaches the Pod.</p>',
+  ];
+  if (groups.length > 1 || groups[0]?.environment.clouds.length > 1) {
+    body.push(
+      `<nav><ul>${groups
+        .flatMap((g) => g.environment.clouds.map((c) => `<li><a href="#${anchor(g.environment.env, c.cloud)}">${e(namesText(g.names))}: ${e(CLOUD_TITLE[c.cloud])}</a></li>`))
+        .join('')}</ul></nav>`,
+    );
+  }
+  for (const group of groups) {
+    const heading = group.names.length === 1 ? `Environment <code>${e(group.names[0])}</code>` : `Environments ${group.names.map((n) => `<code>${e(n)}</code>`).join(', ')}`;
+    body.push(`<section class="page" id="${anchor(group.environment.env)}">`, `<h2>${heading}</h2>`);
+    if (group.names.length > 1) {
+      body.push(`<p>${group.names.length} identical labs (they differ only in their names), shown once.</p>`);
+    }
+    body.push(...group.environment.clouds.map((c) => cloudSection(group, c, options)), '</section>');
+  }
+  if (model.ignored_stacks.length) {
+    body.push(`<p class="muted">Ignored stacks (not &lt;env&gt;-&lt;aws|gcp&gt;-&lt;cluster|lb&gt;): ${model.ignored_stacks.map((s) => `<code>${e(s)}</code>`).join(', ')}</p>`);
+  }
+  const title = groups.length === 1 ? `hoplab explain: ${namesText(groups[0].names)}` : 'hoplab explain';
+  return htmlPage({ title, body: body.join('\n'), css: CSS });
+}
