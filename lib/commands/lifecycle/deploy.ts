@@ -72,6 +72,7 @@ export async function deploy(argv: readonly string[]): Promise<number> {
     awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined,
     write: (line) => console.log(line),
     signal: abort.signal,
+    progressStream: process.stdout,
   });
   if (!result.ok) {
     console.error('hoplab deploy: not every stack applied (see above and .hoplab/logs); stacks that did apply keep costing money: fix and deploy again, or run npm run teardown');

@@ -54,7 +54,16 @@ export async function teardown(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const abort = abortOnSignals('teardown', 'no new stacks start; running Terraform stops gracefully');
-  const result = await runLifecycle('destroy', { config: options.config, envs: options.envs, kinds: options.kinds, parallelism: options.parallelism, awsEndpoint, write, signal: abort.signal });
+  const result = await runLifecycle('destroy', {
+    config: options.config,
+    envs: options.envs,
+    kinds: options.kinds,
+    parallelism: options.parallelism,
+    awsEndpoint,
+    write,
+    signal: abort.signal,
+    progressStream: process.stdout,
+  });
   if (!result.ok) {
     console.error('hoplab teardown: NOT clean (see above); resources may still cost money');
     return abort.signal.aborted ? 130 : 1;
