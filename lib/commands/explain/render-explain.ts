@@ -4,6 +4,7 @@
  */
 import type { DatapathExplanation } from '../../plumbing/plan/model';
 import { neighbourText } from '../../plumbing/plan/matrix';
+import { pairTableMarkdown } from '../../plumbing/plan/pair-table';
 import { CloudExplanation, EnvironmentExplanation, ExplainModel, ExposureExplanation, PodCapacity, shown } from '../../plumbing/plan/model';
 import { markdownTable, textTable, wrap } from '../../plumbing/cli/text-table';
 
@@ -169,6 +170,9 @@ export function renderExplainMarkdown(model: ExplainModel): string {
     const summary = summaryRows(env);
     if (summary.length > 0 && env.clouds.length > 1) {
       out.push(markdownTable(['exposure', ...env.clouds.map((c) => CLOUD_TITLE[c.cloud])], summary), '');
+    }
+    if (env.clouds.some((c) => c.exposures.length > 0)) {
+      out.push('The pairs that differ in exactly one variable, every other one equal:', '', pairTableMarkdown(env), '');
     }
     for (const cloud of env.clouds) {
       out.push(`### ${CLOUD_TITLE[cloud.cloud]}`, '');
