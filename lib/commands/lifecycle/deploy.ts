@@ -7,7 +7,6 @@
 import { estimateCost, formatCostEstimate } from '../../plumbing/estimate/cost-estimate';
 import { abortOnSignals, confirm } from '../../plumbing/cli/cli';
 import { parseLifecycleArgs } from './cli';
-import { selectedConfig } from '../../plumbing/selection/selection';
 import { checkLifecycleRequest, runLifecycle } from './lifecycle';
 import { selectEnvironments } from '../../plumbing/selection/selection';
 import { resolveParallelism } from '../../plumbing/selection/parallelism';
@@ -55,10 +54,10 @@ export async function deploy(argv: readonly string[]): Promise<number> {
   if (!(await preflightGate({ ...preflight, skip: skipPreflight, write: (line) => console.log(line) }))) {
     return 1;
   }
-  for (const line of formatCostEstimate(estimateCost(selectedConfig(options.config, options.envs)))) console.log(line);
+  const envs = selectEnvironments(options.config, options.envs);
+  for (const line of formatCostEstimate(estimateCost(options.config, { envs, kinds: options.kinds }))) console.log(line);
   const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, options.kinds);
   if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
-  const envs = selectEnvironments(options.config, options.envs);
   for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism })], options.kinds)) console.log(line);
   if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
     return 1;

@@ -68,14 +68,3 @@ export function parseSelection(config: LabConfig, values: { readonly env?: strin
   checkShardBackend(config.backend, selected.shard);
   return { ...selected, kinds };
 }
-
-/** The config narrowed to the selected environments (for the cost estimate). */
-export function selectedConfig(config: LabConfig, envs?: readonly string[]): LabConfig {
-  if (!envs) return config;
-  return {
-    ...config,
-    attendees: labEnvironments(config)
-      .map((e) => e.name)
-      .filter((n) => envs.includes(n)),
-  };
-}

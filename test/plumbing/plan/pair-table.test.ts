@@ -23,7 +23,7 @@ function unequal(a: MatrixVariables, b: MatrixVariables): number {
 }
 
 /** An exposure with only what the matrix reads. */
-const exposure = (mode: string, variables: MatrixVariables | null) => ({ mode, variables }) as ExposureExplanation;
+const exposure = (mode: string, variables: MatrixVariables | null) => ({ mode, variables } as ExposureExplanation);
 
 describe('the pair table of docs/exposures.md', () => {
   test(`GIVEN the default lab WHEN its pair table is generated THEN ${EXPOSURES_DOC} holds exactly it (run \`npm run docs\` after changing the exposures)`, () => {
@@ -59,7 +59,7 @@ describe('differs in one: every other variable known and equal', () => {
   const apis = ['core API', 'Gateway API'] as const;
   const targets = ['pods', 'nodes'] as const;
   const policies = ['Cluster', 'Local', null] as const;
-  const all = layers.flatMap((layer) => apis.flatMap((api) => targets.flatMap((t) => policies.map((traffic_policy) => ({ layer, api, targets: t, traffic_policy }) as MatrixVariables))));
+  const all = layers.flatMap((layer) => apis.flatMap((api) => targets.flatMap((t) => policies.map((traffic_policy) => ({ layer, api, targets: t, traffic_policy } as MatrixVariables)))));
   const exposures = all.map((v, i) => exposure(`e${i}`, v));
 
   test('GIVEN every combination of the variables (a null traffic policy among them) WHEN paired THEN no listed pair differs in two, and every pair that differs in one is listed', () => {
@@ -69,7 +69,12 @@ describe('differs in one: every other variable known and equal', () => {
       expect(unequal(a, b)).toBe(1);
       expect(differences(a, b)).toHaveLength(1);
     }
-    const expected = exposures.flatMap((a, i) => exposures.slice(i + 1).filter((b) => unequal(a.variables!, b.variables!) === 1).map((b) => `${a.mode}/${b.mode}`));
+    const expected = exposures.flatMap((a, i) =>
+      exposures
+        .slice(i + 1)
+        .filter((b) => unequal(a.variables!, b.variables!) === 1)
+        .map((b) => `${a.mode}/${b.mode}`),
+    );
     expect(listed.map((p) => `${p.a}/${p.b}`)).toEqual(expected);
   });
 
@@ -90,7 +95,12 @@ describe('differs in one: every other variable known and equal', () => {
   });
 
   test('GIVEN Pod targets WHEN the matrix variables are read THEN the traffic policy is the Service ETP, as the table shows it, not dropped', () => {
-    expect(matrixVariables({ layer: 'L4', api: 'core API', targets: 'pods', external_traffic_policy: 'Cluster' })).toEqual({ layer: 'L4', api: 'core API', targets: 'pods', traffic_policy: 'Cluster' });
+    expect(matrixVariables({ layer: 'L4', api: 'core API', targets: 'pods', external_traffic_policy: 'Cluster' })).toEqual({
+      layer: 'L4',
+      api: 'core API',
+      targets: 'pods',
+      traffic_policy: 'Cluster',
+    });
   });
 });
 
@@ -105,7 +115,10 @@ describe('the table and the JSON print the same traffic policy', () => {
     const row = renderExplainTable(model)
       .split('\n')
       .find((l) => l.startsWith('| externalTrafficPolicy '))!;
-    const cells = row.split('|').slice(2, -1).map((c) => c.trim());
+    const cells = row
+      .split('|')
+      .slice(2, -1)
+      .map((c) => c.trim());
     const aws = env.clouds.find((c) => c.cloud === 'aws')!.exposures;
     expect(cells).toEqual(aws.map((e) => e.variables!.traffic_policy));
     expect(cells).toEqual(['Cluster', 'Cluster', 'Cluster', 'Cluster', 'Local', 'Cluster']);
