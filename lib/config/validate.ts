@@ -174,7 +174,9 @@ function checkAws(aws: AwsConfig): ConfigProblem[] {
       problems.push({
         path: `aws.${key}`,
         value: list,
-        reason: `has ${list.length} blocks for ${aws.availabilityZones.length} availability zones; give one block per zone in aws.availabilityZones, in the same order`,
+        reason: `has ${list.length} block${list.length === 1 ? '' : 's'} for ${aws.availabilityZones.length} availability zone${
+          aws.availabilityZones.length === 1 ? '' : 's'
+        }; give one block per zone in aws.availabilityZones, in the same order`,
       });
     }
   }
@@ -267,7 +269,9 @@ function checkGcp(gcp: GcpConfig): ConfigProblem[] {
       value: gcp.podCidr,
       reason:
         `holds ${maxNodes} nodes at ${gcp.maxPodsPerNode} max Pods per node (a /${perNodePrefix} alias range each) but ` +
-        `${totalNodes} nodes are configured (gcp.nodeCount ${gcp.nodeCount} x ${gcp.zones.length} zones); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode`,
+        `${totalNodes} node${totalNodes === 1 ? ' is' : 's are'} configured (gcp.nodeCount ${gcp.nodeCount} x ${gcp.zones.length} zone${
+          gcp.zones.length === 1 ? '' : 's'
+        }); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode`,
     });
   }
   if (services.prefix > 27) {

@@ -70,7 +70,7 @@ const CASES: [string, unknown, string[]][] = [
   [
     'subnet count',
     { aws: { publicSubnetCidrs: ['10.0.224.0/23'] } },
-    ['aws.publicSubnetCidrs: ["10.0.224.0/23"] has 1 blocks for 2 availability zones; give one block per zone in aws.availabilityZones, in the same order'],
+    ['aws.publicSubnetCidrs: ["10.0.224.0/23"] has 1 block for 2 availability zones; give one block per zone in aws.availabilityZones, in the same order'],
   ],
   [
     'subnet outside',
@@ -135,7 +135,7 @@ const CASES: [string, unknown, string[]][] = [
     'gcp pod capacity',
     { gcp: { podCidr: '10.20.0.0/23' } },
     [
-      'gcp.podCidr: "10.20.0.0/23" holds 2 nodes at 110 max Pods per node (a /24 alias range each) but 3 nodes are configured (gcp.nodeCount 3 x 1 zones); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode',
+      'gcp.podCidr: "10.20.0.0/23" holds 2 nodes at 110 max Pods per node (a /24 alias range each) but 3 nodes are configured (gcp.nodeCount 3 x 1 zone); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode',
     ],
   ],
   ['gcp node subnet small', { gcp: { nodeSubnetCidr: '10.10.0.0/30' } }, ['gcp.nodeSubnetCidr: "10.10.0.0/30" has prefix /30; Google Cloud subnets must be /29 or larger']],

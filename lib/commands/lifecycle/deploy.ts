@@ -8,10 +8,9 @@ import { estimateCost, formatCostEstimate } from '../../plumbing/estimate/cost-e
 import { abortOnSignals, confirm } from '../../plumbing/cli/cli';
 import { parseLifecycleArgs } from './cli';
 import { checkLifecycleRequest, runLifecycle } from './lifecycle';
-import { selectEnvironments } from '../../plumbing/selection/selection';
+import { emptyShardText, selectEnvironments } from '../../plumbing/selection/selection';
 import { resolveParallelism } from '../../plumbing/selection/parallelism';
 import { estimateTime, formatTimeEstimate } from '../../plumbing/estimate/time-estimate';
-import { formatShard } from '../../plumbing/selection/shard';
 import { preflightGate } from '../preflight/preflight-cli';
 
 export const DEPLOY_HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N|auto] [--shard K/N] [--yes] [--skip-preflight]
@@ -29,7 +28,9 @@ wall time (see npm run cost -- --help), first and asks to go on
   --parallelism N  stacks at once (1-32), or auto: as many as the free memory holds,
                    from the measured size of the providers each stack loads (it says why)
   --shard K/N      only the K-th of N shards of the environments (CI: one job per shard;
-                   needs an s3 or gcs backend); an environment's shard depends on its name only
+                   needs an s3 or gcs backend); an environment's shard depends on its name and
+                   on the environments before it in the list: appending moves nobody,
+                   removing or reordering may move the ones after
   --yes, -y        do not ask
   --skip-preflight deploy even when preflight would stop it (said loudly; not recommended)
 Credentials: AWS's default chain (and the AWS CLI for EKS tokens); Google Application Default Credentials.
@@ -47,7 +48,7 @@ export async function deploy(argv: readonly string[]): Promise<number> {
   // Said before anything runs: a deprecated datapath, or a change that recreates a cluster.
   for (const note of options.notes) console.log(`hoplab: note: ${note}`);
   if (options.shard && options.envs?.length === 0) {
-    console.log(`hoplab deploy: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
+    console.log(`hoplab deploy: ${emptyShardText(options.config, options.shard, options.requested)}; nothing to do`);
     return 0;
   }
   const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined };

@@ -6,8 +6,7 @@
 import { abortOnSignals, confirm } from '../../plumbing/cli/cli';
 import { parseLifecycleArgs } from './cli';
 import { checkLeftovers, checkLifecycleRequest, runLifecycle } from './lifecycle';
-import { selectEnvironments } from '../../plumbing/selection/selection';
-import { formatShard } from '../../plumbing/selection/shard';
+import { emptyShardText, selectEnvironments } from '../../plumbing/selection/selection';
 
 export const TEARDOWN_HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N|auto] [--shard K/N] [--yes] [--leftovers-only]
 
@@ -40,7 +39,7 @@ export async function teardown(argv: readonly string[]): Promise<number> {
   const awsEndpoint = process.env.HOPLAB_AWS_ENDPOINT || undefined;
   const write = (line: string) => console.log(line);
   if (options.shard && options.envs?.length === 0) {
-    console.log(`hoplab teardown: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
+    console.log(`hoplab teardown: ${emptyShardText(options.config, options.shard, options.requested)}; nothing to do`);
     return 0;
   }
   if (options.leftoversOnly) {

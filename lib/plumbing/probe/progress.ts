@@ -2,6 +2,7 @@
  * Progress while probing, on stderr (stdout stays the report): a bar redrawn
  * in place on a terminal, a start and an end line otherwise.
  */
+import { plural } from '../cli/terminal';
 
 export interface ProbeProgress {
   start(label: string, total: number): void;
@@ -38,7 +39,7 @@ export function progressReporter(stream: ProgressStream): ProbeProgress {
       if (stream.isTTY) {
         draw();
       } else {
-        stream.write(`compare: probing ${label}: ${total} requests\n`);
+        stream.write(`compare: probing ${label}: ${plural(total, 'request')}\n`);
       }
     },
     tick(ok) {

@@ -6,6 +6,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { changedResources, differingAttributes } from '../../../lib/commands/verify/drift';
 import { waitReady } from '../../../lib/commands/verify/readiness';
+import { driftSummary } from '../../../lib/commands/verify/verify';
 import { deadUrl } from '../../support/echo-servers';
 
 describe('drift from a plan', () => {
@@ -93,5 +94,16 @@ describe('readiness', () => {
       attempts: 0,
       last: 'no URL in the output (not deployed, or the controller has not set the address yet)',
     });
+  });
+});
+
+describe('drift in words', () => {
+  const r = (address: string) => ({ address, actions: 'update', attributes: ['tags'] });
+  test.each([
+    [[r('a')], [], [], '1 resource would change'],
+    [[r('a'), r('b')], ['url'], [r('a')], '2 resources would change; 1 output would change; 1 resource changed outside Terraform (refresh only)'],
+    [[], ['url', 'id'], [r('a'), r('b')], '0 resources would change; 2 outputs would change; 2 resources changed outside Terraform (refresh only)'],
+  ])('GIVEN %j would change WHEN summed up THEN each count has its noun in the right number', (resources, outputs, outside, text) => {
+    expect(driftSummary({ stack: 's', status: 'drift', resources, outputs, outside_changes: outside, error: null, seconds: 1 })).toBe(text);
   });
 });
