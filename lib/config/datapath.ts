@@ -4,7 +4,7 @@
  * themselves are in lib/model/datapaths.ts).
  */
 import { ConfigProblem } from './problems';
-import { AwsDatapath, CiliumLbAlgorithm, GCP_DATAPATHS, GcpDatapath, IPVS_DEPRECATED_IN, NFTABLES_MIN_EKS_VERSION } from '../model/datapaths';
+import { AwsDatapath, CiliumLbAlgorithm, GCP_DATAPATHS, GcpDatapath, IPVS_DEPRECATED_IN, NFTABLES_MIN_EKS_VERSION, UNVERIFIED_DATAPATH_NOTES } from '../model/datapaths';
 
 /** Fields that were renamed: the old path, and the fix for a config that still uses it. */
 export const RENAMED_FIELDS: Readonly<Record<string, (value: unknown) => string>> = {
@@ -47,9 +47,12 @@ export function checkAwsDatapath(aws: AwsDatapathConfig): ConfigProblem[] {
   return problems;
 }
 
-/** What validation says about an accepted datapath choice: deprecations and what changing it recreates. */
-export function datapathNotes(config: { readonly aws: AwsDatapathConfig; readonly gcp: { readonly datapath: GcpDatapath } }): string[] {
+/** What validation says about an accepted datapath choice: deprecations, what is unverified, and what changing it recreates. */
+export function datapathNotes(config: { readonly aws: AwsDatapathConfig; readonly gcp: { readonly datapath: GcpDatapath }; readonly exposures?: readonly string[] }): string[] {
   const notes: string[] = [];
+  if (config.aws.datapath === 'nftables') {
+    notes.push(`aws.datapath: ${UNVERIFIED_DATAPATH_NOTES.nftables}`);
+  }
   if (config.aws.datapath === 'ipvs') {
     notes.push(
       `aws.datapath: "ipvs" is deprecated upstream since Kubernetes ${IPVS_DEPRECATED_IN} (kube-proxy may drop it in a later release); ` +
@@ -61,6 +64,9 @@ export function datapathNotes(config: { readonly aws: AwsDatapathConfig; readonl
       'aws.datapath: "cilium" creates the EKS cluster without the vpc-cni and kube-proxy add-ons; ' +
         'switching to or from "cilium" later recreates the cluster and everything in it: tear the environment down first',
     );
+    if (config.exposures?.includes('native-l4')) {
+      notes.push(`aws.datapath: ${UNVERIFIED_DATAPATH_NOTES.ciliumNativeL4}`);
+    }
   }
   if (config.gcp.datapath === 'dataplane-v2') {
     notes.push('gcp.datapath: "dataplane-v2" is fixed when the GKE cluster is created; changing gcp.datapath later recreates the cluster and everything in it');

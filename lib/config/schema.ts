@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { parseCidr } from '../model/cidr';
+import { ANY_IPV4, parseCidr } from '../model/cidr';
 import { AWS_DATAPATHS, CILIUM_LB_ALGORITHMS, GCP_DATAPATHS } from '../model/datapaths';
 import { KNOWN_INSTANCE_TYPES } from '../model/eni-limits';
 import { DEFAULT_EXPOSURES, EXPOSURE_MODES } from '../model/modes';
@@ -182,6 +182,13 @@ export const appConfig = z
       })
       .default('registry.k8s.io/echoserver:1.10')
       .describe('Container image of the demo echo server: answers with Pod name, node name and client address.'),
+    allowedSourceCidrs: z
+      .array(cidrString('203.0.113.0/24'), { error: 'must be a list of CIDR blocks' })
+      .min(1, { error: `must list at least one CIDR block (use ["${ANY_IPV4}"] to allow any address)` })
+      .default([ANY_IPV4])
+      .describe(
+        "Client addresses every load balancer admits (default: any, as a workshop's attendees come from anywhere). EKS: the ALBs' and NLBs' security groups; GKE: the L4 Services' firewall rule. GKE's Ingress and Gateway (external Application Load Balancers) cannot honour it without Cloud Armor, which hoplab does not create: they stay open, and synth says so.",
+      ),
   })
   .prefault({});
 

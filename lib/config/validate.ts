@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { awsSubnetLayout, DEFAULT_LAYOUT_MAX_VPC_PREFIX, MIN_PUBLIC_SUBNET_PREFIX } from './aws-subnets';
-import { Cidr, cidr, contains, overlaps } from '../model/cidr';
+import { admitsAnyAddress, Cidr, cidr, contains, overlaps } from '../model/cidr';
+import { EXPOSURE_BUILT_BY, SOURCE_FILTER } from '../model/exposure-facts';
 import { checkAwsDatapath, datapathNotes, RENAMED_FIELDS } from './datapath';
 import { ENI_LIMITS, vpcCniAddressesPerNode } from '../model/eni-limits';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from '../model/gke-limits';
@@ -39,8 +40,37 @@ export function validateConfig(raw: unknown): ValidationResult {
       ],
     };
   }
-  const problems = [...checkExposures(parsed.data), ...checkAttendees(parsed.data), ...checkAws(parsed.data.aws), ...checkAwsDatapath(parsed.data.aws), ...checkGcp(parsed.data.gcp)];
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: parsed.data, notes: datapathNotes(parsed.data) };
+  const problems = [
+    ...checkExposures(parsed.data),
+    ...checkAttendees(parsed.data),
+    ...checkSourceCidrs(parsed.data.app.allowedSourceCidrs),
+    ...checkAws(parsed.data.aws),
+    ...checkAwsDatapath(parsed.data.aws),
+    ...checkGcp(parsed.data.gcp),
+  ];
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: parsed.data, notes: [...datapathNotes(parsed.data), ...sourceCidrNotes(parsed.data)] };
+}
+
+function checkSourceCidrs(blocks: readonly string[]): ConfigProblem[] {
+  return [...new Set(duplicates(blocks))].map((block) => ({
+    path: 'app.allowedSourceCidrs',
+    value: blocks,
+    reason: `lists "${block}" more than once; list each CIDR block once`,
+  }));
+}
+
+/** What validation says about a narrowed `app.allowedSourceCidrs`: the GKE exposures that cannot honour it. */
+function sourceCidrNotes(config: LabConfig): string[] {
+  if (admitsAnyAddress(config.app.allowedSourceCidrs)) return [];
+  const open = config.exposures.filter((mode) => {
+    const kind = EXPOSURE_BUILT_BY.gcp[mode];
+    return kind !== undefined && SOURCE_FILTER[kind] === undefined;
+  });
+  if (open.length === 0) return [];
+  return [
+    `app.allowedSourceCidrs: on GKE the ${open.join(', ')} exposure${open.length > 1 ? 's stay' : ' stays'} open to any address: ` +
+      'an external Application Load Balancer filters clients only with a Cloud Armor security policy, which hoplab does not create (the EKS load balancers and GKE L4 Services honour the list)',
+  ];
 }
 
 function fromZodIssue(raw: unknown, issue: z.core.$ZodIssue): ConfigProblem[] {

@@ -3,6 +3,7 @@
  * abstraction the `-lb` stacks compose (see lib/stacks/compose-exposures.ts).
  */
 import { ITerraformDependable } from 'cdktf';
+import { admitsAnyAddress } from '../model/cidr';
 import { ExposureMode } from '../model/modes';
 
 /** The props every exposure construct takes; each construct adds what its kind of load balancer needs. */
@@ -39,4 +40,13 @@ export interface Exposure {
 /** `port[].targetPort` of a Service from {@link ExposureProps.targetPort}: the provider takes it as a string. */
 export function serviceTargetPort(targetPort: string | number): string {
   return String(targetPort);
+}
+
+/**
+ * `spec.loadBalancerSourceRanges` of a `type: LoadBalancer` Service from the
+ * client blocks it admits, or nothing when they admit any address (a Service
+ * without the field admits any address: the synthesized default stays as it was).
+ */
+export function serviceSourceRanges(blocks: readonly string[] | undefined): { loadBalancerSourceRanges?: string[] } {
+  return blocks === undefined || admitsAnyAddress(blocks) ? {} : { loadBalancerSourceRanges: [...blocks] };
 }

@@ -56,6 +56,17 @@ export function cidr(text: string): Cidr {
   return result.cidr;
 }
 
+/** The block that admits every IPv4 address: what a load balancer allows when nothing narrower is configured. */
+export const ANY_IPV4 = '0.0.0.0/0';
+
+/**
+ * True when a list of (valid) CIDR blocks admits every IPv4 address, i.e. holds a /0:
+ * a load balancer then needs no source filter of its own.
+ */
+export function admitsAnyAddress(blocks: readonly string[]): boolean {
+  return blocks.some((block) => cidr(block).prefix === 0);
+}
+
 /** True when the two blocks share at least one address. */
 export function overlaps(a: Cidr, b: Cidr): boolean {
   return a.first <= b.last && b.first <= a.last;

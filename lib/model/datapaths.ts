@@ -23,6 +23,21 @@ export const NFTABLES_MIN_EKS_VERSION = '1.33';
 /** Kubernetes release that deprecated kube-proxy's IPVS mode. */
 export const IPVS_DEPRECATED_IN = '1.35';
 
+/**
+ * What hoplab's datapaths rest on but nobody could verify from documentation or
+ * a running cluster, one line each; validation's notes and `explain` say them.
+ * nftables: the EKS kube-proxy add-on accepts `mode: nftables` and an AWS AMI
+ * maintainer said it works on 1.33+ (awslabs/amazon-eks-ami #2329), but the
+ * add-on's documentation names only iptables and ipvs (aws/containers-roadmap
+ * #2313 is open). Cilium: in ENI mode Cilium takes the VPC CIDR as its
+ * native-routing range and masquerades only what leaves it (Cilium's
+ * masquerading docs); native-l4 keeps the client address only if that holds.
+ */
+export const UNVERIFIED_DATAPATH_NOTES = {
+  nftables: 'kube-proxy mode "nftables" works with the EKS kube-proxy add-on (1.33 and later) but is not in EKS\'s documentation: unverified',
+  ciliumNativeL4: "native-l4 under Cilium rests on masquerading being off for traffic inside the VPC in ENI mode (the VPC CIDR is Cilium's native-routing range): unverified on a running cluster",
+} as const;
+
 /** The IPVS scheduler hoplab sets (`ipvs.scheduler` in the add-on's configuration): round robin. */
 export const IPVS_SCHEDULER = 'rr';
 

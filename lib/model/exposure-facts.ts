@@ -189,6 +189,25 @@ export const EXPOSURE_BUILT_BY: Readonly<Record<Cloud, Readonly<Partial<Record<E
   },
 };
 
+/**
+ * What keeps clients outside `app.allowedSourceCidrs` away from each kind of
+ * load balancer, or undefined where hoplab has nothing that does. EKS: the
+ * security group the AWS Load Balancer Controller (v3.5.0) makes for the ALB or
+ * NLB admits only the listed blocks. GKE L4: GKE makes the Service's ingress
+ * firewall rule with `loadBalancerSourceRanges` as its source ranges. GKE L7:
+ * an external Application Load Balancer has no firewall on the client side;
+ * only a Cloud Armor security policy (BackendConfig `securityPolicy`,
+ * GCPBackendPolicy) filters its clients, and hoplab does not create one.
+ */
+export const SOURCE_FILTER: Readonly<Record<ExposureConstruct, string | undefined>> = {
+  'alb-ingress': 'the ALB security group (alb.ingress.kubernetes.io/inbound-cidrs)',
+  'alb-gateway': 'the ALB security group (LoadBalancerConfiguration spec.sourceRanges)',
+  'nlb-service': 'the NLB security group (spec.loadBalancerSourceRanges)',
+  'gke-passthrough-service': "the Service's GKE firewall rule (spec.loadBalancerSourceRanges)",
+  'gce-ingress': undefined,
+  'gke-gateway': undefined,
+};
+
 /** The facts of `mode` on `cloud`, or undefined where the cloud does not offer it. */
 export function exposureFacts(cloud: Cloud, mode: ExposureMode): ExposureFacts | undefined {
   return EXPOSURE_FACTS[cloud][mode];

@@ -186,7 +186,10 @@ export class AwsClusterStack extends TerraformStack {
       certificateAuthorityData: this.cluster.cluster.certificateAuthority.get(0).data,
       operatorRoleArn: operatorRole.roleArn,
       loadBalancerAlgorithm: config.aws.cilium?.loadBalancerAlgorithm,
-      dependsOn: [operatorRole.role.role],
+      // The helm provider reaches the API only through the deployer's (or an admin's) access entry and its
+      // cluster-admin association (creator admin is off): created before the release, destroyed after it.
+      // The operator's role and policy attachment likewise, as the node group waits for the VPC CNI's.
+      dependsOn: [...operatorRole.dependables, ...this.cluster.adminAccess],
     });
   }
 }

@@ -10,6 +10,7 @@ import { NlbServiceExposure, NlbTargetType } from '../constructs/aws/nlb-service
 import { DEMO_APP_LABELS, DemoApp } from '../constructs/k8s/demo-app';
 import { GatewayApiCrds } from '../constructs/k8s/gateway-api-crds';
 import { labTags } from '../model/tags';
+import { kubectlImage } from '../model/versions';
 import { AwsClusterStack } from './aws-cluster-stack';
 import { Exposure, ExposureProps } from '../constructs/exposure';
 import { composeExposures } from './compose-exposures';
@@ -88,7 +89,8 @@ export class AwsLbStack extends TerraformStack {
     });
 
     // Every exposure comes after the controller (its webhooks) and goes before it; its load balancer carries the mode as a tag.
-    const onEks = (props: ExposureProps) => ({ ...props, dependsOn: [release], tags: { 'hoplab-exposure': props.mode } });
+    // Each load balancer admits only app.allowedSourceCidrs (its security group's inbound rules).
+    const onEks = (props: ExposureProps) => ({ ...props, dependsOn: [release], tags: { 'hoplab-exposure': props.mode }, sourceRanges: config.app.allowedSourceCidrs });
     this.exposures = composeExposures(this, {
       cloud: 'aws',
       modes: config.exposures,
@@ -96,7 +98,7 @@ export class AwsLbStack extends TerraformStack {
       builders: {
         'alb-ingress': (scope, id, props, facts) =>
           new AlbIngressExposure(scope, id, { ...onEks(props), targetType: facts.target_type as AlbTargetType, ingressClassName: this.controller.ingressClassName }),
-        'alb-gateway': (scope, id, props) => new AlbGatewayExposure(scope, id, onEks(props)),
+        'alb-gateway': (scope, id, props) => new AlbGatewayExposure(scope, id, { ...onEks(props), kubectlImage: kubectlImage(config.aws.kubernetesVersion) }),
         'nlb-service': (scope, id, props, facts) =>
           new NlbServiceExposure(scope, id, {
             ...onEks(props),

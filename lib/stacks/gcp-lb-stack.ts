@@ -66,7 +66,12 @@ export class GcpLbStack extends TerraformStack {
         'gce-ingress': (scope, id, props) => new GceIngressExposure(scope, id, props),
         'gke-gateway': (scope, id, props) => new GkeGatewayExposure(scope, id, props),
         'gke-passthrough-service': (scope, id, props, facts) =>
-          new GkeLoadBalancerServiceExposure(scope, id, { ...props, externalTrafficPolicy: facts.external_traffic_policy, gkeVersion: config.gcp.kubernetesVersion }),
+          new GkeLoadBalancerServiceExposure(scope, id, {
+            ...props,
+            externalTrafficPolicy: facts.external_traffic_policy,
+            gkeVersion: config.gcp.kubernetesVersion,
+            sourceRanges: config.app.allowedSourceCidrs,
+          }),
       },
       constructId: (mode) => mode,
       app: this.app,

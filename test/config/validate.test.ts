@@ -248,6 +248,19 @@ const CASES: [string, unknown, string[]][] = [
     { aws: { kubernetesVersion: 1.3 } },
     ['aws.kubernetesVersion: 1.3 is a number, but versions and names are strings: quote it (YAML reads 1.30 as 1.3); allowed: "1.31", "1.32", "1.33", "1.34", "1.35"'],
   ],
+  ['source cidrs empty', { app: { allowedSourceCidrs: [] } }, ['app.allowedSourceCidrs: [] must list at least one CIDR block (use ["0.0.0.0/0"] to allow any address)']],
+  ['source cidrs not a list', { app: { allowedSourceCidrs: '203.0.113.0/24' } }, ['app.allowedSourceCidrs: "203.0.113.0/24" must be a list of CIDR blocks']],
+  ['source cidr not a block', { app: { allowedSourceCidrs: ['203.0.113.7'] } }, ['app.allowedSourceCidrs[0]: "203.0.113.7" is not an IPv4 CIDR block (expected a.b.c.d/n, e.g. "10.0.0.0/16")']],
+  [
+    'source cidr with host bits',
+    { app: { allowedSourceCidrs: ['198.51.100.0/24', '203.0.113.7/24'] } },
+    ['app.allowedSourceCidrs[1]: "203.0.113.7/24" has host bits set; the network address of that block is "203.0.113.0/24"'],
+  ],
+  [
+    'source cidr duplicate',
+    { app: { allowedSourceCidrs: ['203.0.113.0/24', '203.0.113.0/24'] } },
+    ['app.allowedSourceCidrs: ["203.0.113.0/24","203.0.113.0/24"] lists "203.0.113.0/24" more than once; list each CIDR block once'],
+  ],
   ['backend not an object', { backend: 's3' }, ['backend: "s3" must be an object whose "type" is one of: local, s3, gcs (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })']],
 ];
 
@@ -274,6 +287,21 @@ describe('validateConfig', () => {
   });
 
   test.each([
+    ['name', { name: 'Bad_Name' }, 'name: "Bad_Name" is not a DNS label'],
+    ['gcp', { gcp: { nodeCount: 0 } }, 'gcp.nodeCount: 0 must be at least 1'],
+    ['app', { app: { allowedSourceCidrs: ['203.0.113.7'] } }, 'app.allowedSourceCidrs[0]: "203.0.113.7" is not an IPv4 CIDR block'],
+    ['exposures', { exposures: ['nodeport-lb'] }, 'exposures[0]: "nodeport-lb" is not supported'],
+    ['backend', { backend: { type: 's3', region: 'us-east-1' } }, 'backend.bucket: (missing) is required'],
+  ])('GIVEN the %s section failing the schema WHEN validated THEN the aws datapath rules are still reported in the same run', (_section, broken, first) => {
+    const result = validateConfig({ ...broken, aws: { datapath: 'nftables', kubernetesVersion: '1.32', cilium: { loadBalancerAlgorithm: 'maglev' } } });
+    expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual([
+      expect.stringContaining(first),
+      'aws.datapath: "nftables" needs EKS 1.33 or later (the kube-proxy add-on offers mode "nftables" from Kubernetes 1.33), but aws.kubernetesVersion is "1.32"; set aws.kubernetesVersion to "1.33" or later, or use "iptables" or "ipvs"',
+      'aws.cilium: {"loadBalancerAlgorithm":"maglev"} only applies with aws.datapath "cilium", but aws.datapath is "nftables"; set aws.datapath: "cilium" or remove aws.cilium',
+    ]);
+  });
+
+  test.each([
     ['a Docker Hub image with a tag', { app: { image: 'nginx:1.27' } }],
     ['an image pinned by digest', { app: { image: `ghcr.io/acme/echo@sha256:${'a'.repeat(64)}` } }],
     ['explicit subnets inside the VPC', { aws: { publicSubnetCidrs: ['10.0.240.0/24', '10.0.241.0/24'], privateSubnetCidrs: ['10.0.0.0/18', '10.0.64.0/18'] } }],
@@ -294,8 +322,16 @@ describe('validateConfig', () => {
   });
 
   test.each([
-    ['nftables on 1.33', { aws: { datapath: 'nftables', kubernetesVersion: '1.33' } }, []],
-    ['nftables on the default version', { aws: { datapath: 'nftables' } }, []],
+    [
+      'nftables on 1.33',
+      { aws: { datapath: 'nftables', kubernetesVersion: '1.33' } },
+      ['aws.datapath: kube-proxy mode "nftables" works with the EKS kube-proxy add-on (1.33 and later) but is not in EKS\'s documentation: unverified'],
+    ],
+    [
+      'nftables on the default version',
+      { aws: { datapath: 'nftables' } },
+      ['aws.datapath: kube-proxy mode "nftables" works with the EKS kube-proxy add-on (1.33 and later) but is not in EKS\'s documentation: unverified'],
+    ],
     [
       'ipvs',
       { aws: { datapath: 'ipvs' } },
@@ -308,6 +344,30 @@ describe('validateConfig', () => {
       { aws: { datapath: 'cilium', cilium: { loadBalancerAlgorithm: 'maglev' } } },
       [
         'aws.datapath: "cilium" creates the EKS cluster without the vpc-cni and kube-proxy add-ons; switching to or from "cilium" later recreates the cluster and everything in it: tear the environment down first',
+        "aws.datapath: native-l4 under Cilium rests on masquerading being off for traffic inside the VPC in ENI mode (the VPC CIDR is Cilium's native-routing range): unverified on a running cluster",
+      ],
+    ],
+    [
+      'cilium without the native-l4 exposure',
+      { exposures: ['native', 'nodeport-l4'], aws: { datapath: 'cilium' } },
+      [
+        'aws.datapath: "cilium" creates the EKS cluster without the vpc-cni and kube-proxy add-ons; switching to or from "cilium" later recreates the cluster and everything in it: tear the environment down first',
+      ],
+    ],
+    ['allowed sources open (the default) with every exposure', { app: { allowedSourceCidrs: ['0.0.0.0/0'] } }, []],
+    ['allowed sources narrowed, only L4 exposures', { exposures: ['nodeport-l4', 'nodeport-local', 'native-l4'], app: { allowedSourceCidrs: ['203.0.113.0/24'] } }, []],
+    [
+      'allowed sources narrowed with every exposure',
+      { app: { allowedSourceCidrs: ['203.0.113.0/24'] } },
+      [
+        'app.allowedSourceCidrs: on GKE the native, gateway, nodeport exposures stay open to any address: an external Application Load Balancer filters clients only with a Cloud Armor security policy, which hoplab does not create (the EKS load balancers and GKE L4 Services honour the list)',
+      ],
+    ],
+    [
+      'allowed sources narrowed with the gateway exposure only',
+      { exposures: ['gateway'], app: { allowedSourceCidrs: ['203.0.113.0/24', '198.51.100.0/24'] } },
+      [
+        'app.allowedSourceCidrs: on GKE the gateway exposure stays open to any address: an external Application Load Balancer filters clients only with a Cloud Armor security policy, which hoplab does not create (the EKS load balancers and GKE L4 Services honour the list)',
       ],
     ],
     [

@@ -1,4 +1,4 @@
-import { cidr, contains, overlaps, parseCidr, subnet } from '../../lib/model/cidr';
+import { admitsAnyAddress, cidr, contains, overlaps, parseCidr, subnet } from '../../lib/model/cidr';
 
 describe('CIDR math', () => {
   test.each([
@@ -32,5 +32,14 @@ describe('CIDR math', () => {
     expect(subnet(cidr('10.0.0.0/16'), 3, 7).text).toBe('10.0.224.0/19');
     expect(() => subnet(cidr('10.0.0.0/16'), 3, 8)).toThrow('10.0.0.0/16 holds 8 /19 blocks; index 8 is out of range');
     expect(() => subnet(cidr('10.0.0.0/30'), 3, 0)).toThrow('cannot split 10.0.0.0/30 into /33 blocks');
+  });
+
+  test.each([
+    [['0.0.0.0/0'], true],
+    [['203.0.113.0/24', '0.0.0.0/0'], true],
+    [['0.0.0.0/1', '128.0.0.0/1'], false],
+    [['203.0.113.0/24'], false],
+  ])('GIVEN %j WHEN asked whether it admits any address THEN %p (only a /0 block does; two halves are still a list to filter by)', (blocks, expected) => {
+    expect(admitsAnyAddress(blocks)).toBe(expected);
   });
 });

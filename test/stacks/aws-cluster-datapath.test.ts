@@ -58,6 +58,17 @@ describe('AwsClusterStack datapaths', () => {
       expect(JSON.stringify(parsed.provider.helm)).toContain('aws_eks_cluster.eks_cluster_');
     });
 
+    test('GIVEN cilium and a cluster admin WHEN synthesized THEN the release comes after the operator role, its policy attachment and every access entry and association Terraform uses (and goes before them)', () => {
+      const withAdmin = synth({ datapath: 'cilium', clusterAdminArns: ['arn:aws:iam::123456789012:role/workshop-ci'] });
+      const addresses = (type: string) => Object.keys(withAdmin.resource[type]).map((name) => `${type}.${name}`);
+      const release = resourceOf(withAdmin, 'helm_release').config;
+      const operatorRole = resourceOf(withAdmin, 'aws_iam_role', 'cilium-operator').address;
+      const operatorPolicy = resourceOf(withAdmin, 'aws_iam_role_policy_attachment', 'cilium-operator').address;
+      expect(addresses('aws_eks_access_entry')).toHaveLength(2);
+      expect(addresses('aws_eks_access_policy_association')).toHaveLength(2);
+      expect([...release.depends_on].sort()).toEqual([operatorRole, operatorPolicy, ...addresses('aws_eks_access_entry'), ...addresses('aws_eks_access_policy_association')].sort());
+    });
+
     test('GIVEN cilium with maglev WHEN synthesized THEN the release selects backends by Maglev and the dataplane output says cilium-ebpf', () => {
       expect(resourceOf(parsed, 'helm_release').config.values).toEqual([expect.stringContaining('loadBalancer:\n  algorithm: "maglev"')]);
       expect(parsed.output.dataplane.value).toBe('cilium-ebpf');

@@ -1,6 +1,7 @@
 import { AnnotationMetadataEntryType } from 'cdktf';
 import { parse } from 'yaml';
 import { DEFAULT_EXPOSURES, ExposureMode } from '../../lib/model/modes';
+import { EKS_VERSIONS } from '../../lib/model/versions';
 import { exposureOutputName } from '../../lib/model/contract';
 import { ExposureFacts, exposureFacts } from '../../lib/model/exposure-facts';
 
@@ -228,7 +229,8 @@ describe('AwsLbStack', () => {
         const job = gatewayObject('Job');
         expect(job.metadata.annotations['helm.sh/hook']).toBe('post-install,post-upgrade');
         expect(job.spec.template.spec.containers[0]).toMatchObject({
-          image: 'registry.k8s.io/kubectl:v1.32.9',
+          // The default cluster is 1.34: kubectl of the same minor.
+          image: 'registry.k8s.io/kubectl:v1.34.3',
           args: ['wait', '--namespace', expect.stringContaining('kubernetes_namespace_v1'), '--for=condition=Programmed', 'gateway/echo-gateway', '--timeout=780s'],
         });
         expect(gatewayObject('Role').rules).toEqual([{ apiGroups: ['gateway.networking.k8s.io'], resources: ['gateways'], verbs: ['get', 'list', 'watch'] }]);
@@ -309,6 +311,26 @@ describe('AwsLbStack', () => {
     });
   });
 
+  describe('GIVEN app.allowedSourceCidrs narrowed to two blocks', () => {
+    const blocks = ['203.0.113.0/24', '198.51.100.7/32'];
+    const { json } = synthAwsLb({ app: { allowedSourceCidrs: blocks } });
+
+    test('THEN every load balancer admits only them: both ALB Ingresses, the three NLB Services and the ALB Gateway', () => {
+      const ingresses = Object.values(json.resource.kubernetes_ingress_v1 as Record<string, Json>);
+      const services = Object.values(json.resource.kubernetes_service_v1 as Record<string, Json>).filter((s) => s.spec.type === 'LoadBalancer');
+      const lbConfig = manifestObjects(json).find((o) => o.object.kind === 'LoadBalancerConfiguration')!;
+      expect(ingresses.map((i) => i.metadata.annotations['alb.ingress.kubernetes.io/inbound-cidrs'])).toEqual([blocks.join(','), blocks.join(',')]);
+      expect(services.map((s) => s.spec.load_balancer_source_ranges)).toEqual([blocks, blocks, blocks]);
+      expect((lbConfig.object.spec as Json).sourceRanges).toEqual(blocks);
+    });
+
+    test("THEN the LoadBalancerConfiguration with sourceRanges is valid against the controller's v3.5.0 CRD, and the Services against the Kubernetes API schema", () => {
+      for (const object of [...manifestObjects(json), ...kubernetesObjects(json)]) {
+        expect(() => object.validate()).not.toThrow();
+      }
+    });
+  });
+
   describe('GIVEN a config that selects exposures and sizes', () => {
     const { json, lb } = synthAwsLb({
       name: 'team-a',
@@ -354,5 +376,12 @@ describe('AwsLbStack', () => {
     ])('%j', (raw, problem) => {
       expect(() => synthAwsLb(raw as never)).toThrow(header + problem);
     });
+  });
+
+  test.each(EKS_VERSIONS.map((v) => [v]))('GIVEN EKS %s and the gateway exposure WHEN synthesized THEN the wait Job runs kubectl of the same minor', (kubernetesVersion) => {
+    const { json } = synthAwsLb({ exposures: ['gateway'], aws: { kubernetesVersion } });
+    const release = resourceOf(json, 'helm_release', 'exposure-gateway_');
+    const job = (parse(release.config.values[0]).manifests as { kind: string; spec: Json }[]).find((o) => o.kind === 'Job')!;
+    expect(job.spec.template.spec.containers[0].image).toMatch(new RegExp(`^registry\\.k8s\\.io/kubectl:v${kubernetesVersion.replace('.', '\\.')}\\.\\d+$`));
   });
 });

@@ -206,6 +206,23 @@ describe('GcpLbStack', () => {
     }
   });
 
+  test('GIVEN app.allowedSourceCidrs narrowed WHEN synthesized THEN both L4 Services admit only them; the Ingresses and the Gateway (no client-side firewall) carry nothing', () => {
+    const blocks = ['203.0.113.0/24', '198.51.100.7/32'];
+    const { parsed } = synth({ app: { allowedSourceCidrs: blocks } });
+    const services = Object.entries(parsed.resource.kubernetes_service_v1 as Record<string, Json>).map(([id, s]) => [id.replace(/_[A-F0-9]+$/, ''), s.spec.load_balancer_source_ranges]);
+    expect(Object.fromEntries(services)).toEqual({
+      native_service: undefined,
+      gateway_service: undefined,
+      nodeport_service: undefined,
+      'nodeport-l4_service': blocks,
+      'nodeport-local_service': blocks,
+    });
+    expect(JSON.stringify([parsed.resource.kubernetes_ingress_v1, parsed.resource.kubernetes_manifest])).not.toContain('203.0.113.0/24');
+    for (const object of kubernetesObjects(parsed)) {
+      expect(() => object.validate()).not.toThrow();
+    }
+  });
+
   test('GIVEN the gateway mode WHEN synthesized THEN a GKE global external Gateway routes to a ClusterIP Service and waits for its address', () => {
     const { parsed } = synth({ exposures: ['gateway'] });
     const manifests = Object.values(parsed.resource.kubernetes_manifest) as { manifest: Json; wait?: Json; depends_on?: string[] }[];

@@ -15,7 +15,7 @@ import { StackRunner } from './stack-runner';
 import { Direction, STACK_KINDS, stackGraph, StackKind } from '../../plumbing/selection/stack-graph';
 import { selectEnvironments } from '../../plumbing/selection/selection';
 import { countsText, LiveClock, LiveStatus, SYSTEM_CLOCK } from '../../plumbing/cli/live-status';
-import { plural, TerminalStream } from '../../plumbing/cli/terminal';
+import { plural, WritableTerminal } from '../../plumbing/cli/terminal';
 import { describeActivity, TerraformActivity } from '../../plumbing/terraform/terraform-progress';
 
 export interface LifecycleOptions {
@@ -37,7 +37,7 @@ export interface LifecycleOptions {
    * redrawn in place when it is a terminal, else a line per stack per minute at most.
    * @default - lines through `write`, a line per stack per minute at most
    */
-  readonly progressStream?: TerminalStream;
+  readonly progressStream?: WritableTerminal;
   /** The clock of the progress display (tests). @default SYSTEM_CLOCK */
   readonly clock?: LiveClock;
 }

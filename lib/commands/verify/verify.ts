@@ -20,7 +20,7 @@ import { checkClaims, ClaimCheck, claimsOf } from './claims';
 import { checkDrift, DriftResult, terraform } from './drift';
 import { ReadyResult, waitReady } from './readiness';
 import { LiveClock, LiveStatus, SYSTEM_CLOCK } from '../../plumbing/cli/live-status';
-import { plural, TerminalStream } from '../../plumbing/cli/terminal';
+import { plural, WritableTerminal } from '../../plumbing/cli/terminal';
 import { ProbeProgress } from '../../plumbing/probe/progress';
 import { describeActivity, TerraformActivity } from '../../plumbing/terraform/terraform-progress';
 
@@ -47,7 +47,7 @@ export interface VerifyOptions {
    * place when it is a terminal, else a line per step per minute at most through `progress`.
    * @default - lines through `progress`
    */
-  readonly progressStream?: TerminalStream;
+  readonly progressStream?: WritableTerminal;
   /** The clock of the live progress (tests). @default SYSTEM_CLOCK */
   readonly clock?: LiveClock;
 }

@@ -3,6 +3,7 @@ import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../../model/modes';
+import { admitsAnyAddress } from '../../model/cidr';
 import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
 import { KubernetesManifest, ManifestsRelease } from '../k8s/manifests-release';
 import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
@@ -11,8 +12,6 @@ import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
 export const ALB_GATEWAY_CONTROLLER_NAME = 'gateway.k8s.aws/alb';
 /** API group and version of the controller's Gateway configuration CRDs (v3.5.0 serves and stores v1). */
 export const LBC_GATEWAY_API_VERSION = 'gateway.k8s.aws/v1';
-/** The kubectl image of the hook that waits for the Gateway to be programmed. */
-export const KUBECTL_IMAGE = 'registry.k8s.io/kubectl:v1.32.9';
 
 export interface AlbGatewayExposureProps extends ExposureProps {
   /**
@@ -25,6 +24,19 @@ export interface AlbGatewayExposureProps extends ExposureProps {
    * @default - none
    */
   readonly tags?: Readonly<Record<string, string>>;
+  /**
+   * The kubectl image of the hook Job that waits for the Gateway to be
+   * programmed, at the cluster's minor version (kubectl is supported within one
+   * minor of the API server; see `kubectlImage` in lib/model/versions.ts). Required.
+   */
+  readonly kubectlImage: string;
+  /**
+   * Client CIDR blocks the ALB's security group admits (`LoadBalancerConfiguration`
+   * `spec.sourceRanges`, v3.5.0). Left out when a block admits any address (the
+   * controller's default is 0.0.0.0/0).
+   * @default ['0.0.0.0/0']
+   */
+  readonly sourceRanges?: readonly string[];
   /**
    * The AWS Load Balancer Controller's Helm release, and anything else to come
    * first (required). Everything here depends on it: created after its webhooks
@@ -99,6 +111,7 @@ export class AlbGatewayExposure extends Construct implements Exposure {
         metadata: { name, namespace, labels },
         spec: {
           scheme: 'internet-facing',
+          ...(props.sourceRanges && !admitsAnyAddress(props.sourceRanges) ? { sourceRanges: [...props.sourceRanges] } : {}),
           ...(props.tags && Object.keys(props.tags).length > 0 ? { tags: { ...props.tags } } : {}),
         },
       },
@@ -157,7 +170,7 @@ export class AlbGatewayExposure extends Construct implements Exposure {
               containers: [
                 {
                   name: 'wait',
-                  image: KUBECTL_IMAGE,
+                  image: props.kubectlImage,
                   args: ['wait', '--namespace', namespace, '--for=condition=Programmed', `gateway/${name}`, '--timeout=780s'],
                   resources: { requests: { cpu: '10m', memory: '32Mi' }, limits: { memory: '64Mi' } },
                   securityContext: { allowPrivilegeEscalation: false, runAsNonRoot: true, runAsUser: 65532 },

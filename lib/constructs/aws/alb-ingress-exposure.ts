@@ -6,6 +6,7 @@ import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposu
 import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
 import { tagList } from './tag-list';
 import { ExposureMode } from '../../model/modes';
+import { ANY_IPV4 } from '../../model/cidr';
 
 /** ALB target types: Pod IPs, or every node's NodePort. */
 export const ALB_TARGET_TYPES = ['ip', 'instance'] as const;
@@ -20,6 +21,11 @@ export interface AlbIngressExposureProps extends ExposureProps {
   readonly targetType: AlbTargetType;
   /** IngressClass of the AWS Load Balancer Controller (required). */
   readonly ingressClassName: string;
+  /**
+   * Client CIDR blocks the ALB's security group admits (`alb.ingress.kubernetes.io/inbound-cidrs`).
+   * @default ['0.0.0.0/0']
+   */
+  readonly sourceRanges?: readonly string[];
   /**
    * Tags for this load balancer and its target group, on top of the controller's default tags.
    * @default - none
@@ -81,7 +87,7 @@ export class AlbIngressExposure extends Construct implements Exposure {
           'alb.ingress.kubernetes.io/scheme': 'internet-facing',
           'alb.ingress.kubernetes.io/target-type': props.targetType,
           'alb.ingress.kubernetes.io/listen-ports': JSON.stringify([{ HTTP: EXPOSURE_PORT }]),
-          'alb.ingress.kubernetes.io/inbound-cidrs': '0.0.0.0/0',
+          'alb.ingress.kubernetes.io/inbound-cidrs': (props.sourceRanges ?? [ANY_IPV4]).join(','),
           'alb.ingress.kubernetes.io/healthcheck-path': '/',
           'alb.ingress.kubernetes.io/success-codes': '200',
           // Shorter than the app's termination grace period, so a stopping Pod drains before it exits.

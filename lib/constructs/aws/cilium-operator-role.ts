@@ -1,5 +1,6 @@
 import { DataAwsIamPolicyDocument } from '@cdktf/provider-aws/lib/data-aws-iam-policy-document';
 import { IamPolicy } from '@cdktf/provider-aws/lib/iam-policy';
+import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ServiceAccountRole } from './service-account-role';
 
@@ -52,6 +53,12 @@ export class CiliumOperatorRole extends Construct {
   public readonly roleArn: string;
   /** The role, for dependencies. */
   public readonly role: ServiceAccountRole;
+  /**
+   * The role and its policy attachment: what the Cilium release waits for, and
+   * what outlives it on destroy (the operator keeps its EC2 permissions while it
+   * is uninstalled and while the nodes drain).
+   */
+  public readonly dependables: ITerraformDependable[];
 
   constructor(scope: Construct, id: string, props: CiliumOperatorRoleProps) {
     super(scope, id);
@@ -72,5 +79,6 @@ export class CiliumOperatorRole extends Construct {
       policies: { eni: policy.arn },
     });
     this.roleArn = this.role.roleArn;
+    this.dependables = [this.role.role, ...this.role.policyAttachments];
   }
 }

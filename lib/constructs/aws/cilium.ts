@@ -41,7 +41,9 @@ export interface CiliumProps {
    */
   readonly awsCli?: string;
   /**
-   * Resources that must exist before Cilium is installed (the operator's role and its policy).
+   * Resources that must exist before Cilium is installed and outlive it on destroy: the operator's role and
+   * its policy attachment, and every access entry and policy association the helm provider authenticates
+   * through (`EksCluster.adminAccess`).
    * @default - none
    */
   readonly dependsOn?: ITerraformDependable[];

@@ -8,7 +8,7 @@ import { EksCluster as EksClusterResource } from '@cdktf/provider-aws/lib/eks-cl
 import { IamOpenidConnectProvider } from '@cdktf/provider-aws/lib/iam-openid-connect-provider';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
-import { Op } from 'cdktf';
+import { ITerraformDependable, Op } from 'cdktf';
 import { Construct } from 'constructs';
 
 /** The AWS partition prefix for managed policy ARNs. */
@@ -17,8 +17,12 @@ export const AWS_MANAGED_POLICY_PREFIX = 'arn:aws:iam::aws:policy';
 /** The EKS access policy that makes a principal cluster admin. */
 export const EKS_CLUSTER_ADMIN_POLICY = 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy';
 
-/** Control-plane log types the lab turns on: who called the API (audit) and how they authenticated. */
-export const CONTROL_PLANE_LOG_TYPES = ['audit', 'authenticator'] as const;
+/**
+ * Control-plane log types the lab turns on: the API server's own log (`api`: its errors and what it was asked,
+ * the first place to look when an apply against the cluster fails), who called the API (`audit`) and how they
+ * authenticated (`authenticator`). The exact strings are EKS's (`api`, `audit`, `authenticator`, `controllerManager`, `scheduler`).
+ */
+export const CONTROL_PLANE_LOG_TYPES = ['api', 'audit', 'authenticator'] as const;
 
 /** Days CloudWatch keeps the control-plane logs: long enough to look back on a workshop, short enough to cost little. */
 export const CONTROL_PLANE_LOG_RETENTION_DAYS = 3;
@@ -54,7 +58,7 @@ export interface EksClusterProps {
    */
   readonly bootstrapSelfManagedAddons?: boolean;
   /**
-   * Days to keep the control-plane logs (`audit`, `authenticator`) in CloudWatch.
+   * Days to keep the control-plane logs (`api`, `audit`, `authenticator`) in CloudWatch.
    * @default CONTROL_PLANE_LOG_RETENTION_DAYS (3)
    */
   readonly logRetentionDays?: number;
@@ -80,7 +84,7 @@ export interface EksClusterProps {
  * does. An assumed role's caller ARN is an STS session ARN, so the entry uses
  * `aws_iam_session_context`'s `issuer_arn` (the IAM role). `adminPrincipalArns`
  * get entries too; one that is the deploying identity is refused at plan.
- * Control-plane `audit` and `authenticator` logs go to a log group made here,
+ * Control-plane `api`, `audit` and `authenticator` logs go to a log group made here,
  * before the cluster (else EKS makes it, untagged and kept forever), tagged,
  * with a short retention, and destroyed with the stack.
  */
@@ -93,6 +97,19 @@ export class EksCluster extends Construct {
   public readonly oidcIssuerUrl: string;
   /** ARN of the IAM OIDC provider for the cluster's issuer. */
   public readonly oidcProviderArn: string;
+  /**
+   * The access entries and policy associations Terraform itself reaches the
+   * Kubernetes API through: the deploying identity's, and those of
+   * `adminPrincipalArns` (a CI runner or another host may run the next apply or
+   * the teardown). Everything in this stack that talks to the Kubernetes API
+   * (a Helm release, a Kubernetes object) must depend on all of them: created
+   * after them, and destroyed before them, else `terraform destroy` removes the
+   * access in its first wave and the uninstall that follows gets Unauthorized.
+   * Every cluster-admin entry made here is in the list, so one added later is
+   * picked up by whatever depends on the list. (Access entries for people who do
+   * not run Terraform, such as workshop attendees, do not belong here.)
+   */
+  public readonly adminAccess: ITerraformDependable[] = [];
 
   constructor(scope: Construct, id: string, props: EksClusterProps) {
     super(scope, id);
@@ -135,12 +152,13 @@ export class EksCluster extends Construct {
         type: 'STANDARD',
         lifecycle: precondition ? { precondition: [precondition] } : undefined,
       });
-      new EksAccessPolicyAssociation(this, `${id}-policy`, {
+      const association = new EksAccessPolicyAssociation(this, `${id}-policy`, {
         clusterName: this.cluster.name,
         principalArn: entry.principalArn,
         policyArn: EKS_CLUSTER_ADMIN_POLICY,
         accessScope: { type: 'cluster' },
       });
+      this.adminAccess.push(entry, association);
     };
     // moto has no access entry API; the emulator does not check authentication anyway.
     const deployer = props.emulated ? undefined : new DataAwsIamSessionContext(this, 'deployer', { arn: new DataAwsCallerIdentity(this, 'caller').arn }).issuerArn;

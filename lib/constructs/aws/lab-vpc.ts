@@ -85,7 +85,9 @@ export class LabVpc extends Construct {
         vpcId: vpc.id,
         availabilityZone: az,
         cidrBlock: props.publicSubnetCidrs[i],
-        mapPublicIpOnLaunch: true,
+        // Nothing launches here with an address of its own: the NAT gateways take Elastic IPs, and the
+        // load balancers get their public addresses from ELB. An instance started here by mistake stays private.
+        mapPublicIpOnLaunch: false,
         tags: { Name: `${props.name}-public-${az}`, 'kubernetes.io/role/elb': '1', ...clusterTag },
       });
       new RouteTableAssociation(this, `public-${az}-rta`, { subnetId: subnet.id, routeTableId: publicRoutes.id });

@@ -3,7 +3,7 @@ import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../../model/modes';
 import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
-import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
+import { Exposure, ExposureProps, serviceSourceRanges, serviceTargetPort } from '../exposure';
 import { tagList } from './tag-list';
 
 /** NLB target types: node NodePorts or Pod IPs. */
@@ -27,6 +27,13 @@ export interface NlbServiceExposureProps extends ExposureProps {
   readonly externalTrafficPolicy?: 'Cluster' | 'Local';
   /** `spec.loadBalancerClass` of the AWS Load Balancer Controller (required). */
   readonly loadBalancerClass: string;
+  /**
+   * Client CIDR blocks the NLB admits: `spec.loadBalancerSourceRanges`, which the
+   * controller turns into the inbound rules of the NLB's own security group. Left
+   * out when a block admits any address (the controller's default is 0.0.0.0/0).
+   * @default ['0.0.0.0/0']
+   */
+  readonly sourceRanges?: readonly string[];
   /**
    * Tags for this load balancer and its target group, on top of the controller's default tags.
    * @default - none
@@ -116,6 +123,7 @@ export class NlbServiceExposure extends Construct implements Exposure {
         // Named here rather than left to the controller's Service webhook, so Terraform sees no drift.
         loadBalancerClass: props.loadBalancerClass,
         externalTrafficPolicy: policy,
+        ...serviceSourceRanges(props.sourceRanges),
         // ip targets skip the nodes: no NodePort is needed (the controller documents this for NLB ip mode).
         ...(targetType === 'ip' ? { allocateLoadBalancerNodePorts: false } : {}),
         selector: { ...props.selector },

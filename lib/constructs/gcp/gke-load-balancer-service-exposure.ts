@@ -2,7 +2,7 @@ import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../../model/modes';
-import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
+import { Exposure, ExposureProps, serviceSourceRanges, serviceTargetPort } from '../exposure';
 import { EXPOSURE_PORT, exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
 import { annotationAddress, NEG_ANNOTATION, NEG_STATUS_ANNOTATION } from './gce-ingress-exposure';
 
@@ -65,6 +65,13 @@ export interface GkeLoadBalancerServiceExposureProps extends ExposureProps {
    * @default - the channel's default version: the annotation
    */
   readonly gkeVersion?: string;
+  /**
+   * Client CIDR blocks the load balancer admits: `spec.loadBalancerSourceRanges`,
+   * which GKE makes the source ranges of the Service's ingress firewall rule. Left
+   * out when a block admits any address (GKE's default is 0.0.0.0/0).
+   * @default ['0.0.0.0/0']
+   */
+  readonly sourceRanges?: readonly string[];
 }
 
 /**
@@ -105,6 +112,7 @@ export class GkeLoadBalancerServiceExposure extends Construct implements Exposur
         type: 'LoadBalancer',
         loadBalancerClass: gkeL4Backends(props.gkeVersion).useClass ? L4_REGIONAL_EXTERNAL_CLASS : undefined,
         externalTrafficPolicy: props.externalTrafficPolicy ?? 'Local',
+        ...serviceSourceRanges(props.sourceRanges),
         selector: { ...props.selector },
         port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: serviceTargetPort(props.targetPort), protocol: 'TCP' }],
       },

@@ -7,13 +7,13 @@
  * otherwise (see live-status.ts). `watch` and the deploy/teardown/verify
  * progress use it.
  */
-import { fitWidth, TerminalStream, terminalWidth } from './terminal';
+import { fitWidth, WritableTerminal, terminalWidth } from './terminal';
 
 export class LiveRegion {
   /** Lines of the block on screen now. */
   private shown = 0;
 
-  constructor(private readonly stream: TerminalStream, private readonly env: NodeJS.ProcessEnv = process.env) {}
+  constructor(private readonly stream: WritableTerminal, private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   /** The width lines are cut to: one less than the terminal's, so the last column never wraps. */
   width(): number {

@@ -10,7 +10,7 @@
  * they land above the block. The clock is injectable for tests.
  */
 import { LiveRegion } from './live-region';
-import { colorEnabled, formatElapsed, paint, redrawEnabled, TerminalStream } from './terminal';
+import { colorEnabled, formatElapsed, paint, redrawEnabled, WritableTerminal } from './terminal';
 
 /** Time and a repeating timer; {@link SYSTEM_CLOCK} in use, a fake one in tests. */
 export interface LiveClock {
@@ -43,7 +43,7 @@ interface Task {
 
 export interface LiveStatusOptions {
   /** Where the output goes (stdout for deploy/teardown, stderr for verify's progress). */
-  readonly stream: TerminalStream;
+  readonly stream: WritableTerminal;
   /** The work as a whole, first word of the block's header: `deploy`, `teardown`, `verify`. */
   readonly title: string;
   /** Ordinary lines off a terminal go here. @default - written to the stream, one per line */

@@ -5,7 +5,7 @@
  * for each exposure. The words are the `dataplane` output's (`DATAPLANES`).
  */
 import { parse as parseYaml } from 'yaml';
-import { Dataplane, DATAPLANES, IPVS_DEPRECATED_IN } from '../../model/datapaths';
+import { Dataplane, DATAPLANES, IPVS_DEPRECATED_IN, UNVERIFIED_DATAPATH_NOTES } from '../../model/datapaths';
 import { CLUSTER_OUTPUTS } from '../../model/contract';
 import { DatapathExplanation, ExposureExplanation } from './model';
 import { block, isRecord, literalString, outputValue, resourcesOf, SynthStack } from '../terraform/terraform-json';
@@ -90,6 +90,7 @@ export function awsDatapath(stack: SynthStack): DatapathExplanation {
     if (!kpr) {
       notes.push('the Cilium release does not set kubeProxyReplacement: true; without kube-proxy, Services would not work');
     }
+    notes.push(UNVERIFIED_DATAPATH_NOTES.ciliumNativeL4);
     return explanation('cilium-ebpf', `Cilium ${version} (ENI IPAM, eBPF kube-proxy replacement)`, evidence, { algorithm }, notes);
   }
   const kubeProxy = resourcesOf(stack, 'aws_eks_addon').find((r) => literalString(stack, r.config.addon_name) === 'kube-proxy');
@@ -118,6 +119,9 @@ export function awsDatapath(stack: SynthStack): DatapathExplanation {
   const dataplane = mode === undefined ? fromOutput : (`kube-proxy-${mode}` as Dataplane);
   if (dataplane === 'kube-proxy-ipvs') {
     notes.push(`kube-proxy's IPVS mode is deprecated upstream since Kubernetes ${IPVS_DEPRECATED_IN}; nftables is its successor`);
+  }
+  if (dataplane === 'kube-proxy-nftables') {
+    notes.push(UNVERIFIED_DATAPATH_NOTES.nftables);
   }
   const implementation = dataplane === null ? 'unknown' : `kube-proxy add-on, mode ${mode}${scheduler ? ` (scheduler ${scheduler})` : ''}`;
   return explanation(dataplane, implementation, evidence, { scheduler }, notes);

@@ -80,9 +80,7 @@ export function oneVariablePairs(exposures: readonly ExposureExplanation[]): One
   const neighbours = oneVariableNeighbours(exposures);
   const order = exposures.map((e) => e.mode);
   return exposures.flatMap((e) =>
-    (neighbours.get(e.mode) ?? [])
-      .filter((n) => order.indexOf(n.mode) > order.indexOf(e.mode))
-      .map((n) => ({ a: e.mode, b: n.mode, variable: n.variable, values: [n.this, n.other] as const })),
+    (neighbours.get(e.mode) ?? []).filter((n) => order.indexOf(n.mode) > order.indexOf(e.mode)).map((n) => ({ a: e.mode, b: n.mode, variable: n.variable, values: [n.this, n.other] as const })),
   );
 }
 

@@ -135,6 +135,21 @@ describe('quota needs from the synthesized stacks', () => {
   });
 
   test.each([
+    ['single', 2, { natGatewaysPerAz: 2, elasticIps: 2 }],
+    ['single', 3, { natGatewaysPerAz: 2, elasticIps: 2 }],
+    ['one-per-az', 2, { natGatewaysPerAz: 2, elasticIps: 4 }],
+    ['one-per-az', 3, { natGatewaysPerAz: 2, elasticIps: 6 }],
+  ])(
+    'GIVEN two attendees with natGateways %s in %i zones WHEN counted THEN each environment puts at most one NAT gateway in any zone, and one Elastic IP per NAT gateway: %j',
+    (natGateways, zones, expected) => {
+      const availabilityZones = ['us-east-1a', 'us-east-1b', 'us-east-1c'].slice(0, zones);
+      const { synth, model } = synthesized({ attendees: ['ann', 'bob'], exposures: ['native'], aws: { natGateways, availabilityZones } });
+      const needs = awsQuotaNeeds(synth, model);
+      expect({ natGatewaysPerAz: needs.natGatewaysPerAz, elasticIps: needs.elasticIps }).toEqual(expected);
+    },
+  );
+
+  test.each([
     [['nodeport-l4'], { nlb: 1 }],
     [['native-l4'], { nlb: 1 }],
   ])('GIVEN exposures %j WHEN counted THEN the new mode counts from its synthesized -lb stack: %j', (exposures, byKind) => {

@@ -9,7 +9,7 @@ import { App } from 'cdktf';
 import { labConfig } from '../../../lib/config/schema';
 import { readSynthDir } from '../../../lib/plumbing/terraform/synth-dir';
 import { addLab } from '../../../lib/stacks/hoplab-app';
-import { requiredPermissions, terraformTypes } from '../../../lib/commands/preflight/required-permissions';
+import { requiredPermissions, RESOURCE_NEEDS, terraformTypes } from '../../../lib/commands/preflight/required-permissions';
 
 function synthStacks(input: unknown) {
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-perm-'));
@@ -23,7 +23,45 @@ function synthStacks(input: unknown) {
   }
 }
 
+/**
+ * What AWS's own documentation says the caller needs, per resource type: the
+ * oracle the table is checked against by content, not only for coverage. Each
+ * action names where it is documented.
+ */
+const DOCUMENTED_AWS_NEEDS: Readonly<Record<string, readonly (readonly [action: string, source: string])[]>> = {
+  'resource.aws_eks_node_group': [
+    ['eks:CreateNodegroup', 'EKS API reference, CreateNodegroup'],
+    ['eks:DescribeNodegroup', 'EKS API reference, DescribeNodegroup (the provider waits for ACTIVE)'],
+    ['eks:DeleteNodegroup', 'EKS API reference, DeleteNodegroup'],
+    ['iam:PassRole', 'EKS User Guide, "Amazon EKS node IAM role": the node role is passed to the node group (CreateNodegroup nodeRole)'],
+    [
+      'ec2:RunInstances',
+      'EC2 Auto Scaling User Guide, "Launch template support": whoever creates or updates an Auto Scaling group from a launch template version needs ec2:RunInstances; a managed node group with hoplab\'s launch template is such a group',
+    ],
+    ['iam:CreateServiceLinkedRole', 'EKS User Guide, "Using roles for Amazon EKS node groups": AWSServiceRoleForAmazonEKSNodegroup is created on the first CreateNodegroup'],
+  ],
+  'resource.aws_eks_cluster': [
+    ['eks:CreateCluster', 'EKS API reference, CreateCluster'],
+    ['iam:PassRole', 'EKS User Guide, "Amazon EKS cluster IAM role": the cluster role is passed (CreateCluster roleArn)'],
+  ],
+  'resource.aws_launch_template': [
+    ['ec2:CreateLaunchTemplate', 'EC2 User Guide, "IAM permissions required for Amazon EC2 launch templates"'],
+    ['ec2:CreateTags', 'same page: tags on CreateLaunchTemplate need ec2:CreateTags'],
+  ],
+};
+
 describe('required permissions', () => {
+  test.each(Object.entries(DOCUMENTED_AWS_NEEDS))('GIVEN %s WHEN its entry is read THEN it holds every action AWS documents for it (content, not only coverage)', (type, documented) => {
+    const listed = RESOURCE_NEEDS[type]?.any?.aws ?? RESOURCE_NEEDS[type]?.aws?.aws ?? [];
+    expect(documented.map(([action]) => action).filter((action) => !listed.includes(action))).toEqual([]);
+  });
+
+  test('GIVEN the default lab WHEN the AWS list is derived THEN it holds every documented action of the node group, cluster and launch template', () => {
+    const derived = requiredPermissions(synthStacks({})).aws;
+    const documented = [...new Set(Object.values(DOCUMENTED_AWS_NEEDS).flatMap((needs) => needs.map(([action]) => action)))];
+    expect(documented.filter((action) => !derived.includes(action))).toEqual([]);
+  });
+
   test('GIVEN the default lab WHEN its synthesized resource types are mapped THEN every type has an entry', () => {
     const stacks = synthStacks({});
     const types = [...new Set(stacks.flatMap(terraformTypes))].sort();

@@ -15,6 +15,7 @@ function synthExposure(overrides: Partial<AlbGatewayExposureProps> = {}) {
         selector: { app: 'echo' },
         targetPort: 'http',
         tags: { 'hoplab-exposure': 'gateway' },
+        kubectlImage: 'registry.k8s.io/kubectl:v1.34.3',
         dependsOn: [controller],
         ...overrides,
       });
@@ -76,5 +77,26 @@ describe('AlbGatewayExposure', () => {
     const { of } = synthExposure({ gatewayClassName: 'workshop-alb' });
     expect(of('GatewayClass').metadata.name).toBe('workshop-alb');
     expect(of('Gateway').spec.gatewayClassName).toBe('workshop-alb');
+  });
+
+  test('GIVEN a kubectl image WHEN synthesized THEN the wait Job runs it', () => {
+    const { of } = synthExposure({ kubectlImage: 'registry.k8s.io/kubectl:v1.31.12' });
+    expect(of('Job').spec.template.spec.containers[0].image).toBe('registry.k8s.io/kubectl:v1.31.12');
+  });
+
+  test.each([
+    [undefined, undefined],
+    [['0.0.0.0/0'], undefined],
+    [
+      ['203.0.113.0/24', '198.51.100.7/32'],
+      ['203.0.113.0/24', '198.51.100.7/32'],
+    ],
+  ])('GIVEN sourceRanges %j WHEN synthesized THEN the LoadBalancerConfiguration sourceRanges is %j', (sourceRanges, expected) => {
+    const { of } = synthExposure(sourceRanges === undefined ? {} : { sourceRanges });
+    expect(of('LoadBalancerConfiguration').spec).toEqual({
+      scheme: 'internet-facing',
+      ...(expected ? { sourceRanges: expected } : {}),
+      tags: { 'hoplab-exposure': 'gateway' },
+    });
   });
 });

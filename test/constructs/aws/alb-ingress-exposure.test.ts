@@ -105,4 +105,13 @@ describe('AlbIngressExposure', () => {
   test('GIVEN a target type the ALB does not have THEN construction fails naming it', () => {
     expect(() => synthExposure({ targetType: 'pod' as never })).toThrow('AlbIngressExposure exposure: targetType "pod" is not an ALB target type; use "ip" (Pod IPs) or "instance" (NodePorts)');
   });
+
+  test.each([
+    [undefined, '0.0.0.0/0'],
+    [['0.0.0.0/0'], '0.0.0.0/0'],
+    [['203.0.113.0/24', '198.51.100.7/32'], '203.0.113.0/24,198.51.100.7/32'],
+  ])('GIVEN sourceRanges %j WHEN synthesized THEN the ALB security group admits %p (inbound-cidrs)', (sourceRanges, expected) => {
+    const { ingress } = synthExposure(sourceRanges === undefined ? {} : { sourceRanges });
+    expect(ingress.metadata.annotations['alb.ingress.kubernetes.io/inbound-cidrs']).toBe(expected);
+  });
 });

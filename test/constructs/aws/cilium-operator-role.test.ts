@@ -57,3 +57,21 @@ describe('CiliumOperatorRole', () => {
     expect(json).toHaveResourceWithProperties(IamRolePolicyAttachment, { policy_arn: expect.stringMatching(/^\$\{aws_iam_policy\.cilium-operator-role_policy_\w+\.arn\}$/) });
   });
 });
+
+describe('CiliumOperatorRole dependables', () => {
+  test('GIVEN the role WHEN something depends on its dependables THEN it comes after the role and its policy attachment', () => {
+    const parsed = JSON.parse(
+      Testing.synthScope((scope) => {
+        const role = new CiliumOperatorRole(scope, 'cilium-operator-role', {
+          clusterName: 'lab-eks',
+          oidcProviderArn: 'arn:aws:iam::1:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/X',
+          oidcIssuerUrl: 'https://oidc.eks.us-east-1.amazonaws.com/id/X',
+        });
+        new IamPolicy(scope, 'user', { policy: '{}', dependsOn: role.dependables });
+      }),
+    ) as { resource: Record<string, Record<string, { depends_on?: string[] }>> };
+    const [roleName] = Object.keys(parsed.resource.aws_iam_role);
+    const [attachment] = Object.keys(parsed.resource.aws_iam_role_policy_attachment);
+    expect(parsed.resource.aws_iam_policy.user.depends_on).toEqual([`aws_iam_role.${roleName}`, `aws_iam_role_policy_attachment.${attachment}`]);
+  });
+});

@@ -41,9 +41,9 @@ describe('EksCluster', () => {
     });
   });
 
-  test('GIVEN the cluster WHEN synthesized THEN audit and authenticator logs go to a tagged log group with a short retention, created before the cluster', () => {
+  test('GIVEN the cluster WHEN synthesized THEN api, audit and authenticator logs go to a tagged log group with a short retention, created before the cluster', () => {
     const { json, parsed } = synth();
-    expect(json).toHaveResourceWithProperties(EksClusterResource, { enabled_cluster_log_types: ['audit', 'authenticator'] });
+    expect(json).toHaveResourceWithProperties(EksClusterResource, { enabled_cluster_log_types: ['api', 'audit', 'authenticator'] });
     expect(json).toHaveResourceWithProperties(CloudwatchLogGroup, { name: '/aws/eks/lab-eks/cluster', retention_in_days: 3, tags: { Name: 'lab-eks-control-plane' } });
     const cluster = Object.values(parsed.resource.aws_eks_cluster)[0] as { depends_on: string[] };
     expect(cluster.depends_on).toEqual(expect.arrayContaining([expect.stringMatching(/^aws_cloudwatch_log_group\./)]));
@@ -126,6 +126,29 @@ describe('EksCluster admin access entries', () => {
     const { parsed } = synth({ emulated: true }) as { parsed: { resource: Record<string, unknown>; data?: Record<string, unknown> } };
     expect(parsed.resource.aws_eks_access_entry).toBeUndefined();
     expect(parsed.data?.aws_iam_session_context).toBeUndefined();
+  });
+
+  test.each([
+    ['no admin principals', [], 2],
+    ['two admin principals', [CI, HOST], 6],
+  ])('GIVEN %s WHEN constructed THEN adminAccess lists every admin access entry and association (what Kubernetes resources must come after)', (_given, admins, count) => {
+    const json = Testing.synthScope((scope) => {
+      const cluster = new EksCluster(scope, 'eks', { ...PROPS, adminPrincipalArns: admins });
+      // Something that talks to the cluster, ordered by the list.
+      new CloudwatchLogGroup(scope, 'talker', { name: 'talker', dependsOn: cluster.adminAccess });
+    });
+    const parsed = JSON.parse(json) as { resource: Record<string, Record<string, { depends_on?: string[] }>> };
+    const all = ['aws_eks_access_entry', 'aws_eks_access_policy_association'].flatMap((type) => Object.keys(parsed.resource[type]).map((name) => `${type}.${name}`));
+    expect(all).toHaveLength(count);
+    expect([...parsed.resource.aws_cloudwatch_log_group.talker.depends_on!].sort()).toEqual(all.sort());
+  });
+
+  test('GIVEN the emulator WHEN constructed THEN adminAccess is empty (no access entries there)', () => {
+    let cluster: EksCluster | undefined;
+    Testing.synthScope((scope) => {
+      cluster = new EksCluster(scope, 'eks', { ...PROPS, emulated: true });
+    });
+    expect(cluster!.adminAccess).toEqual([]);
   });
 });
 

@@ -31,11 +31,11 @@ describe('LabVpc', () => {
   test.each([
     ['us-east-1a', '10.0.224.0/23'],
     ['us-east-1b', '10.0.226.0/23'],
-  ])('GIVEN AZ %s WHEN synthesized THEN its public subnet %s is tagged for internet-facing load balancers', (az, cidr) => {
+  ])('GIVEN AZ %s WHEN synthesized THEN its public subnet %s is tagged for internet-facing load balancers and gives nothing a public IP on launch', (az, cidr) => {
     expect(synth().json).toHaveResourceWithProperties(Subnet, {
       availability_zone: az,
       cidr_block: cidr,
-      map_public_ip_on_launch: true,
+      map_public_ip_on_launch: false,
       tags: { Name: `lab-eks-public-${az}`, 'kubernetes.io/role/elb': '1', 'kubernetes.io/cluster/lab-eks': 'shared' },
     });
   });

@@ -109,4 +109,17 @@ describe('NlbServiceExposure target types and traffic policies', () => {
   ])('GIVEN %j THEN synth stops with a clear message', (overrides, message) => {
     expect(() => synthExposure(overrides)).toThrow(message);
   });
+
+  test.each([
+    [undefined, undefined],
+    [['0.0.0.0/0'], undefined],
+    [['0.0.0.0/0', '203.0.113.0/24'], undefined],
+    [
+      ['203.0.113.0/24', '198.51.100.7/32'],
+      ['203.0.113.0/24', '198.51.100.7/32'],
+    ],
+  ])('GIVEN sourceRanges %j WHEN synthesized THEN spec.loadBalancerSourceRanges is %j (the controller makes them the NLB security group inbound rules)', (sourceRanges, expected) => {
+    const { service } = synthExposure(sourceRanges === undefined ? {} : { sourceRanges });
+    expect(service.spec.load_balancer_source_ranges).toEqual(expected);
+  });
 });

@@ -5,10 +5,17 @@ import { DEMO_APP_LABELS } from '../../../lib/constructs/k8s/demo-app';
 import { kubernetesObjects } from '../../support/k8s-objects';
 import { resourceOf, synthScope } from '../../support/synth';
 
-const synth = (gkeVersion?: string) =>
+const synth = (gkeVersion?: string, sourceRanges?: readonly string[]) =>
   synthScope((scope) => {
     const ns = new NamespaceV1(scope, 'ns', { metadata: { name: 'hoplab' } });
-    const exposure = new GkeLoadBalancerServiceExposure(scope, 'nodeport-local', { mode: 'nodeport-local', namespace: ns.metadata.name, selector: DEMO_APP_LABELS, targetPort: 8080, gkeVersion });
+    const exposure = new GkeLoadBalancerServiceExposure(scope, 'nodeport-local', {
+      mode: 'nodeport-local',
+      namespace: ns.metadata.name,
+      selector: DEMO_APP_LABELS,
+      targetPort: 8080,
+      gkeVersion,
+      ...(sourceRanges ? { sourceRanges } : {}),
+    });
     new TerraformOutput(scope, 'url', { value: exposure.url });
   });
 
@@ -61,5 +68,17 @@ describe('GkeLoadBalancerServiceExposure', () => {
     for (const object of objects) {
       expect(() => object.validate()).not.toThrow();
     }
+  });
+
+  test.each([
+    [undefined, undefined],
+    [['0.0.0.0/0'], undefined],
+    [
+      ['203.0.113.0/24', '198.51.100.7/32'],
+      ['203.0.113.0/24', '198.51.100.7/32'],
+    ],
+  ])('GIVEN sourceRanges %j WHEN synthesized THEN spec.loadBalancerSourceRanges is %j (GKE makes them the source ranges of the Service firewall rule)', (sourceRanges, expected) => {
+    const { config: service } = resourceOf(synth(undefined, sourceRanges).parsed, 'kubernetes_service_v1');
+    expect((service.spec as Record<string, unknown>).load_balancer_source_ranges).toEqual(expected);
   });
 });

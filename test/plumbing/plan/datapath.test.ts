@@ -24,6 +24,9 @@ describe('explain: datapath from the synthesized cluster stack', () => {
     const explained = awsDatapath(awsStack({ datapath }));
     expect([explained.dataplane, explained.implementation, explained.backend_selection]).toEqual([dataplane, implementation, selection]);
     expect(explained.evidence[0]).toMatch(new RegExp(`^aws_eks_addon\\.kube-proxy_addon_\\w+: configuration_values \\{"mode":"${datapath}"`));
+    expect(explained.notes.filter((n) => n.includes('unverified'))).toEqual(
+      datapath === 'nftables' ? ['kube-proxy mode "nftables" works with the EKS kube-proxy add-on (1.33 and later) but is not in EKS\'s documentation: unverified'] : [],
+    );
     expect(explained.cluster_policy_snat).toBe('with externalTrafficPolicy: Cluster, kube-proxy SNATs every request that arrives on a NodePort, even when the Pod it picks is on the receiving node');
   });
 
@@ -50,12 +53,18 @@ describe('explain: datapath from the synthesized cluster stack', () => {
     expect(explained.cluster_policy_snat).toBe(
       'with externalTrafficPolicy: Cluster, Cilium SNATs a NodePort request only when the Pod it picks is on another node; a request served on the receiving node keeps the client address',
     );
+    expect(explained.notes).toEqual([
+      "native-l4 under Cilium rests on masquerading being off for traffic inside the VPC in ENI mode (the VPC CIDR is Cilium's native-routing range): unverified on a running cluster",
+    ]);
   });
 
   test('GIVEN the emulator (no add-ons) WHEN explained THEN the mode comes from the dataplane output, and it says so', () => {
     const explained = awsDatapath(awsStack({ datapath: 'nftables' }, { endpoint: 'http://127.0.0.1:5000' }));
     expect(explained.dataplane).toBe('kube-proxy-nftables');
-    expect(explained.notes).toEqual(['the kube-proxy add-on is not in this stack (emulator mode leaves add-ons out); the mode comes from the dataplane output']);
+    expect(explained.notes).toEqual([
+      'the kube-proxy add-on is not in this stack (emulator mode leaves add-ons out); the mode comes from the dataplane output',
+      'kube-proxy mode "nftables" works with the EKS kube-proxy add-on (1.33 and later) but is not in EKS\'s documentation: unverified',
+    ]);
   });
 
   test.each([

@@ -79,6 +79,17 @@ describe('client address measurement', () => {
   });
 
   test.each([
+    ['the first address of the block', '10.0.0.0', true],
+    ['the last address of the block', '10.0.31.255', true],
+    ['the last address, IPv4-mapped', '::ffff:10.0.31.255', true],
+    ['one past the last address', '10.0.32.0', false],
+    ['one before the first address', '9.255.255.255', false],
+  ])('GIVEN %s (%s) WHEN checked against 10.0.0.0/19 THEN inRanges says %p: both ends of a block are inside it', (_name, address, inside) => {
+    expect(inRanges(address, ['10.0.0.0/19'])).toBe(inside);
+    expect(classifyPeer(address, null, new Set(), ['10.0.0.0/19'])).toBe(inside ? 'node' : 'other');
+  });
+
+  test.each([
     ['the prober as TCP peer', [ok('203.0.113.7')], ['client', 'absent', 'tcp-source', false, true], "Pod saw the prober's own address (203.0.113.7) as TCP peer: no SNAT, no proxy"],
     [
       'a node as TCP peer, the prober in X-Forwarded-For (L7 over NodePorts: SNAT, yet the client is named)',
