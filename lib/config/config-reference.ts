@@ -130,7 +130,10 @@ function rows(path: string, node: SchemaNode, required: boolean): Row[] {
     description: node.description ?? NONE,
   };
   const children = Object.entries(node.properties ?? {}).flatMap(([name, child]) => rows(`${path}.${name}`, child, node.required?.includes(name) ?? false));
-  return [own, ...children];
+  // A list whose items may be objects (attendees): a row per field of the object, at `<path>[].<field>`.
+  const itemObjects = [node.items, ...(node.items?.anyOf ?? node.items?.oneOf ?? [])].filter((item): item is SchemaNode => item?.type === 'object' && item.properties !== undefined);
+  const itemFields = itemObjects.flatMap((item) => Object.entries(item.properties ?? {}).flatMap(([name, child]) => rows(`${path}[].${name}`, child, item.required?.includes(name) ?? false)));
+  return [own, ...children, ...itemFields];
 }
 
 /** True when every object in the schema rejects fields it does not list (zod's strictObject). */

@@ -4,6 +4,7 @@ import { AWS_DATAPATHS, CILIUM_LB_ALGORITHMS, GCP_DATAPATHS } from '../model/dat
 import { KNOWN_INSTANCE_TYPES } from '../model/eni-limits';
 import { DEFAULT_EXPOSURES, EXPOSURE_MODES } from '../model/modes';
 import { EKS_VERSIONS, LB_CONTROLLER_CHART_VERSIONS } from '../model/versions';
+import { AWS_IDENTITY_EXAMPLE, GCP_IDENTITY_EXAMPLE, isRefusal, parseGcpMember, parseIamPrincipal } from '../model/identities';
 
 /** GKE release channels. */
 export const GKE_RELEASE_CHANNELS = ['RAPID', 'REGULAR', 'STABLE', 'EXTENDED'] as const;
@@ -45,6 +46,49 @@ export const envName = z
   .max(ENV_NAME_MAX, {
     error: `is longer than ${ENV_NAME_MAX} characters; cloud resource names are derived from it (GKE cluster names stop at 40): shorten it`,
   });
+
+/** A cloud identity string checked by `parse` (from lib/model/identities.ts): its refusal is the message. */
+const identity = (what: string, example: string, parse: (text: string) => object) =>
+  z.string({ error: `must be ${what} string such as "${example}"` }).superRefine((value, ctx) => {
+    const parsed = parse(value);
+    if (isRefusal(parsed)) ctx.addIssue({ code: 'custom', message: parsed.reason });
+  });
+
+const ATTENDEE_EXAMPLE = `{ "name": "ann", "aws": "${AWS_IDENTITY_EXAMPLE}", "gcp": "${GCP_IDENTITY_EXAMPLE}" }`;
+
+/** An attendee as an object: the name and the identities that get access to their environment only. */
+const attendeeObject = z.strictObject({
+  name: envName.describe("The attendee's environment name (`<name>-aws-cluster` ...)."),
+  aws: identity('an IAM role or user ARN', AWS_IDENTITY_EXAMPLE, parseIamPrincipal)
+    .optional()
+    .describe(
+      "IAM role or user ARN (a path is fine; not an STS assumed-role ARN) that gets an EKS access entry in this attendee's cluster only: AmazonEKSViewPolicy for the cluster, AmazonEKSEditPolicy in namespace `hoplab`, and node get/list/cordon/drain.",
+    ),
+  gcp: identity('an IAM member', GCP_IDENTITY_EXAMPLE, parseGcpMember)
+    .optional()
+    .describe(
+      "`user:<email>` or `serviceAccount:<email>` that gets roles/container.clusterViewer on the project (credentials only) and Kubernetes RBAC in this attendee's GKE cluster only: view, edit in namespace `hoplab`, node get/list/cordon/drain.",
+    ),
+});
+
+/** An attendee: a name, or an object with the name and the identities that get access to their environment only. */
+export const attendee = z.union([envName, attendeeObject], {
+  // Neither shape fits; for an object, say which field is wrong (a field of the wrong type fails the whole object).
+  error: (issue) => {
+    const input = issue.input;
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+      return `must be an attendee name such as "ann", or an object such as ${ATTENDEE_EXAMPLE}`;
+    }
+    if (typeof (input as { name?: unknown }).name !== 'string') {
+      return 'needs a "name": a DNS label such as "ann" (its environment is named after it)';
+    }
+    const first = attendeeObject.safeParse(input).error?.issues[0];
+    const field = first?.path[0];
+    return typeof field === 'string'
+      ? `has "${field}": ${JSON.stringify((input as Record<string, unknown>)[field])}, which ${first!.message}`
+      : `is not an attendee; use an object such as ${ATTENDEE_EXAMPLE}`;
+  },
+});
 
 const awsRegion = z
   .string({ error: 'must be an AWS region name such as "us-east-1"' })
@@ -282,11 +326,13 @@ export const labConfig = z.strictObject({
   app: appConfig.describe('The demo echo app both clouds run.'),
   workshop: workshopConfig.describe('The workshop these environments are for: tags, expiry, cost estimate.'),
   attendees: z
-    .array(envName, { error: 'must be a list of attendee names' })
+    .array(attendee, { error: 'must be a list of attendees: names, or objects with a name and cloud identities' })
     .min(1, { error: 'must list at least one attendee, or be left out for a single environment named by `name`' })
     .max(100, { error: 'must list at most 100 attendees' })
     .optional()
-    .describe('One environment per attendee, named after them (`<attendee>-aws-cluster` ...). Unset: one environment named `name`.'),
+    .describe(
+      'One environment per attendee, named after them (`<attendee>-aws-cluster` ...): a name, or an object with the name and the cloud identities that get access to that environment only (docs/attendees.md). Names and objects mix. Unset: one environment named `name`.',
+    ),
   allowWorldOpenEndpoints: z
     .boolean({ error: 'must be true or false' })
     .default(false)
@@ -324,3 +370,5 @@ export type GcpConfig = LabConfig['gcp'];
 export type AppConfig = LabConfig['app'];
 export type WorkshopConfig = LabConfig['workshop'];
 export type BackendConfig = LabConfig['backend'];
+/** One entry of `attendees`: a name, or an object with the name and cloud identities. */
+export type Attendee = z.output<typeof attendee>;

@@ -6,7 +6,8 @@ import { checkAwsDatapath, datapathNotes, RENAMED_FIELDS } from './datapath';
 import { ENI_LIMITS, vpcCniAddressesPerNode } from '../model/eni-limits';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from '../model/gke-limits';
 import { ConfigProblem, pathToString, valueAt } from './problems';
-import { AwsConfig, awsConfig, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
+import { attendee, AwsConfig, awsConfig, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
+import { checkAttendees } from './attendees';
 
 /** The outcome of validating a raw lab config. */
 export type ValidationResult =
@@ -36,13 +37,18 @@ export function validateConfig(raw: unknown): ValidationResult {
         ...parsed.error.issues.flatMap((issue) => fromZodIssue(raw, issue)),
         ...(aws.success ? [...checkAws(aws.data), ...checkAwsDatapath(aws.data)] : []),
         ...(gcp.success ? checkGcp(gcp.data) : []),
-        ...(Array.isArray(sections.attendees) ? checkAttendees({ attendees: sections.attendees.filter((a): a is string => typeof a === 'string') }) : []),
+        ...(Array.isArray(sections.attendees)
+          ? checkAttendees(
+              sections.attendees.map((entry: unknown) => attendee.safeParse(entry).data),
+              aws.success ? aws.data.clusterAdminArns : [],
+            )
+          : []),
       ],
     };
   }
   const problems = [
     ...checkExposures(parsed.data),
-    ...checkAttendees(parsed.data),
+    ...checkAttendees(parsed.data.attendees ?? [], parsed.data.aws.clusterAdminArns),
     ...checkSourceCidrs(parsed.data.app.allowedSourceCidrs),
     ...checkAws(parsed.data.aws),
     ...checkAwsDatapath(parsed.data.aws),
@@ -98,11 +104,12 @@ function allowedKeysAt(raw: unknown, path: readonly PropertyKey[]): string[] {
   const walked: PropertyKey[] = [];
   const resolve = (current: z.ZodType): z.ZodType => {
     const plain = unwrap(current);
-    // A union of objects (the backend): the option whose literal `type` the config chose.
+    // A union of objects (the backend): the option whose literal `type` the config chose; a union of a name and an object (an attendee): the object.
     if (plain instanceof z.ZodDiscriminatedUnion || plain instanceof z.ZodUnion) {
       const chosen = (valueAt(raw, walked) as { type?: unknown } | undefined)?.type;
-      const options = plain.options as z.ZodType[];
-      return unwrap(options.find((option) => option instanceof z.ZodObject && (option.shape.type as z.ZodLiteral | undefined)?.value === chosen) ?? options[0]);
+      const options = (plain.options as z.ZodType[]).map(unwrap);
+      const objects = options.filter((option): option is z.ZodObject => option instanceof z.ZodObject);
+      return objects.find((option) => (option.shape.type as z.ZodLiteral | undefined)?.value === chosen) ?? objects[0] ?? options[0];
     }
     return plain;
   };
@@ -110,6 +117,8 @@ function allowedKeysAt(raw: unknown, path: readonly PropertyKey[]): string[] {
     schema = resolve(schema);
     if (schema instanceof z.ZodObject) {
       schema = schema.shape[key as string];
+    } else if (schema instanceof z.ZodArray && typeof key === 'number') {
+      schema = schema.element as z.ZodType;
     }
     walked.push(key);
   }
@@ -127,15 +136,6 @@ function unwrap(schema: z.ZodType): z.ZodType {
 
 function duplicates<T>(values: readonly T[]): T[] {
   return values.filter((value, index) => values.indexOf(value) !== index);
-}
-
-function checkAttendees(config: { readonly attendees?: readonly string[] }): ConfigProblem[] {
-  const attendees = config.attendees ?? [];
-  return [...new Set(duplicates(attendees))].map((name) => ({
-    path: `attendees[${attendees.lastIndexOf(name)}]`,
-    value: name,
-    reason: `is listed more than once; each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "${name}-2")`,
-  }));
 }
 
 function checkExposures(config: LabConfig): ConfigProblem[] {

@@ -5,11 +5,13 @@ import { awsSubnetLayout } from '../config/aws-subnets';
 import { awsDataplane } from '../model/datapaths';
 import { ENI_LIMITS, vpcCniMaxPods } from '../model/eni-limits';
 import { LabConfig } from '../config/schema';
+import { LabEnvironment } from '../config/environments';
 import { AWS_CLUSTER_OUTPUT_DESCRIPTIONS, AWS_CLUSTER_OUTPUTS, AwsClusterStackOutputs, CLUSTER_OUTPUTS } from '../model/contract';
 import { AwsEmulator, emulatorProviderSettings } from '../constructs/aws/emulator';
 import { Cilium, CILIUM_AGENT_NOT_READY_TAINT } from '../constructs/aws/cilium';
 import { CiliumOperatorRole } from '../constructs/aws/cilium-operator-role';
 import { EksAddon } from '../constructs/aws/eks-addon';
+import { EksAttendeeAccess } from '../constructs/aws/eks-attendee-access';
 import { EksCluster } from '../constructs/aws/eks-cluster';
 import { AWS_MANAGED_POLICY_PREFIX } from '../constructs/aws/eks-cluster';
 import { EksNodeGroup } from '../constructs/aws/eks-node-group';
@@ -17,15 +19,16 @@ import { ipvsUserData, kubeProxyConfigurationValues, KubeProxyMode } from '../co
 import { LabVpc } from '../constructs/aws/lab-vpc';
 import { LoadBalancerControllerRole } from '../constructs/aws/load-balancer-controller-role';
 import { ServiceAccountRole } from '../constructs/aws/service-account-role';
-import { labNames } from '../model/names';
+import { APP_NAMESPACE, labNames } from '../model/names';
+import { ATTENDEE_KUBERNETES_GROUP } from '../model/identities';
 import { labTags } from '../model/tags';
 
 /** EKS add-ons the emulator has no API for; left out in emulator mode only. */
 export const ADDONS_LEFT_OUT_IN_EMULATOR = ['vpc-cni', 'kube-proxy', 'coredns'] as const;
 
 export interface AwsClusterStackProps {
-  /** The validated lab config. Required. */
-  readonly config: LabConfig;
+  /** The validated config of this environment (with its attendee's identities, in a workshop). Required. */
+  readonly config: LabEnvironment;
   /**
    * Deploy to a local AWS emulator instead of AWS: provider endpoints point at
    * it, and the EKS add-ons (which moto cannot create) are left out.
@@ -48,6 +51,8 @@ export class AwsClusterStack extends TerraformStack {
   public readonly lbControllerRoleArn: string;
   /** Add-ons left out because the target is an emulator (empty for real AWS). */
   public readonly addonsLeftOut: readonly string[];
+  /** The attendee's access entry (view, edit in the app's namespace), when the environment's attendee has an AWS identity. */
+  public readonly attendeeAccess?: EksAttendeeAccess;
 
   constructor(scope: Construct, id: string, props: AwsClusterStackProps) {
     super(scope, id);
@@ -84,6 +89,18 @@ export class AwsClusterStack extends TerraformStack {
     });
 
     const clusterName = this.cluster.clusterName;
+    // The attendee's own access, apart from the admin entries Terraform authenticates through (moto has no access entry API).
+    const attendee = config.attendee;
+    if (attendee?.aws && !props.emulator) {
+      this.attendeeAccess = new EksAttendeeAccess(this, 'attendee-access', {
+        attendee: attendee.name,
+        clusterName,
+        principalArn: attendee.aws,
+        namespace: APP_NAMESPACE,
+        kubernetesGroups: [ATTENDEE_KUBERNETES_GROUP],
+        deployerArn: this.cluster.deployerArn,
+      });
+    }
     const cilium = aws.datapath === 'cilium';
     if (cilium && props.emulator) {
       throw new Error(

@@ -1,6 +1,6 @@
 import { Annotations, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { LabConfig } from '../config/schema';
+import { LabEnvironment } from '../config/environments';
 import { exposureBackends } from '../model/exposure-facts';
 import { AlbGatewayExposure } from '../constructs/aws/alb-gateway-exposure';
 import { AlbIngressExposure, AlbTargetType } from '../constructs/aws/alb-ingress-exposure';
@@ -9,6 +9,9 @@ import { LoadBalancerController, READINESS_GATE_INJECT_LABEL } from '../construc
 import { NlbServiceExposure, NlbTargetType } from '../constructs/aws/nlb-service-exposure';
 import { DEMO_APP_LABELS, DemoApp } from '../constructs/k8s/demo-app';
 import { GatewayApiCrds } from '../constructs/k8s/gateway-api-crds';
+import { AttendeeRbac } from '../constructs/k8s/attendee-rbac';
+import { ATTENDEE_KUBERNETES_GROUP } from '../model/identities';
+import { APP_NAMESPACE } from '../model/names';
 import { labTags } from '../model/tags';
 import { kubectlImage } from '../model/versions';
 import { AwsClusterStack } from './aws-cluster-stack';
@@ -16,13 +19,13 @@ import { Exposure, ExposureProps } from '../constructs/exposure';
 import { composeExposures } from './compose-exposures';
 
 /** Namespace of the demo app and its exposures. */
-export const AWS_LB_APP_NAMESPACE = 'hoplab';
+export const AWS_LB_APP_NAMESPACE = APP_NAMESPACE;
 /** Name of the demo app's container port (see `DemoApp`). */
 const APP_PORT_NAME = 'http';
 
 export interface AwsLbStackProps {
-  /** The validated lab config (required). */
-  readonly config: LabConfig;
+  /** The validated config of this environment (with its attendee's identities, in a workshop). Required. */
+  readonly config: LabEnvironment;
   /** The environment's `<env>-aws-cluster` stack (required): its cluster, VPC and controller role, read through cross-stack references. */
   readonly cluster: AwsClusterStack;
 }
@@ -50,6 +53,8 @@ export class AwsLbStack extends TerraformStack {
   public readonly gatewayApiCrds?: GatewayApiCrds;
   /** The exposures, in the order of `config.exposures`. */
   public readonly exposures: readonly Exposure[];
+  /** The attendee's node operations (see, cordon, drain), bound to their access entry's group, when the attendee has an AWS identity. */
+  public readonly attendeeRbac?: AttendeeRbac;
 
   constructor(scope: Construct, id: string, props: AwsLbStackProps) {
     super(scope, id);
@@ -114,6 +119,11 @@ export class AwsLbStack extends TerraformStack {
       clientIpSeenAs: (words) => (config.aws.datapath === 'cilium' ? words.replace('SNAT by kube-proxy', 'SNAT by Cilium (eBPF), when the Pod is on another node') : words),
       outputDescription: (mode) => `The ${mode} exposure of ${config.name} on EKS`,
     });
+
+    // View and edit come from the access entry's policies (<env>-aws-cluster); RBAC adds only what they lack: nodes, for cordon and drain.
+    if (config.attendee?.aws) {
+      this.attendeeRbac = new AttendeeRbac(this, 'attendee-rbac', { subject: { kind: 'Group', name: ATTENDEE_KUBERNETES_GROUP }, namespace: this.app.namespace, viewAndEdit: false });
+    }
 
     if (config.app.replicas >= config.aws.nodeCount) {
       Annotations.of(this).addWarning(

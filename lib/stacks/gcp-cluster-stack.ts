@@ -2,8 +2,9 @@ import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { gcpDataplane } from '../model/datapaths';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix, gkePerNodeRangeSize } from '../model/gke-limits';
-import { LabConfig } from '../config/schema';
+import { LabEnvironment } from '../config/environments';
 import { CLUSTER_OUTPUTS, GCP_CLUSTER_OUTPUT_DESCRIPTIONS, GCP_CLUSTER_OUTPUTS, GcpClusterStackOutputs } from '../model/contract';
+import { GkeAttendeeIam } from '../constructs/gcp/gke-attendee-iam';
 import { GkeCluster, gkeLocation } from '../constructs/gcp/gke-cluster';
 import { GkeHealthCheckFirewall } from '../constructs/gcp/gke-health-check-firewall';
 import { GkeNetwork } from '../constructs/gcp/gke-network';
@@ -15,8 +16,8 @@ import { labNames } from '../model/names';
 import { labTags } from '../model/tags';
 
 export interface GcpClusterStackProps {
-  /** The validated lab config. Required. */
-  readonly config: LabConfig;
+  /** The validated config of this environment (with its attendee's identities, in a workshop). Required. */
+  readonly config: LabEnvironment;
 }
 
 /**
@@ -32,6 +33,8 @@ export class GcpClusterStack extends TerraformStack {
   public readonly network: GkeNetwork;
   /** The node pool. */
   public readonly nodePool: GkeNodePool;
+  /** The attendee's project role (credentials only), when the environment's attendee has a Google identity. */
+  public readonly attendeeIam?: GkeAttendeeIam;
 
   constructor(scope: Construct, id: string, props: GcpClusterStackProps) {
     super(scope, id);
@@ -87,6 +90,11 @@ export class GcpClusterStack extends TerraformStack {
       workloadIdentity: true,
       dependsOn: [this.network.nat, nodeAccount.binding],
     });
+
+    // Enough to fetch credentials, nothing inside a cluster: the attendee's rights come from RBAC in their own cluster (<env>-gcp-lb).
+    if (config.attendee?.gcp) {
+      this.attendeeIam = new GkeAttendeeIam(this, 'attendee-iam', { project: gcp.project, member: config.attendee.gcp });
+    }
 
     new GkeHealthCheckFirewall(this, 'lb-firewall', {
       name: names.gkeCluster,

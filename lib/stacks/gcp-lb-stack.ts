@@ -1,6 +1,6 @@
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { LabConfig } from '../config/schema';
+import { LabEnvironment } from '../config/environments';
 import { ExposureMode } from '../model/modes';
 import { exposureBackends } from '../model/exposure-facts';
 import { GceIngressExposure } from '../constructs/gcp/gce-ingress-exposure';
@@ -8,17 +8,20 @@ import { GkeGatewayExposure } from '../constructs/gcp/gke-gateway-exposure';
 import { gkeL4Backends, GkeLoadBalancerServiceExposure } from '../constructs/gcp/gke-load-balancer-service-exposure';
 import { GkeProviders } from '../constructs/gcp/gke-providers';
 import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../constructs/k8s/demo-app';
+import { AttendeeRbac } from '../constructs/k8s/attendee-rbac';
+import { isRefusal, parseGcpMember } from '../model/identities';
+import { APP_NAMESPACE } from '../model/names';
 import { labTags } from '../model/tags';
 import { GcpClusterStack } from './gcp-cluster-stack';
 import { Exposure } from '../constructs/exposure';
 import { composeExposures } from './compose-exposures';
 
 /** Namespace of the demo app on GKE. */
-export const GCP_DEMO_NAMESPACE = 'hoplab';
+export const GCP_DEMO_NAMESPACE = APP_NAMESPACE;
 
 export interface GcpLbStackProps {
-  /** The validated lab config. Required. */
-  readonly config: LabConfig;
+  /** The validated config of this environment (with its attendee's identities, in a workshop). Required. */
+  readonly config: LabEnvironment;
   /** The cluster stack whose cluster this stack deploys into (cross-stack references). Required. */
   readonly cluster: GcpClusterStack;
 }
@@ -41,6 +44,8 @@ export class GcpLbStack extends TerraformStack {
   public readonly app: DemoApp;
   /** The exposures created, by mode. */
   public readonly exposures: Partial<Record<ExposureMode, Exposure>> = {};
+  /** The attendee's RBAC (view, edit in the app's namespace, node operations), when the attendee has a Google identity. */
+  public readonly attendeeRbac?: AttendeeRbac;
 
   constructor(scope: Construct, id: string, props: GcpLbStackProps) {
     super(scope, id);
@@ -80,5 +85,12 @@ export class GcpLbStack extends TerraformStack {
       outputDescription: (mode) => `The ${mode} exposure of ${config.name} on GKE`,
     });
     for (const exposure of exposures) this.exposures[exposure.mode] = exposure;
+
+    // GKE knows a Google account (or service account) in RBAC by its email: a User subject.
+    if (config.attendee?.gcp !== undefined) {
+      const member = parseGcpMember(config.attendee.gcp);
+      if (isRefusal(member)) throw new Error(`GcpLbStack ${id}: attendee ${config.attendee.name}'s gcp identity "${config.attendee.gcp}" ${member.reason}`);
+      this.attendeeRbac = new AttendeeRbac(this, 'attendee-rbac', { subject: { kind: 'User', name: member.email }, namespace: this.app.namespace });
+    }
   }
 }

@@ -13,6 +13,8 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBu
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
 import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
+import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
+import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
 import { parse } from 'yaml';
 import { hasCrdSchema, validateCustomResource } from './crd-schema';
 
@@ -30,6 +32,9 @@ const KINDS: Readonly<Record<string, KindInfo>> = {
   kubernetes_ingress_v1: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', validate: (o) => new Ingress(o as never).validate() },
   kubernetes_ingress_class_v1: { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', validate: (o) => new IngressClass(o as never).validate() },
   kubernetes_pod_disruption_budget_v1: { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', validate: (o) => new PodDisruptionBudget(o as never).validate() },
+  kubernetes_cluster_role_v1: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', validate: (o) => new ClusterRole(o as never).validate() },
+  kubernetes_cluster_role_binding_v1: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', validate: (o) => new ClusterRoleBinding(o as never).validate() },
+  kubernetes_role_binding_v1: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', validate: (o) => new RoleBinding(o as never).validate() },
 };
 
 /** Built-in kinds that objects given as API objects (kubernetes_manifest, Helm values) may have. */
@@ -100,6 +105,7 @@ const RENAMES: Readonly<Record<string, string>> = {
   path: 'paths',
   match_expressions: 'matchExpressions',
   image_pull_secrets: 'imagePullSecrets',
+  subject: 'subjects',
 };
 
 /** Blocks that Terraform writes as a one-element list where the API has an object. */
@@ -170,7 +176,8 @@ export function kubernetesObjects(synthesized: { resource?: Record<string, Recor
       const body: Record<string, unknown> = { apiVersion: info.apiVersion, kind: info.kind };
       for (const [k, v] of Object.entries(config)) {
         if (TERRAFORM_ONLY.has(k)) continue;
-        body[camel(k)] = convert(v, k === 'spec' ? `${info.kind === 'Service' ? 'service_' : ''}spec` : k, undefined);
+        // Top-level repeated blocks too: a ClusterRole's `rule` is the API's `rules`, a binding's `subject` its `subjects`.
+        body[Array.isArray(v) && RENAMES[k] ? RENAMES[k] : camel(k)] = convert(v, k === 'spec' ? `${info.kind === 'Service' ? 'service_' : ''}spec` : k, undefined);
       }
       objects.push({ address: `${type}.${name}`, object: body, validate: () => info.validate(body) });
     }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'cdktf';
 import { DEFAULT_GCP_PROJECT, LabConfig } from '../../config/schema';
-import { labEnvironments } from '../../config/environments';
+import { labEnvironments, narrowedConfig } from '../../config/environments';
 import { explainDir } from '../../plumbing/plan/explain-dir';
 import { ExplainModel } from '../../plumbing/plan/model';
 import { readSynthDir, SynthDir } from '../../plumbing/terraform/synth-dir';
@@ -63,13 +63,7 @@ export interface PreflightResult {
 
 /** The config narrowed to some environments. */
 function narrowed(config: LabConfig, envs?: readonly string[]): LabConfig {
-  if (!envs) return config;
-  return {
-    ...config,
-    attendees: labEnvironments(config)
-      .map((e) => e.name)
-      .filter((n) => envs.includes(n)),
-  };
+  return narrowedConfig(config, envs);
 }
 
 /** The explanation with the exposures of unselected `-lb` stacks left out (they make no load balancers). */

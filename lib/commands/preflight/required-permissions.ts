@@ -225,6 +225,20 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   'resource.kubernetes_deployment_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('deployments'), gcpApis: CONTAINER } },
   'resource.kubernetes_service_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('services'), gcpApis: CONTAINER } },
   'resource.kubernetes_ingress_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('ingresses'), gcpApis: CONTAINER } },
+  // An attendee's RBAC (with attendee identities only): creating a ClusterRole and binding the built-in view/edit,
+  // whose permissions the deployer holds through IAM rather than RBAC, needs escalate and bind on GKE.
+  'resource.kubernetes_cluster_role_v1': {
+    aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
+    gcp: { gcp: [...GKE_K8S('clusterRoles'), 'container.clusterRoles.escalate'], gcpApis: CONTAINER },
+  },
+  'resource.kubernetes_cluster_role_binding_v1': {
+    aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
+    gcp: { gcp: [...GKE_K8S('clusterRoleBindings'), 'container.clusterRoles.bind'], gcpApis: CONTAINER },
+  },
+  'resource.kubernetes_role_binding_v1': {
+    aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
+    gcp: { gcp: [...GKE_K8S('roleBindings'), 'container.clusterRoles.bind'], gcpApis: CONTAINER },
+  },
   // Gateway API objects (custom resources) and reading their status back.
   'resource.kubernetes_manifest': {
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },

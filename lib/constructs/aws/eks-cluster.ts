@@ -97,6 +97,8 @@ export class EksCluster extends Construct {
   public readonly oidcIssuerUrl: string;
   /** ARN of the IAM OIDC provider for the cluster's issuer. */
   public readonly oidcProviderArn: string;
+  /** The IAM role or user that deploys (its access entry is cluster admin); unset against the emulator, which has no access entries. */
+  public readonly deployerArn?: string;
   /**
    * The access entries and policy associations Terraform itself reaches the
    * Kubernetes API through: the deploying identity's, and those of
@@ -162,6 +164,7 @@ export class EksCluster extends Construct {
     };
     // moto has no access entry API; the emulator does not check authentication anyway.
     const deployer = props.emulated ? undefined : new DataAwsIamSessionContext(this, 'deployer', { arn: new DataAwsCallerIdentity(this, 'caller').arn }).issuerArn;
+    this.deployerArn = deployer;
     if (deployer) admin('deployer-admin', deployer);
     for (const principalArn of props.adminPrincipalArns ?? []) {
       // The ARN is part of the construct id, so adding or removing one leaves the others alone.

@@ -76,6 +76,23 @@ describe('required permissions', () => {
     expect(requiredPermissions(stacks).unmapped).toEqual([]);
   });
 
+  test('GIVEN attendees with cloud identities WHEN mapped THEN their access entries, project role and RBAC have entries too', () => {
+    const stacks = synthStacks({ attendees: [{ name: 'ann', aws: 'arn:aws:iam::123456789012:role/ann', gcp: 'user:ann@example.com' }] });
+    const types = stacks.flatMap(terraformTypes);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'resource.aws_eks_access_entry',
+        'resource.google_project_iam_member',
+        'resource.kubernetes_cluster_role_v1',
+        'resource.kubernetes_cluster_role_binding_v1',
+        'resource.kubernetes_role_binding_v1',
+      ]),
+    );
+    const needs = requiredPermissions(stacks);
+    expect(needs.unmapped).toEqual([]);
+    expect(needs.gcp).toEqual(expect.arrayContaining(['container.clusterRoleBindings.create', 'container.roleBindings.create', 'container.clusterRoles.bind', 'container.clusterRoles.escalate']));
+  });
+
   test('GIVEN the default lab WHEN the lists are derived THEN they hold what review found missing from the README role list', () => {
     const needs = requiredPermissions(synthStacks({}));
     expect(needs.gcp).toEqual(

@@ -1,0 +1,8 @@
+/**
+ * `npm run handout`: a Markdown file and a self-contained HTML page per
+ * attendee, and the host's index. See `npm run handout -- --help`.
+ */
+import { runCli } from '../lib/plumbing/cli/cli';
+import { handout } from '../lib/commands/handout/handout';
+
+runCli(() => handout(process.argv.slice(2)));

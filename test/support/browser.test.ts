@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openFile } from './browser';
+
+const dir = mkdtempSync(join(tmpdir(), 'hoplab-browser-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function page(name: string, html: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, html);
+  return file;
+}
+
+describe('openFile (test/support/browser.ts)', () => {
+  test('GIVEN a quiet page WHEN opened THEN it reports no console error and no request, and the page can be read', async () => {
+    const opened = await openFile(
+      page(
+        'quiet.html',
+        '<!doctype html><meta charset="utf-8"><title>quiet</title><link rel="icon" href="data:,"><p id="p">hello</p><svg width="100" height="50" viewBox="0 0 100 50"><rect width="100" height="50"/></svg>',
+      ),
+    );
+    try {
+      expect(opened.consoleErrors).toEqual([]);
+      expect(opened.requests).toEqual([]);
+      expect(await opened.page.textContent('#p')).toBe('hello');
+      const box = await opened.page.locator('svg').boundingBox();
+      expect(box).toEqual(expect.objectContaining({ width: 100, height: 50 }));
+    } finally {
+      await opened.close();
+    }
+  });
+
+  test('GIVEN a page that asks for an outside image and logs an error WHEN opened THEN both are recorded and the request was refused', async () => {
+    const opened = await openFile(
+      page(
+        'noisy.html',
+        '<!doctype html><meta charset="utf-8"><title>noisy</title><link rel="icon" href="data:,"><img src="http://127.0.0.1:9/outside.png" alt=""><script>console.error("boom"); throw new Error("bang")</script>',
+      ),
+    );
+    try {
+      expect(opened.requests).toEqual(['http://127.0.0.1:9/outside.png']);
+      expect(opened.consoleErrors).toEqual(expect.arrayContaining(['boom', expect.stringContaining('bang')]));
+    } finally {
+      await opened.close();
+    }
+  });
+
+  test('GIVEN no chromium WHEN a page is opened THEN the error says what is missing and how to install it', async () => {
+    await expect(openFile(page('any.html', '<!doctype html>'), { chromium: join(dir, 'no-chromium') })).rejects.toThrow(
+      `The browser tests need Debian's chromium at ${join(dir, 'no-chromium')}, and it is not there. Install it as root with \`apt-get update && apt-get install -y --no-install-recommends chromium\``,
+    );
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * Opens a page written to disk in a real browser: Debian's chromium at
+ * /usr/bin/chromium, driven by playwright-core (which brings no browser of
+ * its own). Every request that is not the file itself is recorded and
+ * refused, so nothing leaves the machine and a test can assert there was
+ * none; console errors and uncaught page errors are recorded too.
+ *
+ * When chromium is missing the test fails (never skips) with how to install
+ * it: `apt-get install -y --no-install-recommends chromium` as root, which
+ * `.ci/run` does on CI.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+
+/** Where Debian's chromium package puts the browser. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** The flags chromium runs with: headless, no sandbox (root in a container), and nothing that calls home. */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // /dev/shm is small in containers; chromium then crashes tabs with large pages.
+  '--disable-dev-shm-usage',
+] as const;
+
+/** The message when the browser is not there: what is missing and how to get it. */
+export function missingChromiumMessage(path: string = CHROMIUM): string {
+  return (
+    `The browser tests need Debian's chromium at ${path}, and it is not there. ` +
+    'Install it as root with `apt-get update && apt-get install -y --no-install-recommends chromium` ' +
+    '(.ci/run does this on CI; see docs/getting-started.md, Requirements). ' +
+    'The tests drive it with playwright-core, which brings no browser of its own.'
+  );
+}
+
+/** An opened page and what it did while loading. */
+export interface OpenedPage {
+  readonly page: Page;
+  /** Console messages of type `error` and uncaught exceptions, in order. */
+  readonly consoleErrors: string[];
+  /** Every request the page made that is not the file itself (each was refused). */
+  readonly requests: string[];
+  /** Closes the browser and removes its profile folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens `path` (a file on disk) in headless chromium with a fresh, empty
+ * profile and waits for its `load` event. `options.chromium` is for the
+ * helper's own test of a missing browser; tests of pages leave it out. No timeout of its own: jest's
+ * global one is the safety net, so a busy machine makes it slow, not failed.
+ */
+export async function openFile(path: string, options: { readonly chromium?: string } = {}): Promise<OpenedPage> {
+  const chromium = options.chromium ?? CHROMIUM;
+  if (!existsSync(chromium)) {
+    throw new Error(missingChromiumMessage(chromium));
+  }
+  const file = resolve(path);
+  if (!existsSync(file)) {
+    throw new Error(`openFile: no file at ${file}`);
+  }
+  let playwright: typeof import('playwright-core');
+  try {
+    playwright = await import('playwright-core');
+  } catch (error) {
+    throw new Error(`The browser tests need the devDependency playwright-core: run \`npm ci\` (${(error as Error).message})`);
+  }
+  const url = pathToFileURL(file).href;
+  const profile = mkdtempSync(join(tmpdir(), 'hoplab-chromium-'));
+  const consoleErrors: string[] = [];
+  const requests: string[] = [];
+  let context: BrowserContext;
+  try {
+    // launchPersistentContext is how playwright takes a --user-data-dir: a fresh, empty one here.
+    context = await playwright.chromium.launchPersistentContext(profile, {
+      executablePath: chromium,
+      headless: true,
+      args: [...CHROMIUM_FLAGS],
+      timeout: 0,
+      offline: true,
+    });
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true });
+    throw new Error(`could not start ${chromium}: ${(error as Error).message}`);
+  }
+  const close = async () => {
+    await context.close().catch(() => undefined);
+    rmSync(profile, { recursive: true, force: true });
+  };
+  try {
+    context.setDefaultTimeout(0);
+    context.setDefaultNavigationTimeout(0);
+    await context.route('**/*', async (route) => {
+      if (route.request().url() === url) {
+        await route.continue();
+      } else {
+        await route.abort('blockedbyclient');
+      }
+    });
+    context.on('request', (request) => {
+      if (request.url() !== url) {
+        requests.push(request.url());
+      }
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (message) => {
+      if (message.type() === 'error') {
+        consoleErrors.push(message.text());
+      }
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+    await page.goto(url, { waitUntil: 'load' });
+    return { page, consoleErrors, requests, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
