@@ -267,7 +267,9 @@ function checkAwsNetwork(
       problems.push({
         path: `aws.${key}`,
         value: list,
-        reason: `has ${list.length} blocks for ${aws.availabilityZones.length} availability zones; give one block per zone in aws.availabilityZones, in the same order`,
+        reason: `has ${list.length} block${list.length === 1 ? '' : 's'} for ${aws.availabilityZones.length} availability zone${
+          aws.availabilityZones.length === 1 ? '' : 's'
+        }; give one block per zone in aws.availabilityZones, in the same order`,
       });
     }
   }
@@ -364,8 +366,10 @@ function checkGcp(fields: Fields<GcpConfig>): ConfigProblem[] {
         path: 'gcp.podCidr',
         value: pods.podCidr,
         reason:
-          `holds ${maxNodes} nodes at ${pods.maxPodsPerNode} max Pods per node (a /${perNodePrefix} alias range each) but ` +
-          `${totalNodes} nodes are configured (gcp.nodeCount ${nodeCount.nodeCount} x ${nodeCount.zones.length} zones); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode`,
+          `holds ${maxNodes} node${maxNodes === 1 ? '' : 's'} at ${pods.maxPodsPerNode} max Pods per node (a /${perNodePrefix} alias range each) but ` +
+          `${totalNodes} node${totalNodes === 1 ? ' is' : 's are'} configured (gcp.nodeCount ${nodeCount.nodeCount} x ${nodeCount.zones.length} zone${
+            nodeCount.zones.length === 1 ? '' : 's'
+          }); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode`,
       });
     }
   }

@@ -61,15 +61,37 @@ export function addLab(app: App, config: LabConfig, options: AddLabOptions = {})
 }
 
 /**
+ * Whether `outdir` is the directory cdktf-cli (`npx cdktf synth|diff|deploy`)
+ * runs this app for: it sets CDKTF_OUTDIR for the app it starts.
+ */
+export function synthesizedForCdktfCli(outdir: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.CDKTF_OUTDIR !== undefined && env.CDKTF_OUTDIR !== '' && resolve(env.CDKTF_OUTDIR) === resolve(outdir);
+}
+
+/**
  * Synthesizes `app` after removing the stack folders of an earlier config (an
  * attendee since removed, say), so nothing stale is explained or deployed,
  * and the local chart copies of an earlier synth (`charts/<name>-<hash>`), so
  * the only ones left are those this synth's stacks point at.
  * State is not in these folders and stays where it is.
+ *
+ * Under cdktf-cli only this synth's own stack folders are replaced: cdktf-cli
+ * lists `stacks/` before it starts the app and, once the app is done, deletes
+ * each listed folder the new manifest does not name, with `fs.rmSync` and no
+ * `force` (@cdktf/cli-core's SynthStack.synth). A folder this function had
+ * already removed made that fail once after every change of the environments
+ * (`ENOENT: no such file or directory, lstat 'cdktf.out/stacks/lab-aws-cluster'`);
+ * cdktf-cli removes those folders itself.
  */
-export function synthFresh(app: App): void {
+export function synthFresh(app: App, env: NodeJS.ProcessEnv = process.env): void {
   const stacks = join(app.outdir, 'stacks');
-  rmSync(stacks, { recursive: true, force: true });
+  if (synthesizedForCdktfCli(app.outdir, env)) {
+    for (const stack of app.node.children.filter((c): c is TerraformStack => TerraformStack.isStack(c))) {
+      rmSync(join(stacks, stack.node.id), { recursive: true, force: true });
+    }
+  } else {
+    rmSync(stacks, { recursive: true, force: true });
+  }
   rmSync(join(app.outdir, LOCAL_CHARTS_FOLDER), { recursive: true, force: true });
   // cdktf creates each stack's folder, but expects `stacks/` to exist.
   mkdirSync(stacks, { recursive: true });

@@ -27,7 +27,7 @@ const RANGE_CASES: [string, Record<string, unknown>, string[]][] = [
     'Pod range too small for 110 Pods on 3 nodes',
     { podCidr: '10.20.0.0/23' },
     [
-      'gcp.podCidr: "10.20.0.0/23" holds 2 nodes at 110 max Pods per node (a /24 alias range each) but 3 nodes are configured (gcp.nodeCount 3 x 1 zones); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode',
+      'gcp.podCidr: "10.20.0.0/23" holds 2 nodes at 110 max Pods per node (a /24 alias range each) but 3 nodes are configured (gcp.nodeCount 3 x 1 zone); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode',
     ],
   ],
   [

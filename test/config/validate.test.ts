@@ -70,7 +70,7 @@ const CASES: [string, unknown, string[]][] = [
   [
     'subnet count',
     { aws: { publicSubnetCidrs: ['10.0.224.0/23'] } },
-    ['aws.publicSubnetCidrs: ["10.0.224.0/23"] has 1 blocks for 2 availability zones; give one block per zone in aws.availabilityZones, in the same order'],
+    ['aws.publicSubnetCidrs: ["10.0.224.0/23"] has 1 block for 2 availability zones; give one block per zone in aws.availabilityZones, in the same order'],
   ],
   [
     'subnet outside',
@@ -135,7 +135,7 @@ const CASES: [string, unknown, string[]][] = [
     'gcp pod capacity',
     { gcp: { podCidr: '10.20.0.0/23' } },
     [
-      'gcp.podCidr: "10.20.0.0/23" holds 2 nodes at 110 max Pods per node (a /24 alias range each) but 3 nodes are configured (gcp.nodeCount 3 x 1 zones); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode',
+      'gcp.podCidr: "10.20.0.0/23" holds 2 nodes at 110 max Pods per node (a /24 alias range each) but 3 nodes are configured (gcp.nodeCount 3 x 1 zone); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode',
     ],
   ],
   ['gcp node subnet small', { gcp: { nodeSubnetCidr: '10.10.0.0/30' } }, ['gcp.nodeSubnetCidr: "10.10.0.0/30" has prefix /30; Google Cloud subnets must be /29 or larger']],
@@ -368,7 +368,7 @@ describe('validateConfig', () => {
       'aws.availabilityZones[1]: "eu-west-1b" is not in region "us-east-1"; use zones such as "us-east-1a" and "us-east-1b", or change aws.region',
       'aws.publicSubnetCidrs[1]: "10.0.224.0/24" overlaps aws.publicSubnetCidrs[0] (10.0.224.0/23); give each range its own addresses',
       'gcp.zones[0]: "us-central1-a" is not in region "europe-west1"; use zones such as "europe-west1-a", or change gcp.region',
-      'gcp.podCidr: "10.20.0.0/24" holds 1 nodes at 110 max Pods per node (a /24 alias range each) but 3 nodes are configured (gcp.nodeCount 3 x 1 zones); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode',
+      'gcp.podCidr: "10.20.0.0/24" holds 1 node at 110 max Pods per node (a /24 alias range each) but 3 nodes are configured (gcp.nodeCount 3 x 1 zone); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode',
     ]);
   });
 

@@ -84,10 +84,11 @@ describe('a sharded deploy and teardown against the AWS emulator', () => {
   });
 
   test('GIVEN a shard that holds none of the environments WHEN deployed THEN it says so and does nothing', async () => {
-    // --env ann alone, split in 3: ann is in one shard, the others are empty.
-    const empty = assignShards(['ann'], 3)[0] === 3 ? 2 : 3;
+    // ann and bob split in 3: ann is in one shard; --env ann with another shard leaves nothing, and the --env filter is named.
+    const empty = assignShards(['ann', 'bob'], 3)[0] === 3 ? 2 : 3;
+    const holds = selectShard(['ann', 'bob'], { index: empty, total: 3 });
     const result = await run('deploy', ['--shard', `${empty}/3`, '--env', 'ann', '--stacks', 'aws-cluster', '--yes']);
-    expect(result.out).toContain(`hoplab deploy: shard ${empty}/3 holds none of this config's environments; nothing to do`);
+    expect(result.out).toContain(`hoplab deploy: shard ${empty}/3 holds none of --env ann (it holds ${holds.length > 0 ? holds.join(', ') : 'no environment'}); nothing to do`);
     expect(result.code).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import { Cloud } from '../../model/contract';
 import { markdownTable, textTable } from '../../plumbing/cli/text-table';
 import { CompareCell, CompareEnvironment, CompareModel } from '../../plumbing/probe/compare-model';
 import { ClusterInfo } from '../../plumbing/terraform/outputs';
+import { plural } from '../../plumbing/cli/terminal';
 
 export const COMPARE_FORMATS = ['table', 'markdown', 'json'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];
@@ -123,7 +124,7 @@ export function renderCompareTable(model: CompareModel, width = 120): string {
 export function renderCompareMarkdown(model: CompareModel): string {
   const out = ['# hoplab compare', '', `Outputs from \`${model.source}\`.`, ''];
   if (model.probe) {
-    out.push(`Probe: ${model.probe.count} requests per exposure, ${model.probe.concurrency} at a time, ${model.probe.timeout_ms} ms timeout.`, '');
+    out.push(`Probe: ${plural(model.probe.count, 'request')} per exposure, ${model.probe.concurrency} at a time, ${model.probe.timeout_ms} ms timeout.`, '');
   }
   for (const env of model.environments) {
     const { header, rows } = tableOf(env);

@@ -2,12 +2,12 @@
 import { loadConfig } from '../../config/load';
 import { estimateCost, formatCostEstimate } from '../../plumbing/estimate/cost-estimate';
 import { strictArgs, UsageError } from '../../plumbing/cli/cli';
-import { parseKinds, selectEnvironments } from '../../plumbing/selection/selection';
+import { parseKinds, selectEnvironments, selectRequested } from '../../plumbing/selection/selection';
 import { resolveParallelism } from '../../plumbing/selection/parallelism';
 import { MAX_SHARDS } from '../../plumbing/selection/shard';
 import { estimateTime, formatTimeEstimate } from '../../plumbing/estimate/time-estimate';
 
-export const COST_HELP = `usage: npm run cost -- [--format table|json] [--shards N] [--parallelism N|auto] [--stacks kinds]
+export const COST_HELP = `usage: npm run cost -- [--format table|json] [--env a,b] [--stacks kinds] [--shards N] [--parallelism N|auto]
 
 The estimated cost of the configured lab per environment, per hour and for
 workshop.durationHours, per cloud and in total, from lib/plumbing/estimate/price-table.ts
@@ -17,9 +17,12 @@ with its source, in lib/plumbing/estimate/time-estimate.ts) through the dependen
 (cluster before lb, clouds and environments in parallel), N stacks at a time,
 in --shards CI jobs side by side. deploy prints the same first.
 
+  --env a,b            only these environments (cost and time)
+  --stacks kinds       only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb), in the
+                       cost (a cluster stack's network and nodes, an lb stack's load balancers)
+                       and in the time
   --shards N           shards (CI jobs) side by side (1-${MAX_SHARDS}; default 1)
   --parallelism N|auto stacks at once per shard (default deploy.parallelism)
-  --stacks kinds       only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)
   --format FORMAT      table (default) or json: the estimates as JSON
                        ({...cost, time: {deploy, teardown}}); --json is the same as --format json`;
 
@@ -31,6 +34,7 @@ export async function cost(argv: readonly string[]): Promise<number> {
     shards: { type: 'string' },
     parallelism: { type: 'string' },
     stacks: { type: 'string' },
+    env: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -54,17 +58,24 @@ export async function cost(argv: readonly string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const config = loadConfig().config;
+  let requested;
+  try {
+    requested = selectRequested(config, values.env, undefined).envs;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const chosen = resolveParallelism(p === undefined ? config.deploy.parallelism : p === 'auto' ? 'auto' : Number(p), kinds);
-  const envs = selectEnvironments(config);
+  const envs = selectEnvironments(config, requested);
+  const estimate = estimateCost(config, { envs, kinds });
   const time = {
     deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards }),
     teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards }),
   };
   if (json) {
-    console.log(JSON.stringify({ ...estimateCost(config), time }, null, 2));
+    console.log(JSON.stringify({ ...estimate, time }, null, 2));
     return 0;
   }
-  for (const line of formatCostEstimate(estimateCost(config))) console.log(line);
+  for (const line of formatCostEstimate(estimate)) console.log(line);
   if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
   for (const line of formatTimeEstimate([time.deploy, time.teardown], kinds)) console.log(line);
   return 0;

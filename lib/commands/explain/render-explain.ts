@@ -11,6 +11,7 @@ import { ExplainModel, shown } from '../../plumbing/plan/model';
 import { renderExplainHtml } from './render-html';
 import { renderExplainTable, TerminalOptions } from './render-terminal';
 import { capacityLines, CLOUD_TITLE, cloudNotes, datapathLines, ExposureUrls, FACT_ROWS, matrixRows, urlOf, hopsText, clientShort } from './words';
+import { pairTableMarkdown } from '../../plumbing/plan/pair-table';
 
 export { renderExplainTable } from './render-terminal';
 export type { TerminalOptions } from './render-terminal';
@@ -63,6 +64,9 @@ export function renderExplainMarkdown(model: ExplainModel, options: { readonly u
       out.push(markdownTable(['exposure', ...env.clouds.map((c) => CLOUD_TITLE[c.cloud])], summary), '');
     }
     out.push(...markdownUrls(group, options.urls));
+    if (env.clouds.some((c) => c.exposures.length > 0)) {
+      out.push('The pairs that differ in exactly one variable, every other one equal:', '', pairTableMarkdown(env), '');
+    }
     for (const cloud of env.clouds) {
       out.push(`### ${CLOUD_TITLE[cloud.cloud]}`, '');
       out.push(

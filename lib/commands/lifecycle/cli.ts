@@ -14,6 +14,8 @@ export interface LifecycleCliOptions {
   readonly envs?: string[];
   /** `--shard K/N`: envs holds that shard's environments only. */
   readonly shard?: Shard;
+  /** `--env` as given, before `--shard` narrowed it. */
+  readonly requested?: string[];
   readonly kinds: StackKind[];
   readonly parallelism?: number | 'auto';
   readonly yes: boolean;
@@ -66,6 +68,6 @@ function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions
       throw new Error(`--parallelism: ${JSON.stringify(values.parallelism)} is not a whole number from 1 to 32, or auto`);
     }
   }
-  const { envs, shard } = selectRequested(config, values.env, values.shard);
-  return { config, envs, shard, kinds: parseKinds(values.stacks), parallelism, yes: values.yes ?? false, leftoversOnly: values['leftovers-only'] ?? false, help: false, notes };
+  const { envs, shard, requested } = selectRequested(config, values.env, values.shard);
+  return { config, envs, shard, requested, kinds: parseKinds(values.stacks), parallelism, yes: values.yes ?? false, leftoversOnly: values['leftovers-only'] ?? false, help: false, notes };
 }

@@ -7,12 +7,10 @@
 import { estimateCost, formatCostEstimate } from '../../plumbing/estimate/cost-estimate';
 import { abortOnSignals, confirm } from '../../plumbing/cli/cli';
 import { parseLifecycleArgs } from './cli';
-import { selectedConfig } from '../../plumbing/selection/selection';
 import { checkLifecycleRequest, runLifecycle } from './lifecycle';
-import { selectEnvironments } from '../../plumbing/selection/selection';
+import { emptyShardText, selectEnvironments } from '../../plumbing/selection/selection';
 import { resolveParallelism } from '../../plumbing/selection/parallelism';
 import { estimateTime, formatTimeEstimate } from '../../plumbing/estimate/time-estimate';
-import { formatShard } from '../../plumbing/selection/shard';
 import { preflightGate } from '../preflight/preflight-cli';
 
 export const DEPLOY_HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N|auto] [--shard K/N] [--yes] [--skip-preflight]
@@ -30,7 +28,9 @@ wall time (see npm run cost -- --help), first and asks to go on
   --parallelism N  stacks at once (1-32), or auto: as many as the free memory holds,
                    from the measured size of the providers each stack loads (it says why)
   --shard K/N      only the K-th of N shards of the environments (CI: one job per shard;
-                   needs an s3 or gcs backend); an environment's shard depends on its name only
+                   needs an s3 or gcs backend); an environment's shard depends on its name and
+                   on the environments before it in the list: appending moves nobody,
+                   removing or reordering may move the ones after
   --yes, -y        do not ask
   --skip-preflight deploy even when preflight would stop it (said loudly; not recommended)
 Credentials: AWS's default chain (and the AWS CLI for EKS tokens); Google Application Default Credentials.
@@ -48,17 +48,17 @@ export async function deploy(argv: readonly string[]): Promise<number> {
   // Said before anything runs: a deprecated datapath, or a change that recreates a cluster.
   for (const note of options.notes) console.log(`hoplab: note: ${note}`);
   if (options.shard && options.envs?.length === 0) {
-    console.log(`hoplab deploy: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
+    console.log(`hoplab deploy: ${emptyShardText(options.config, options.shard, options.requested)}; nothing to do`);
     return 0;
   }
   const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, shard: options.shard, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined };
   if (!(await preflightGate({ ...preflight, skip: skipPreflight, write: (line) => console.log(line) }))) {
     return 1;
   }
-  for (const line of formatCostEstimate(estimateCost(selectedConfig(options.config, options.envs)))) console.log(line);
+  const envs = selectEnvironments(options.config, options.envs);
+  for (const line of formatCostEstimate(estimateCost(options.config, { envs, kinds: options.kinds }))) console.log(line);
   const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, options.kinds);
   if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
-  const envs = selectEnvironments(options.config, options.envs);
   for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism })], options.kinds)) console.log(line);
   if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
     return 1;
@@ -72,6 +72,7 @@ export async function deploy(argv: readonly string[]): Promise<number> {
     awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined,
     write: (line) => console.log(line),
     signal: abort.signal,
+    progressStream: process.stdout,
   });
   if (!result.ok) {
     console.error('hoplab deploy: not every stack applied (see above and .hoplab/logs); stacks that did apply keep costing money: fix and deploy again, or run npm run teardown');

@@ -18,6 +18,9 @@ import { StackRunner } from './stack-runner';
 import { GkeSteps } from './gke-steps';
 import { Direction, STACK_KINDS, stackGraph, StackKind, StackTask } from '../../plumbing/selection/stack-graph';
 import { selectEnvironments } from '../../plumbing/selection/selection';
+import { countsText, LiveClock, LiveStatus, SYSTEM_CLOCK } from '../../plumbing/cli/live-status';
+import { plural, WritableTerminal } from '../../plumbing/cli/terminal';
+import { describeActivity, TerraformActivity } from '../../plumbing/terraform/terraform-progress';
 
 export interface LifecycleOptions {
   readonly config: LabConfig;
@@ -33,6 +36,14 @@ export interface LifecycleOptions {
   readonly awsEndpoint?: string;
   readonly write: (line: string) => void;
   readonly signal?: AbortSignal;
+  /**
+   * Where to show the running stacks live (deploy and teardown pass process.stdout):
+   * redrawn in place when it is a terminal, else a line per stack per minute at most.
+   * @default - lines through `write`, a line per stack per minute at most
+   */
+  readonly progressStream?: WritableTerminal;
+  /** The clock of the progress display (tests). @default SYSTEM_CLOCK */
+  readonly clock?: LiveClock;
 }
 
 /** What a deploy or teardown did. */
@@ -87,22 +98,42 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   if (mirror) {
     Object.assign(tfEnv, writeMirrorCliConfig(join(cwd, '.hoplab', 'terraform.rc'), mirror));
   }
+  const tasks = stackGraph(envs, direction, kinds);
+  const verb = direction === 'deploy' ? 'apply' : 'destroy';
+  // While stacks run: each with its elapsed time and the resource Terraform waits on, in place on a
+  // terminal, else a line per stack per minute at most; every other line goes through it too.
+  let started = 0;
+  let done = 0;
+  let failedCount = 0;
+  const live = new LiveStatus({
+    stream: options.progressStream ?? { write: () => true },
+    mode: options.progressStream ? undefined : 'lines',
+    title: direction,
+    write: options.write,
+    clock: options.clock,
+    summary: () => countsText({ done, failed: failedCount, waiting: tasks.length - started }),
+  });
+  const write = (line: string) => live.line(line);
+  const activity = new Map<string, TerraformActivity>();
   const runner = new StackRunner({
     outdir,
     logDir: join(cwd, '.hoplab', 'logs'),
     env: tfEnv,
     onLine: (stack, line) => {
-      if (line.startsWith('Error:')) options.write(`    ${stack}: ${line}`);
+      if (line.startsWith('Error:')) write(`    ${stack}: ${line}`);
+    },
+    onOutput: (stack, line) => activity.get(stack)?.feed(line, (options.clock ?? SYSTEM_CLOCK).now()),
+    onPhase: (stack, phase) => {
+      activity.get(stack)?.reset();
+      live.update(stack, { phase });
     },
   });
   const onAbort = () => runner.interrupt();
   options.signal?.addEventListener('abort', onAbort);
-  const tasks = stackGraph(envs, direction, kinds);
-  const gke = new GkeSteps({ config: options.config, write: options.write, signal: options.signal });
+  const gke = new GkeSteps({ config: options.config, write, signal: options.signal });
   const run = stackTask(direction, options.awsEndpoint, gke, (task) => runner.run(task, direction));
-  const verb = direction === 'deploy' ? 'apply' : 'destroy';
-  if ((options.parallelism ?? options.config.deploy.parallelism) === 'auto') options.write(chosen.reason);
-  options.write(`${direction}: ${tasks.length} stack${tasks.length === 1 ? '' : 's'} of ${envs.length} environment${envs.length === 1 ? '' : 's'}, ${parallelism} at a time (logs: .hoplab/logs/)`);
+  if ((options.parallelism ?? options.config.deploy.parallelism) === 'auto') write(chosen.reason);
+  write(`${direction}: ${plural(tasks.length, 'stack')} of ${plural(envs.length, 'environment')}, ${parallelism} at a time (logs: .hoplab/logs/)`);
   let outcomes: TaskOutcome[];
   try {
     outcomes = await runGraph(tasks, {
@@ -110,12 +141,29 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
       signal: options.signal,
       run,
       onEvent: (event) => {
-        if (event.type === 'start') options.write(`  start  ${event.task.stack} (${verb}; ${event.running} running)`);
-        else if (event.outcome?.status === 'done') options.write(`  done   ${event.task.stack} in ${event.outcome.seconds.toFixed(1)} s`);
-        else if (event.outcome?.status === 'failed') options.write(`  FAILED ${event.task.stack} after ${event.outcome.seconds.toFixed(1)} s:\n${indent(event.outcome.error)}`);
+        const stack = event.task.stack;
+        if (event.type === 'start') {
+          started += 1;
+          const tracked = new TerraformActivity();
+          activity.set(stack, tracked);
+          write(`  start  ${stack} (${verb}; ${event.running} running)`);
+          live.start(stack, 'init', (now) => describeActivity(tracked, now));
+          return;
+        }
+        activity.delete(stack);
+        if (event.outcome?.status === 'done') {
+          done += 1;
+          live.end(stack, `  done   ${stack} in ${event.outcome.seconds.toFixed(1)} s`);
+        } else if (event.outcome?.status === 'failed') {
+          failedCount += 1;
+          live.end(stack, `  FAILED ${stack} after ${event.outcome.seconds.toFixed(1)} s:\n${indent(event.outcome.error)}`);
+        } else {
+          live.end(stack);
+        }
       },
     });
   } finally {
+    live.stop();
     options.signal?.removeEventListener('abort', onAbort);
   }
   for (const outcome of outcomes.filter((o) => o.status === 'skipped')) {
@@ -238,7 +286,7 @@ export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ l
     }
   }
   if (leftovers.length > 0) {
-    options.write(`leftovers: ${leftovers.length} resources of ${options.envs.join(', ')} still exist (AWS region ${options.config.aws.region}, GCP project ${options.config.gcp.project}):`);
+    options.write(`leftovers: ${plural(leftovers.length, 'resource')} of ${options.envs.join(', ')} still exist (AWS region ${options.config.aws.region}, GCP project ${options.config.gcp.project}):`);
     for (const leftover of leftovers) options.write(`  ${formatLeftover(leftover)}`);
     options.write('  run npm run teardown again; what still stays was made outside Terraform: delete it in the console or CLI, then check with --leftovers-only');
   }

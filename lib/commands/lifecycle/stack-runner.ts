@@ -12,6 +12,10 @@ export interface StackRunnerOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Receives one line per notable Terraform line, prefixed with the stack. @default - nothing */
   readonly onLine?: (stack: string, line: string) => void;
+  /** Receives every line of Terraform's output as it streams (for the live progress). @default - nothing */
+  readonly onOutput?: (stack: string, line: string) => void;
+  /** Told when a stack's Terraform moves on: `init`, then `apply` or `destroy`. @default - nothing */
+  readonly onPhase?: (stack: string, phase: 'init' | 'apply' | 'destroy') => void;
 }
 
 /**
@@ -35,15 +39,19 @@ export class StackRunner {
       env: this.options.env,
       logFile: join(this.options.logDir, `${task.stack}.${direction}.log`),
       onLine: (line) => {
+        this.options.onOutput?.(task.stack, line);
         if (/(complete after|Error:|Apply complete|Destroy complete)/.test(line)) this.options.onLine?.(task.stack, line.trim());
       },
     });
     this.runners.add(runner);
     try {
+      this.options.onPhase?.(task.stack, 'init');
       const init = this.initQueue.then(() => runner.run(['init', '-input=false', '-no-color']));
       this.initQueue = init.catch(() => undefined);
       await init;
-      await runner.run([direction === 'deploy' ? 'apply' : 'destroy', '-auto-approve', '-input=false', '-no-color']);
+      const action = direction === 'deploy' ? 'apply' : 'destroy';
+      this.options.onPhase?.(task.stack, action);
+      await runner.run([action, '-auto-approve', '-input=false', '-no-color']);
     } finally {
       this.runners.delete(runner);
     }

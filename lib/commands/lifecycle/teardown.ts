@@ -6,8 +6,7 @@
 import { abortOnSignals, confirm } from '../../plumbing/cli/cli';
 import { parseLifecycleArgs } from './cli';
 import { checkLeftovers, checkLifecycleRequest, runLifecycle } from './lifecycle';
-import { selectEnvironments } from '../../plumbing/selection/selection';
-import { formatShard } from '../../plumbing/selection/shard';
+import { emptyShardText, selectEnvironments } from '../../plumbing/selection/selection';
 import { stackGraph } from '../../plumbing/selection/stack-graph';
 import { nothingDeployedFor } from '../../plumbing/terraform/local-state';
 
@@ -43,7 +42,7 @@ export async function teardown(argv: readonly string[]): Promise<number> {
   const write = (line: string) => console.log(line);
   if (!options.leftoversOnly) checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config, options.shard);
   if (options.shard && options.envs?.length === 0) {
-    console.log(`hoplab teardown: shard ${formatShard(options.shard)} holds none of this config's environments; nothing to do`);
+    console.log(`hoplab teardown: ${emptyShardText(options.config, options.shard, options.requested)}; nothing to do`);
     return 0;
   }
   if (options.leftoversOnly) {
@@ -74,7 +73,16 @@ export async function teardown(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const abort = abortOnSignals('teardown', 'no new stacks start; running Terraform stops gracefully');
-  const result = await runLifecycle('destroy', { config: options.config, envs: options.envs, kinds: options.kinds, parallelism: options.parallelism, awsEndpoint, write, signal: abort.signal });
+  const result = await runLifecycle('destroy', {
+    config: options.config,
+    envs: options.envs,
+    kinds: options.kinds,
+    parallelism: options.parallelism,
+    awsEndpoint,
+    write,
+    signal: abort.signal,
+    progressStream: process.stdout,
+  });
   if (!result.ok) {
     console.error('hoplab teardown: NOT clean (see above); resources may still cost money');
     return abort.signal.aborted ? 130 : 1;

@@ -10,6 +10,7 @@ import { AwsClusterStack } from '../../stacks/aws-cluster-stack';
 import { Emulator, externalEmulator, startMoto } from './moto';
 import { Progress } from '../../plumbing/cli/progress';
 import { findProviderMirror, TerraformRunner, writeMirrorCliConfig } from '../../plumbing/terraform/terraform';
+import { plural } from '../../plumbing/cli/terminal';
 
 export interface LocalLabOptions {
   /** The validated lab config. Required. */
@@ -157,7 +158,7 @@ export async function runLocalLab(options: LocalLabOptions): Promise<LocalLabRes
 
     await progress.run('terraform destroy', (tick) => {
       done = 0;
-      const timer = setInterval(() => tick(`${done} of ${resources.length} resources destroyed`), 1000);
+      const timer = setInterval(() => tick(`${done} of ${plural(resources.length, 'resource')} destroyed`), 1000);
       return tf.run(['destroy', '-auto-approve', '-input=false', '-no-color']).finally(() => clearInterval(timer));
     });
     destroyed = true;
@@ -166,7 +167,7 @@ export async function runLocalLab(options: LocalLabOptions): Promise<LocalLabRes
       findAwsLeftovers({ env: config.name, clusterName: names.eksCluster, region: config.aws.region, endpoint }),
     );
     if (leftovers.length > 0) {
-      throw new Error(`destroy left ${leftovers.length} resources in the emulator:\n${leftovers.map((l) => `  ${formatLeftover(l)}`).join('\n')}`);
+      throw new Error(`destroy left ${plural(leftovers.length, 'resource')} in the emulator:\n${leftovers.map((l) => `  ${formatLeftover(l)}`).join('\n')}`);
     }
     succeeded = true;
     return { outputs, resources, leftovers, replanEmpty, addonsLeftOut: stack.addonsLeftOut, endpoint, workDir };

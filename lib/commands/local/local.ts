@@ -13,6 +13,7 @@ import { explainLab } from '../../plumbing/plan/explain-lab';
 import { renderExplainTable } from '../explain/render-explain';
 import { colorEnabled, terminalWidth } from '../../plumbing/cli/terminal';
 import { runLocalLab } from './local-lab';
+import { plural } from '../../plumbing/cli/terminal';
 
 export const LOCAL_HELP = [
   'usage: npm run local',
@@ -44,7 +45,7 @@ export async function local(argv: readonly string[]): Promise<number> {
       keepWorkDir: process.env.HOPLAB_KEEP_WORKDIR === '1',
     });
     console.log(
-      `hoplab local: OK in ${((Date.now() - started) / 1000).toFixed(1)} s: ${result.resources.length} resources applied, ` +
+      `hoplab local: OK in ${((Date.now() - started) / 1000).toFixed(1)} s: ${plural(result.resources.length, 'resource')} applied, ` +
         `re-plan empty, destroyed, nothing left in the emulator` +
         (result.addonsLeftOut.length ? ` (left out in emulator mode: ${result.addonsLeftOut.join(', ')} add-ons)` : ''),
     );

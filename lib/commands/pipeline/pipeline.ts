@@ -14,6 +14,7 @@ import { estimateTime } from '../../plumbing/estimate/time-estimate';
 import { formatGathered, gatherOutputs } from './gather';
 import { GeneratedFile, githubActionsWorkflows } from './github-actions';
 import { gitlabPipeline, GITLAB_MAX_PARALLEL } from './gitlab-ci';
+import { plural } from '../../plumbing/cli/terminal';
 
 export const PIPELINE_HELP = `usage: npm run pipeline -- (--github-actions | --gitlab-ci) --shards N [--parallelism N] [--dir DIR]
        npm run pipeline -- --gather DIR --shards N [--out FILE]
@@ -86,7 +87,7 @@ export async function pipeline(argv: readonly string[]): Promise<number> {
     console.log(`wrote ${path}`);
   }
   console.log(
-    `${envs.length} environments in ${shards} shard${shards === 1 ? '' : 's'}; each job may take ${jobMinutes} min (twice the estimate at ${parallelism} stacks at a time): ` +
+    `${plural(envs.length, 'environment')} in ${plural(shards, 'shard')}; each job may take ${jobMinutes} min (twice the estimate at ${parallelism} stacks at a time): ` +
       `the AWS role's maximum session duration must allow ${jobMinutes * 60} s. Set the CI variables the files name (docs/workshops-and-ci.md, "A workshop on CI runners").`,
   );
   return 0;

@@ -1,7 +1,9 @@
 /**
- * Ready: each exposure's load balancer answers (2xx or 3xx) within a bounded
- * wait. Load balancers take minutes to provision and to pass health checks, so
- * each is polled with progress until the deadline.
+ * Ready: each exposure's load balancer answers (2xx or 3xx: a redirect is an
+ * answer) within a bounded wait. Load balancers take minutes to provision and
+ * to pass health checks, so each is polled until the deadline; each attempt
+ * is told to `onAttempt` (verify's live progress shows the latest), and the
+ * outcome to `progress` as one line.
  */
 
 export interface ReadyResult {
@@ -22,7 +24,15 @@ export interface ReadyOptions {
   readonly intervalMs?: number;
   /** One request's deadline, ms. @default 5000 */
   readonly requestTimeoutMs?: number;
+  /** The outcome, one line: ready after how long, or not ready and why. */
   readonly progress?: (line: string) => void;
+  /** After each attempt that was not the last: how many so far, the answer, ms since the start. */
+  readonly onAttempt?: (attempt: { readonly attempts: number; readonly last: string; readonly elapsedMs: number }) => void;
+}
+
+/** Whether an HTTP status means the load balancer answers for the app: 2xx, or 3xx (a redirect is an answer too). */
+export function isReadyStatus(status: number): boolean {
+  return status >= 200 && status < 400;
 }
 
 /** Polls `url` until it answers 2xx/3xx or `waitMs` passes. */
@@ -39,7 +49,7 @@ export async function waitReady(label: string, url: string | null, options: Read
       const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(options.requestTimeoutMs ?? 5000) });
       await response.arrayBuffer();
       last = `HTTP ${response.status}`;
-      if (response.status < 400) {
+      if (isReadyStatus(response.status)) {
         options.progress?.(`ready: ${label} answered ${last} after ${seconds()} s`);
         return { label, url, ready: true, seconds: seconds(), attempts, last };
       }
@@ -52,7 +62,7 @@ export async function waitReady(label: string, url: string | null, options: Read
       options.progress?.(`ready: ${label} NOT ready after ${seconds()} s (${attempts} attempts, last: ${last})`);
       return { label, url, ready: false, seconds: seconds(), attempts, last };
     }
-    options.progress?.(`ready: ${label} waiting (${Math.round(elapsed / 1000)} s of ${Math.round(options.waitMs / 1000)} s, last: ${last})`);
+    options.onAttempt?.({ attempts, last, elapsedMs: elapsed });
     await new Promise((r) => setTimeout(r, interval));
   }
 }

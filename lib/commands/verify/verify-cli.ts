@@ -9,7 +9,7 @@ import { PROBE_LIMITS } from '../../plumbing/probe/probe';
 import { loadConfig } from '../../config/load';
 import { parseReportFormat, ReportFormat } from '../../plumbing/cli/finding';
 import { checkMyIp } from '../../plumbing/host-checks';
-import { renderVerifyMarkdown, VerifyOptions, VerifyReport } from './verify';
+import { driftLines, renderVerifyMarkdown, VERDICT_WORD, verdictSentence, VerifyOptions, VerifyReport } from './verify';
 
 export const VERIFY_HELP = `usage: npm run verify -- [--env a,b] [--stacks kinds] [--wait SECONDS] [--my-ip ADDRESS]
                         [--count N] [--concurrency N] [--timeout MS] [--outputs FILE]
@@ -39,8 +39,13 @@ After npm run deploy, for the selected environments and stack kinds:
   --shard K/N        only the environments of shard K of N, as deploy --shard puts them
                      (needs an s3 or gcs backend); combined with --env, the environments in both
   -h, --help         this help
-With HOPLAB_AWS_ENDPOINT set only the aws-cluster stacks are verified (drift), against the emulator.
-Exit 0 only when no stack drifted and every exposure is ready and as claimed; 1 otherwise; 2 for a bad command line.`;
+Drift is what an apply would change; objects changed outside Terraform are listed apart,
+and only in the attributes the plan depends on (refresh-only differences nothing uses are left out).
+With HOPLAB_AWS_ENDPOINT set only the aws-cluster stacks are verified (drift), against the emulator;
+the other stacks, and the readiness and claims of their exposures, are listed as left out, and the
+verdict is INCOMPLETE, never PASSED, when something asked for did not run.
+Exit 0 only when every check asked for ran, no stack drifted and every exposure is ready and as
+claimed (PASSED); 1 otherwise (FAILED or INCOMPLETE); 2 for a bad command line.`;
 
 function bounded(flag: string, text: string | undefined, min: number, max: number, fallback: number): number {
   if (text === undefined) return fallback;
@@ -49,7 +54,7 @@ function bounded(flag: string, text: string | undefined, min: number, max: numbe
 }
 
 export interface VerifyArgs {
-  readonly options: Omit<VerifyOptions, 'progress' | 'awsEndpoint' | 'cwd'>;
+  readonly options: Omit<VerifyOptions, 'progress' | 'awsEndpoint' | 'cwd' | 'progressStream' | 'clock'>;
   readonly format: ReportFormat;
 }
 
@@ -89,16 +94,17 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs | undefined
 export function renderVerify(report: VerifyReport, format: ReportFormat): string {
   if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
   if (format === 'markdown') return renderVerifyMarkdown(report);
-  const lines = [`hoplab verify: ${report.ok ? 'PASSED' : 'FAILED'} (${report.environments.join(', ')})`];
+  const lines = [`hoplab verify: ${VERDICT_WORD[report.verdict]} (${report.environments.join(', ')})`];
   for (const d of report.drift) {
     lines.push(`  drift   ${d.stack}: ${d.status === 'clean' ? 'no changes' : d.status === 'drift' ? 'DRIFT' : `ERROR ${d.error}`}`);
-    for (const r of d.resources) lines.push(`            ${r.address} ${r.actions}: ${r.attributes.join(', ') || '(no attribute named)'}`);
-    for (const r of d.outside_changes) lines.push(`            changed outside Terraform: ${r.address}: ${r.attributes.join(', ')}`);
+    if (d.status === 'drift') for (const line of driftLines(d)) lines.push(`            ${line}`);
   }
   for (const r of report.readiness) lines.push(`  ready   ${r.label}: ${r.ready ? `yes after ${r.seconds} s` : `NO (${r.last})`}`);
   for (const c of report.claims)
     lines.push(`  claims  ${c.env} ${c.cloud} ${c.mode}: ${c.status === 'match' ? 'as claimed' : c.status === 'contradiction' ? 'CONTRADICTION' : 'NOT MEASURED'}${c.reason ? `: ${c.reason}` : ''}`);
+  for (const l of report.left_out) lines.push(`  left out ${l.check} of ${l.what}: ${l.why}`);
   for (const p of report.problems) lines.push(`  problem ${p}`);
+  if (report.verdict === 'incomplete') lines.push(`  ${verdictSentence(report)}`);
   lines.push(`report: ${report.files.markdown} and ${report.files.json}`);
   return `${lines.join('\n')}\n`;
 }

@@ -11,7 +11,7 @@ export async function verify(argv: readonly string[]): Promise<number> {
   const args = parseVerifyArgs(argv);
   if (!args) return 0;
   abortOnSignals('verify', 'stopping (plans only read; nothing to clean up)');
-  const report = await runVerify({ ...args.options, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined, progress: (line) => console.error(line) });
+  const report = await runVerify({ ...args.options, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined, progress: (line) => console.error(line), progressStream: process.stderr });
   process.stdout.write(renderVerify(report, args.format));
   return report.ok ? 0 : 1;
 }

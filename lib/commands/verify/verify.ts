@@ -14,12 +14,17 @@ import { exposureOutputName } from '../../model/contract';
 import { labEnvironments } from '../../config/environments';
 import { isRecord } from '../../plumbing/terraform/terraform-json';
 import { addLab, synthFresh } from '../../stacks/hoplab-app';
+import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
 import { StackKind, STACK_KINDS, stackGraph } from '../../plumbing/selection/stack-graph';
 import { findProviderMirror, writeMirrorCliConfig } from '../../plumbing/terraform/terraform';
 import { learnPublicAddress } from '../../plumbing/host-checks';
 import { checkClaims, ClaimCheck, claimsOf } from './claims';
 import { checkDrift, DriftResult, terraform } from './drift';
 import { ReadyResult, waitReady } from './readiness';
+import { LiveClock, LiveStatus, SYSTEM_CLOCK } from '../../plumbing/cli/live-status';
+import { plural, WritableTerminal } from '../../plumbing/cli/terminal';
+import { ProbeProgress } from '../../plumbing/probe/progress';
+import { describeActivity, TerraformActivity } from '../../plumbing/terraform/terraform-progress';
 
 export interface VerifyOptions {
   readonly config: LabConfig;
@@ -37,8 +42,29 @@ export interface VerifyOptions {
   readonly myIpUrl?: string;
   /** Report path without extension. @default .hoplab/verify/verify-<timestamp> */
   readonly reportPath?: string;
+  /** Progress lines (off a terminal; on one, see `progressStream`). */
   readonly progress: (line: string) => void;
+  /**
+   * Where to show the running steps live (bin/verify passes process.stderr): redrawn in
+   * place when it is a terminal, else a line per step per minute at most through `progress`.
+   * @default - lines through `progress`
+   */
+  readonly progressStream?: WritableTerminal;
+  /** The clock of the live progress (tests). @default SYSTEM_CLOCK */
+  readonly clock?: LiveClock;
 }
+
+/** A check that was asked for and did not run, and why. */
+export interface LeftOut {
+  /** `drift`, `ready` or `claims`. */
+  readonly check: 'drift' | 'ready' | 'claims';
+  /** What it would have covered: a stack, or the exposures of one. */
+  readonly what: string;
+  readonly why: string;
+}
+
+/** `passed`: everything asked for ran and passed. `failed`: something failed. `incomplete`: nothing failed, but not everything asked for ran. */
+export type Verdict = 'passed' | 'failed' | 'incomplete';
 
 export interface VerifyReport {
   readonly schema: 'hoplab.verify/v1';
@@ -53,6 +79,10 @@ export interface VerifyReport {
   readonly readiness: readonly ReadyResult[];
   readonly claims: readonly ClaimCheck[];
   readonly problems: readonly string[];
+  /** Checks asked for that did not run, with why; never counted as passed. */
+  readonly left_out: readonly LeftOut[];
+  readonly verdict: Verdict;
+  /** `verdict === 'passed'`. */
   readonly ok: boolean;
   /** Where the report files were written. */
   readonly files: { readonly markdown: string; readonly json: string };
@@ -69,6 +99,9 @@ function hoplabVersion(cwd: string): string {
   }
   return 'unknown';
 }
+
+/** The emulator runs only `aws-cluster` stacks: the others need providers (helm, kubernetes, google) not installed offline. */
+export const EMULATOR_ONLY_WHY = 'HOPLAB_AWS_ENDPOINT is set: the emulator runs only aws-cluster stacks (the others need the helm, kubernetes and google providers)';
 
 export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const startedAt = new Date();
@@ -87,6 +120,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
       readiness: [],
       claims: [],
       problems: [`verify stopped early, nothing was checked: ${why}`],
+      left_out: [],
     });
   }
 }
@@ -99,10 +133,30 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
   if (kinds.length === 0) throw new Error('HOPLAB_AWS_ENDPOINT is set: only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster');
   const all = labEnvironments(options.config).map((e) => e.name);
   const envs = options.envs ? all.filter((e) => options.envs!.includes(e)) : all;
+  // What was asked for and cannot run here is said, and never passes.
+  const leftOut: LeftOut[] = [];
+  for (const stack of stackGraph(envs, 'deploy', requested).map((t) => t.stack)) {
+    if (stackGraph(envs, 'deploy', kinds).some((t) => t.stack === stack)) continue;
+    leftOut.push({ check: 'drift', what: stack, why: EMULATOR_ONLY_WHY });
+    if (stack.endsWith('-lb')) {
+      leftOut.push({ check: 'ready', what: `the exposures of ${stack}`, why: `${stack} is not verified: ${EMULATOR_ONLY_WHY}` });
+      leftOut.push({
+        check: 'claims',
+        what: `the exposures of ${stack}${options.outputsFile ? ` (in ${options.outputsFile})` : ''}`,
+        why: `${stack} is not verified: ${EMULATOR_ONLY_WHY}`,
+      });
+    }
+  }
+
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const live = new LiveStatus({ stream: options.progressStream ?? { write: () => true }, mode: options.progressStream ? undefined : 'lines', title: 'verify', write: options.progress, clock });
+  const say = (line: string) => live.line(line);
+  for (const l of leftOut) say(`left out: ${l.check} of ${l.what}: ${l.why}`);
 
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
-  addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined });
+  // Emulator state under this project directory (cwd), as deploy and teardown keep it, not under the process's.
+  addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir: join(cwd, EMULATOR_STATE_DIR) });
   synthFresh(app);
   const stacks = stackGraph(envs, 'deploy', kinds).map((t) => t.stack);
   // Local state with nothing in it: said in one line, and no plan or probe runs.
@@ -132,37 +186,42 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
   // 1. No drift.
   const drift: DriftResult[] = [];
   let versions: VerifyReport['versions'] = { hoplab: hoplabVersion(cwd), terraform: null, providers: {} };
-  for (const stack of checked) {
-    options.progress(`drift: terraform plan of ${stack}`);
-    const dir = join(outdir, 'stacks', stack);
-    const log = join(logDir, `${stack}.verify.log`);
-    const result = await checkDrift(dir, stack, tfEnv, log);
-    drift.push(result);
-    options.progress(
-      `drift: ${stack}: ${result.status === 'clean' ? 'no changes' : result.status === 'drift' ? `${result.resources.length} resources would change` : result.error} (${result.seconds} s)`,
-    );
-    if (versions.terraform === null && result.status !== 'error') {
-      const version = await terraform(['version', '-json'], dir, tfEnv, log);
-      try {
-        const parsed = JSON.parse(version.stdout) as { terraform_version?: string; provider_selections?: Record<string, string> };
-        versions = { ...versions, terraform: parsed.terraform_version ?? null, providers: parsed.provider_selections ?? {} };
-      } catch {
-        // versions stay unknown
+  try {
+    for (const stack of checked) {
+      say(`drift: terraform plan of ${stack}`);
+      const dir = join(outdir, 'stacks', stack);
+      const log = join(logDir, `${stack}.verify.log`);
+      const activity = new TerraformActivity();
+      const task = `drift ${stack}`;
+      live.start(task, 'init', (now) => describeActivity(activity, now));
+      const result = await checkDrift(dir, stack, tfEnv, log, { onLine: (line) => activity.feed(line, clock.now()), onPhase: (phase) => live.update(task, { phase }) });
+      drift.push(result);
+      live.end(task, `drift: ${stack}: ${driftSummary(result)} (${result.seconds} s)`);
+      if (versions.terraform === null && result.status !== 'error') {
+        const version = await terraform(['version', '-json'], dir, tfEnv, log);
+        try {
+          const parsed = JSON.parse(version.stdout) as { terraform_version?: string; provider_selections?: Record<string, string> };
+          versions = { ...versions, terraform: parsed.terraform_version ?? null, providers: parsed.provider_selections ?? {} };
+        } catch {
+          // versions stay unknown
+        }
+      }
+      if (!options.outputsFile && result.status !== 'error') {
+        await readOutputs(stack, dir, log);
       }
     }
-    if (!options.outputsFile && result.status !== 'error') {
-      await readOutputs(stack, dir, log);
+    // The probe tells node addresses by the cluster stack's ranges: read the cluster outputs of lb stacks verified without their cluster stack.
+    for (const lb of options.outputsFile ? [] : checked.filter((s) => s.endsWith('-lb'))) {
+      const cluster = lb.replace(/-lb$/, '-cluster');
+      if (rawOutputs[cluster] !== undefined) continue;
+      const dir = join(outdir, 'stacks', cluster);
+      const log = join(logDir, `${cluster}.verify.log`);
+      const init = await terraform(['init', '-input=false', '-no-color'], dir, tfEnv, log);
+      if (init.code === 0) await readOutputs(cluster, dir, log);
+      else problems.push(`${cluster}: terraform init failed, its outputs (node and Pod ranges) are unknown (log: ${log})`);
     }
-  }
-  // The probe tells node addresses by the cluster stack's ranges: read the cluster outputs of lb stacks verified without their cluster stack.
-  for (const lb of options.outputsFile ? [] : checked.filter((s) => s.endsWith('-lb'))) {
-    const cluster = lb.replace(/-lb$/, '-cluster');
-    if (rawOutputs[cluster] !== undefined) continue;
-    const dir = join(outdir, 'stacks', cluster);
-    const log = join(logDir, `${cluster}.verify.log`);
-    const init = await terraform(['init', '-input=false', '-no-color'], dir, tfEnv, log);
-    if (init.code === 0) await readOutputs(cluster, dir, log);
-    else problems.push(`${cluster}: terraform init failed, its outputs (node and Pod ranges) are unknown (log: ${log})`);
+  } finally {
+    live.stop();
   }
 
   // 2. and 3. Ready, and the claims measured.
@@ -177,23 +236,41 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
     const model = compareOutputs(parseOutputs(selected, options.outputsFile ?? 'terraform output'), options.outputsFile ?? 'terraform output');
     const cells = model.environments.flatMap((e) => e.rows.flatMap((r) => Object.entries(r.clouds).map(([cloud, cell]) => ({ env: e.env, cloud, mode: r.mode, cell: cell! }))));
     if (cells.length === 0) problems.push(`no exposure outputs found for ${lbStacks.join(', ')}: nothing to measure (deployed?)`);
-    for (const { env, cloud, mode, cell } of cells) {
-      readiness.push(await waitReady(`${env} ${cloud} ${mode}`, cell.exposure.url, { waitMs: options.waitMs, progress: options.progress }));
+    try {
+      for (const { env, cloud, mode, cell } of cells) {
+        const label = `${env} ${cloud} ${mode}`;
+        const task = `ready ${label}`;
+        let latest: string | undefined;
+        live.start(task, 'waiting', () => latest);
+        readiness.push(
+          await waitReady(label, cell.exposure.url, {
+            waitMs: options.waitMs,
+            progress: (line) => live.end(task, line),
+            onAttempt: ({ attempts, last }) => {
+              latest = `${plural(attempts, 'attempt')}, last: ${last}`;
+            },
+          }),
+        );
+        live.end(task);
+      }
+      const learned = await learnPublicAddress({ myIp: options.probe.myIp, url: options.myIpUrl });
+      if ('address' in learned) proberAddress = learned.address;
+      else say(`probe: own public address unknown (${learned.reason}); client-address facts of non-loopback URLs cannot be measured: pass --my-ip`);
+      claims = await probeClaims(model, raw, { ...options.probe, myIp: proberAddress ?? undefined }, liveProbeProgress(live));
+    } finally {
+      live.stop();
     }
-    const learned = await learnPublicAddress({ myIp: options.probe.myIp, url: options.myIpUrl });
-    if ('address' in learned) proberAddress = learned.address;
-    else options.progress(`probe: own public address unknown (${learned.reason}); client-address facts of non-loopback URLs cannot be measured: pass --my-ip`);
-    claims = await probeClaims(model, raw, { ...options.probe, myIp: proberAddress ?? undefined });
-    for (const c of claims) options.progress(`claims: ${c.env} ${c.cloud} ${c.mode}: ${c.status}${c.reason ? ` (${c.reason})` : ''}`);
+    for (const c of claims) say(`claims: ${c.env} ${c.cloud} ${c.mode}: ${c.status}${c.reason ? ` (${c.reason})` : ''}`);
   }
 
-  return writeReport(options, startedAt, { environments: envs, stacks, versions, prober_address: proberAddress, drift, readiness, claims, problems });
+  return writeReport(options, startedAt, { environments: envs, stacks, versions, prober_address: proberAddress, drift, readiness, claims, problems, left_out: leftOut });
 }
 
-/** Writes the report (JSON and Markdown) with what was found; ok only when every check ran and passed. */
-function writeReport(options: VerifyOptions, startedAt: Date, found: Omit<VerifyReport, 'schema' | 'started_at' | 'finished_at' | 'emulator' | 'ok' | 'files'>): VerifyReport {
+/** Writes the report (JSON and Markdown) with what was found; PASSED only when every check asked for ran and passed. */
+function writeReport(options: VerifyOptions, startedAt: Date, found: Omit<VerifyReport, 'schema' | 'started_at' | 'finished_at' | 'emulator' | 'verdict' | 'ok' | 'files'>): VerifyReport {
   const { drift, readiness, claims, problems } = found;
-  const ok = problems.length === 0 && drift.every((d) => d.status === 'clean') && readiness.every((r) => r.ready) && claims.every((c) => c.status === 'match');
+  const failed = problems.length > 0 || drift.some((d) => d.status !== 'clean') || readiness.some((r) => !r.ready) || claims.some((c) => c.status !== 'match');
+  const verdict: Verdict = failed ? 'failed' : found.left_out.length > 0 ? 'incomplete' : 'passed';
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   const base = resolve(options.cwd ?? process.cwd(), options.reportPath ?? join('.hoplab', 'verify', `verify-${stamp}`));
   const report: VerifyReport = {
@@ -209,13 +286,44 @@ function writeReport(options: VerifyOptions, startedAt: Date, found: Omit<Verify
     readiness,
     claims,
     problems,
-    ok,
+    left_out: found.left_out,
+    verdict,
+    ok: verdict === 'passed',
     files: { markdown: `${base}.md`, json: `${base}.json` },
   };
   mkdirSync(dirname(base), { recursive: true });
   writeFileSync(report.files.json, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(report.files.markdown, renderVerifyMarkdown(report));
   return report;
+}
+
+/** `no changes`, `1 resource would change`, `2 resources would change; 1 changed outside Terraform (refresh only)`, or the error. */
+export function driftSummary(d: DriftResult): string {
+  if (d.status === 'clean') return 'no changes';
+  if (d.status === 'error') return d.error ?? 'error';
+  const parts = [`${plural(d.resources.length, 'resource')} would change`];
+  if (d.outputs && d.outputs.length > 0) parts.push(`${plural(d.outputs.length, 'output')} would change`);
+  if (d.outside_changes.length > 0) parts.push(`${plural(d.outside_changes.length, 'resource')} changed outside Terraform (refresh only)`);
+  return parts.join('; ');
+}
+
+/** The probe's progress (compare --probe's) as a live task per exposure: `probe <label>`, its requests done and failed (exposures are probed at the same time). */
+export function liveProbeProgress(live: LiveStatus): ProbeProgress {
+  const counts = new Map<string, { total: number; finished: number; failures: number }>();
+  return {
+    start: (label, total) => {
+      const c = { total, finished: 0, failures: 0 };
+      counts.set(label, c);
+      live.start(`probe ${label}`, 'probing', () => `${c.finished}/${c.total} requests${c.failures ? `, ${c.failures} failed` : ''}`);
+    },
+    tick: (label, ok) => {
+      const c = counts.get(label);
+      if (!c) return;
+      c.finished += 1;
+      c.failures += ok ? 0 : 1;
+    },
+    done: (label, summary) => live.end(`probe ${label}`, `probe: ${label}: ${summary}`),
+  };
 }
 
 /**
@@ -226,8 +334,9 @@ export async function probeClaims(
   model: CompareModel,
   raw: Record<string, unknown>,
   probe: { readonly count: number; readonly concurrency: number; readonly timeoutMs: number; readonly myIp?: string },
+  progress?: ProbeProgress,
 ): Promise<ClaimCheck[]> {
-  const probed = await probeModel(model, probe);
+  const probed = await probeModel(model, { ...probe, ...(progress ? { progress } : {}) });
   return probed.environments.flatMap((e) =>
     e.rows.flatMap((r) =>
       Object.entries(r.clouds).map(([cloud, cell]) => {
@@ -249,10 +358,22 @@ export async function probeClaims(
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, '<br>');
 
-/** The report in Markdown: verdict first, then drift, readiness and claims with the probe's figures. */
+/** The verdict in one word: PASSED only when every check asked for ran and passed. */
+export const VERDICT_WORD: Readonly<Record<Verdict, string>> = { passed: 'PASSED', failed: 'FAILED', incomplete: 'INCOMPLETE' };
+
+/** The lines of one drift result: what an apply would change, then, labelled, what changed outside Terraform. */
+export function driftLines(d: DriftResult): string[] {
+  return [
+    ...d.resources.map((r) => `would change: ${r.address} ${r.actions} (${r.attributes.join(', ') || 'no attribute named'})`),
+    ...(d.outputs ?? []).map((o) => `output would change: ${o}`),
+    ...d.outside_changes.map((r) => `changed outside Terraform (refresh only; the plan depends on it): ${r.address} (${r.attributes.join(', ')})`),
+  ];
+}
+
+/** The report in Markdown: verdict first, then drift, readiness and claims with the probe's figures, and what was left out. */
 export function renderVerifyMarkdown(report: VerifyReport): string {
   const lines = [
-    `# hoplab verify: ${report.ok ? 'PASSED' : 'FAILED'}`,
+    `# hoplab verify: ${VERDICT_WORD[report.verdict]}`,
     '',
     `- environments: ${report.environments.join(', ')}; stacks: ${report.stacks.join(', ')}`,
     `- started ${report.started_at}, finished ${report.finished_at}${report.emulator ? `; emulator ${report.emulator}` : ''}`,
@@ -264,23 +385,18 @@ export function renderVerifyMarkdown(report: VerifyReport): string {
     '',
     '## Drift (terraform plan)',
     '',
-    '| stack | result | resources that would change (attributes) |',
+    '| stack | result | what an apply would change; what changed outside Terraform that the plan depends on |',
     '|---|---|---|',
     ...report.drift.map(
       (d) =>
         `| ${d.stack} | ${d.status === 'clean' ? 'no changes' : d.status === 'drift' ? 'DRIFT' : 'ERROR'} (${d.seconds} s) | ${cell(
-          d.status === 'error'
-            ? d.error ?? ''
-            : [
-                ...d.resources.map((r) => `${r.address} ${r.actions} (${r.attributes.join(', ')})`),
-                ...d.outside_changes.map((r) => `changed outside Terraform: ${r.address} (${r.attributes.join(', ')})`),
-              ].join('\n'),
+          d.status === 'error' ? d.error ?? '' : driftLines(d).join('\n'),
         )} |`,
     ),
   ];
   if (report.readiness.length > 0) {
     lines.push('', '## Ready', '', '| exposure | URL | ready | after | last answer |', '|---|---|---|---|---|');
-    lines.push(...report.readiness.map((r) => `| ${r.label} | ${r.url ?? '-'} | ${r.ready ? 'yes' : 'NO'} | ${r.seconds} s, ${r.attempts} attempts | ${cell(r.last)} |`));
+    lines.push(...report.readiness.map((r) => `| ${r.label} | ${r.url ?? '-'} | ${r.ready ? 'yes' : 'NO'} | ${r.seconds} s, ${plural(r.attempts, 'attempt')} | ${cell(r.last)} |`));
   }
   if (report.claims.length > 0) {
     lines.push('', '## Claims against measurement', '', '| exposure | result | facts (claimed / measured) | probe | why |', '|---|---|---|---|---|');
@@ -289,7 +405,10 @@ export function renderVerifyMarkdown(report: VerifyReport): string {
         const facts = c.facts.map((f) => `${f.fact}: ${String(f.claimed)} / ${String(f.measured)}`).join('<br>');
         const p = c.probe;
         const figures = p
-          ? `${p.ok}/${p.sent} ok${p.latency_ms ? `, p50 ${p.latency_ms.p50} ms, p95 ${p.latency_ms.p95} ms` : ''}, ${Object.keys(p.pods).length} Pods, ${Object.keys(p.nodes).length} nodes`
+          ? `${p.ok}/${p.sent} ok${p.latency_ms ? `, p50 ${p.latency_ms.p50} ms, p95 ${p.latency_ms.p95} ms` : ''}, ${plural(Object.keys(p.pods).length, 'Pod')}, ${plural(
+              Object.keys(p.nodes).length,
+              'node',
+            )}`
           : '-';
         return `| ${c.env} ${c.cloud} ${c.mode} | ${c.status === 'match' ? 'match' : c.status === 'contradiction' ? 'CONTRADICTION' : 'NOT MEASURED'} | ${facts || '-'} | ${figures} | ${cell(
           c.reason ?? '',
@@ -297,8 +416,22 @@ export function renderVerifyMarkdown(report: VerifyReport): string {
       }),
     );
   }
-  lines.push('', `Exit ${report.ok ? 0 : 1}: ${report.ok ? 'no drift, and every exposure ready and as claimed' : 'see above'}.`, '');
+  if (report.left_out.length > 0) {
+    lines.push('', '## Left out (asked for, not run: not passed)', '', '| check | of | why |', '|---|---|---|');
+    lines.push(...report.left_out.map((l) => `| ${l.check} | ${cell(l.what)} | ${cell(l.why)} |`));
+  }
+  lines.push('', `Exit ${report.ok ? 0 : 1}: ${verdictSentence(report)}.`, '');
   return lines.join('\n');
+}
+
+/** Why the verdict is what it is, in one sentence. */
+export function verdictSentence(report: VerifyReport): string {
+  if (report.verdict === 'passed') return 'no drift, and every exposure ready and as claimed';
+  if (report.verdict === 'failed') return 'see above';
+  return `nothing that ran failed, but ${plural(
+    report.left_out.length,
+    'check',
+  )} asked for did not run (see "Left out"); verify only what can run here (with HOPLAB_AWS_ENDPOINT: --stacks aws-cluster) for a verdict`;
 }
 
 /** Whether the report file exists (for tests and the CLI's last line). */

@@ -21,7 +21,7 @@ export interface MatrixVariables {
   readonly layer: 'L7' | 'L4';
   readonly api: 'Gateway API' | 'core API';
   readonly targets: 'pods' | 'nodes';
-  /** Only when the targets are nodes. */
+  /** The Service's externalTrafficPolicy: the same value as {@link ExposureExplanation.external_traffic_policy}, whatever the targets. */
   readonly traffic_policy: 'Cluster' | 'Local' | null;
 }
 
@@ -80,7 +80,7 @@ export interface ExposureExplanation {
   readonly api: 'Gateway API' | 'core API' | null;
   /** The variables of the comparison matrix, or null when not all are known. */
   readonly variables: MatrixVariables | null;
-  /** The other exposures of this cloud that differ from this one in exactly one variable. */
+  /** The other exposures of this cloud that differ from this one in exactly one variable (every other one known and equal). */
   readonly differs_in_one: readonly MatrixNeighbour[];
   /** Things that could not be derived, or that a reader should know. */
   readonly notes: readonly string[];

@@ -4,7 +4,7 @@
  * redrawn in place, with a line for each exposure as it finishes; anything
  * else gets a start and an end line per exposure.
  */
-import { terminalWidth } from '../cli/terminal';
+import { plural, terminalWidth } from '../cli/terminal';
 
 export interface ProbeProgress {
   /** An exposure starts: `total` requests planned. */
@@ -50,7 +50,7 @@ export function progressReporter(stream: ProgressStream, env: Readonly<Record<st
       if (stream.isTTY) {
         draw();
       } else {
-        stream.write(`compare: probing ${label}: ${count} requests\n`);
+        stream.write(`compare: probing ${label}: ${plural(count, 'request')}\n`);
       }
     },
     tick(label, ok) {

@@ -11,6 +11,7 @@
 import { addressInNodeName } from './echo-reply';
 import { Sample } from './probe';
 import { classifyPeer } from './peer';
+import { plural } from '../cli/terminal';
 
 export interface SourceNodeShare {
   /** Successful replies. */
@@ -59,12 +60,12 @@ export function sourceNodeShare(samples: readonly Sample[], ctx: { readonly prob
   if (ok.length === 0) {
     summary = 'no successful reply: nothing measured';
   } else if (fromNode === 0 && unknown > 0) {
-    summary = `cannot tell nodes apart for ${unknown} of ${ok.length} replies (the Pod's node address is not in its node name, or no client address)`;
+    summary = `cannot tell nodes apart for ${unknown} of ${plural(ok.length, 'reply', 'replies')} (the Pod's node address is not in its node name, or no client address)`;
   } else if (fromNode === 0) {
     summary = `no reply came from a node address (${notNode} of ${ok.length} from the prober or a proxy)`;
   } else {
     summary =
-      `TCP source was a node for ${fromNode} of ${ok.length} replies: the Pod's own node ${own} (${percent(own, fromNode)}), another node ${other} (${percent(other, fromNode)})` +
+      `TCP source was a node for ${fromNode} of ${plural(ok.length, 'reply', 'replies')}: the Pod's own node ${own} (${percent(own, fromNode)}), another node ${other} (${percent(other, fromNode)})` +
       (notNode > 0 ? `; ${notNode} not from a node` : '') +
       (unknown > 0 ? `; ${unknown} unknown` : '') +
       (own > 0 ? ' -> SNAT even when the Pod was on the receiving node (kube-proxy)' : notNode > 0 ? ' -> local requests kept the client address (SNAT only for remote Pods, as with Cilium)' : '');

@@ -1,8 +1,9 @@
 /** Which environments and stacks a command works on: --env, --shard and --stacks, read the same way by every command. */
 import { LabConfig } from '../../config/schema';
-import { labEnvironments, narrowedConfig } from '../../config/environments';
+import { labEnvironments } from '../../config/environments';
 import { STACK_KINDS, StackKind } from './stack-graph';
-import { checkShardBackend, parseShard, selectShard, Shard } from './shard';
+import { checkShardBackend, formatShard, parseShard, selectShard, Shard } from './shard';
+import { plural } from '../cli/terminal';
 import { UsageError } from '../cli/cli';
 
 /** Throws a message naming the bad option, the value and what is allowed. */
@@ -33,7 +34,7 @@ export function parseKinds(text: string | undefined): StackKind[] {
  * ann is in shard 2, else nothing. Throws a plain Error naming the flag; the
  * backend check for shards is the caller's ({@link checkShardBackend}).
  */
-export function selectRequested(config: LabConfig, envText: string | undefined, shardText: string | undefined): { envs?: string[]; shard?: Shard } {
+export function selectRequested(config: LabConfig, envText: string | undefined, shardText: string | undefined): { envs?: string[]; shard?: Shard; requested?: string[] } {
   const requested =
     envText === undefined
       ? undefined
@@ -48,7 +49,20 @@ export function selectRequested(config: LabConfig, envText: string | undefined, 
     labEnvironments(config).map((e) => e.name),
     shard,
   );
-  return { envs: requested ? requested.filter((e) => inShard.includes(e)) : inShard, shard };
+  return { envs: requested ? requested.filter((e) => inShard.includes(e)) : inShard, shard, ...(requested ? { requested } : {}) };
+}
+
+/**
+ * Why `--shard K/N` (with `--env`, when given) leaves no environment: the `--env` filter
+ * (`shard 1/3 holds none of --env cy (it holds ann, dee)`), or more shards than environments.
+ */
+export function emptyShardText(config: LabConfig, shard: Shard, requested?: readonly string[]): string {
+  const all = labEnvironments(config).map((e) => e.name);
+  const inShard = selectShard(all, shard);
+  if (requested) {
+    return `shard ${formatShard(shard)} holds none of --env ${requested.join(',')} (it holds ${inShard.length > 0 ? inShard.join(', ') : 'no environment'})`;
+  }
+  return `shard ${formatShard(shard)} holds none of this config's ${plural(all.length, 'environment')} (${plural(shard.total, 'shard')} for ${plural(all.length, 'environment')})`;
 }
 
 /**
@@ -72,9 +86,4 @@ export function parseSelection(
   }
   if (refuseLocalShard) checkShardBackend(config.backend, selected.shard);
   return { ...selected, kinds };
-}
-
-/** The config narrowed to the selected environments (for the cost estimate). */
-export function selectedConfig(config: LabConfig, envs?: readonly string[]): LabConfig {
-  return narrowedConfig(config, envs);
 }

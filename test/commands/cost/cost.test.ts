@@ -1,7 +1,51 @@
-/** `cost`: one flag style, `--format json`, with `--json` kept as its alias. */
+/**
+ * `npm run cost` honours --stacks and --env in the cost as in the time
+ * estimate (`--stacks aws-cluster,aws-lb` prints no GCP cost), and has one
+ * flag style: `--format json`, with `--json` kept as its alias.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cost } from '../../../lib/commands/cost/cost';
 
-async function printed(argv: string[]): Promise<{ code: number; out: string }> {
+describe('npm run cost', () => {
+  const saved = process.env.HOPLAB_CONFIG;
+  let printed: string[];
+  beforeAll(() => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoplab-cost-'));
+    writeFileSync(join(dir, 'hoplab.config.json'), JSON.stringify({ attendees: ['ann', 'bob', 'cy'] }));
+    process.env.HOPLAB_CONFIG = join(dir, 'hoplab.config.json');
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.HOPLAB_CONFIG;
+    else process.env.HOPLAB_CONFIG = saved;
+  });
+  beforeEach(() => {
+    printed = [];
+    jest.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(...String(text).split('\n')));
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  test('GIVEN --stacks aws-cluster,aws-lb WHEN run THEN the cost names no GCP item or price, as the time estimate names no GCP stack', async () => {
+    expect(await cost(['--stacks', 'aws-cluster,aws-lb'])).toBe(0);
+    expect(printed.filter((l) => /gcp|GCP|GKE|Google/.test(l))).toEqual([]);
+    expect(printed.find((l) => l.startsWith('  3 environments: '))).toMatch(/^ {2}3 environments: AWS \$\d+\.\d\d\/h$/);
+  });
+
+  test('GIVEN --env ann,cy --stacks gcp-cluster --json WHEN run THEN the JSON prices 2 environments of GCP clusters only', async () => {
+    expect(await cost(['--env', 'ann,cy', '--stacks', 'gcp-cluster', '--json'])).toBe(0);
+    const json = JSON.parse(printed.join('\n'));
+    expect([json.environments, json.stacks, json.hour.aws]).toEqual([2, ['gcp-cluster'], 0]);
+    expect([...new Set(json.lines.map((l: { stack: string }) => l.stack))]).toEqual(['gcp-cluster']);
+    expect(json.hour.gcp).toBeGreaterThan(0);
+  });
+
+  test('GIVEN --env naming an environment the config does not have WHEN run THEN a usage error names it and the ones there are', async () => {
+    await expect(cost(['--env', 'zed'])).rejects.toThrow('--env: "zed" not in this config; environments: ann, bob, cy');
+  });
+});
+
+async function printedBy(argv: string[]): Promise<{ code: number; out: string }> {
   const lines: string[] = [];
   const spy = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
   try {
@@ -13,16 +57,16 @@ async function printed(argv: string[]): Promise<{ code: number; out: string }> {
 
 describe('cost output formats', () => {
   test('GIVEN --format json and --json WHEN run THEN both print the same JSON', async () => {
-    const format = await printed(['--format', 'json']);
-    const alias = await printed(['--json']);
+    const format = await printedBy(['--format', 'json']);
+    const alias = await printedBy(['--json']);
     expect(format.code).toBe(0);
     expect(JSON.parse(format.out)).toEqual(JSON.parse(alias.out));
   });
 
   test('GIVEN --format table WHEN run THEN the table is printed, not JSON', async () => {
-    const table = await printed(['--format', 'table']);
+    const table = await printedBy(['--format', 'table']);
     expect(table.out).not.toMatch(/^\{/);
-    expect(table.out).toBe((await printed([])).out);
+    expect(table.out).toBe((await printedBy([])).out);
   });
 
   test.each([

@@ -31,7 +31,14 @@ describe('estimateCost', () => {
   test('GIVEN fewer exposures and a NAT per AZ WHEN estimated THEN load balancers, NAT gateways and public IPs follow', () => {
     const estimate = estimateCost(validConfig({ exposures: ['native'], aws: { natGateways: 'one-per-az' } }, 'test'));
     const qty = (item: string) => estimate.lines.find((l) => l.item === item)?.quantity;
-    expect([qty('Application Load Balancer'), qty('Network Load Balancer'), qty('NAT gateway'), qty('public IPv4 address'), qty('load balancer forwarding rule')]).toEqual([1, undefined, 2, 4, 1]);
+    expect([
+      qty('Application Load Balancer'),
+      qty('Network Load Balancer'),
+      qty('NAT gateway'),
+      qty('public IPv4 address (NAT)'),
+      qty('public IPv4 address (load balancers)'),
+      qty('load balancer forwarding rule'),
+    ]).toEqual([1, undefined, 2, 2, 2, 1]);
   });
 
   test('GIVEN a machine type missing from the price table WHEN estimated THEN it is counted as 0 and named', () => {
@@ -57,5 +64,36 @@ describe('estimateCost', () => {
     expect(estimate.otherRegions).toEqual(['aws eu-west-1', 'gcp europe-west1']);
     expect(formatCostEstimate(estimate)).toContain("  the lab runs in aws eu-west-1 and gcp europe-west1: prices there differ (often by 5-20%); this uses the table's regions");
     expect(estimateCost(validConfig({}, 'test')).otherRegions).toEqual([]);
+  });
+
+  test.each([
+    ['aws-cluster,aws-lb', ['aws-cluster', 'aws-lb'], 'aws'],
+    ['gcp-lb', ['gcp-lb'], 'gcp'],
+  ] as const)('GIVEN --stacks %s WHEN estimated THEN only those stacks are priced, and the other cloud costs nothing', (_text, kinds, cloud) => {
+    const all = estimateCost(validConfig({}, 'test'));
+    const some = estimateCost(validConfig({}, 'test'), { kinds });
+    expect(some.stacks).toEqual(kinds);
+    expect(some.lines).toEqual(all.lines.filter((l) => (kinds as readonly string[]).includes(l.stack)));
+    const other = cloud === 'aws' ? 'gcp' : 'aws';
+    expect([some.hour[other], some.workshop[other]]).toEqual([0, 0]);
+    expect(some.hour.total).toBeCloseTo(some.hour[cloud], 6);
+  });
+
+  test('GIVEN --stacks aws-cluster,aws-lb WHEN formatted THEN no GCP price, line or total is printed', () => {
+    const lines = formatCostEstimate(estimateCost(validConfig({}, 'test'), { kinds: ['aws-cluster', 'aws-lb'] }));
+    expect(lines[0]).toBe(`Estimated cost (list prices of ${PRICE_TABLE.asOf}, us-east-1; no data transfer or LB capacity units; only the stacks aws-cluster, aws-lb):`);
+    expect(lines[1]).toMatch(/^ {2}per environment: AWS \$\d+\.\d\d\/h$/);
+    expect(lines.filter((l) => /gcp|GCP/.test(l))).toEqual([]);
+    expect(lines.at(-2)).toMatch(/^ {2}1 environment: AWS \$\d+\.\d\d\/h$/);
+    expect(lines.at(-1)).toMatch(/^ {2}for 8 h \(workshop\.durationHours\): AWS \$\d+\.\d\d$/);
+  });
+
+  test('GIVEN --env naming 2 of 5 environments WHEN estimated THEN the totals are for 2', () => {
+    const config = validConfig({ attendees: ['a', 'b', 'c', 'd', 'e'] }, 'test');
+    const all = estimateCost(config);
+    const two = estimateCost(config, { envs: ['a', 'c'] });
+    expect([all.environments, two.environments]).toEqual([5, 2]);
+    expect(two.hour.total).toBeCloseTo((all.hour.total / 5) * 2, 6);
+    expect(formatCostEstimate(two).at(-2)).toMatch(/^ {2}2 environments: /);
   });
 });

@@ -37,14 +37,14 @@ describe('GIVEN the default lab', () => {
   const dir = synthLab();
   const model = explainDir(dir);
 
-  test('THEN on EKS every neighbouring pair of the README differs in exactly the one variable it names', () => {
+  test('THEN on EKS every neighbouring pair of the docs differs in exactly the one variable it names, and nodeport-local / native-l4 (targets and traffic policy) is no pair', () => {
     expect(pairs(exposuresOf(model, 'aws'))).toEqual({
       native: ['gateway: api', 'nodeport: targets', 'native-l4: layer'],
       gateway: ['native: api'],
       nodeport: ['native: targets', 'nodeport-l4: layer'],
       'nodeport-l4': ['nodeport: layer', 'nodeport-local: traffic policy', 'native-l4: targets'],
-      'nodeport-local': ['nodeport-l4: traffic policy', 'native-l4: targets'],
-      'native-l4': ['native: layer', 'nodeport-l4: targets', 'nodeport-local: targets'],
+      'nodeport-local': ['nodeport-l4: traffic policy'],
+      'native-l4': ['native: layer', 'nodeport-l4: targets'],
     });
   });
 
@@ -91,7 +91,7 @@ describe('GIVEN the default lab', () => {
     expect(markdown).toContain('not offered: native-l4: GKE passthrough');
     const aws = model.environments[0].clouds[0];
     const mermaid = mermaidMatrix('lab', 'aws', aws.exposures, aws.not_offered);
-    expect(mermaid.match(/---\|/g)).toHaveLength(7);
+    expect(mermaid.match(/---\|/g)).toHaveLength(6);
     expect(mermaid).toContain('m3 ---|"traffic policy"| m4');
     const gcp = model.environments[0].clouds[1];
     expect(mermaidMatrix('lab', 'gcp', gcp.exposures, gcp.not_offered)).toContain('x0["native-l4: not offered on GKE"]');
@@ -99,15 +99,14 @@ describe('GIVEN the default lab', () => {
 });
 
 describe('GIVEN a synthesized stack altered by hand THEN the matrix follows the resources, not the mode names', () => {
-  test('WHEN nodeport-l4 is switched to externalTrafficPolicy Local THEN it no longer differs from nodeport-local at all, and its facts change', () => {
+  test('WHEN nodeport-l4 is switched to externalTrafficPolicy Local THEN it no longer differs from nodeport-local at all, nor in one variable from native-l4 (targets and traffic policy), and its facts change', () => {
     const dir = synthLab();
     alterStack(dir, 'lab-aws-lb', (json) => {
       byName(json, 'kubernetes_service_v1', 'echo-nodeport-l4').spec.external_traffic_policy = 'Local';
     });
     const l4 = exposuresOf(explainDir(dir), 'aws').find((e) => e.mode === 'nodeport-l4')!;
     expect([l4.source_nat, l4.client_ip_via, l4.expected_hops]).toEqual([false, 'tcp-source', 1]);
-    expect(l4.differs_in_one.map((n) => `${n.mode}: ${n.variable}`)).toEqual(['native-l4: targets']);
-    expect(l4.differs_in_one.some((n) => n.mode === 'nodeport-local')).toBe(false);
+    expect(l4.differs_in_one).toEqual([]);
   });
 
   test("WHEN native-l4 is switched to instance targets THEN it becomes a NodePort L4 exposure one variable from native-l4's old neighbours", () => {

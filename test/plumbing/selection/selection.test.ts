@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLifecycleArgs } from '../../../lib/commands/lifecycle/cli';
-import { parseSelection, selectRequested } from '../../../lib/plumbing/selection/selection';
+import { emptyShardText, parseSelection, selectRequested } from '../../../lib/plumbing/selection/selection';
 import { selectShard } from '../../../lib/plumbing/selection/shard';
 
 const attendees = ['ann', 'bob', 'chen', 'dana', 'eve', 'fay', 'gus'];
@@ -34,6 +34,29 @@ describe('selectRequested', () => {
   test('GIVEN no --shard WHEN selected THEN --env is returned as given, and all environments without --env', () => {
     expect(selectRequested(config, 'eve,ann', undefined)).toEqual({ envs: ['eve', 'ann'] });
     expect(selectRequested(config, undefined, undefined)).toEqual({ envs: undefined });
+  });
+});
+
+describe('emptyShardText: why a shard leaves nothing to do', () => {
+  test('GIVEN --env naming an environment of another shard WHEN the shard is empty THEN it is the --env filter that is named, with what the shard holds', () => {
+    const config = validConfig({ attendees, backend: s3 }, 'test');
+    const inShard = selectShard(attendees, { index: 1, total: 3 });
+    const outside = attendees.find((a) => !inShard.includes(a))!;
+    expect(selectRequested(config, outside, '1/3')).toEqual({ envs: [], shard: { index: 1, total: 3 }, requested: [outside] });
+    expect(emptyShardText(config, { index: 1, total: 3 }, [outside])).toBe(`shard 1/3 holds none of --env ${outside} (it holds ${inShard.join(', ')})`);
+  });
+
+  test('GIVEN more shards than environments and no --env WHEN a shard is empty THEN it says so, counting both', () => {
+    const config = validConfig({ attendees: ['ann', 'bob'], backend: s3 }, 'test');
+    const empty = [1, 2, 3].find((index) => selectShard(['ann', 'bob'], { index, total: 3 }).length === 0)!;
+    expect(emptyShardText(config, { index: empty, total: 3 })).toBe(`shard ${empty}/3 holds none of this config's 2 environments (3 shards for 2 environments)`);
+  });
+
+  test('GIVEN one environment and an empty shard of --env naming it WHEN told THEN the nouns are singular where they count one', () => {
+    const config = validConfig({ attendees: ['ann'], backend: s3 }, 'test');
+    const empty = selectShard(['ann'], { index: 1, total: 2 }).length === 0 ? 1 : 2;
+    expect(emptyShardText(config, { index: empty, total: 2 })).toBe(`shard ${empty}/2 holds none of this config's 1 environment (2 shards for 1 environment)`);
+    expect(emptyShardText(config, { index: empty, total: 2 }, ['ann'])).toBe(`shard ${empty}/2 holds none of --env ann (it holds no environment)`);
   });
 });
 
