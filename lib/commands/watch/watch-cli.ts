@@ -3,7 +3,9 @@
  * bin/watch.ts so tests run it in-process with fake streams, a fake clock and
  * their own abort signal.
  */
+import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXPOSURE_MODES } from '../../model/modes';
 import { compareOutputs, probeTargets } from '../../plumbing/probe/compare-model';
@@ -16,6 +18,7 @@ import { LiveScreen } from '../../plumbing/cli/live-screen';
 import { WatchClock, WatchEvent, watchTargets, WATCH_LIMITS } from '../../plumbing/probe/watch';
 import { Sample } from '../../plumbing/probe/probe';
 import { jsonLines, plainLines, screenLines, summaryJson, summaryLines } from './render-watch';
+import { TimelineRecorder, watchPage } from './watch-page';
 
 export const WATCH_FORMATS = ['table', 'json'] as const;
 
@@ -43,7 +46,7 @@ const L = WATCH_LIMITS;
 export const WATCH_USAGE = `usage: npm run watch -- [--outputs FILE] [--dir DIR] [--env NAME[,NAME]] [--shard K/N]
                         [--exposure MODE[,MODE]] [--rate N] [--max-rate N] [--duration S]
                         [--interval S] [--window S] [--timeout MS] [--my-ip ADDRESS]
-                        [--format table|json]
+                        [--format table|json] [--html FILE]
        npm run compare -- --watch [the same options]
 
 Probes the selected exposures continuously, all at the same time, at a bounded
@@ -79,6 +82,9 @@ options:
                      rps,errors,p50_ms,p99_ms,pods,nodes,client_ip_via,source_nat,changes,...}),
                      one per change ({"type":"event",t_ms,label,kind,text}) and a last
                      {"type":"summary",...}
+  --html FILE        when the watch ends, also write the timeline as a chart in one
+                     self-contained page: per exposure latency p50/p99 and failed
+                     requests per interval, the changes marked, and a summary table
   -h, --help         this help
 
 Requests never exceed rate x duration per exposure (plus one); an exposure that
@@ -92,6 +98,20 @@ function bounded(name: keyof typeof WATCH_LIMITS, flag: string, text: string | u
     throw new CompareInputError(`${flag} ${text} is not allowed: use a whole number from ${limits.min} to ${limits.max}`);
   }
   return Number(text);
+}
+
+/** Refuses a --html path that cannot be written, before anything is probed. */
+function checkWritable(path: string): void {
+  if (path === '') throw new CompareInputError('--html needs a file name (e.g. --html watch.html)');
+  const full = resolve(path);
+  if (existsSync(full) && statSync(full).isDirectory()) throw new CompareInputError(`--html ${path} is a folder: give a file name (e.g. ${path.replace(/\/+$/, '')}/watch.html)`);
+  const folder = dirname(full);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new CompareInputError(`--html ${path}: there is no folder ${folder}; create it or choose another path`);
+  try {
+    accessSync(existsSync(full) ? full : folder, constants.W_OK);
+  } catch {
+    throw new CompareInputError(`--html ${path} cannot be written (no write permission on ${existsSync(full) ? full : folder}); choose another path`);
+  }
 }
 
 function list(text: string | undefined): string[] | undefined {
@@ -117,6 +137,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
         timeout: { type: 'string' },
         'my-ip': { type: 'string' },
         format: { type: 'string', default: 'table' },
+        html: { type: 'string' },
         ...SHARD_OPTION,
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -143,6 +164,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     if (envs?.some((e) => e === '')) throw new CompareInputError(`--env ${values.env} has an empty name; write NAME[,NAME]`);
     const myIp = values['my-ip'];
     if (myIp !== undefined && isIP(myIp) === 0) throw new CompareInputError(`--my-ip ${myIp} is not an IP address (e.g. 203.0.113.7)`);
+    if (values.html !== undefined) checkWritable(values.html);
     if (values.shard !== undefined) {
       const shard = parseShard(values.shard);
       const all = io.environments ? io.environments() : labEnvironments(loadConfig().config).map((e) => e.name);
@@ -203,13 +225,16 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
   const header = (tMs: number) =>
     `hoplab watch: ${probed} exposure${probed === 1 ? '' : 's'}, ${settings.rate} req/s each (at most ${settings.maxRate} in all), last ${settings.windowMs / 1000} s; ` +
     `${(tMs / 1000).toFixed(0)} s${settings.durationMs ? ` of ${settings.durationMs / 1000} s` : ''}; Ctrl-C ends it`;
+  const recorder = values.html !== undefined ? new TimelineRecorder() : undefined;
   const result = await watchTargets(targets, {
     ...settings,
+    ...(recorder ? { onSample: (label: string, sample: Sample) => recorder.sample(label, sample) } : {}),
     ...(io.signal ? { signal: io.signal } : {}),
     ...(io.clock ? { clock: io.clock } : {}),
     ...(io.send ? { send: io.send } : {}),
     onFrame: (frame) => {
       recent.push(...frame.events);
+      recorder?.frame(frame);
       if (settings.format === 'json') {
         io.stdout.write(
           jsonLines(frame)
@@ -229,6 +254,16 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     },
   });
   screen?.release();
+  let code = 0;
+  if (recorder && values.html !== undefined) {
+    try {
+      writeFileSync(values.html, watchPage(recorder.all(), result, { intervalMs: settings.intervalMs }));
+      io.err(`watch: wrote ${values.html}\n`);
+    } catch (error) {
+      io.err(`watch: --html ${values.html} could not be written: ${(error as Error).message}\n`);
+      code = 1;
+    }
+  }
   if (settings.format === 'json') io.stdout.write(`${summaryJson(result)}\n`);
   else {
     // On a terminal the summary fits its width too (wrapped between words, continuation lines indented).
@@ -240,5 +275,5 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     const lines = live ? summaryLines(result).flatMap(fit) : summaryLines(result);
     io.stdout.write(`${lines.join('\n')}\n`);
   }
-  return 0;
+  return code;
 }

@@ -73,6 +73,8 @@ export interface WatchOptions {
   readonly onFrame?: (frame: WatchFrame) => void | Promise<void>;
   /** Sends one request. @default probeOnce */
   readonly send?: (url: URL, timeoutMs: number, stop: AbortSignal) => Promise<Sample>;
+  /** Called with every request that is counted (not one Ctrl-C cut off), as it ends, before the snapshot that counts it. @default - none */
+  readonly onSample?: (label: string, sample: Sample) => void;
 }
 
 /** One exposure's figures at one snapshot. */
@@ -240,6 +242,7 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
         s.samples.push({ at: clock.now(), sample });
         if (sample.ok) s.ok += 1;
         else s.failed += 1;
+        options.onSample?.(target.label, sample);
       });
       pending.add(request);
       void request.finally(() => pending.delete(request));

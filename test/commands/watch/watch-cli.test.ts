@@ -5,7 +5,7 @@
  * ended by --duration or by the test's abort; nothing here waits on a fixed
  * timeout.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
@@ -185,6 +185,51 @@ describe('watch on a terminal', () => {
   });
 });
 
+describe('watch --html', () => {
+  let run: Run;
+  let page: string;
+  let file: string;
+  beforeAll(async () => {
+    file = join(mkdtempSync(join(tmpdir(), 'hoplab-watch-html-')), 'watch.html');
+    // After the first interval's lines the nodeport-local server starts failing.
+    run = await watch(['--rate', '5', '--duration', '3', '--window', '1', '--html', file], { onWrite: (n) => (n === 1 ? (local.control.fail = 'http-503') : undefined) });
+    page = readFileSync(file, 'utf8');
+  });
+
+  test('GIVEN --html FILE WHEN the watch ends THEN it writes the page and says so, the lines on stdout unchanged', () => {
+    expect(run.code).toBe(0);
+    expect(run.err).toBe(`watch: wrote ${file}\n`);
+    expect(run.out).toMatch(/^\d\d:\d\d ann aws native: not probed/);
+    expect(run.out).toMatch(/\nwatch: done after /);
+  });
+
+  test('GIVEN the page THEN it is one self-contained document with a chart per probed exposure and no external URL', () => {
+    expect(page.startsWith('<!doctype html>')).toBe(true);
+    expect(page).toContain("default-src 'none'");
+    expect(page.match(/<svg /g)).toHaveLength(2);
+    expect(page.replaceAll('xmlns="http://www.w3.org/2000/svg"', '')).not.toMatch(/https?:|src=|url\(/);
+    expect(page).toContain('<h2>ann aws native</h2><p class="muted">not probed: no URL in the output (not deployed yet?)</p>');
+  });
+
+  test('GIVEN a server that failed mid-run THEN its chart has failure bars and the change marked, and its table counts the failures', () => {
+    const localSection = page.slice(page.indexOf('<h2>ann aws nodeport-local</h2>'));
+    expect(localSection).toMatch(/<rect [^>]*fill="#b00020"><title>\d\d:\d\d: \d+ failed<\/title><\/rect>/);
+    expect(localSection).toMatch(/>1\. \d\d:\d\d errors started: HTTP 503<\/text>/);
+    expect(localSection).toMatch(/<tr><th scope="row">failed<\/th><td class="bad">\d+ \(\d+ HTTP 503\)<\/td><\/tr>/);
+    // The verdict measured before the outage, not "not measured" from the failing last window.
+    expect(localSection).toContain('<tr><th scope="row">client-IP verdict, last measured</th><td>tcp-source, no SNAT</td></tr>');
+  });
+
+  test('GIVEN a healthy server THEN its chart draws the latency lines and its table has the overall p50/p99 and the verdict', () => {
+    const l4Section = page.slice(page.indexOf('<h2>ann aws nodeport-l4</h2>'), page.indexOf('<h2>ann aws nodeport-local</h2>'));
+    expect(l4Section).toMatch(/data-series="p50" points="[\d.]+,[\d.]+( [\d.]+,[\d.]+)+"/);
+    expect(l4Section).toMatch(/<tr><th scope="row">requests sent<\/th><td>\d+<\/td><\/tr>/);
+    expect(l4Section).toMatch(/<tr><th scope="row">latency p50, whole run<\/th><td>[\d.]+ ms<\/td><\/tr><tr><th scope="row">latency p99, whole run<\/th><td>[\d.]+ ms<\/td><\/tr>/);
+    expect(l4Section).toContain('<tr><th scope="row">failed</th><td>0</td></tr>');
+    expect(l4Section).toContain('<tr><th scope="row">client-IP verdict, last measured</th><td>none, SNAT</td></tr>');
+  });
+});
+
 describe('watch arguments', () => {
   test.each([
     [['--rate', '0'], 'watch: --rate 0 is not allowed: use a whole number from 1 to 50\n'],
@@ -192,11 +237,26 @@ describe('watch arguments', () => {
     [['--exposure', 'nodeport,bogus'], 'watch: --exposure bogus is not an exposure mode; use one of native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4\n'],
     [['--format', 'html'], 'watch: --format html is not supported; use one of table, json\n'],
     [['--my-ip', 'me'], 'watch: --my-ip me is not an IP address (e.g. 203.0.113.7)\n'],
+    [['--html', ''], 'watch: --html needs a file name (e.g. --html watch.html)\n'],
+    [['--html', '/no-such-hoplab-folder/watch.html'], 'watch: --html /no-such-hoplab-folder/watch.html: there is no folder /no-such-hoplab-folder; create it or choose another path\n'],
   ])('GIVEN %j WHEN watch runs THEN it exits 2 with: %s', async (argv, message) => {
     const run = await watch(argv);
     expect(run.code).toBe(2);
     expect(run.err).toBe(message);
     expect(run.out).toBe('');
+  });
+
+  test('GIVEN --html naming a folder or a path under a file WHEN watch runs THEN it exits 2 before probing, naming the path', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'hoplab-watch-html-'));
+    const aFile = join(folder, 'plain');
+    writeFileSync(aFile, '');
+    const before = local.requests();
+    const asFolder = await watch(['--html', folder]);
+    expect([asFolder.code, asFolder.err, asFolder.out]).toEqual([2, `watch: --html ${folder} is a folder: give a file name (e.g. ${folder}/watch.html)\n`, '']);
+    const underFile = await watch(['--html', join(aFile, 'watch.html')]);
+    expect([underFile.code, underFile.err]).toEqual([2, `watch: --html ${join(aFile, 'watch.html')}: there is no folder ${aFile}; create it or choose another path\n`]);
+    expect(local.requests()).toBe(before);
+    expect(existsSync(join(aFile, 'watch.html'))).toBe(false);
   });
 
   test('GIVEN --env naming no environment of the outputs WHEN watch runs THEN it exits 1 naming the ones found', async () => {
@@ -216,5 +276,7 @@ describe('watch arguments', () => {
     expect(run.code).toBe(0);
     expect(run.out).toContain('usage: npm run watch -- [--outputs FILE]');
     expect(run.out).toContain('npm run compare -- --watch [the same options]');
+    expect(run.out).toContain('[--format table|json] [--html FILE]');
+    expect(run.out).toContain('  --html FILE        when the watch ends, also write the timeline as a chart in one');
   });
 });
