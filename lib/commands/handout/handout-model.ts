@@ -77,6 +77,12 @@ export interface HandoutSources {
   readonly gcpProject: string;
   /** Zone or region of the GKE cluster (the `cluster_location` output, else from the config). */
   readonly gkeLocation: string;
+  /**
+   * Whether the cluster shows flows with Hubble: config `aws.cilium.hubble` with `aws.datapath: "cilium"`,
+   * `gcp.observability` with `gcp.datapath: "dataplane-v2"` (no stack output says so).
+   * @default - off on both clouds
+   */
+  readonly hubble?: Readonly<Record<Cloud, boolean>>;
   /** The outputs file the attendee's `compare` command names. @default - none: compare collects the outputs itself */
   readonly outputsFile?: string;
   /** The demo app's replica count (config `app.replicas`), to scale back to. */
@@ -351,7 +357,39 @@ function exercises(sources: HandoutSources, all: readonly HandoutExposure[]): Ex
       measure: [watch(env, target.mode)],
     });
   }
+  // 7. Flows inside the cluster, where the datapath shows them (Hubble).
+  for (const cluster of clustersWithExposures(sources, all)) {
+    if (!sources.hubble?.[cluster.cloud]) continue;
+    const target = mode(cluster.cloud, 'nodeport-local') ?? mode(cluster.cloud, 'nodeport') ?? mode(cluster.cloud, 'native');
+    if (!target) continue;
+    out.push({
+      title: `Flows inside the cluster in ${CLOUD_NAMES[cluster.cloud]}: Hubble (${target.mode})`,
+      lesson:
+        'Hubble shows each connection as the eBPF datapath handled it: which node it entered, the translation of the Service address to a Pod, and where it was forwarded or dropped, so the path is seen from inside, not only from the client.',
+      steps: [...hubbleSteps(cluster.cloud), { say: 'Meanwhile, send requests through the exposure:', command: target.curl ?? `curl -s <${target.mode} URL>` }],
+      observe: `One flow per request to the ${DEMO_DEPLOYMENT} Pods in namespace ${APP_NAMESPACE}, FORWARDED, with the source the Pod sees: a node address on a Cluster NodePort path (the SNAT), your address where the path keeps it; with \`--all\` the Service translation (pre-xlate-fwd, then post-xlate-fwd TRANSLATED) to the Pod; DROPPED flows while a node has no Pod or a Pod is not ready.`,
+      measure: [watch(env, target.mode)],
+    });
+  }
   return out;
+}
+
+/** How to watch the flows, per cloud (docs/datapaths.md, "Flows inside the cluster: Hubble"). Relay and UI live outside namespace hoplab, where attendees have no port-forward or exec: the host runs these on the projector. */
+function hubbleSteps(cloud: Cloud): Step[] {
+  const flows = `hubble observe --namespace ${APP_NAMESPACE} --follow`;
+  if (cloud === 'aws') {
+    return [
+      { say: 'The host forwards Hubble Relay (in kube-system, where you have no port-forward) to localhost:4245, with the cilium CLI:', command: 'cilium hubble port-forward &' },
+      { say: `Then follows the flows of namespace ${APP_NAMESPACE} (add --verdict DROPPED, --pod ${APP_NAMESPACE}/<pod> or --all):`, command: flows },
+      { say: 'Or opens the Hubble UI on http://localhost:12000:', command: 'kubectl -n kube-system port-forward svc/hubble-ui 12000:80' },
+    ];
+  }
+  return [
+    {
+      say: `The host follows the flows of namespace ${APP_NAMESPACE} with the hubble CLI inside the managed relay (namespace gke-managed-dpv2-observability, where you have no exec):`,
+      command: `kubectl -n gke-managed-dpv2-observability exec -it deployment/hubble-relay -c hubble-cli -- ${flows}`,
+    },
+  ];
 }
 
 function clustersWithExposures(sources: HandoutSources, all: readonly HandoutExposure[]): { cloud: Cloud; dataplane: string | null }[] {

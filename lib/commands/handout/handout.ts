@@ -117,6 +117,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
         gkeLocation: location,
         ...(values.outputs !== undefined ? { outputsFile: values.outputs } : {}),
         replicas: config.app.replicas,
+        hubble: { aws: config.aws.datapath === 'cilium' && config.aws.cilium?.hubble === true, gcp: config.gcp.datapath === 'dataplane-v2' && config.gcp.observability },
       }),
     );
   }

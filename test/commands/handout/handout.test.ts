@@ -144,6 +144,58 @@ describe('handout', () => {
     expect(text.slice(text.indexOf('### 6.'), text.indexOf('### 7.'))).toContain(command);
   });
 
+  describe('Hubble, from the config', () => {
+    async function withConfig(name: string, datapaths: Record<string, unknown>): Promise<string> {
+      const config = validConfig({ attendees: [ANN], gcp: { project: 'acme-lab' }, ...datapaths }, 'test');
+      const where = join(dir, `hubble-${name}`);
+      const io: HandoutIo = { out: () => undefined, err: () => undefined, config: () => config, explain };
+      expect(await handout(['--outputs', fixture('outputs.json'), '--env', 'lab', '--format', 'markdown', '--out', where], io)).toBe(0);
+      return readFileSync(join(where, 'lab.md'), 'utf8');
+    }
+    const titles = (text: string) => [...text.matchAll(/^### (\d+\. .*)$/gm)].map((m) => m[1]);
+
+    test.each([
+      ['no datapath setting', {}],
+      ['Cilium without hubble', { aws: { datapath: 'cilium' } }],
+      ['Cilium with hubble false, Dataplane V2 without observability', { aws: { datapath: 'cilium', cilium: { hubble: false } }, gcp: { project: 'acme-lab', datapath: 'dataplane-v2' } }],
+    ])('GIVEN %s WHEN run THEN there is no Hubble exercise (the node rules only)', async (name, datapaths) => {
+      const text = await withConfig(name.replace(/\W+/g, '-'), datapaths);
+      expect(titles(text)).toHaveLength(7);
+      expect(text).not.toContain('Hubble');
+      expect(text).not.toContain('hubble observe');
+    });
+
+    test('GIVEN aws.cilium.hubble with aws.datapath cilium WHEN run THEN the AWS handout gets the Hubble exercise with the relay, the flows and the UI', async () => {
+      const text = await withConfig('aws', { aws: { datapath: 'cilium', cilium: { hubble: true } } });
+      expect(titles(text).slice(7)).toEqual(['8. Flows inside the cluster in AWS (EKS): Hubble (nodeport-local)']);
+      const exercise = text.slice(text.indexOf('### 8.'));
+      for (const command of [
+        'cilium hubble port-forward &',
+        'hubble observe --namespace hoplab --follow',
+        'kubectl -n kube-system port-forward svc/hubble-ui 12000:80',
+        'npm run watch -- --env lab --exposure nodeport-local --rate 5 --duration 300',
+      ]) {
+        expect(exercise).toContain(command);
+      }
+      expect(exercise).toContain('pre-xlate-fwd, then post-xlate-fwd TRANSLATED');
+      expect(exercise).toContain('a node address on a Cluster NodePort path (the SNAT)');
+      expect(exercise).not.toContain('gke-managed-dpv2-observability');
+    });
+
+    test('GIVEN gcp.observability with gcp.datapath dataplane-v2 WHEN run THEN the GKE handout gets the Hubble exercise through the managed relay', async () => {
+      const text = await withConfig('gcp', { gcp: { project: 'acme-lab', datapath: 'dataplane-v2', observability: true } });
+      expect(titles(text).slice(7)).toEqual(['8. Flows inside the cluster in Google Cloud (GKE): Hubble (nodeport-local)']);
+      const exercise = text.slice(text.indexOf('### 8.'));
+      expect(exercise).toContain('kubectl -n gke-managed-dpv2-observability exec -it deployment/hubble-relay -c hubble-cli -- hubble observe --namespace hoplab --follow');
+      expect(exercise).not.toContain('cilium hubble port-forward');
+    });
+
+    test('GIVEN Hubble on both clouds WHEN run THEN each cluster gets its own Hubble exercise', async () => {
+      const text = await withConfig('both', { aws: { datapath: 'cilium', cilium: { hubble: true } }, gcp: { project: 'acme-lab', datapath: 'dataplane-v2', observability: true } });
+      expect(titles(text).slice(7)).toEqual(['8. Flows inside the cluster in AWS (EKS): Hubble (nodeport-local)', '9. Flows inside the cluster in Google Cloud (GKE): Hubble (nodeport-local)']);
+    });
+  });
+
   test('GIVEN an attendee without identities THEN the handout says the host runs kubectl for them', async () => {
     const plain = join(dir, 'plain');
     let err = '';
