@@ -10,6 +10,8 @@ import { GkeHealthCheckFirewall } from '../constructs/gcp/gke-health-check-firew
 import { GkeNetwork } from '../constructs/gcp/gke-network';
 import { GkeNodePool } from '../constructs/gcp/gke-node-pool';
 import { GkeNodeServiceAccount } from '../constructs/gcp/gke-node-service-account';
+import { GkeSourceSecurityPolicy } from '../constructs/gcp/gke-source-security-policy';
+import { gkeNeedsSecurityPolicy } from '../model/exposure-facts';
 import { labGoogleProvider } from '../constructs/gcp/gke-providers';
 import { DEMO_APP_PORT } from '../constructs/k8s/demo-app';
 import { labNames } from '../model/names';
@@ -35,6 +37,12 @@ export class GcpClusterStack extends TerraformStack {
   public readonly nodePool: GkeNodePool;
   /** The attendee's project role (credentials only), when the environment's attendee has a Google identity. */
   public readonly attendeeIam?: GkeAttendeeIam;
+  /**
+   * The Cloud Armor policy that admits only `app.allowedSourceCidrs` to the GKE Ingress and Gateway, when the list
+   * is narrowed and one of them is deployed. Here, not in `<env>-gcp-lb`: created before and destroyed after every
+   * object and load balancer that uses it.
+   */
+  public readonly securityPolicy?: GkeSourceSecurityPolicy;
 
   constructor(scope: Construct, id: string, props: GcpClusterStackProps) {
     super(scope, id);
@@ -103,6 +111,10 @@ export class GcpClusterStack extends TerraformStack {
       targetTags: [nodeTag],
       podPorts: [DEMO_APP_PORT],
     });
+
+    if (gkeNeedsSecurityPolicy(config.exposures, config.app.allowedSourceCidrs)) {
+      this.securityPolicy = new GkeSourceSecurityPolicy(this, 'source-policy', { name: names.gkeSecurityPolicy, sourceRanges: config.app.allowedSourceCidrs });
+    }
 
     const podRangePrefix = Number(gcp.podCidr.split('/')[1]);
     const perNodePrefix = gkePerNodeRangePrefix(gcp.maxPodsPerNode);
