@@ -113,8 +113,8 @@ describe('required permissions', () => {
     );
   });
 
-  test('GIVEN the default lab WHEN the GCP list is derived THEN it asks for nothing of Cloud Armor', () => {
-    expect(requiredPermissions(synthStacks({})).gcp.filter((p) => p.startsWith('compute.securityPolicies.'))).toEqual([]);
+  test('GIVEN the default lab WHEN the GCP list is derived THEN of Cloud Armor it asks only what the leftover check lists', () => {
+    expect(requiredPermissions(synthStacks({})).gcp.filter((p) => p.startsWith('compute.securityPolicies.'))).toEqual(['compute.securityPolicies.list']);
   });
 
   test('GIVEN a stack with a resource type hoplab does not know WHEN mapped THEN it is reported, not silently unchecked', () => {
