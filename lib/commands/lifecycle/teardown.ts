@@ -9,6 +9,7 @@ import { checkLeftovers, checkLifecycleRequest, runLifecycle } from './lifecycle
 import { emptyShardText, selectEnvironments } from '../../plumbing/selection/selection';
 import { stackGraph } from '../../plumbing/selection/stack-graph';
 import { nothingDeployedFor } from '../../plumbing/terraform/local-state';
+import { missingCredentials } from '../../plumbing/cloud/credentials-check';
 
 export const TEARDOWN_HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N|auto] [--shard K/N] [--yes] [--leftovers-only]
 
@@ -31,8 +32,14 @@ it never deletes. Exit 0 only if every stack was destroyed and nothing is left.
   --leftovers-only  skip the destroy; only check for leftovers (of every selected
                     environment: without --shard, all of them: a sharded pipeline's last job)`;
 
+/** What teardown asks outside itself (tests). */
+export interface TeardownDeps {
+  /** Which clouds lack credentials. @default missingCredentials */
+  readonly credentials?: typeof missingCredentials;
+}
+
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
-export async function teardown(argv: readonly string[]): Promise<number> {
+export async function teardown(argv: readonly string[], deps: TeardownDeps = {}): Promise<number> {
   const options = parseLifecycleArgs(argv);
   if (options.help) {
     console.log(TEARDOWN_HELP);
@@ -67,6 +74,16 @@ export async function teardown(argv: readonly string[]): Promise<number> {
     }
     console.log('hoplab teardown: every stack destroyed and nothing left');
     return 0;
+  }
+  // Without credentials every stack's refresh would fail after the question: say so at once, per cloud.
+  if (!awsEndpoint) {
+    const clouds = (['aws', 'gcp'] as const).filter((cloud) => options.kinds.some((k) => k.startsWith(`${cloud}-`)));
+    const missing = await (deps.credentials ?? missingCredentials)({ clouds, awsRegion: options.config.aws.region });
+    if (missing.length > 0) {
+      for (const line of missing) console.error(`hoplab teardown: ${line}`);
+      console.error('hoplab teardown: nothing destroyed; run it again with credentials');
+      return 1;
+    }
   }
   const what = `${options.kinds.join(', ')} of ${envs.length === 1 ? `environment ${envs[0]}` : `${envs.length} environments (${envs.join(', ')})`}`;
   if (!(await confirm('teardown', `Destroy ${what}?`, options.yes))) {

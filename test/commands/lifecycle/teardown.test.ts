@@ -1,4 +1,4 @@
-/** `teardown` when nothing is deployed: one line, before the question and before any Terraform. */
+/** `teardown` when nothing is deployed, or without credentials: said first, before the question and before any Terraform. */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,5 +50,23 @@ describe('teardown with nothing deployed', () => {
     );
     expect(lines.slice(1)).toEqual([expect.stringMatching(/^leftover check could not run: aws \(lab\): /)]);
     expect(errors).toEqual(['hoplab teardown: NOT clean (see above); resources may still cost money']);
+  });
+
+  test('GIVEN a deployed stack and no AWS credentials WHEN teardown runs THEN one line per cloud says so and nothing is destroyed, before the question', async () => {
+    writeFileSync(join(dir, 'terraform.lab-aws-cluster.tfstate'), JSON.stringify({ version: 4, resources: [{ type: 'aws_vpc', name: 'vpc' }] }));
+    const asked: string[][] = [];
+    const code = await teardown(['--stacks', 'aws-cluster,aws-lb'], {
+      credentials: async (options) => {
+        asked.push([...options.clouds]);
+        return ['aws: no usable credentials (CredentialsProviderError: Could not load credentials from any providers); give Terraform and hoplab the same AWS credentials'];
+      },
+    });
+    expect(code).toBe(1);
+    expect(asked).toEqual([['aws']]);
+    expect(errors).toEqual([
+      'hoplab teardown: aws: no usable credentials (CredentialsProviderError: Could not load credentials from any providers); give Terraform and hoplab the same AWS credentials',
+      'hoplab teardown: nothing destroyed; run it again with credentials',
+    ]);
+    expect(lines).toEqual([]);
   });
 });
