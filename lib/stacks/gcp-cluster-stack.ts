@@ -26,7 +26,9 @@ export interface GcpClusterStackProps {
  * `<env>-gcp-cluster`: the VPC network and node subnet (secondary ranges for
  * Pods and Services), Cloud Router and NAT for the private nodes, the
  * VPC-native GKE cluster and its node pool, and the firewall rules that let
- * Google's load balancers reach nodes and Pods.
+ * Google's load balancers reach nodes and Pods; with a narrowed
+ * `app.allowedSourceCidrs` and a GKE Ingress or Gateway, the Cloud Armor
+ * policy that admits only those clients to them.
  */
 export class GcpClusterStack extends TerraformStack {
   /** The GKE cluster, for the `-lb` stack's providers. */
