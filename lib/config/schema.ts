@@ -250,7 +250,7 @@ export const appConfig = z
       .min(1, { error: `must list at least one CIDR block (use ["${ANY_IPV4}"] to allow any address)` })
       .default([ANY_IPV4])
       .describe(
-        "Client addresses every load balancer admits (default: any, as a workshop's attendees come from anywhere). EKS: the ALBs' and NLBs' security groups; GKE: the L4 Services' firewall rule. GKE's Ingress and Gateway (external Application Load Balancers) cannot honour it without Cloud Armor, which hoplab does not create: they stay open, and synth says so.",
+        "Client addresses every load balancer admits (default: any, as a workshop's attendees come from anywhere). EKS: the ALBs' and NLBs' security groups; GKE: the L4 Services' firewall rule, and for the Ingress and Gateway (external Application Load Balancers) a Cloud Armor security policy that answers other clients 403.",
       ),
   })
   .prefault({});

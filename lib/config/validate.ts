@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { awsSubnetLayout, DEFAULT_LAYOUT_MAX_VPC_PREFIX, MIN_PUBLIC_SUBNET_PREFIX } from './aws-subnets';
-import { admitsAnyAddress, Cidr, cidr, contains, overlaps } from '../model/cidr';
-import { EXPOSURE_BUILT_BY, SOURCE_FILTER } from '../model/exposure-facts';
+import { Cidr, cidr, contains, overlaps } from '../model/cidr';
 import { checkAwsDatapath, checkGcpDatapath, datapathNotes, RENAMED_FIELDS } from './datapath';
 import { ENI_LIMITS, vpcCniAddressesPerNode } from '../model/eni-limits';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from '../model/gke-limits';
@@ -54,7 +53,7 @@ export function validateConfig(raw: unknown): ValidationResult {
     ...(gcpDatapath ? checkGcpDatapath(gcpDatapath) : []),
   ];
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
-  return { ok: true, config: parsed.data, notes: [...datapathNotes(parsed.data), ...sourceCidrNotes(parsed.data)] };
+  return { ok: true, config: parsed.data, notes: datapathNotes(parsed.data) };
 }
 
 /** The fields of one config object, each parsed on its own (see {@link validFields}). */
@@ -98,20 +97,6 @@ function checkSourceCidrs(blocks: readonly string[]): ConfigProblem[] {
     value: blocks,
     reason: `lists "${block}" more than once; list each CIDR block once`,
   }));
-}
-
-/** What validation says about a narrowed `app.allowedSourceCidrs`: the GKE exposures that cannot honour it. */
-function sourceCidrNotes(config: LabConfig): string[] {
-  if (admitsAnyAddress(config.app.allowedSourceCidrs)) return [];
-  const open = config.exposures.filter((mode) => {
-    const kind = EXPOSURE_BUILT_BY.gcp[mode];
-    return kind !== undefined && SOURCE_FILTER[kind] === undefined;
-  });
-  if (open.length === 0) return [];
-  return [
-    `app.allowedSourceCidrs: on GKE the ${open.join(', ')} exposure${open.length > 1 ? 's stay' : ' stays'} open to any address: ` +
-      'an external Application Load Balancer filters clients only with a Cloud Armor security policy, which hoplab does not create (the EKS load balancers and GKE L4 Services honour the list)',
-  ];
 }
 
 function fromZodIssue(raw: unknown, issue: z.core.$ZodIssue): ConfigProblem[] {

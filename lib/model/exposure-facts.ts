@@ -1,3 +1,4 @@
+import { admitsAnyAddress } from './cidr';
 import { ExposureMode } from './modes';
 import { ClientIpVia, clientIpPreserved, Cloud, ExposureOutput } from './contract';
 
@@ -212,22 +213,39 @@ export const EXPOSURE_BUILT_BY: Readonly<Record<Cloud, Readonly<Partial<Record<E
 
 /**
  * What keeps clients outside `app.allowedSourceCidrs` away from each kind of
- * load balancer, or undefined where hoplab has nothing that does. EKS: the
- * security group the AWS Load Balancer Controller (v3.5.0) makes for the ALB or
- * NLB admits only the listed blocks. GKE L4: GKE makes the Service's ingress
- * firewall rule with `loadBalancerSourceRanges` as its source ranges. GKE L7:
- * an external Application Load Balancer has no firewall on the client side;
- * only a Cloud Armor security policy (BackendConfig `securityPolicy`,
- * GCPBackendPolicy) filters its clients, and hoplab does not create one.
+ * load balancer. EKS: the security group the AWS Load Balancer Controller
+ * (v3.5.0) makes for the ALB or NLB admits only the listed blocks. GKE L4: GKE
+ * makes the Service's ingress firewall rule with `loadBalancerSourceRanges` as
+ * its source ranges. GKE L7: an external Application Load Balancer has no
+ * firewall on the client side; a Cloud Armor security policy
+ * (`<env>-gke-sources`, in `<env>-gcp-cluster`) admits only the listed blocks
+ * and answers others 403, attached by a BackendConfig (Ingress) or a
+ * GCPBackendPolicy (Gateway).
  */
-export const SOURCE_FILTER: Readonly<Record<ExposureConstruct, string | undefined>> = {
+export const SOURCE_FILTER: Readonly<Record<ExposureConstruct, string>> = {
   'alb-ingress': 'the ALB security group (alb.ingress.kubernetes.io/inbound-cidrs)',
   'alb-gateway': 'the ALB security group (LoadBalancerConfiguration spec.sourceRanges)',
   'nlb-service': 'the NLB security group (spec.loadBalancerSourceRanges)',
   'gke-passthrough-service': "the Service's GKE firewall rule (spec.loadBalancerSourceRanges)",
-  'gce-ingress': undefined,
-  'gke-gateway': undefined,
+  'gce-ingress': 'a Cloud Armor security policy, deny(403) to others (BackendConfig spec.securityPolicy)',
+  'gke-gateway': 'a Cloud Armor security policy, deny(403) to others (GCPBackendPolicy spec.default.securityPolicy)',
 };
+
+/** The kinds of exposure whose clients a Cloud Armor security policy filters (GKE's external Application Load Balancers). */
+export const CLOUD_ARMOR_FILTERED: readonly ExposureConstruct[] = ['gce-ingress', 'gke-gateway'];
+
+/**
+ * True when `<env>-gcp-cluster` needs the Cloud Armor security policy: the
+ * client list is narrower than any address and a GKE exposure of `modes` is an
+ * Application Load Balancer. Otherwise nothing is made (the default synthesizes as before).
+ */
+export function gkeNeedsSecurityPolicy(modes: readonly ExposureMode[], allowedSourceCidrs: readonly string[]): boolean {
+  if (admitsAnyAddress(allowedSourceCidrs)) return false;
+  return modes.some((mode) => {
+    const kind = EXPOSURE_BUILT_BY.gcp[mode];
+    return kind !== undefined && CLOUD_ARMOR_FILTERED.includes(kind);
+  });
+}
 
 /** The facts of `mode` on `cloud`, or undefined where the cloud does not offer it. */
 export function exposureFacts(cloud: Cloud, mode: ExposureMode): ExposureFacts | undefined {

@@ -11,5 +11,7 @@ export function labNames(config: { readonly name: string }) {
     gcpLbStack: `${env}-gcp-lb`,
     eksCluster: `${env}-eks`,
     gkeCluster: `${env}-gke`,
+    /** The Cloud Armor policy of the GKE Ingress and Gateway when `app.allowedSourceCidrs` is narrowed. */
+    gkeSecurityPolicy: `${env}-gke-sources`,
   };
 }

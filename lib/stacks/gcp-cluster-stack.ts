@@ -10,6 +10,8 @@ import { GkeHealthCheckFirewall } from '../constructs/gcp/gke-health-check-firew
 import { GkeNetwork } from '../constructs/gcp/gke-network';
 import { GkeNodePool } from '../constructs/gcp/gke-node-pool';
 import { GkeNodeServiceAccount } from '../constructs/gcp/gke-node-service-account';
+import { GkeSourceSecurityPolicy } from '../constructs/gcp/gke-source-security-policy';
+import { gkeNeedsSecurityPolicy } from '../model/exposure-facts';
 import { labGoogleProvider } from '../constructs/gcp/gke-providers';
 import { DEMO_APP_PORT } from '../constructs/k8s/demo-app';
 import { labNames } from '../model/names';
@@ -24,7 +26,9 @@ export interface GcpClusterStackProps {
  * `<env>-gcp-cluster`: the VPC network and node subnet (secondary ranges for
  * Pods and Services), Cloud Router and NAT for the private nodes, the
  * VPC-native GKE cluster and its node pool, and the firewall rules that let
- * Google's load balancers reach nodes and Pods.
+ * Google's load balancers reach nodes and Pods; with a narrowed
+ * `app.allowedSourceCidrs` and a GKE Ingress or Gateway, the Cloud Armor
+ * policy that admits only those clients to them.
  */
 export class GcpClusterStack extends TerraformStack {
   /** The GKE cluster, for the `-lb` stack's providers. */
@@ -35,6 +39,12 @@ export class GcpClusterStack extends TerraformStack {
   public readonly nodePool: GkeNodePool;
   /** The attendee's project role (credentials only), when the environment's attendee has a Google identity. */
   public readonly attendeeIam?: GkeAttendeeIam;
+  /**
+   * The Cloud Armor policy that admits only `app.allowedSourceCidrs` to the GKE Ingress and Gateway, when the list
+   * is narrowed and one of them is deployed. Here, not in `<env>-gcp-lb`: created before and destroyed after every
+   * object and load balancer that uses it.
+   */
+  public readonly securityPolicy?: GkeSourceSecurityPolicy;
 
   constructor(scope: Construct, id: string, props: GcpClusterStackProps) {
     super(scope, id);
@@ -103,6 +113,10 @@ export class GcpClusterStack extends TerraformStack {
       targetTags: [nodeTag],
       podPorts: [DEMO_APP_PORT],
     });
+
+    if (gkeNeedsSecurityPolicy(config.exposures, config.app.allowedSourceCidrs)) {
+      this.securityPolicy = new GkeSourceSecurityPolicy(this, 'source-policy', { name: names.gkeSecurityPolicy, sourceRanges: config.app.allowedSourceCidrs });
+    }
 
     const podRangePrefix = Number(gcp.podCidr.split('/')[1]);
     const perNodePrefix = gkePerNodeRangePrefix(gcp.maxPodsPerNode);

@@ -69,8 +69,9 @@ export class GcpLbStack extends TerraformStack {
       modes: config.exposures,
       shared: { namespace: this.app.namespace, selector: DEMO_APP_LABELS, targetPort: DEMO_APP_PORT },
       builders: {
-        'gce-ingress': (scope, id, props) => new GceIngressExposure(scope, id, props),
-        'gke-gateway': (scope, id, props) => new GkeGatewayExposure(scope, id, props),
+        // Narrowed app.allowedSourceCidrs: the cluster stack's Cloud Armor policy filters the Application Load Balancers.
+        'gce-ingress': (scope, id, props) => new GceIngressExposure(scope, id, { ...props, securityPolicy: cluster.securityPolicy?.policyName }),
+        'gke-gateway': (scope, id, props) => new GkeGatewayExposure(scope, id, { ...props, securityPolicy: cluster.securityPolicy?.policyName }),
         'gke-passthrough-service': (scope, id, props, facts) =>
           new GkeLoadBalancerServiceExposure(scope, id, {
             ...props,

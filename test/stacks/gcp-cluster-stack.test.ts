@@ -148,4 +148,25 @@ describe('GcpClusterStack', () => {
       values[CLUSTER_OUTPUTS.dataplane],
     ]).toEqual([size, prefix, maxNodes, nodeCount, dataplane]);
   });
+  test.each([
+    ['the default open list', {}],
+    ['a list with a /0 block among others', { app: { allowedSourceCidrs: ['203.0.113.0/24', '0.0.0.0/0'] } }],
+    ['a narrowed list with only L4 exposures', { exposures: ['nodeport-l4', 'nodeport-local', 'native-l4'], app: { allowedSourceCidrs: ['203.0.113.0/24'] } }],
+  ])('GIVEN %s WHEN synthesized THEN no Cloud Armor security policy', (_name, raw) => {
+    const { parsed, stack } = synth(raw);
+    expect(parsed.resource.google_compute_security_policy).toBeUndefined();
+    expect(stack.securityPolicy).toBeUndefined();
+  });
+
+  test.each([[['native']], [['nodeport']], [['gateway']], [['native', 'gateway', 'nodeport', 'nodeport-l4']]])(
+    'GIVEN a narrowed list and exposures %j WHEN synthesized THEN one Cloud Armor policy named for the environment admits the list and denies the rest',
+    (exposures) => {
+      const { parsed } = synth({ name: 'team-a', exposures, app: { allowedSourceCidrs: ['203.0.113.0/24', '198.51.100.7/32'] } });
+      const { config } = named(parsed, 'google_compute_security_policy', 'team-a-gke-sources');
+      expect((config.rule as { action: string; priority: number; match: { config: { src_ip_ranges: string[] } } }[]).map((r) => [r.action, r.priority, r.match.config.src_ip_ranges])).toEqual([
+        ['allow', 1000, ['203.0.113.0/24', '198.51.100.7/32']],
+        ['deny(403)', 2147483647, ['*']],
+      ]);
+    },
+  );
 });

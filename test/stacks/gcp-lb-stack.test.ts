@@ -63,6 +63,19 @@ describe('GcpLbStack', () => {
     ]);
   });
 
+  test("GIVEN app.allowedSourceCidrs narrowed and the full app WHEN synthesized THEN the Ingresses' and Gateway's policy name is a cross-stack reference to the cluster stack's policy", () => {
+    const { app } = stacks({ app: { allowedSourceCidrs: ['203.0.113.0/24'] } });
+    app.synth();
+    const lbJson = JSON.parse(readFileSync(join(app.outdir, 'stacks', 'lab-gcp-lb', 'cdk.tf.json'), 'utf8')) as Synthesized;
+    const clusterJson = JSON.parse(readFileSync(join(app.outdir, 'stacks', 'lab-gcp-cluster', 'cdk.tf.json'), 'utf8')) as Synthesized;
+    const remote = 'data.terraform_remote_state.cross-stack-reference-input-lab-gcp-cluster.outputs';
+    const manifests = Object.values(lbJson.resource.kubernetes_manifest) as { manifest: Json }[];
+    const names = manifests.map((m) => m.manifest.spec?.securityPolicy?.name ?? m.manifest.spec?.default?.securityPolicy).filter((name) => name !== undefined);
+    expect(names).toHaveLength(3);
+    for (const name of names) expect(name).toMatch(new RegExp(`^\\$\\{${remote.replace(/\./g, '\\.')}\\.cross-stack-output-google_compute_security_policy[\\w-]+name\\}$`));
+    expect(Object.values(clusterJson.output ?? {}).map((o) => o.value)).toContainEqual(expect.stringMatching(/^\$\{google_compute_security_policy\.source-policy_\w+\.name\}$/));
+  });
+
   test('GIVEN the default credentials WHEN synthesized THEN kubernetes uses the exec plugin and no google provider or token is in the stack', () => {
     const { json, parsed } = synth();
     expect(json).toHaveProviderWithProperties(KubernetesProvider, {
@@ -223,7 +236,7 @@ describe('GcpLbStack', () => {
     }
   });
 
-  test('GIVEN app.allowedSourceCidrs narrowed WHEN synthesized THEN both L4 Services admit only them; the Ingresses and the Gateway (no client-side firewall) carry nothing', () => {
+  test('GIVEN app.allowedSourceCidrs narrowed WHEN synthesized THEN both L4 Services admit only them; the Ingresses and the Gateway name the Cloud Armor policy instead', () => {
     const blocks = ['203.0.113.0/24', '198.51.100.7/32'];
     const { parsed } = synth({ app: { allowedSourceCidrs: blocks } });
     const services = Object.entries(parsed.resource.kubernetes_service_v1 as Record<string, Json>).map(([id, s]) => [id.replace(/_[A-F0-9]+$/, ''), s.spec.load_balancer_source_ranges]);
@@ -235,6 +248,13 @@ describe('GcpLbStack', () => {
       'nodeport-local_service': blocks,
     });
     expect(JSON.stringify([parsed.resource.kubernetes_ingress_v1, parsed.resource.kubernetes_manifest])).not.toContain('203.0.113.0/24');
+    const manifests = Object.values(parsed.resource.kubernetes_manifest) as { manifest: Json }[];
+    const policyNames = [
+      ...manifests.filter((m) => m.manifest.kind === 'BackendConfig').map((m) => [m.manifest.metadata.name, m.manifest.spec.securityPolicy.name]),
+      ...manifests.filter((m) => m.manifest.kind === 'GCPBackendPolicy').map((m) => [m.manifest.metadata.name, m.manifest.spec.default.securityPolicy]),
+    ];
+    expect(policyNames.map(([name]) => name).sort()).toEqual(['echo-gateway', 'echo-native', 'echo-nodeport']);
+    expect(new Set(policyNames.map(([, policy]) => policy)).size).toBe(1);
     for (const object of kubernetesObjects(parsed)) {
       expect(() => object.validate()).not.toThrow();
     }

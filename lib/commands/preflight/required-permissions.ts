@@ -207,6 +207,14 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   'resource.google_compute_firewall': {
     any: { gcp: ['compute.firewalls.create', 'compute.firewalls.get', 'compute.firewalls.update', 'compute.firewalls.delete', NETWORK_POLICY, ...COMPUTE_OPS], gcpApis: COMPUTE },
   },
+  // The Cloud Armor policy of a narrowed app.allowedSourceCidrs: rules are added, patched and removed with
+  // compute.securityPolicies.update. Attaching it to a backend service is GKE's controllers' doing (its service agent), not the deployer's.
+  'resource.google_compute_security_policy': {
+    any: {
+      gcp: ['compute.securityPolicies.create', 'compute.securityPolicies.get', 'compute.securityPolicies.update', 'compute.securityPolicies.delete', ...COMPUTE_OPS],
+      gcpApis: COMPUTE,
+    },
+  },
   'resource.google_container_cluster': {
     any: {
       gcp: [
@@ -251,7 +259,7 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
     gcp: { gcp: [...GKE_K8S('roleBindings'), 'container.clusterRoles.bind'], gcpApis: CONTAINER },
   },
-  // Gateway API objects (custom resources) and reading their status back.
+  // Custom resources (Gateway API objects, GKE's BackendConfig and GCPBackendPolicy) and reading their status back.
   'resource.kubernetes_manifest': {
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
     gcp: {

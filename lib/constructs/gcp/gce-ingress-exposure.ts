@@ -1,4 +1,5 @@
 import { IngressV1 } from '@cdktf/provider-kubernetes/lib/ingress-v1';
+import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
@@ -12,6 +13,10 @@ export const NEG_ANNOTATION = 'cloud.google.com/neg';
 export const NEG_STATUS_ANNOTATION = 'cloud.google.com/neg-status';
 /** Ingress class annotation; GKE ignores `spec.ingressClassName`, only this selects its controller. */
 export const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
+/** Service annotation that names the BackendConfig of the Service's load balancer backends. */
+export const BACKEND_CONFIG_ANNOTATION = 'cloud.google.com/backend-config';
+/** API group and version of GKE's BackendConfig (a CRD GKE installs in every cluster). */
+export const BACKEND_CONFIG_API_VERSION = 'cloud.google.com/v1';
 
 /** `ignore_changes` address of one metadata annotation. */
 export function annotationAddress(key: string): string {
@@ -37,6 +42,13 @@ export interface GceIngressExposureProps extends ExposureProps {
    * @default `echo-${mode}`
    */
   readonly name?: string;
+  /**
+   * Name of a Cloud Armor security policy for the load balancer's backend service (a reference to the policy,
+   * so the objects come after it): a BackendConfig `spec.securityPolicy.name`, named by the Service's
+   * `cloud.google.com/backend-config` annotation.
+   * @default - no BackendConfig: the load balancer admits any client
+   */
+  readonly securityPolicy?: string;
 }
 
 /**
@@ -50,6 +62,10 @@ export interface GceIngressExposureProps extends ExposureProps {
  * is ignored so plans stay empty. The Ingress controller's own annotations
  * (`ingress.kubernetes.io/backends`, `.../url-map`, ...) need no rule: the
  * kubernetes provider drops `*.kubernetes.io` annotations it did not set.
+ *
+ * With `securityPolicy`, a BackendConfig (`cloud.google.com/v1`, GKE's CRD,
+ * always installed) attaches the Cloud Armor policy to the backend service;
+ * the Service and Ingress come after it and are deleted before it.
  *
  * On destroy the Ingress goes first and waits until GKE has deleted the load
  * balancer (its finalizer), then the Service (its NEGs are garbage-collected
@@ -67,6 +83,8 @@ export class GceIngressExposure extends Construct implements Exposure {
   public readonly url: string;
   /** The Service (its NEGs) and the Ingress (its load balancer). */
   public readonly loadBalancerObjects: ITerraformDependable[];
+  /** The BackendConfig with the security policy, when one is given. */
+  public readonly backendConfig?: Manifest;
 
   constructor(scope: Construct, id: string, props: GceIngressExposureProps) {
     super(scope, id);
@@ -78,12 +96,28 @@ export class GceIngressExposure extends Construct implements Exposure {
     const name = props.name ?? exposureObjectName(props.mode);
     const labels = exposureLabels(props.mode);
 
+    if (props.securityPolicy !== undefined) {
+      this.backendConfig = new Manifest(this, 'backend-config', {
+        manifest: {
+          apiVersion: BACKEND_CONFIG_API_VERSION,
+          kind: 'BackendConfig',
+          metadata: { name, namespace: props.namespace, labels },
+          spec: { securityPolicy: { name: props.securityPolicy } },
+        },
+        dependsOn: props.dependsOn,
+      });
+    }
+    const dependsOn = this.backendConfig ? [...(props.dependsOn ?? []), this.backendConfig] : props.dependsOn;
+
     this.service = new ServiceV1(this, 'service', {
       metadata: {
         name,
         namespace: props.namespace,
         labels,
-        annotations: { [NEG_ANNOTATION]: style.negAnnotation },
+        annotations: {
+          [NEG_ANNOTATION]: style.negAnnotation,
+          ...(this.backendConfig ? { [BACKEND_CONFIG_ANNOTATION]: JSON.stringify({ default: name }) } : {}),
+        },
       },
       spec: {
         type: style.serviceType,
@@ -91,7 +125,7 @@ export class GceIngressExposure extends Construct implements Exposure {
         selector: { ...props.selector },
         port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: serviceTargetPort(props.targetPort), protocol: 'TCP' }],
       },
-      dependsOn: props.dependsOn,
+      dependsOn,
       lifecycle: { ignoreChanges: [annotationAddress(NEG_STATUS_ANNOTATION)] },
     });
 
@@ -108,7 +142,7 @@ export class GceIngressExposure extends Construct implements Exposure {
       waitForLoadBalancer: true,
       // GKE takes minutes to program (and to delete) a global load balancer.
       timeouts: { create: '20m', delete: '20m' },
-      dependsOn: props.dependsOn,
+      dependsOn,
     });
     this.loadBalancerObjects = [this.service, this.ingress];
     this.url = `http://${this.ingress.status.get(0).loadBalancer.get(0).ingress.get(0).ip}/`;

@@ -11,6 +11,8 @@ import { LB_SERVICE_IGNORED_ANNOTATIONS } from './gke-load-balancer-service-expo
 
 /** GKE's GatewayClass for a global external Application Load Balancer (Envoy-based, NEG backends). */
 export const GKE_GATEWAY_CLASS = 'gke-l7-global-external-managed';
+/** API group and version of GKE's GCPBackendPolicy. */
+export const GCP_BACKEND_POLICY_API_VERSION = 'networking.gke.io/v1';
 
 export interface GkeGatewayExposureProps extends ExposureProps {
   /**
@@ -18,6 +20,12 @@ export interface GkeGatewayExposureProps extends ExposureProps {
    * @default GKE_GATEWAY_CLASS
    */
   readonly gatewayClassName?: string;
+  /**
+   * Name of a Cloud Armor security policy for the load balancer's backend service (a reference to the policy,
+   * so the objects come after it): a GCPBackendPolicy `spec.default.securityPolicy` targeting the Service.
+   * @default - no GCPBackendPolicy: the load balancer admits any client
+   */
+  readonly securityPolicy?: string;
 }
 
 /**
@@ -32,6 +40,14 @@ export interface GkeGatewayExposureProps extends ExposureProps {
  * `gateway_api_config { channel = "CHANNEL_STANDARD" }` (the cluster stack,
  * applied first), so `kubernetes_manifest` can plan these objects. The
  * Gateway waits until GKE writes its address; the URL is read back from it.
+ * With `securityPolicy`, a GCPBackendPolicy (`networking.gke.io/v1`)
+ * targeting the Service attaches the Cloud Armor policy to its backend
+ * service. This relies on GKE installing the GCPBackendPolicy CRD with its
+ * Gateway controller (together with the Gateway API CRDs, when the cluster
+ * has `gateway_api_config`), so it can be planned like the Gateway; the
+ * HTTPRoute waits for it, so the Gateway does not route to the Service before
+ * the policy is asked for.
+ *
  * On destroy the provider waits for each object to be gone; GKE's controller
  * (managed, in the control plane) deletes the load balancer first.
  */
@@ -44,6 +60,8 @@ export class GkeGatewayExposure extends Construct implements Exposure {
   public readonly gatewayManifest: Manifest;
   /** The HTTPRoute. */
   public readonly route: Manifest;
+  /** The GCPBackendPolicy with the security policy, when one is given. */
+  public readonly backendPolicy?: Manifest;
   /** The Gateway as read back, with its address. */
   public readonly gateway: DataKubernetesResource;
   /** `http://<load balancer IP>/`, from the Gateway status. */
@@ -82,9 +100,23 @@ export class GkeGatewayExposure extends Construct implements Exposure {
       timeouts: { create: '20m', update: '20m', delete: '20m' },
     });
 
+    if (props.securityPolicy !== undefined) {
+      this.backendPolicy = new Manifest(this, 'backend-policy', {
+        manifest: {
+          apiVersion: GCP_BACKEND_POLICY_API_VERSION,
+          kind: 'GCPBackendPolicy',
+          metadata: { name, namespace, labels },
+          spec: {
+            default: { securityPolicy: props.securityPolicy },
+            targetRef: { group: '', kind: 'Service', name: this.service.metadata.name },
+          },
+        },
+      });
+    }
+
     this.route = new Manifest(this, 'route', {
       manifest: exposureHttpRoute(name, namespace, labels),
-      dependsOn: [this.gatewayManifest, this.service],
+      dependsOn: [this.gatewayManifest, this.service, ...(this.backendPolicy ? [this.backendPolicy] : [])],
     });
 
     this.gateway = new DataKubernetesResource(this, 'gateway', {
@@ -98,6 +130,6 @@ export class GkeGatewayExposure extends Construct implements Exposure {
 
   /** What the app's Pods must come after (GKE adds the NEG readiness gate only to Pods created once the NEGs exist). */
   public get loadBalancerObjects(): ITerraformDependable[] {
-    return [this.service, this.gatewayManifest, this.route];
+    return [this.service, this.gatewayManifest, this.route, ...(this.backendPolicy ? [this.backendPolicy] : [])];
   }
 }

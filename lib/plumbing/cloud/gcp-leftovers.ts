@@ -32,6 +32,11 @@ export interface GcpLeftoverQuery {
    * @default `${clusterName}-nodes`
    */
   readonly nodeServiceAccountId?: string;
+  /**
+   * Name of the Cloud Armor policy of a narrowed `app.allowedSourceCidrs` (`<env>-gke-sources`, see GkeSourceSecurityPolicy).
+   * @default `${clusterName}-sources`
+   */
+  readonly securityPolicyName?: string;
   /** Per-request timeout (each page of each list). @default GCP_REQUEST_TIMEOUT_MS */
   readonly timeoutMs?: number;
   /**
@@ -44,7 +49,16 @@ export interface GcpLeftoverQuery {
 }
 
 /** Kinds that belong to the cluster stack (Terraform or the node pool), not to the load-balancer controllers. */
-const CLUSTER_STACK_KINDS = new Set(['container:cluster', 'compute:instance', 'compute:router', 'compute:subnetwork', 'compute:network', 'iam:project-binding', 'iam:service-account']);
+const CLUSTER_STACK_KINDS = new Set([
+  'container:cluster',
+  'compute:security-policy',
+  'compute:instance',
+  'compute:router',
+  'compute:subnetwork',
+  'compute:network',
+  'iam:project-binding',
+  'iam:service-account',
+]);
 
 /**
  * With the cluster kept: only the controllers' pieces. Their instance groups are the `k8s*` ones; their firewall
@@ -68,6 +82,7 @@ const KIND_ORDER = [
   'compute:ssl-certificate',
   'compute:url-map',
   'compute:backend-service',
+  'compute:security-policy',
   'compute:target-pool',
   'compute:health-check',
   'compute:network-endpoint-group',
@@ -172,7 +187,7 @@ class GkeIds {
  *   or the Gateway controller's `gkegw1-<hash>` of a Gateway piece found linked;
  * - reserved addresses used by its forwarding rules, in its network, or labelled
  *   `hoplab-env`, and SSL certificates its HTTPS proxies use;
- * - the GKE cluster, by name;
+ * - the GKE cluster, by name; the Cloud Armor policy (`<env>-gke-sources`), by exact name;
  * - the nodes' service account (`<env>-gke-nodes@...`) and its project IAM
  *   binding, by exact email (so `lab` never matches `lab2-gke-nodes`).
  *
@@ -209,6 +224,7 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
     clusterList,
     addresses,
     sslCertificates,
+    securityPolicies,
     serviceAccounts,
     iamPolicy,
   ] = await Promise.all([
@@ -230,6 +246,7 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
     api.call(CALLS.clustersList, p),
     everywhere(api.list(CALLS.globalAddressesList, p), api.aggregated(CALLS.addressesAggregated, p)),
     everywhere(api.list(CALLS.sslCertificatesList, p), api.aggregated(CALLS.sslCertificatesAggregated, p)),
+    api.list(CALLS.securityPoliciesList, p),
     api.pages(CALLS.serviceAccountsList, p, (page) => (page.accounts as Item[] | undefined) ?? []),
     api.call(CALLS.getIamPolicy, p, { body: {} }),
   ]);
@@ -361,6 +378,13 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
   for (const piece of gateway.pieces) found.set(piece.id, piece);
   add('compute:url-map', maps.items, maps.why);
   add('compute:backend-service', services.items, services.why);
+  // The Cloud Armor policy: the cluster stack's, named for the environment (its backend services are deleted first).
+  const policyName = query.securityPolicyName ?? `${query.clusterName}-sources`;
+  add(
+    'compute:security-policy',
+    securityPolicies.filter((sp) => sp.name === policyName),
+    () => 'security policy name',
+  );
   add('compute:target-pool', pools.items, pools.why);
   add('compute:health-check', checks.items, checks.why);
   add('compute:network-endpoint-group', envNegs, byNetwork);

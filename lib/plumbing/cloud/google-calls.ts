@@ -75,6 +75,7 @@ export const GOOGLE_CALLS = {
   healthChecksList: computeList('healthChecks', 'compute.healthChecks.list'),
   globalAddressesList: call('compute.globalAddresses.list', 'compute', 'GET', 'projects/{project}/global/addresses', ['compute.globalAddresses.list']),
   sslCertificatesList: computeList('sslCertificates', 'compute.sslCertificates.list'),
+  securityPoliciesList: computeList('securityPolicies', 'compute.securityPolicies.list'),
   // Compute Engine: aggregated lists (every region and zone, and `global` where the kind has global resources).
   subnetworksAggregated: computeAggregated('subnetworks', ['compute.subnetworks.list']),
   routersAggregated: computeAggregated('routers', ['compute.routers.list']),

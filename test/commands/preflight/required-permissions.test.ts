@@ -103,6 +103,20 @@ describe('required permissions', () => {
     expect(needs.aws.filter((a) => !/^(ec2|eks|iam|elasticloadbalancing|logs|sts|servicequotas):[A-Z]\w+$/.test(a))).toEqual([]);
   });
 
+  test('GIVEN app.allowedSourceCidrs narrowed WHEN mapped THEN the Cloud Armor policy has an entry, and the deployer may create, read, update and delete it', () => {
+    const stacks = synthStacks({ app: { allowedSourceCidrs: ['203.0.113.0/24'] } });
+    expect(stacks.flatMap(terraformTypes)).toContain('resource.google_compute_security_policy');
+    const needs = requiredPermissions(stacks);
+    expect(needs.unmapped).toEqual([]);
+    expect(needs.gcp).toEqual(
+      expect.arrayContaining(['compute.securityPolicies.create', 'compute.securityPolicies.get', 'compute.securityPolicies.update', 'compute.securityPolicies.delete', 'compute.globalOperations.get']),
+    );
+  });
+
+  test('GIVEN the default lab WHEN the GCP list is derived THEN of Cloud Armor it asks only what the leftover check lists', () => {
+    expect(requiredPermissions(synthStacks({})).gcp.filter((p) => p.startsWith('compute.securityPolicies.'))).toEqual(['compute.securityPolicies.list']);
+  });
+
   test('GIVEN a stack with a resource type hoplab does not know WHEN mapped THEN it is reported, not silently unchecked', () => {
     const stack = { name: 'x-aws-cluster', file: 'x', json: { resource: { aws_vpc: {}, aws_shiny_new_thing: {} } } };
     expect(requiredPermissions([stack]).unmapped).toEqual(['resource.aws_shiny_new_thing']);

@@ -87,4 +87,36 @@ describe('GceIngressExposure', () => {
   test('GIVEN a mode that is not an Ingress mode WHEN constructed THEN the error names it and the allowed modes', () => {
     expect(() => synth({ mode: 'nodeport-local' as never })).toThrow('GceIngressExposure nodeport-local: mode "nodeport-local" is not an Ingress exposure; use native or nodeport');
   });
+  test.each(['native', 'nodeport'] as const)(
+    'GIVEN %s with a security policy THEN a BackendConfig names it, the Service points at the BackendConfig, and both Service and Ingress come after it',
+    (mode) => {
+      const { parsed } = synth({ mode, securityPolicy: 'lab-gke-sources' });
+      const manifests = Object.entries(parsed.resource.kubernetes_manifest ?? {});
+      expect(manifests).toHaveLength(1);
+      const [configId, backendConfig] = manifests[0];
+      expect(backendConfig.manifest).toEqual({
+        apiVersion: 'cloud.google.com/v1',
+        kind: 'BackendConfig',
+        metadata: {
+          name: `echo-${mode}`,
+          namespace: expect.stringContaining('kubernetes_namespace_v1.'),
+          labels: { 'app.kubernetes.io/part-of': 'hoplab', 'hoplab.dev/exposure': mode },
+        },
+        spec: { securityPolicy: { name: 'lab-gke-sources' } },
+      });
+      const { config: service } = resourceOf(parsed, 'kubernetes_service_v1');
+      expect(service.metadata.annotations['cloud.google.com/backend-config']).toBe(`{"default":"echo-${mode}"}`);
+      expect(JSON.parse(service.metadata.annotations['cloud.google.com/backend-config'])).toEqual({ default: `echo-${mode}` });
+      expect(service.depends_on).toEqual([`kubernetes_manifest.${configId}`]);
+      expect(resourceOf(parsed, 'kubernetes_ingress_v1').config.depends_on).toEqual([`kubernetes_manifest.${configId}`]);
+    },
+  );
+
+  test.each(['native', 'nodeport'] as const)('GIVEN %s without a security policy THEN no BackendConfig and no backend-config annotation', (mode) => {
+    const { parsed } = synth({ mode });
+    expect(parsed.resource.kubernetes_manifest).toBeUndefined();
+    const { config: service } = resourceOf(parsed, 'kubernetes_service_v1');
+    expect(Object.keys(service.metadata.annotations)).toEqual(['cloud.google.com/neg']);
+    expect(service.depends_on).toBeUndefined();
+  });
 });

@@ -5,7 +5,7 @@ import { DEMO_APP_LABELS } from '../../../lib/constructs/k8s/demo-app';
 import { kubernetesObjects, manifestObjects } from '../../support/k8s-objects';
 import { Json, resourceOf, synthScope } from '../../support/synth';
 
-const synth = (className?: string) =>
+const synth = (className?: string, securityPolicy?: string) =>
   synthScope((scope) => {
     const ns = new NamespaceV1(scope, 'ns', { metadata: { name: 'hoplab' } });
     const exposure = new GkeGatewayExposure(scope, 'gateway', {
@@ -14,6 +14,7 @@ const synth = (className?: string) =>
       selector: DEMO_APP_LABELS,
       targetPort: 8080,
       ...(className ? { gatewayClassName: className } : {}),
+      ...(securityPolicy ? { securityPolicy } : {}),
     });
     new TerraformOutput(scope, 'url', { value: exposure.url });
   });
@@ -44,5 +45,32 @@ describe('GkeGatewayExposure', () => {
   test('GIVEN another class THEN the Gateway names it', () => {
     const manifests = synth('gke-l7-regional-external-managed').parsed.resource.kubernetes_manifest as Record<string, Json>;
     expect(Object.values(manifests).find((m) => m.manifest.kind === 'Gateway').manifest.spec.gatewayClassName).toBe('gke-l7-regional-external-managed');
+  });
+  test('GIVEN a security policy THEN a GCPBackendPolicy targeting the Service names it, and the HTTPRoute comes after it', () => {
+    const { parsed } = synth(undefined, 'lab-gke-sources');
+    const manifests = parsed.resource.kubernetes_manifest as Record<string, Json>;
+    const [policyId] = Object.keys(manifests).filter((k) => manifests[k].manifest.kind === 'GCPBackendPolicy');
+    const [gatewayId] = Object.keys(manifests).filter((k) => manifests[k].manifest.kind === 'Gateway');
+    const [routeId] = Object.keys(manifests).filter((k) => manifests[k].manifest.kind === 'HTTPRoute');
+    const { name: serviceId } = resourceOf(parsed, 'kubernetes_service_v1');
+    expect(manifests[policyId].manifest).toEqual({
+      apiVersion: 'networking.gke.io/v1',
+      kind: 'GCPBackendPolicy',
+      metadata: {
+        name: 'echo-gateway',
+        namespace: expect.stringContaining('kubernetes_namespace_v1.'),
+        labels: { 'app.kubernetes.io/part-of': 'hoplab', 'hoplab.dev/exposure': 'gateway' },
+      },
+      spec: {
+        default: { securityPolicy: 'lab-gke-sources' },
+        targetRef: { group: '', kind: 'Service', name: `\${kubernetes_service_v1.${serviceId}.metadata[0].name}` },
+      },
+    });
+    expect(manifests[routeId].depends_on).toEqual([`kubernetes_manifest.${gatewayId}`, `kubernetes_service_v1.${serviceId}`, `kubernetes_manifest.${policyId}`]);
+  });
+
+  test('GIVEN no security policy THEN no GCPBackendPolicy', () => {
+    const manifests = synth().parsed.resource.kubernetes_manifest as Record<string, Json>;
+    expect(Object.values(manifests).map((m) => m.manifest.kind)).toEqual(['Gateway', 'HTTPRoute']);
   });
 });

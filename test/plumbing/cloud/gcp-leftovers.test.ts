@@ -72,6 +72,8 @@ const LAB_LEFTOVERS: Leftover[] = [
   gcp('compute:backend-service', `${P}/global/backendServices/k8s-be-31234--4f2a9c1d7e3b8a60`, BY_LINK.service),
   gcp('compute:backend-service', `${P}/global/backendServices/k8s1-4f2a9c1d-hoplab-echo-native-80-6b1f0e2a`, BY_LINK.service),
   gcp('compute:backend-service', `${P}/regions/us-central1/backendServices/k8s2-x7k2m9qp-hoplab-echo-nodeport-local-5d0c3b7e`, BY_LINK.service),
+  // The cluster stack's Cloud Armor policy, by its exact name (bob-gke-sources and lab2-gke-sources are not lab's).
+  gcp('compute:security-policy', `${P}/global/securityPolicies/lab-gke-sources`, 'security policy name'),
   // Nothing links to it any more: found by the cluster id in the name of the network's Gateway firewall rule.
   gcp('compute:health-check', `${P}/global/healthChecks/${GATEWAY_ORPHAN_CHECK}`, 'GKE name with cluster id gkegw1-x7k2 (from network lab-gke)'),
   gcp('compute:health-check', `${P}/global/healthChecks/k8s-be-31234--4f2a9c1d7e3b8a60`, BY_LINK.check),
@@ -108,7 +110,8 @@ describe('findGcpLeftovers over recorded API responses', () => {
 
   test("GIVEN only the lb stack was destroyed (cluster kept) WHEN lab is checked in controller scope THEN only the GKE controllers' pieces count, not the network, subnet or cluster", async () => {
     const leftovers = await check('leftovers', 'lab', {}, { scope: 'controller' });
-    expect(leftovers).toEqual(LAB_LEFTOVERS.filter((l) => l.kind !== 'compute:network' && l.kind !== 'compute:subnetwork' && !l.kind.startsWith('iam:')));
+    // The Cloud Armor policy is the cluster stack's (Terraform's), so it is not a controller's leftover either.
+    expect(leftovers).toEqual(LAB_LEFTOVERS.filter((l) => l.kind !== 'compute:network' && l.kind !== 'compute:subnetwork' && l.kind !== 'compute:security-policy' && !l.kind.startsWith('iam:')));
   });
 
   test("GIVEN --stacks gcp-lb (cluster kept) WHEN lab is checked in controller scope THEN the Gateway controller's gkegw1- firewall rule is reported with why it stays, beside the k8s- ones", async () => {
@@ -123,7 +126,7 @@ describe('findGcpLeftovers over recorded API responses', () => {
 
   test("GIVEN the live bob WHEN bob is checked in controller scope THEN bob's cluster, nodes, network and its own firewall rules are not leftovers", async () => {
     const leftovers = await check('leftovers', 'bob', {}, { scope: 'controller' });
-    expect(leftovers.filter((l) => ['container:cluster', 'compute:instance', 'compute:network', 'compute:subnetwork', 'compute:router'].includes(l.kind))).toEqual([]);
+    expect(leftovers.filter((l) => ['container:cluster', 'compute:instance', 'compute:network', 'compute:subnetwork', 'compute:router', 'compute:security-policy'].includes(l.kind))).toEqual([]);
     expect(leftovers.filter((l) => ['compute:firewall', 'compute:instance-group'].includes(l.kind) && !/^(k8s|gkegw1-)/.test(l.id.split('/').pop() ?? ''))).toEqual([]);
     expect(leftovers.length).toBeGreaterThan(0);
   });
@@ -158,6 +161,7 @@ describe('findGcpLeftovers over recorded API responses', () => {
       'compute:backend-service global/backendServices/k8s-be-31234--b81e0d5a92c4f317',
       'compute:backend-service global/backendServices/k8s1-b81e0d5a-hoplab-echo-native-80-0f5c2d7b',
       'compute:backend-service regions/us-central1/backendServices/k8s2-r4t8w2zn-hoplab-echo-nodeport-local-2e6a9d4c',
+      'compute:security-policy global/securityPolicies/bob-gke-sources',
       'compute:target-pool regions/us-central1/targetPools/a3f1c8e2b7d94a5e8c1f0b6d2e9a7c43',
       'compute:health-check global/healthChecks/gkegw1-m3n4-hoplab-echo-gateway-80-5t6y7u8i9o0p',
       'compute:health-check global/healthChecks/k8s-be-31234--b81e0d5a92c4f317',
@@ -214,6 +218,7 @@ describe('findGcpLeftovers over recorded API responses', () => {
           'healthChecks',
           'httpHealthChecks',
           'networks',
+          'securityPolicies',
           'sslCertificates',
           'targetHttpProxies',
           'targetHttpsProxies',

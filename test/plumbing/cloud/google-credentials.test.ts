@@ -110,8 +110,8 @@ describe('x-goog-user-project on the leftover check', () => {
   test('GIVEN ADC naming a quota project WHEN the check runs THEN every request to Compute Engine, GKE, IAM and Resource Manager carries it', async () => {
     adc('billing-proj');
     const requests = await check({});
-    // 11 global lists, 14 aggregated ones, clusters, service accounts, getIamPolicy.
-    expect(requests.length).toBe(28);
+    // 12 global lists, 14 aggregated ones, clusters, service accounts, getIamPolicy.
+    expect(requests.length).toBe(29);
     expect(requests.filter((r) => r.userProject !== 'billing-proj')).toEqual([]);
   });
 
