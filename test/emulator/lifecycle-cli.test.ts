@@ -40,13 +40,13 @@ describe('deploy and teardown command lines against the AWS emulator', () => {
     [['--bogus'], 2, "hoplab: Unknown option '--bogus' (see --help)"],
   ])('GIVEN teardown %j WHEN run THEN it exits %i with %p', async (args, code, message) => {
     const result = await run('teardown', args);
-    expect(result.code).toBe(code);
+    expect(result).toExitWith(code);
     expect(result.out.trim().split('\n').at(-1)).toBe(message);
   });
 
   test.each(['deploy', 'teardown'])('GIVEN %s without --yes and without a terminal WHEN run THEN nothing is done', async (command) => {
     const result = await run(command, ['--stacks', 'aws-cluster']);
-    expect(result.code).toBe(1);
+    expect(result).toExitWith(1);
     expect(result.out).toContain(`hoplab ${command}: not on a terminal; add --yes to ${command} without the question`);
     expect(result.out).not.toContain('start ');
   });

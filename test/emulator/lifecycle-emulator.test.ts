@@ -73,7 +73,7 @@ describe('deploy and teardown against the AWS emulator', () => {
     const deployed = await run('deploy', ['--stacks', 'aws-cluster', '--yes']);
     expect(deployed.out).toContain('Estimated cost (list prices of');
     expect(deployed.out).toMatch(/ {2}done {3}ws1-aws-cluster in \d+\.\d s/);
-    expect(deployed.code).toBe(0);
+    expect(deployed).toExitWith(0);
     // Emulator state is its own: the real state file is byte-for-byte as it was, and no backup of it appeared.
     expect(readFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).toBe(REAL_STATE);
     expect(existsSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate.backup'))).toBe(false);
@@ -105,7 +105,7 @@ describe('deploy and teardown against the AWS emulator', () => {
     const tgArn = tg.TargetGroups![0].TargetGroupArn!;
 
     const checkOnly = await run('teardown', ['--stacks', 'aws-cluster', '--leftovers-only']);
-    expect(checkOnly.code).toBe(1);
+    expect(checkOnly).toExitWith(1);
     expect(checkOnly.out).toContain(`aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
     expect(checkOnly.out).toContain(`aws elbv2:target-group ${tgArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
     expect(checkOnly.out).toContain(`aws ec2:security-group ${sg.GroupId} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
@@ -115,7 +115,7 @@ describe('deploy and teardown against the AWS emulator', () => {
 
     // With only the lb stack torn down (cluster kept), only the controller's own resources count.
     const lbOnly = await run('teardown', ['--stacks', 'aws-lb', '--leftovers-only']);
-    expect(lbOnly.code).toBe(1);
+    expect(lbOnly).toExitWith(1);
     expect(
       lbOnly.out
         .split('\n')
@@ -130,7 +130,7 @@ describe('deploy and teardown against the AWS emulator', () => {
     );
 
     const firstTeardown = await run('teardown', ['--stacks', 'aws-cluster', '--yes']);
-    expect(firstTeardown.code).toBe(1);
+    expect(firstTeardown).toExitWith(1);
     expect(firstTeardown.out).toContain(`aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
     expect(firstTeardown.out).toContain('hoplab teardown: NOT clean');
 
@@ -141,7 +141,7 @@ describe('deploy and teardown against the AWS emulator', () => {
     const secondTeardown = await run('teardown', ['--stacks', 'aws-cluster', '--yes']);
     expect(secondTeardown.out).toContain('leftovers: none in aws for ws1');
     expect(secondTeardown.out).toContain('hoplab teardown: every stack destroyed and nothing left');
-    expect(secondTeardown.code).toBe(0);
+    expect(secondTeardown).toExitWith(0);
     expect(readFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).toBe(REAL_STATE);
     expect(existsSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate.backup'))).toBe(false);
 
@@ -174,7 +174,7 @@ describe('deploy and teardown against the AWS emulator', () => {
       ];
     }
     const strays = await run('teardown', ['--stacks', 'aws-cluster', '--leftovers-only']);
-    expect(strays.code).toBe(1);
+    expect(strays).toExitWith(1);
     expect(
       strays.out
         .split('\n')

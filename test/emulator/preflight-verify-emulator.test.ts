@@ -46,7 +46,7 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     const pre = await run('preflight', ['--env', 'pv1', '--format', 'json']);
     const report = JSON.parse(pre.out) as { ok: boolean; findings: { check: string; verdict: string; detail: string }[] };
     const finding = (check: string) => report.findings.find((f) => f.check === check);
-    expect(pre.code).toBe(0);
+    expect(pre).toExitWith(0);
     expect(report.ok).toBe(true);
     expect(finding('aws identity')).toEqual({ check: 'aws identity', verdict: 'pass', detail: `arn:aws:sts::123456789012:user/moto (account 123456789012) in the emulator at ${moto.endpoint}` });
     expect(finding('aws quota vpcs')?.detail).toMatch(/^VPCs per Region \(L-F678F1CE\): \d+ in use \+ 1 for this lab = \d+ of 5 \(Service Quotas\)$/);
@@ -57,12 +57,12 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     const deployed = await run('deploy', ['--env', 'pv1', '--stacks', 'aws-cluster', '--yes']);
     expect(deployed.all).toContain('hoplab preflight: pv1 (aws-cluster)');
     expect(deployed.all).toContain('nothing blocks a deploy');
-    expect(deployed.code).toBe(0);
+    expect(deployed).toExitWith(0);
 
     // No drift right after the apply; the report is written.
     const clean = await run('verify', ['--env', 'pv1', '--stacks', 'aws-cluster', '--report', 'reports/clean']);
     expect(line(clean.out, '  drift   pv1-aws-cluster')).toBe('  drift   pv1-aws-cluster: no changes');
-    expect(clean.code).toBe(0);
+    expect(clean).toExitWith(0);
     const cleanJson = JSON.parse(readFileSync(join(cwd, 'reports', 'clean.json'), 'utf8'));
     expect(cleanJson).toMatchObject({ schema: 'hoplab.verify/v1', ok: true, environments: ['pv1'], stacks: ['pv1-aws-cluster'], versions: { terraform: '1.11.4' } });
     expect(readFileSync(join(cwd, 'reports', 'clean.md'), 'utf8')).toContain('| pv1-aws-cluster | no changes');
@@ -85,7 +85,7 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     const vpc = (await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:hoplab-env', Values: ['pv1'] }] }))).Vpcs![0];
     await ec2.send(new CreateTagsCommand({ Resources: [vpc.VpcId!], Tags: [{ Key: 'hoplab-owner', Value: 'someone-else' }] }));
     const drifted = await run('verify', ['--env', 'pv1', '--stacks', 'aws-cluster', '--report', 'reports/drift', '--format', 'json']);
-    expect(drifted.code).toBe(1);
+    expect(drifted).toExitWith(1);
     const driftJson = JSON.parse(drifted.out);
     expect(driftJson.ok).toBe(false);
     expect(driftJson.drift[0].status).toBe('drift');
@@ -109,7 +109,7 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     const role = await iam.send(new CreateRoleCommand({ RoleName: 'pv2-eks-cluster', AssumeRolePolicyDocument: '{"Version":"2012-10-17","Statement":[]}' }));
     await eks.send(new CreateClusterCommand({ name: 'pv2-eks', roleArn: role.Role!.Arn!, resourcesVpcConfig: { subnetIds: [] } }));
     const collision = await run('preflight', ['--format', 'json']);
-    expect(collision.code).toBe(1);
+    expect(collision).toExitWith(1);
     const collided = JSON.parse(collision.out) as typeof report;
     expect(collided.findings.find((f) => f.check === 'aws names pv2')).toMatchObject({
       verdict: 'fail',
@@ -120,12 +120,12 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     );
     // Deploy stops on it before applying anything.
     const refused = await run('deploy', ['--env', 'pv2', '--stacks', 'aws-cluster', '--yes']);
-    expect(refused.code).toBe(1);
+    expect(refused).toExitWith(1);
     expect(refused.all).toContain('hoplab deploy: stopped before anything was applied: preflight found 1 blocking problem (aws names pv2)');
     expect(refused.all).not.toContain('start ');
 
     const down = await run('teardown', ['--env', 'pv1', '--stacks', 'aws-cluster', '--yes']);
-    expect(down.code).toBe(0);
+    expect(down).toExitWith(0);
     for (const client of [ec2, iam, eks]) client.destroy();
   });
 });

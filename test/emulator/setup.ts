@@ -8,5 +8,10 @@
  * it, for a test stuck outside any watched flow: two hours, far above the slowest
  * file under two concurrent `npm test` runs on a 2-core machine (see README,
  * "Tests"). Emulator files set no timeout of their own.
+ *
+ * It also adds `expect(run).toExitWith(code)` (exit-matcher.ts): a wrong exit code
+ * shows the command's output and its Terraform errors, not only the number.
  */
+import './exit-matcher';
+
 jest.setTimeout(2 * 60 * 60 * 1000);

@@ -54,7 +54,7 @@ describe('a sharded deploy and teardown against the AWS emulator', () => {
       expect(deployed.out).toContain('deploy: 1 stack of 1 environment');
       expect(deployed.out).toMatch(new RegExp(` {2}done {3}${env}-aws-cluster in \\d+\\.\\d s`));
       expect(deployed.out).not.toContain(`${other}-aws-cluster`);
-      expect(deployed.code).toBe(0);
+      expect(deployed).toExitWith(0);
       applied.push(...[...deployed.out.matchAll(/ {2}done {3}(\S+) in/g)].map((m) => m[1]));
       // The state went to the shared bucket under the stack's key, nowhere local.
       expect(await stateKeys()).toEqual(
@@ -71,7 +71,7 @@ describe('a sharded deploy and teardown against the AWS emulator', () => {
       // The shard's leftover check covers the shard's environments only.
       expect(tornDown.out).toContain(`leftovers: none in aws for ${env}\n`);
       expect(tornDown.out).toContain('hoplab teardown: every stack destroyed and nothing left');
-      expect(tornDown.code).toBe(0);
+      expect(tornDown).toExitWith(0);
     }
     expect(applied.sort()).toEqual(['ann-aws-cluster', 'bob-aws-cluster']);
     // Destroyed stacks keep their (empty) state object.
@@ -80,7 +80,7 @@ describe('a sharded deploy and teardown against the AWS emulator', () => {
     // The pipeline's last job: no --shard, every environment.
     const final = await run('teardown', ['--leftovers-only', '--stacks', 'aws-cluster', '--yes']);
     expect(final.out).toContain('leftovers: none in aws for ann, bob');
-    expect(final.code).toBe(0);
+    expect(final).toExitWith(0);
   });
 
   test('GIVEN a shard that holds none of the environments WHEN deployed THEN it says so and does nothing', async () => {
@@ -89,6 +89,6 @@ describe('a sharded deploy and teardown against the AWS emulator', () => {
     const holds = selectShard(['ann', 'bob'], { index: empty, total: 3 });
     const result = await run('deploy', ['--shard', `${empty}/3`, '--env', 'ann', '--stacks', 'aws-cluster', '--yes']);
     expect(result.out).toContain(`hoplab deploy: shard ${empty}/3 holds none of --env ann (it holds ${holds.length > 0 ? holds.join(', ') : 'no environment'}); nothing to do`);
-    expect(result.code).toBe(0);
+    expect(result).toExitWith(0);
   });
 });

@@ -5,7 +5,7 @@
  * that should pass keeps its gaps far below them, so a busy machine does not
  * decide these either.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HOPLAB_HEARTBEAT, runWatched } from './watchdog';
@@ -52,7 +52,7 @@ describe('runWatched', () => {
 
   test('GIVEN a process that prints, or writes its log, at intervals far below the stall limit WHEN it runs for longer than that limit THEN it passes', async () => {
     const printing = await sh('for i in $(seq 1 25); do echo "tick $i"; sleep 0.2; done', { stallMs: 2500 });
-    expect(printing.code).toBe(0);
+    expect(printing).toExitWith(0);
     expect(printing.stdout.trim().split('\n')).toHaveLength(25);
     const logging = await sh('for i in $(seq 1 25); do echo "tick $i" >> quiet.log; sleep 0.2; done', { stallMs: 2500, files: () => [join(dir, 'quiet.log')] });
     expect(logging).toMatchObject({ code: 0, out: '' });
@@ -80,6 +80,36 @@ describe('runWatched', () => {
   });
 
   test('GIVEN a process that exits non-zero WHEN watched THEN its code and each stream come back; failing is up to the test', async () => {
-    expect(await sh('echo out; echo err >&2; exit 3', {})).toEqual({ code: 3, out: expect.stringMatching(/^(out\nerr\n|err\nout\n)$/), stdout: 'out\n', stderr: 'err\n' });
+    expect(await sh('echo out; echo err >&2; exit 3', {})).toEqual({
+      code: 3,
+      out: expect.stringMatching(/^(out\nerr\n|err\nout\n)$/),
+      stdout: 'out\n',
+      stderr: 'err\n',
+      what: `sh -c echo out; echo err >&2; exit 3 (in ${dir})`,
+      logs: [],
+    });
+  });
+
+  test('GIVEN a run that exits with the wrong code WHEN toExitWith checks it THEN the message shows its output and its Terraform log from the first error', async () => {
+    const log = join(dir, 'stack.deploy.log');
+    writeFileSync(
+      log,
+      ['aws_vpc.vpc: Creating...', 'aws_vpc.vpc: Creation complete after 0s', '', 'Error: creating IAM OIDC Provider: EntityAlreadyExists', '', '  with aws_iam_openid_connect_provider.p,'].join('\n'),
+    );
+    const failed = await sh('echo "applying"; echo "not every stack applied" >&2; exit 1', { stallMs: 10_000, files: () => [log] });
+    expect(failed).toExitWith(1);
+    expect(() => expect(failed).toExitWith(0)).toThrow(
+      [
+        'expected exit code 0, got 1:',
+        `sh -c echo "applying"; echo "not every stack applied" >&2; exit 1 (in ${dir})`,
+        '--- its output, last 30 lines ---',
+        'applying',
+        'not every stack applied',
+        '--- stack.deploy.log ---',
+        'Error: creating IAM OIDC Provider: EntityAlreadyExists',
+        '',
+        '  with aws_iam_openid_connect_provider.p,',
+      ].join('\n'),
+    );
   });
 });

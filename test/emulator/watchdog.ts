@@ -281,6 +281,10 @@ export interface WatchedRun {
   readonly out: string;
   readonly stdout: string;
   readonly stderr: string;
+  /** What ran, as the watchdog names it. */
+  readonly what: string;
+  /** The log files it was watched by ({@link RunWatchedOptions.files}) when it ended: what a failed expectation shows. */
+  readonly logs: readonly string[];
 }
 
 export interface RunWatchedOptions {
@@ -304,10 +308,11 @@ export interface RunWatchedOptions {
  * when it stalls.
  */
 export function runWatched(file: string, args: readonly string[], options: RunWatchedOptions): Promise<WatchedRun> {
+  const what = options.what ?? `${file} ${args.join(' ')} (in ${options.cwd})`;
   return new Promise<WatchedRun>((resolveRun, reject) => {
     const child: ChildProcess = spawn(file, [...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const dog = new Watchdog({
-      what: options.what ?? `${file} ${args.join(' ')} (in ${options.cwd})`,
+      what,
       stallMs: options.stallMs,
       capMs: options.capMs,
       pid: () => child.pid,
@@ -342,7 +347,7 @@ export function runWatched(file: string, args: readonly string[], options: RunWa
     child.on('close', (code) => {
       if (dog.signal.aborted) return;
       dog.stop();
-      resolveRun({ code, out, stdout, stderr });
+      resolveRun({ code, out, stdout, stderr, what, logs: options.files?.() ?? [] });
     });
   });
 }

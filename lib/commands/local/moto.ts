@@ -92,11 +92,30 @@ export interface StartEmulatorOptions {
 }
 
 /**
+ * moto's own server (`python3 -m moto.server`), serving one request at a time.
+ * moto's server answers each request on its own thread, and its models are not
+ * thread-safe: under load two requests race, and a create can fail with a 500
+ * ("dictionary changed size during iteration") after it has stored what it
+ * created. The AWS SDK retries the 500 and the retry answers "already exists":
+ * seen here as `CreateOpenIDConnectProvider` 409 EntityAlreadyExists in the
+ * middle of a Terraform apply, and reproduced with 30 concurrent clients (3 in
+ * 3000 requests on threads, none one at a time, in about the same time).
+ * Run with the same arguments as `moto.server` (`-H host -p port`).
+ */
+export const MOTO_ONE_AT_A_TIME = [
+  'import sys, moto.server as server',
+  'threaded = server.run_simple',
+  'server.run_simple = lambda *args, **kwargs: threaded(*args, **{**kwargs, "threaded": False})',
+  'server.main(sys.argv[1:])',
+].join('\n');
+
+/**
  * Starts moto's server on a free loopback port with AWS managed policies loaded
- * (EKS roles attach them). It is started directly as `python3 -m moto.server`
- * so that the PID is moto's own, not a version manager's shim. The port is free
- * when picked, but another program (another test run on the same machine) can
- * take it before moto binds it: moto then exits saying so, and a new port is tried.
+ * (EKS roles attach them), serving one request at a time ({@link MOTO_ONE_AT_A_TIME}).
+ * It is started directly as `python3 -c …` so that the PID is moto's own, not a
+ * version manager's shim. The port is free when picked, but another program
+ * (another test run on the same machine) can take it before moto binds it: moto
+ * then exits saying so, and a new port is tried.
  */
 export async function startMoto(options: StartEmulatorOptions = {}): Promise<Emulator> {
   for (let attempt = 1; ; attempt += 1) {
@@ -119,7 +138,7 @@ async function startMotoOn(port: number, options: StartEmulatorOptions): Promise
   const logDir = mkdtempSync(join(tmpdir(), 'hoplab-moto-'));
   const logFile = join(logDir, 'moto.log');
   const logFd = openSync(logFile, 'a');
-  const child: ChildProcess = spawn(options.python ?? 'python3', ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], {
+  const child: ChildProcess = spawn(options.python ?? 'python3', ['-c', MOTO_ONE_AT_A_TIME, '-H', '127.0.0.1', '-p', String(port)], {
     env: { ...process.env, MOTO_IAM_LOAD_MANAGED_POLICIES: 'true' },
     stdio: ['ignore', 'ignore', logFd],
     // Its own process group: a terminal Ctrl-C must not stop it before hoplab's cleanup destroy.

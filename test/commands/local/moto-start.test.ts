@@ -1,6 +1,6 @@
 /**
  * Starting the local AWS emulator (startMoto), with stand-ins for
- * `python3 -m moto.server` that behave as moto can: slow to start on a busy
+ * `python3 -c MOTO_ONE_AT_A_TIME` (moto.server) that behave as moto can: slow to start on a busy
  * machine, stuck, beaten to its port by another program, or answering before
  * it has said it listens. Slow is waited for; stuck is not.
  */
@@ -21,7 +21,7 @@ const serve = (announce) => require('node:http')
   .listen(port, '127.0.0.1', () => announce && process.stderr.write(' * Running on http://127.0.0.1:' + port + '\\nPress CTRL+C to quit\\n'));
 `;
 
-/** A stand-in for `python3` (called as `<it> -m moto.server -H 127.0.0.1 -p <port>`) running `body` after {@link SERVE}. */
+/** A stand-in for `python3` (called as `<it> -c <script> -H 127.0.0.1 -p <port>`) running `body` after {@link SERVE}. */
 function fakePython(name: string, body: string): string {
   const script = join(dir, `${name}.js`);
   writeFileSync(script, `${SERVE}\n${body}\n`);
