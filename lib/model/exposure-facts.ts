@@ -231,6 +231,17 @@ export const SOURCE_FILTER: Readonly<Record<ExposureConstruct, string>> = {
   'gke-gateway': 'a Cloud Armor security policy, deny(403) to others (GCPBackendPolicy spec.default.securityPolicy)',
 };
 
+/**
+ * What a client outside a narrowed `app.allowedSourceCidrs` sees of the lab's
+ * load balancers (see {@link SOURCE_FILTER}): said by preflight about the host's
+ * own address, and by verify when it leaves such exposures out.
+ */
+export const OUTSIDE_SOURCES_SEES =
+  "the lab's load balancers do not answer it (AWS's and GKE's L4 ones drop its packets; GKE's Ingress and Gateway answer 403 from Cloud Armor), so verify and compare --probe from here measure nothing";
+
+/** The fix for a host outside a narrowed `app.allowedSourceCidrs`. */
+export const outsideSourcesFix = (address: string) => `run verify and compare --probe from an address inside the list, or add ${address}/32 to app.allowedSourceCidrs and deploy again`;
+
 /** The kinds of exposure whose clients a Cloud Armor security policy filters (GKE's external Application Load Balancers). */
 export const CLOUD_ARMOR_FILTERED: readonly ExposureConstruct[] = ['gce-ingress', 'gke-gateway'];
 

@@ -142,20 +142,35 @@ export async function learnPublicAddress(options: { readonly myIp?: string; read
   }
 }
 
-/** Whether the host's address is inside each API endpoint allow-list of the selected clouds. */
-export function addressFindings(learned: { address: string; source: string } | { reason: string }, lists: readonly { readonly field: string; readonly cidrs: readonly string[] }[]): Finding[] {
+/** An allow-list of client addresses the host's own address is checked against. */
+export interface AddressList {
+  /** The config field, e.g. `aws.endpointPublicAccessCidrs`; its first part names the check (`host address aws`). */
+  readonly field: string;
+  readonly cidrs: readonly string[];
+  /** What goes wrong from outside the list. @default "Terraform could create the cluster but not reach its API" */
+  readonly outside?: string;
+  /** How bad being outside is. @default 'fail' */
+  readonly verdict?: 'fail' | 'warn';
+  /** The fix from outside. @default "add <address>/32 (or your network's range) to <field>" */
+  readonly fix?: (address: string) => string;
+}
+
+/** Whether the host's address is inside each allow-list (the selected clouds' API endpoints, the lab's load balancers). */
+export function addressFindings(learned: { address: string; source: string } | { reason: string }, lists: readonly AddressList[]): Finding[] {
   if (lists.length === 0) return [];
   if ('reason' in learned) {
-    return [{ check: 'host address', verdict: 'warn', detail: `public address unknown: ${learned.reason}; the API allow-lists are not checked`, fix: 'pass --my-ip <your public address>' }];
+    return [
+      { check: 'host address', verdict: 'warn', detail: `public address unknown: ${learned.reason}; ${lists.map((l) => l.field).join(', ')} not checked`, fix: 'pass --my-ip <your public address>' },
+    ];
   }
-  return lists.map(({ field, cidrs }) =>
+  return lists.map(({ field, cidrs, outside, verdict, fix }) =>
     inRanges(learned.address, cidrs)
       ? { check: `host address ${field.split('.')[0]}`, verdict: 'pass' as const, detail: `${learned.address} (from ${learned.source}) is inside ${field} ${cidrs.join(', ')}` }
       : {
           check: `host address ${field.split('.')[0]}`,
-          verdict: 'fail' as const,
-          detail: `${learned.address} (from ${learned.source}) is outside ${field} ${cidrs.join(', ')}: Terraform could create the cluster but not reach its API`,
-          fix: `add ${learned.address}/32 (or your network's range) to ${field}`,
+          verdict: verdict ?? 'fail',
+          detail: `${learned.address} (from ${learned.source}) is outside ${field} ${cidrs.join(', ')}: ${outside ?? 'Terraform could create the cluster but not reach its API'}`,
+          fix: fix ? fix(learned.address) : `add ${learned.address}/32 (or your network's range) to ${field}`,
         },
   );
 }

@@ -27,6 +27,8 @@ import { requestProblems } from '../../plumbing/selection/request-problems';
 import type { AwsQuotaNeeds, GcpQuotaNeeds } from '../../plumbing/estimate/quotas';
 import { Shard } from '../../plumbing/selection/shard';
 import { requiredPermissions } from './required-permissions';
+import { admitsAnyAddress } from '../../model/cidr';
+import { OUTSIDE_SOURCES_SEES, outsideSourcesFix } from '../../model/exposure-facts';
 
 export interface PreflightOptions {
   readonly config: LabConfig;
@@ -151,6 +153,10 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   const lists = [
     ...(aws && !emulator ? [{ field: 'aws.endpointPublicAccessCidrs', cidrs: config.aws.endpointPublicAccessCidrs }] : []),
     ...(gcp ? [{ field: 'gcp.masterAuthorizedCidrs', cidrs: config.gcp.masterAuthorizedCidrs }] : []),
+    // A narrowed client list with load balancers selected: the lab deploys, but this machine cannot measure it.
+    ...(kinds.some((k) => k.endsWith('-lb')) && !admitsAnyAddress(config.app.allowedSourceCidrs)
+      ? [{ field: 'app.allowedSourceCidrs', cidrs: config.app.allowedSourceCidrs, outside: OUTSIDE_SOURCES_SEES, verdict: 'warn' as const, fix: outsideSourcesFix }]
+      : []),
   ];
   if (lists.length > 0) findings.push(...addressFindings(await learnPublicAddress({ myIp: options.myIp, url: options.myIpUrl }), lists));
 

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { App } from 'cdktf';
-import { compareOutputs, CompareModel, probeModel } from '../../plumbing/probe/compare-model';
+import { CompareCell, compareOutputs, CompareModel, probeModel } from '../../plumbing/probe/compare-model';
 import { parseOutputs } from '../../plumbing/terraform/outputs';
 import { nothingDeployed } from '../../plumbing/terraform/local-state';
 import { LabConfig } from '../../config/schema';
@@ -18,6 +18,9 @@ import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
 import { StackKind, STACK_KINDS, stackGraph } from '../../plumbing/selection/stack-graph';
 import { findProviderMirror, writeMirrorCliConfig } from '../../plumbing/terraform/terraform';
 import { learnPublicAddress } from '../../plumbing/host-checks';
+import { admitsAnyAddress } from '../../model/cidr';
+import { OUTSIDE_SOURCES_SEES, outsideSourcesFix } from '../../model/exposure-facts';
+import { inRanges } from '../../plumbing/probe/peer';
 import { checkClaims, ClaimCheck, claimsOf } from './claims';
 import { checkDrift, DriftResult, terraform } from './drift';
 import { ReadyResult, waitReady } from './readiness';
@@ -236,8 +239,25 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
     const model = compareOutputs(parseOutputs(selected, options.outputsFile ?? 'terraform output'), options.outputsFile ?? 'terraform output');
     const cells = model.environments.flatMap((e) => e.rows.flatMap((r) => Object.entries(r.clouds).map(([cloud, cell]) => ({ env: e.env, cloud, mode: r.mode, cell: cell! }))));
     if (cells.length === 0) problems.push(`no exposure outputs found for ${lbStacks.join(', ')}: nothing to measure (deployed?)`);
+    // A narrowed app.allowedSourceCidrs keeps out a prober outside it: its exposures are left out, with why, not waited for in vain.
+    const allowed = options.config.app.allowedSourceCidrs;
+    const narrowed = !admitsAnyAddress(allowed) && cells.some((c) => !isLoopbackUrl(c.cell.exposure.url));
+    const learned = narrowed ? await learnPublicAddress({ myIp: options.probe.myIp, url: options.myIpUrl }) : undefined;
+    const outside = learned && 'address' in learned && !inRanges(learned.address, allowed) ? learned : undefined;
+    if (learned && 'reason' in learned)
+      say(`note: app.allowedSourceCidrs admits only ${allowed.join(', ')} and this machine's public address is unknown (${learned.reason}); from outside the list, ${OUTSIDE_SOURCES_SEES}`);
+    const shutOut = (c: (typeof cells)[number]) => outside !== undefined && !isLoopbackUrl(c.cell.exposure.url);
+    for (const c of cells.filter(shutOut)) {
+      const why = `this machine (${outside!.address}, from ${outside!.source}) is outside app.allowedSourceCidrs ${allowed.join(', ')}: ${OUTSIDE_SOURCES_SEES}; ${outsideSourcesFix(
+        outside!.address,
+      )}`;
+      for (const check of ['ready', 'claims'] as const) {
+        leftOut.push({ check, what: `${c.env} ${c.cloud} ${c.mode}`, why });
+        say(`left out: ${check} of ${c.env} ${c.cloud} ${c.mode}: ${why}`);
+      }
+    }
     try {
-      for (const { env, cloud, mode, cell } of cells) {
+      for (const { env, cloud, mode, cell } of cells.filter((c) => !shutOut(c))) {
         const label = `${env} ${cloud} ${mode}`;
         const task = `ready ${label}`;
         let latest: string | undefined;
@@ -253,10 +273,11 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
         );
         live.end(task);
       }
-      const learned = await learnPublicAddress({ myIp: options.probe.myIp, url: options.myIpUrl });
-      if ('address' in learned) proberAddress = learned.address;
-      else say(`probe: own public address unknown (${learned.reason}); client-address facts of non-loopback URLs cannot be measured: pass --my-ip`);
-      claims = await probeClaims(model, raw, { ...options.probe, myIp: proberAddress ?? undefined }, liveProbeProgress(live));
+      const address = learned ?? (await learnPublicAddress({ myIp: options.probe.myIp, url: options.myIpUrl }));
+      if ('address' in address) proberAddress = address.address;
+      else say(`probe: own public address unknown (${address.reason}); client-address facts of non-loopback URLs cannot be measured: pass --my-ip`);
+      const reachable = outside ? withoutCells(model, (env, cloud, cell) => shutOut({ env, cloud, mode: '', cell })) : model;
+      claims = await probeClaims(reachable, raw, { ...options.probe, myIp: proberAddress ?? undefined }, liveProbeProgress(live));
     } finally {
       live.stop();
     }
@@ -264,6 +285,28 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
   }
 
   return writeReport(options, startedAt, { environments: envs, stacks, versions, prober_address: proberAddress, drift, readiness, claims, problems, left_out: leftOut });
+}
+
+/** Whether a URL's host is this machine (the tests' and the emulator's stand-in load balancers): no client list applies. */
+function isLoopbackUrl(url: string | null): boolean {
+  if (!url) return false;
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/** `model` without the cells `drop` picks (and without rows left empty). */
+function withoutCells(model: CompareModel, drop: (env: string, cloud: string, cell: CompareCell) => boolean): CompareModel {
+  return {
+    ...model,
+    environments: model.environments.map((e) => ({
+      ...e,
+      rows: e.rows.map((r) => ({ ...r, clouds: Object.fromEntries(Object.entries(r.clouds).filter(([cloud, cell]) => !drop(e.env, cloud, cell!))) })).filter((r) => Object.keys(r.clouds).length > 0),
+    })),
+  };
 }
 
 /** Writes the report (JSON and Markdown) with what was found; PASSED only when every check asked for ran and passed. */

@@ -38,4 +38,32 @@ describe('preflight of the placeholder config', () => {
     expect(result.findings.find((f) => f.check === 'default quotas')).toMatchObject({ verdict: 'pass' });
     expect(result.ok).toBe(false);
   });
+
+  test.each([
+    ['outside a narrowed list, lb stacks selected', ['198.51.100.0/24'], ['aws-cluster', 'aws-lb'], 'warn'],
+    ['inside a narrowed list', ['203.0.113.0/24'], ['aws-cluster', 'aws-lb'], 'pass'],
+    ['outside, but no lb stack selected', ['198.51.100.0/24'], ['aws-cluster'], undefined],
+    ['under the default list (any address)', ['0.0.0.0/0'], ['aws-cluster', 'aws-lb'], undefined],
+  ] as const)('GIVEN the host %s WHEN preflight runs THEN app.allowedSourceCidrs is checked against its address: %#', async (_, allowedSourceCidrs, kinds, verdict) => {
+    const dead = await deadUrl();
+    const result = await runPreflight({
+      config: labConfig.parse({ app: { allowedSourceCidrs } }),
+      kinds,
+      myIp: '203.0.113.7',
+      registryUrl: dead,
+      awsApi: dead,
+      runTool: () => ({ ok: false, output: 'not found on the PATH' }),
+    });
+    const finding = result.findings.find((f) => f.check === 'host address app');
+    expect(finding?.verdict).toBe(verdict);
+    if (verdict === 'warn') {
+      expect(finding).toEqual({
+        check: 'host address app',
+        verdict: 'warn',
+        detail:
+          "203.0.113.7 (from --my-ip) is outside app.allowedSourceCidrs 198.51.100.0/24: the lab's load balancers do not answer it (AWS's and GKE's L4 ones drop its packets; GKE's Ingress and Gateway answer 403 from Cloud Armor), so verify and compare --probe from here measure nothing",
+        fix: 'run verify and compare --probe from an address inside the list, or add 203.0.113.7/32 to app.allowedSourceCidrs and deploy again',
+      });
+    }
+  });
 });
