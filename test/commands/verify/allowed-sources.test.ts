@@ -6,30 +6,18 @@
  * FAILED for the lab's own filter. Terraform is a stand-in whose plan is clean;
  * the outputs come from a file, and the addresses are documentation ranges.
  */
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fakeTerraformOnPath } from '../../support/fake-terraform';
 import { validConfig } from '../../../lib/config/load';
 import { runVerify, VerifyOptions } from '../../../lib/commands/verify/verify';
 import { OUTSIDE_SOURCES_SEES } from '../../../lib/model/exposure-facts';
 
-const TERRAFORM = `#!/bin/sh
-case "$1" in
-  version) echo '{"terraform_version":"1.11.4","provider_selections":{}}' ;;
-  output) echo '{}' ;;
-  *) echo "$1 ok" ;;
-esac
-exit 0
-`;
-
 describe('verify and a narrowed app.allowedSourceCidrs', () => {
-  const saved = process.env.PATH;
   let dir: string;
+  let restore: () => void;
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'hoplab-verify-sources-'));
-    writeFileSync(join(dir, 'terraform'), TERRAFORM);
-    chmodSync(join(dir, 'terraform'), 0o755);
-    process.env.PATH = `${dir}:${saved}`;
+    ({ dir, restore } = fakeTerraformOnPath('hoplab-verify-sources-'));
     writeFileSync(
       join(dir, 'outputs.json'),
       JSON.stringify({
@@ -40,9 +28,7 @@ describe('verify and a narrowed app.allowedSourceCidrs', () => {
       }),
     );
   });
-  afterAll(() => {
-    process.env.PATH = saved;
-  });
+  afterAll(() => restore());
 
   const verify = (allowedSourceCidrs: string[], myIp: string | undefined, reportPath: string, lines: string[] = []) =>
     runVerify({

@@ -4,40 +4,26 @@
  * aws-lb and its claims lists them as left out, with why, and the verdict is
  * INCOMPLETE. Terraform is a stand-in on the PATH whose plan is clean.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fakeTerraformOnPath } from '../../support/fake-terraform';
 import { validConfig } from '../../../lib/config/load';
 import { EMULATOR_ONLY_WHY, runVerify } from '../../../lib/commands/verify/verify';
 import { renderVerify } from '../../../lib/commands/verify/verify-cli';
 import { stripAnsi } from '../../../lib/plumbing/cli/terminal';
 import { FakeClock, FakeStream } from '../../support/fake-terminal';
 
-const TERRAFORM = `#!/bin/sh
-case "$1" in
-  version) echo '{"terraform_version":"1.11.4","provider_selections":{"registry.terraform.io/hashicorp/aws":"5.100.0"}}' ;;
-  output) echo '{}' ;;
-  *) echo "$1 ok" ;;
-esac
-exit 0
-`;
-
 describe('verify with the emulator and stacks it cannot run', () => {
-  const saved = process.env.PATH;
   let dir: string;
+  let restore: () => void;
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'hoplab-verify-left-out-'));
-    writeFileSync(join(dir, 'terraform'), TERRAFORM);
-    chmodSync(join(dir, 'terraform'), 0o755);
-    process.env.PATH = `${dir}:${saved}`;
+    ({ dir, restore } = fakeTerraformOnPath('hoplab-verify-left-out-'));
     // Something deployed (state with a resource where the emulator's stacks keep it), or verify stops at "nothing is deployed".
     mkdirSync(join(dir, '.hoplab', 'emulator'), { recursive: true });
     writeFileSync(join(dir, '.hoplab', 'emulator', 'terraform.lab-aws-cluster.tfstate'), JSON.stringify({ version: 4, resources: [{ type: 'aws_vpc', name: 'vpc' }] }));
     writeFileSync(join(dir, 'outputs.json'), JSON.stringify({ 'lab-aws-lb': { exposure_native: { mode: 'native', cloud: 'aws', url: 'http://127.0.0.1:1/' } } }));
   });
-  afterAll(() => {
-    process.env.PATH = saved;
-  });
+  afterAll(() => restore());
 
   test('GIVEN --stacks aws-cluster,aws-lb --outputs F WHEN verified against the emulator THEN aws-lb, its readiness and its claims are left out with why, and the verdict is INCOMPLETE, exit 1', async () => {
     const lines: string[] = [];
