@@ -242,6 +242,12 @@ export const OUTSIDE_SOURCES_SEES =
 /** The fix for a host outside a narrowed `app.allowedSourceCidrs`. */
 export const outsideSourcesFix = (address: string) => `run verify and compare --probe from an address inside the list, or add ${address}/32 to app.allowedSourceCidrs and deploy again`;
 
+/** Cloud Armor's basic match (`versioned_expr = "SRC_IPS_V1"`) takes at most this many `src_ip_ranges` in one rule. */
+export const CLOUD_ARMOR_MAX_RANGES_PER_RULE = 10;
+
+/** The rules of the source policy for `allowedSourceCidrs`: one allow rule per {@link CLOUD_ARMOR_MAX_RANGES_PER_RULE} blocks, and the default rule. */
+export const cloudArmorRuleCount = (allowedSourceCidrs: readonly string[]) => Math.ceil(allowedSourceCidrs.length / CLOUD_ARMOR_MAX_RANGES_PER_RULE) + 1;
+
 /** The kinds of exposure whose clients a Cloud Armor security policy filters (GKE's external Application Load Balancers). */
 export const CLOUD_ARMOR_FILTERED: readonly ExposureConstruct[] = ['gce-ingress', 'gke-gateway'];
 

@@ -1,8 +1,9 @@
 import { ComputeSecurityPolicy, ComputeSecurityPolicyRule } from '@cdktf/provider-google/lib/compute-security-policy';
 import { Construct } from 'constructs';
 
-/** Cloud Armor's basic match (`versioned_expr = "SRC_IPS_V1"`) takes at most this many `src_ip_ranges` in one rule. */
-export const CLOUD_ARMOR_MAX_RANGES_PER_RULE = 10;
+import { CLOUD_ARMOR_MAX_RANGES_PER_RULE } from '../../model/exposure-facts';
+
+export { CLOUD_ARMOR_MAX_RANGES_PER_RULE };
 /** The priority of a security policy's default rule (the lowest there is); Cloud Armor requires one. */
 export const CLOUD_ARMOR_DEFAULT_RULE_PRIORITY = 2147483647;
 /** The priority of the first allow rule; the next ones follow it, one apart. */

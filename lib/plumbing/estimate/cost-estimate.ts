@@ -1,6 +1,6 @@
 import { LabConfig } from '../../config/schema';
 import { labEnvironments } from '../../config/environments';
-import { exposureFacts, offeredModes } from '../../model/exposure-facts';
+import { cloudArmorRuleCount, exposureFacts, gkeNeedsSecurityPolicy, offeredModes } from '../../model/exposure-facts';
 import { PRICE_TABLE } from './price-table';
 import { STACK_KINDS, StackKind } from '../selection/stack-graph';
 import { plural } from '../cli/terminal';
@@ -78,6 +78,15 @@ export function estimateCost(config: LabConfig, selection: CostSelection = {}): 
     { cloud: 'gcp', stack: 'gcp-cluster', item: 'node boot disk (pd-balanced 50 GB)', quantity: gkeNodes, unitPerHour: gcp.nodeDiskHour },
     { cloud: 'gcp', stack: 'gcp-cluster', item: 'Cloud NAT (per VM)', quantity: gkeNodes, unitPerHour: gcp.natPerVmHour },
     { cloud: 'gcp', stack: 'gcp-lb', item: 'load balancer forwarding rule', quantity: gcpLoadBalancers, unitPerHour: gcp.forwardingRuleHour },
+    // A narrowed app.allowedSourceCidrs with a GKE Ingress or Gateway: the Cloud Armor policy (billed per policy, per rule and per
+    // request). Its prices are not in the table: they could not be checked against Google's price page when this was written.
+    {
+      cloud: 'gcp',
+      stack: 'gcp-cluster',
+      item: `Cloud Armor policy (${cloudArmorRuleCount(config.app.allowedSourceCidrs)} rules)`,
+      quantity: gkeNeedsSecurityPolicy(modes, config.app.allowedSourceCidrs) ? 1 : 0,
+      unitPerHour: undefined,
+    },
   ];
   const lines = all.filter((line) => line.quantity > 0 && kinds.includes(line.stack));
   const sum = (cloud: 'aws' | 'gcp') => lines.filter((l) => l.cloud === cloud).reduce((total, l) => total + l.quantity * (l.unitPerHour ?? 0), 0);

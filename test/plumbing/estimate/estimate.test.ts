@@ -47,6 +47,20 @@ describe('estimateCost', () => {
     expect(formatCostEstimate(estimate).at(-1)).toBe('  not priced (add to lib/plumbing/estimate/price-table.ts): gcp: Compute Engine c3-standard-4 node');
   });
 
+  test.each([
+    ['a narrowed list with the GKE Ingress', { exposures: ['native'], app: { allowedSourceCidrs: ['198.51.100.0/24'] } }, ['gcp: Cloud Armor policy (2 rules)']],
+    ['11 blocks and the GKE Gateway', { exposures: ['gateway'], app: { allowedSourceCidrs: Array.from({ length: 11 }, (_, i) => `198.51.${i}.0/24`) } }, ['gcp: Cloud Armor policy (3 rules)']],
+    ['a narrowed list but only L4 exposures', { exposures: ['nodeport-l4'], app: { allowedSourceCidrs: ['198.51.100.0/24'] } }, []],
+    ['the default list', { exposures: ['native'] }, []],
+  ])('GIVEN %s WHEN estimated THEN the Cloud Armor policy is named as not priced exactly when the cluster stack makes it', (_, config, unpriced) => {
+    const estimate = estimateCost(validConfig(config, 'test'));
+    expect(estimate.unpriced).toEqual(unpriced);
+    // Not priced: counted as 0, so the totals are those without it.
+    const without = estimateCost(validConfig({ ...config, app: undefined }, 'test'));
+    expect(estimate.hour.total).toBeCloseTo(without.hour.total, 9);
+    expect(estimateCost(validConfig(config, 'test'), { kinds: ['gcp-lb'] }).unpriced).toEqual([]);
+  });
+
   test('GIVEN the estimate WHEN formatted THEN it states the price date, the regions and the totals', () => {
     const lines = formatCostEstimate(estimateCost(validConfig({ attendees: ['a', 'b'] }, 'test')));
     expect(lines[0]).toBe(`Estimated cost (list prices of ${PRICE_TABLE.asOf}, us-east-1 and us-central1; no data transfer or LB capacity units):`);
