@@ -218,6 +218,16 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
   if (options.signal?.aborted) onSignal();
   options.signal?.addEventListener('abort', onSignal, { once: true });
 
+  /**
+   * Sleeps until `due` on the clock. A Node timer can fire before its time by
+   * performance.now (libuv schedules it from the loop's cached time, which lags
+   * more on a busy machine), and an interval's snapshot taken at 999 ms would be
+   * labelled 00:00; so it sleeps again for what is left.
+   */
+  const sleepUntil = async (due: number) => {
+    for (let wait = due - clock.now(); wait > 0 && !over.signal.aborted; wait = due - clock.now()) await clock.sleep(wait, over.signal);
+  };
+
   const state = targets.map(() => ({ samples: [] as Timed[], sent: 0, ok: 0, failed: 0, skipped: 0, inFlight: 0, lastCount: 0 }));
   const pending = new Set<Promise<void>>();
 
@@ -226,8 +236,7 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
     for (let k = 0; ; k += 1) {
       const due = start + k * gapMs;
       if (due >= end) break;
-      const wait = due - clock.now();
-      if (wait > 0) await clock.sleep(wait, over.signal);
+      await sleepUntil(due);
       if (over.signal.aborted) break;
       if (s.inFlight >= perExposureCap || !global.tryAcquire()) {
         s.skipped += 1;
@@ -332,8 +341,7 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
   const senders = Promise.all(targets.map((target, i) => (typeof target.url === 'string' ? Promise.resolve() : sender(target, state[i]))));
   for (let k = 1; ; k += 1) {
     const due = Math.min(start + k * options.intervalMs, end);
-    const wait = due - clock.now();
-    if (wait > 0) await clock.sleep(wait, over.signal);
+    await sleepUntil(due);
     if (over.signal.aborted || clock.now() >= end) break;
     await snapshot(false);
   }

@@ -90,6 +90,17 @@ describe('watch pacing', () => {
   });
 });
 
+describe('watch on a timer that fires early', () => {
+  test('GIVEN sleeps that wake 1 ms before their time (a Node timer on a busy machine) WHEN watched THEN every interval and request still waits for its time, and the frames are labelled 1 s, 2 s, 3 s', async () => {
+    const { clock, targets, send } = setup(1);
+    const early = { now: () => clock.now(), sleep: (ms: number, signal: AbortSignal) => clock.sleep(ms > 1 ? ms - 1 : ms, signal) };
+    const frames: WatchFrame[] = [];
+    const result = await watchTargets(targets, { ...BASE, rate: 4, durationMs: 3000, clock: early, send, onFrame: (f) => void frames.push(f) });
+    expect(frames.map((f) => f.t_ms)).toEqual([1000, 2000, 3000]);
+    expect(result.exposures[0].sent).toBe(12);
+  });
+});
+
 describe('watch snapshots and changes', () => {
   test('GIVEN a steady exposure WHEN watched THEN each snapshot has its rate, latency, Pods, nodes and verdict', async () => {
     const { clock, targets, send } = setup(1);
