@@ -9,7 +9,8 @@ import { PROBE_LIMITS } from '../../plumbing/probe/probe';
 import { loadConfig } from '../../config/load';
 import { parseReportFormat, ReportFormat } from '../../plumbing/cli/finding';
 import { checkMyIp } from '../../plumbing/host-checks';
-import { driftLines, renderVerifyMarkdown, VERDICT_WORD, verdictSentence, VerifyOptions, VerifyReport } from './verify';
+import { VerifyOptions } from './verify';
+import { driftLines, renderVerifyMarkdown, VERDICT_WORD, verdictSentence, VerifyReport } from './verify-report';
 
 export const VERIFY_HELP = `usage: npm run verify -- [--env a,b] [--stacks kinds] [--wait SECONDS] [--my-ip ADDRESS]
                         [--count N] [--concurrency N] [--timeout MS] [--outputs FILE]

@@ -3,7 +3,7 @@
  * stack, every exposure ready, and each exposure's measured behaviour equal to
  * its claims; with a Markdown and JSON report to keep.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { CompareCell, compareOutputs, CompareModel, probeModel } from '../../plumbing/probe/compare-model';
@@ -21,9 +21,11 @@ import { learnPublicAddress } from '../../plumbing/host-checks';
 import { admitsAnyAddress } from '../../model/cidr';
 import { OUTSIDE_SOURCES_SEES, outsideSourcesFix } from '../../model/exposure-facts';
 import { inRanges } from '../../plumbing/probe/peer';
+import { loopbackAddress } from '../../plumbing/probe/probe-summary';
 import { checkClaims, ClaimCheck, claimsOf } from './claims';
 import { checkDrift, DriftResult, terraform } from './drift';
 import { ReadyResult, waitReady } from './readiness';
+import { driftSummary, LeftOut, renderVerifyMarkdown, Verdict, VerifyReport } from './verify-report';
 import { LiveClock, LiveStatus, SYSTEM_CLOCK } from '../../plumbing/cli/live-status';
 import { plural, WritableTerminal } from '../../plumbing/cli/terminal';
 import { ProbeProgress } from '../../plumbing/probe/progress';
@@ -57,39 +59,7 @@ export interface VerifyOptions {
   readonly clock?: LiveClock;
 }
 
-/** A check that was asked for and did not run, and why. */
-export interface LeftOut {
-  /** `drift`, `ready` or `claims`. */
-  readonly check: 'drift' | 'ready' | 'claims';
-  /** What it would have covered: a stack, or the exposures of one. */
-  readonly what: string;
-  readonly why: string;
-}
-
-/** `passed`: everything asked for ran and passed. `failed`: something failed. `incomplete`: nothing failed, but not everything asked for ran. */
-export type Verdict = 'passed' | 'failed' | 'incomplete';
-
-export interface VerifyReport {
-  readonly schema: 'hoplab.verify/v1';
-  readonly started_at: string;
-  readonly finished_at: string;
-  readonly environments: readonly string[];
-  readonly stacks: readonly string[];
-  readonly emulator: string | null;
-  readonly versions: { readonly hoplab: string; readonly terraform: string | null; readonly providers: Readonly<Record<string, string>> };
-  readonly prober_address: string | null;
-  readonly drift: readonly DriftResult[];
-  readonly readiness: readonly ReadyResult[];
-  readonly claims: readonly ClaimCheck[];
-  readonly problems: readonly string[];
-  /** Checks asked for that did not run, with why; never counted as passed. */
-  readonly left_out: readonly LeftOut[];
-  readonly verdict: Verdict;
-  /** `verdict === 'passed'`. */
-  readonly ok: boolean;
-  /** Where the report files were written. */
-  readonly files: { readonly markdown: string; readonly json: string };
-}
+export type { LeftOut, Verdict, VerifyReport } from './verify-report';
 
 function hoplabVersion(cwd: string): string {
   for (const dir of [cwd, resolve(__dirname, '..'), resolve(__dirname, '..', '..')]) {
@@ -241,6 +211,7 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
     if (cells.length === 0) problems.push(`no exposure outputs found for ${lbStacks.join(', ')}: nothing to measure (deployed?)`);
     // A narrowed app.allowedSourceCidrs keeps out a prober outside it: its exposures are left out, with why, not waited for in vain.
     const allowed = options.config.app.allowedSourceCidrs;
+    const isLoopbackUrl = (url: string | null) => url !== null && URL.canParse(url) && loopbackAddress(new URL(url)) !== null;
     const narrowed = !admitsAnyAddress(allowed) && cells.some((c) => !isLoopbackUrl(c.cell.exposure.url));
     const learned = narrowed ? await learnPublicAddress({ myIp: options.probe.myIp, url: options.myIpUrl }) : undefined;
     const outside = learned && 'address' in learned && !inRanges(learned.address, allowed) ? learned : undefined;
@@ -287,17 +258,6 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
   return writeReport(options, startedAt, { environments: envs, stacks, versions, prober_address: proberAddress, drift, readiness, claims, problems, left_out: leftOut });
 }
 
-/** Whether a URL's host is this machine (the tests' and the emulator's stand-in load balancers): no client list applies. */
-function isLoopbackUrl(url: string | null): boolean {
-  if (!url) return false;
-  try {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    return host === 'localhost' || host === '::1' || /^127\./.test(host);
-  } catch {
-    return false;
-  }
-}
-
 /** `model` without the cells `drop` picks (and without rows left empty). */
 function withoutCells(model: CompareModel, drop: (env: string, cloud: string, cell: CompareCell) => boolean): CompareModel {
   return {
@@ -338,16 +298,6 @@ function writeReport(options: VerifyOptions, startedAt: Date, found: Omit<Verify
   writeFileSync(report.files.json, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(report.files.markdown, renderVerifyMarkdown(report));
   return report;
-}
-
-/** `no changes`, `1 resource would change`, `2 resources would change; 1 changed outside Terraform (refresh only)`, or the error. */
-export function driftSummary(d: DriftResult): string {
-  if (d.status === 'clean') return 'no changes';
-  if (d.status === 'error') return d.error ?? 'error';
-  const parts = [`${plural(d.resources.length, 'resource')} would change`];
-  if (d.outputs && d.outputs.length > 0) parts.push(`${plural(d.outputs.length, 'output')} would change`);
-  if (d.outside_changes.length > 0) parts.push(`${plural(d.outside_changes.length, 'resource')} changed outside Terraform (refresh only)`);
-  return parts.join('; ');
 }
 
 /** The probe's progress (compare --probe's) as a live task per exposure: `probe <label>`, its requests done and failed (exposures are probed at the same time). */
@@ -398,84 +348,3 @@ export async function probeClaims(
     ),
   );
 }
-
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, '<br>');
-
-/** The verdict in one word: PASSED only when every check asked for ran and passed. */
-export const VERDICT_WORD: Readonly<Record<Verdict, string>> = { passed: 'PASSED', failed: 'FAILED', incomplete: 'INCOMPLETE' };
-
-/** The lines of one drift result: what an apply would change, then, labelled, what changed outside Terraform. */
-export function driftLines(d: DriftResult): string[] {
-  return [
-    ...d.resources.map((r) => `would change: ${r.address} ${r.actions} (${r.attributes.join(', ') || 'no attribute named'})`),
-    ...(d.outputs ?? []).map((o) => `output would change: ${o}`),
-    ...d.outside_changes.map((r) => `changed outside Terraform (refresh only; the plan depends on it): ${r.address} (${r.attributes.join(', ')})`),
-  ];
-}
-
-/** The report in Markdown: verdict first, then drift, readiness and claims with the probe's figures, and what was left out. */
-export function renderVerifyMarkdown(report: VerifyReport): string {
-  const lines = [
-    `# hoplab verify: ${VERDICT_WORD[report.verdict]}`,
-    '',
-    `- environments: ${report.environments.join(', ')}; stacks: ${report.stacks.join(', ')}`,
-    `- started ${report.started_at}, finished ${report.finished_at}${report.emulator ? `; emulator ${report.emulator}` : ''}`,
-    `- hoplab ${report.versions.hoplab}, Terraform ${report.versions.terraform ?? 'unknown'}${Object.entries(report.versions.providers)
-      .map(([p, v]) => `, ${p} ${v}`)
-      .join('')}`,
-    `- prober's public address: ${report.prober_address ?? 'unknown'}`,
-    ...report.problems.map((p) => `- problem: ${p}`),
-    '',
-    '## Drift (terraform plan)',
-    '',
-    '| stack | result | what an apply would change; what changed outside Terraform that the plan depends on |',
-    '|---|---|---|',
-    ...report.drift.map(
-      (d) =>
-        `| ${d.stack} | ${d.status === 'clean' ? 'no changes' : d.status === 'drift' ? 'DRIFT' : 'ERROR'} (${d.seconds} s) | ${cell(
-          d.status === 'error' ? d.error ?? '' : driftLines(d).join('\n'),
-        )} |`,
-    ),
-  ];
-  if (report.readiness.length > 0) {
-    lines.push('', '## Ready', '', '| exposure | URL | ready | after | last answer |', '|---|---|---|---|---|');
-    lines.push(...report.readiness.map((r) => `| ${r.label} | ${r.url ?? '-'} | ${r.ready ? 'yes' : 'NO'} | ${r.seconds} s, ${plural(r.attempts, 'attempt')} | ${cell(r.last)} |`));
-  }
-  if (report.claims.length > 0) {
-    lines.push('', '## Claims against measurement', '', '| exposure | result | facts (claimed / measured) | probe | why |', '|---|---|---|---|---|');
-    lines.push(
-      ...report.claims.map((c) => {
-        const facts = c.facts.map((f) => `${f.fact}: ${String(f.claimed)} / ${String(f.measured)}`).join('<br>');
-        const p = c.probe;
-        const figures = p
-          ? `${p.ok}/${p.sent} ok${p.latency_ms ? `, p50 ${p.latency_ms.p50} ms, p95 ${p.latency_ms.p95} ms` : ''}, ${plural(Object.keys(p.pods).length, 'Pod')}, ${plural(
-              Object.keys(p.nodes).length,
-              'node',
-            )}`
-          : '-';
-        return `| ${c.env} ${c.cloud} ${c.mode} | ${c.status === 'match' ? 'match' : c.status === 'contradiction' ? 'CONTRADICTION' : 'NOT MEASURED'} | ${facts || '-'} | ${figures} | ${cell(
-          c.reason ?? '',
-        )} |`;
-      }),
-    );
-  }
-  if (report.left_out.length > 0) {
-    lines.push('', '## Left out (asked for, not run: not passed)', '', '| check | of | why |', '|---|---|---|');
-    lines.push(...report.left_out.map((l) => `| ${l.check} | ${cell(l.what)} | ${cell(l.why)} |`));
-  }
-  lines.push('', `Exit ${report.ok ? 0 : 1}: ${verdictSentence(report)}.`, '');
-  return lines.join('\n');
-}
-
-/** Why the verdict is what it is, in one sentence. */
-export function verdictSentence(report: VerifyReport): string {
-  if (report.verdict === 'passed') return 'no drift, and every exposure ready and as claimed';
-  if (report.verdict === 'failed') return 'see above';
-  return `nothing that ran failed, but ${plural(
-    report.left_out.length,
-    'check',
-  )} asked for did not run (see "Left out"); verify only what can run here (with HOPLAB_AWS_ENDPOINT: --stacks aws-cluster) for a verdict`;
-}
-
-/** Whether the report file exists (for tests and the CLI's last line). */
-export const reportWritten = (report: VerifyReport) => existsSync(report.files.json) && existsSync(report.files.markdown);

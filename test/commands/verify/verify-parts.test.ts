@@ -6,7 +6,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { changedResources, differingAttributes } from '../../../lib/commands/verify/drift';
 import { waitReady } from '../../../lib/commands/verify/readiness';
-import { driftSummary } from '../../../lib/commands/verify/verify';
+import { driftSummary } from '../../../lib/commands/verify/verify-report';
 import { deadUrl } from '../../support/echo-servers';
 
 describe('drift from a plan', () => {
