@@ -53,6 +53,11 @@ export interface OpenedPage {
   close(): Promise<void>;
 }
 
+/** The drawn width and height (CSS pixels) of each element `selector` matches in the page, in document order. */
+export function drawnSizes(opened: OpenedPage, selector: string): Promise<{ width: number; height: number }[]> {
+  return opened.page.$$eval(selector, (elements) => elements.map((e) => ({ width: e.getBoundingClientRect().width, height: e.getBoundingClientRect().height })));
+}
+
 /**
  * Opens `path` (a file on disk) in headless chromium with a fresh, empty
  * profile and waits for its `load` event. `options.chromium` is for the

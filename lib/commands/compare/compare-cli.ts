@@ -7,9 +7,8 @@ import { parseArgs } from 'node:util';
 import { compareOutputs, probeModel } from '../../plumbing/probe/compare-model';
 import { collectOutputs, CommandRunner, CompareInputError, LabOutputs, readOutputsFile, runCommand, stackEnvironment } from '../../plumbing/terraform/outputs';
 import { ProgressStream, progressReporter } from '../../plumbing/probe/progress';
-import { loadConfig } from '../../config/load';
-import { labEnvironments } from '../../config/environments';
-import { parseShard, selectShard, SHARD_OPTION } from '../../plumbing/selection/shard';
+import { SHARD_OPTION } from '../../plumbing/selection/shard';
+import { shardEnvironments } from '../../plumbing/selection/selection';
 import { COMPARE_FORMATS, CompareFormat, renderCompare } from './render-compare';
 import { PROBE_LIMITS } from '../../plumbing/probe/probe';
 import { highlight } from '../../plumbing/cli/terminal';
@@ -156,11 +155,7 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
     if (myIp !== undefined && isIP(myIp) === 0) {
       throw new CompareInputError(`--my-ip ${myIp} is not an IP address (e.g. 203.0.113.7)`);
     }
-    if (values.shard !== undefined) {
-      const shard = parseShard(values.shard);
-      const all = io.environments ? io.environments() : labEnvironments(loadConfig().config).map((e) => e.name);
-      inShard = new Set(selectShard(all, shard));
-    }
+    if (values.shard !== undefined) inShard = shardEnvironments(values.shard, io.environments);
     settings = {
       format,
       count: bounded('count', '--count', values.count),

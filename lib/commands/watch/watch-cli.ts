@@ -10,9 +10,8 @@ import { parseArgs } from 'node:util';
 import { EXPOSURE_MODES } from '../../model/modes';
 import { compareOutputs, probeTargets } from '../../plumbing/probe/compare-model';
 import { collectOutputs, CommandRunner, CompareInputError, LabOutputs, readOutputsFile, runCommand, stackEnvironment } from '../../plumbing/terraform/outputs';
-import { loadConfig } from '../../config/load';
-import { labEnvironments } from '../../config/environments';
-import { parseShard, selectShard, SHARD_OPTION } from '../../plumbing/selection/shard';
+import { SHARD_OPTION } from '../../plumbing/selection/shard';
+import { shardEnvironments } from '../../plumbing/selection/selection';
 import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal, wrapWords } from '../../plumbing/cli/terminal';
 import { LiveScreen } from '../../plumbing/cli/live-screen';
 import { WatchClock, WatchEvent, watchTargets, WATCH_LIMITS } from '../../plumbing/probe/watch';
@@ -165,11 +164,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     const myIp = values['my-ip'];
     if (myIp !== undefined && isIP(myIp) === 0) throw new CompareInputError(`--my-ip ${myIp} is not an IP address (e.g. 203.0.113.7)`);
     if (values.html !== undefined) checkWritable(values.html);
-    if (values.shard !== undefined) {
-      const shard = parseShard(values.shard);
-      const all = io.environments ? io.environments() : labEnvironments(loadConfig().config).map((e) => e.name);
-      inShard = new Set(selectShard(all, shard));
-    }
+    if (values.shard !== undefined) inShard = shardEnvironments(values.shard, io.environments);
     settings = {
       format,
       rate: bounded('rate', '--rate', values.rate),

@@ -181,14 +181,16 @@ export function summarizeProbe(samples: readonly Sample[], ctx: SummaryContext):
   };
 }
 
-/** The prober's own address for a URL: loopback for loopback URLs, else `--my-ip`, else unknown. */
-export function proberAddressFor(url: URL, myIp: string | undefined): string | null {
+/** This machine's loopback address when the URL's host is one (127.0.0.0/8, ::1), else null: no load balancer stands between. */
+export function loopbackAddress(url: URL): '127.0.0.1' | '::1' | null {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (/^127\./.test(host)) {
     return '127.0.0.1';
   }
-  if (host === '::1') {
-    return '::1';
-  }
-  return myIp ?? null;
+  return host === '::1' ? '::1' : null;
+}
+
+/** The prober's own address for a URL: loopback for loopback URLs, else `--my-ip`, else unknown. */
+export function proberAddressFor(url: URL, myIp: string | undefined): string | null {
+  return loopbackAddress(url) ?? myIp ?? null;
 }

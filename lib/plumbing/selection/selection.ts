@@ -1,6 +1,7 @@
 /** Which environments and stacks a command works on: --env, --shard and --stacks, read the same way by every command. */
 import { LabConfig } from '../../config/schema';
 import { labEnvironments } from '../../config/environments';
+import { loadConfig } from '../../config/load';
 import { STACK_KINDS, StackKind } from './stack-graph';
 import { checkShardBackend, formatShard, parseShard, selectShard, Shard } from './shard';
 import { plural } from '../cli/terminal';
@@ -86,4 +87,13 @@ export function parseSelection(
   }
   if (refuseLocalShard) checkShardBackend(config.backend, selected.shard);
   return { ...selected, kinds };
+}
+
+/**
+ * The environments of shard `text` (K/N) for commands that read outputs rather than deploy
+ * (compare, watch): of `environments` when given (tests), else of the config's, read as deploy reads them.
+ */
+export function shardEnvironments(text: string, environments?: () => readonly string[]): Set<string> {
+  const all = environments ? environments() : labEnvironments(loadConfig().config).map((e) => e.name);
+  return new Set(selectShard(all, parseShard(text)));
 }

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExplain } from '../../../lib/commands/explain/explain-cli';
-import { openFile, OpenedPage } from '../../support/browser';
+import { drawnSizes, openFile, OpenedPage } from '../../support/browser';
 import { fixture } from '../../support/fixtures';
 import { FIXTURE_APP } from '../../plumbing/plan/support';
 
@@ -34,7 +34,7 @@ test('GIVEN the explain page WHEN opened THEN no console error and no request le
 });
 
 test('GIVEN the page THEN every diagram (an overview per cloud, a picture per exposure) is drawn at a visible size', async () => {
-  const sizes = await opened.page.$$eval('svg', (svgs) => svgs.map((s) => ({ width: s.getBoundingClientRect().width, height: s.getBoundingClientRect().height })));
+  const sizes = await drawnSizes(opened, 'svg');
   expect(sizes).toHaveLength(2 + 3 + 3);
   for (const size of sizes) {
     expect(size.width).toBeGreaterThan(100);

@@ -10,7 +10,7 @@ import { validConfig } from '../../../lib/config/load';
 import { handout } from '../../../lib/commands/handout/handout';
 import { explainLab } from '../../../lib/plumbing/plan/explain-lab';
 import { fixture } from '../../support/fixtures';
-import { openFile, OpenedPage } from '../../support/browser';
+import { drawnSizes, openFile, OpenedPage } from '../../support/browser';
 
 const dir = mkdtempSync(join(tmpdir(), 'hoplab-handout-browser-'));
 let opened: OpenedPage;
@@ -40,7 +40,7 @@ test('GIVEN the handout page and the index WHEN opened THEN no console error and
 });
 
 test('GIVEN the handout page THEN each exposure’s picture is drawn at a visible, non-zero size', async () => {
-  const sizes = await opened.page.$$eval('section.exposure svg', (svgs) => svgs.map((s) => ({ width: s.getBoundingClientRect().width, height: s.getBoundingClientRect().height })));
+  const sizes = await drawnSizes(opened, 'section.exposure svg');
   expect(sizes).toHaveLength(6);
   for (const size of sizes) {
     expect(size.width).toBeGreaterThan(100);

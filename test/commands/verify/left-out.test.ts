@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeTerraformOnPath } from '../../support/fake-terraform';
 import { validConfig } from '../../../lib/config/load';
-import { EMULATOR_ONLY_WHY, runVerify } from '../../../lib/commands/verify/verify';
+import { EMULATOR_ONLY_WHY, runVerify, VerifyOptions } from '../../../lib/commands/verify/verify';
 import { renderVerify } from '../../../lib/commands/verify/verify-cli';
 import { stripAnsi } from '../../../lib/plumbing/cli/terminal';
 import { FakeClock, FakeStream } from '../../support/fake-terminal';
@@ -25,19 +25,21 @@ describe('verify with the emulator and stacks it cannot run', () => {
   });
   afterAll(() => restore());
 
-  test('GIVEN --stacks aws-cluster,aws-lb --outputs F WHEN verified against the emulator THEN aws-lb, its readiness and its claims are left out with why, and the verdict is INCOMPLETE, exit 1', async () => {
-    const lines: string[] = [];
-    const report = await runVerify({
+  /** verify against the emulator in `dir`, of the default lab, with no wait: `options` say what differs. */
+  const verify = (options: Pick<VerifyOptions, 'kinds' | 'reportPath'> & Partial<VerifyOptions>) =>
+    runVerify({
       config: validConfig({}, 'test'),
-      kinds: ['aws-cluster', 'aws-lb'],
       cwd: dir,
       awsEndpoint: 'http://127.0.0.1:1',
-      outputsFile: join(dir, 'outputs.json'),
       waitMs: 0,
       probe: { count: 1, concurrency: 1, timeoutMs: 1000 },
-      reportPath: 'report',
-      progress: (l) => lines.push(l),
+      progress: () => undefined,
+      ...options,
     });
+
+  test('GIVEN --stacks aws-cluster,aws-lb --outputs F WHEN verified against the emulator THEN aws-lb, its readiness and its claims are left out with why, and the verdict is INCOMPLETE, exit 1', async () => {
+    const lines: string[] = [];
+    const report = await verify({ kinds: ['aws-cluster', 'aws-lb'], outputsFile: join(dir, 'outputs.json'), reportPath: 'report', progress: (l) => lines.push(l) });
     expect(report.drift.map((d) => [d.stack, d.status])).toEqual([['lab-aws-cluster', 'clean']]);
     expect(report.left_out).toEqual([
       { check: 'drift', what: 'lab-aws-lb', why: EMULATOR_ONLY_WHY },
@@ -64,34 +66,14 @@ describe('verify with the emulator and stacks it cannot run', () => {
   });
 
   test('GIVEN only what the emulator can run WHEN verified THEN nothing is left out and a clean plan PASSES', async () => {
-    const report = await runVerify({
-      config: validConfig({}, 'test'),
-      kinds: ['aws-cluster'],
-      cwd: dir,
-      awsEndpoint: 'http://127.0.0.1:1',
-      waitMs: 0,
-      probe: { count: 1, concurrency: 1, timeoutMs: 1000 },
-      reportPath: 'report-2',
-      progress: () => undefined,
-    });
+    const report = await verify({ kinds: ['aws-cluster'], reportPath: 'report-2' });
     expect([report.verdict, report.ok, report.left_out]).toEqual(['passed', true, []]);
     expect(renderVerify(report, 'table').split('\n')[0]).toBe('hoplab verify: PASSED (lab)');
   });
 
   test('GIVEN a terminal WHEN verify plans a stack THEN a live block shows the stack and its phase (init, then plan) in place, and the result line lands above it', async () => {
     const stream = new FakeStream(true, 100);
-    const report = await runVerify({
-      config: validConfig({}, 'test'),
-      kinds: ['aws-cluster'],
-      cwd: dir,
-      awsEndpoint: 'http://127.0.0.1:1',
-      waitMs: 0,
-      probe: { count: 1, concurrency: 1, timeoutMs: 1000 },
-      reportPath: 'report-3',
-      progress: () => undefined,
-      progressStream: stream,
-      clock: new FakeClock(),
-    });
+    const report = await verify({ kinds: ['aws-cluster'], reportPath: 'report-3', progressStream: stream, clock: new FakeClock() });
     expect(report.verdict).toBe('passed');
     const frames = stream.writes.map((w) => stripAnsi(w));
     expect(frames).toContain('verify: 1 running (0s so far)\n  drift lab-aws-cluster  init     0s\n');

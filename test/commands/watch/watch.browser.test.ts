@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
 import { runWatch } from '../../../lib/commands/watch/watch-cli';
 import { ControlledServer, startControlledEchoServer } from '../../support/echo-servers';
-import { openFile, OpenedPage } from '../../support/browser';
+import { drawnSizes, openFile, OpenedPage } from '../../support/browser';
 
 const dir = mkdtempSync(join(tmpdir(), 'hoplab-watch-browser-'));
 let local: ControlledServer;
@@ -61,7 +61,7 @@ test('GIVEN the watch page WHEN opened THEN no console error and no request leav
 });
 
 test('GIVEN the watch page THEN each probed exposure’s chart is drawn at a visible, non-zero size', async () => {
-  const sizes = await opened.page.$$eval('section.exposure svg', (svgs) => svgs.map((s) => ({ width: s.getBoundingClientRect().width, height: s.getBoundingClientRect().height })));
+  const sizes = await drawnSizes(opened, 'section.exposure svg');
   expect(sizes).toHaveLength(2);
   for (const size of sizes) {
     expect(size.width).toBeGreaterThan(300);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { htmlPage } from '../../../lib/plumbing/pictures/html-page';
 import { exposurePathSvg, overviewSvg } from '../../../lib/plumbing/pictures/path-diagram';
-import { openFile, OpenedPage } from '../../support/browser';
+import { drawnSizes, openFile, OpenedPage } from '../../support/browser';
 import { demoEnvironment, unknownExposure } from './support';
 
 const dir = mkdtempSync(join(tmpdir(), 'hoplab-pictures-'));
@@ -34,7 +34,7 @@ test('GIVEN every diagram of the default lab on one page WHEN opened THEN no con
 });
 
 test('GIVEN the page THEN every diagram is drawn at a visible, non-zero size', async () => {
-  const sizes = await opened.page.$$eval('svg', (svgs) => svgs.map((s) => ({ width: s.getBoundingClientRect().width, height: s.getBoundingClientRect().height })));
+  const sizes = await drawnSizes(opened, 'svg');
   // Overview and exposures of both clouds, the unknown path and the empty overview.
   expect(sizes).toHaveLength(2 + 6 + 5 + 2);
   for (const size of sizes) {
