@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { compareOutputs, probeModel } from '../../plumbing/probe/compare-model';
-import { collectOutputs, CommandRunner, CompareInputError, LabOutputs, readOutputsFile, runCommand, stackEnvironment } from '../../plumbing/terraform/outputs';
+import { CommandRunner, CompareInputError, LabOutputs, readLabOutputs } from '../../plumbing/terraform/outputs';
 import { ProgressStream, progressReporter } from '../../plumbing/probe/progress';
 import { SHARD_OPTION } from '../../plumbing/selection/shard';
 import { shardEnvironments } from '../../plumbing/selection/selection';
@@ -172,14 +172,13 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
   let outputs: LabOutputs;
   let source: string;
   try {
-    if (values.outputs !== undefined) {
-      outputs = readOutputsFile(values.outputs);
-      source = values.outputs;
-    } else {
-      io.err(`compare: collecting outputs with npx cdktf output (stacks of ${values.dir}/manifest.json)\n`);
-      outputs = await collectOutputs(values.dir!, io.run ?? runCommand, (stack) => !inShard || inShard.has(stackEnvironment(stack)));
-      source = 'cdktf output';
-    }
+    ({ outputs, source } = await readLabOutputs({
+      outputsFile: values.outputs,
+      synthDir: values.dir!,
+      run: io.run,
+      keepEnv: (env) => !inShard || inShard.has(env),
+      say: (line) => io.err(`compare: ${line}\n`),
+    }));
     if (inShard) {
       const keep = inShard;
       outputs = { ...outputs, environments: outputs.environments.filter((e) => keep.has(e.env)) };

@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXPOSURE_MODES } from '../../model/modes';
 import { compareOutputs, probeTargets } from '../../plumbing/probe/compare-model';
-import { collectOutputs, CommandRunner, CompareInputError, LabOutputs, readOutputsFile, runCommand, stackEnvironment } from '../../plumbing/terraform/outputs';
+import { CommandRunner, CompareInputError, LabOutputs, readLabOutputs } from '../../plumbing/terraform/outputs';
 import { SHARD_OPTION } from '../../plumbing/selection/shard';
 import { shardEnvironments } from '../../plumbing/selection/selection';
 import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal, wrapWords } from '../../plumbing/cli/terminal';
@@ -182,12 +182,13 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
 
   let outputs: LabOutputs;
   try {
-    if (values.outputs !== undefined) {
-      outputs = readOutputsFile(values.outputs);
-    } else {
-      io.err(`watch: collecting outputs with npx cdktf output (stacks of ${values.dir}/manifest.json)\n`);
-      outputs = await collectOutputs(values.dir!, io.run ?? runCommand, (stack) => (!envs || envs.includes(stackEnvironment(stack))) && (!inShard || inShard.has(stackEnvironment(stack))));
-    }
+    ({ outputs } = await readLabOutputs({
+      outputsFile: values.outputs,
+      synthDir: values.dir!,
+      run: io.run,
+      keepEnv: (env) => (!envs || envs.includes(env)) && (!inShard || inShard.has(env)),
+      say: (line) => io.err(`watch: ${line}\n`),
+    }));
   } catch (error) {
     if (error instanceof CompareInputError) {
       io.err(`watch: ${error.message}\n`);

@@ -238,6 +238,24 @@ export async function collectOutputs(synthDir: string, run: CommandRunner = runC
   }
 }
 
+/**
+ * The lab's outputs for a command that reads them (compare, watch): from `outputsFile` when given,
+ * else collected with `npx cdktf output` from the stacks of `synthDir` whose environment `keepEnv`
+ * keeps, said first on `say`. `source` names where they came from.
+ */
+export async function readLabOutputs(options: {
+  readonly outputsFile?: string;
+  readonly synthDir: string;
+  readonly run?: CommandRunner;
+  readonly keepEnv: (env: string) => boolean;
+  readonly say: (line: string) => void;
+}): Promise<{ outputs: LabOutputs; source: string }> {
+  if (options.outputsFile !== undefined) return { outputs: readOutputsFile(options.outputsFile), source: options.outputsFile };
+  options.say(`collecting outputs with npx cdktf output (stacks of ${options.synthDir}/manifest.json)`);
+  const outputs = await collectOutputs(options.synthDir, options.run ?? runCommand, (stack) => options.keepEnv(stackEnvironment(stack)));
+  return { outputs, source: 'cdktf output' };
+}
+
 /** `ann-aws-cluster` -> `ann`: the environment a stack belongs to. */
 export function stackEnvironment(stack: string): string {
   return stack.replace(/-(aws|gcp)-(cluster|lb)$/, '');
