@@ -3,9 +3,9 @@
  * probed. See `npm run compare -- --help`.
  */
 import { runCompare } from '../lib/commands/compare/compare-cli';
-import { abortOnSignals } from '../lib/plumbing/cli/cli';
+import { abortOnSignals } from '../lib/kit/cli/cli';
 import { runWatch } from '../lib/commands/watch/watch-cli';
-import { colorEnabled, terminalWidth } from '../lib/plumbing/cli/terminal';
+import { colorEnabled, terminalWidth } from '../lib/kit/terminal/terminal';
 
 runCompare(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),

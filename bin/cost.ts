@@ -1,5 +1,5 @@
 /** `npm run cost`: the estimated cost and wall time of the configured lab, as `deploy` prints them first. */
-import { runCli } from '../lib/plumbing/cli/cli';
+import { runCli } from '../lib/kit/cli/cli';
 import { cost } from '../lib/commands/cost/cost';
 
 runCli(() => cost(process.argv.slice(2)));

@@ -4,7 +4,7 @@
  * attendees in parallel. Runs preflight first and stops on a blocking finding
  * (--skip-preflight overrides, loudly), then prints the cost estimate and asks to go on.
  */
-import { runCli } from '../lib/plumbing/cli/cli';
+import { runCli } from '../lib/kit/cli/cli';
 import { deploy } from '../lib/commands/lifecycle/deploy';
 
 runCli(() => deploy(process.argv.slice(2)));

@@ -3,7 +3,7 @@
  * stacks. See `npm run explain -- --help`.
  */
 import { runExplain } from '../lib/commands/explain/explain-cli';
-import { colorEnabled, terminalWidth } from '../lib/plumbing/cli/terminal';
+import { colorEnabled, terminalWidth } from '../lib/kit/terminal/terminal';
 
 process.exitCode = runExplain(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),

@@ -2,7 +2,7 @@
  * `npm run handout`: a Markdown file and a self-contained HTML page per
  * attendee, and the host's index. See `npm run handout -- --help`.
  */
-import { runCli } from '../lib/plumbing/cli/cli';
+import { runCli } from '../lib/kit/cli/cli';
 import { handout } from '../lib/commands/handout/handout';
 
 runCli(() => handout(process.argv.slice(2)));

@@ -3,7 +3,7 @@
  * cdktf.out (or $CDKTF_OUTDIR, as `cdktf` sets it). A bad config prints one
  * line per problem, exits 1 and writes nothing.
  */
-import { runCli } from '../lib/plumbing/cli/cli';
+import { runCli } from '../lib/kit/cli/cli';
 import { synth } from '../lib/commands/synth/synth';
 
 runCli(() => synth(process.argv.slice(2)));

@@ -7,7 +7,7 @@
  * emulator and leave it running), HOPLAB_PROVIDER_MIRROR (provider mirror),
  * HOPLAB_KEEP_WORKDIR=1 (keep the synthesized stack, state and log).
  */
-import { runCli } from '../lib/plumbing/cli/cli';
+import { runCli } from '../lib/kit/cli/cli';
 import { local } from '../lib/commands/local/local';
 
 runCli(() => local(process.argv.slice(2)));

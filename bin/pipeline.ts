@@ -3,7 +3,7 @@
  * workshop in shards (GitHub Actions or GitLab CI), and gathers the shards'
  * outputs in the pipeline's last job.
  */
-import { runCli } from '../lib/plumbing/cli/cli';
+import { runCli } from '../lib/kit/cli/cli';
 import { pipeline } from '../lib/commands/pipeline/pipeline';
 
 runCli(() => pipeline(process.argv.slice(2)));

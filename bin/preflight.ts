@@ -2,7 +2,7 @@
  * `npm run preflight`: everything that can be checked before a deploy spends
  * money. See `npm run preflight -- --help`.
  */
-import { runCli } from '../lib/plumbing/cli/cli';
+import { runCli } from '../lib/kit/cli/cli';
 import { preflight } from '../lib/commands/preflight/preflight-main';
 
 runCli(() => preflight(process.argv.slice(2)));

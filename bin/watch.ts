@@ -2,7 +2,7 @@
  * `npm run watch`: a live view of the traffic through each exposure (also
  * `npm run compare -- --watch`). See `npm run watch -- --help`.
  */
-import { abortOnSignals, runCli } from '../lib/plumbing/cli/cli';
+import { abortOnSignals, runCli } from '../lib/kit/cli/cli';
 import { runWatch } from '../lib/commands/watch/watch-cli';
 
 runCli(() =>

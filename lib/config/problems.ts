@@ -14,7 +14,10 @@ export function formatProblem(problem: ConfigProblem): string {
   return `${problem.path}: ${value} ${problem.reason}`;
 }
 
-/** Thrown when the lab config cannot be used; its message lists every problem, one a line. */
+/**
+ * Thrown when the lab config cannot be used; its message lists every problem,
+ * one a line. It is worded whole, so commands print it as it is (`userMessage`).
+ */
 export class ConfigError extends Error {
   constructor(
     /** Where the config came from (a file path, or "defaults"). */
@@ -25,6 +28,11 @@ export class ConfigError extends Error {
     const noun = problems.length === 1 ? 'problem' : 'problems';
     super([`hoplab: the lab config (${source}) has ${problems.length} ${noun}; nothing was synthesized:`, ...problems.map((p) => `  - ${formatProblem(p)}`)].join('\n'));
     this.name = 'ConfigError';
+  }
+
+  /** The message as the user reads it: already headed, printed without a prefix. */
+  get userMessage(): string {
+    return this.message;
   }
 }
 

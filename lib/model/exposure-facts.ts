@@ -30,7 +30,7 @@ export const GKE_DATAPLANE_V2 = 'GKE Dataplane V2 (Cilium eBPF)';
  * 10256 is answered by Cilium's kube-proxy-replacement health server
  * (research gcp.md section 7: inferred for GKE, no Google doc states it).
  * `who` names it, e.g. `GKE Dataplane V2 (Cilium eBPF)`. explain words its
- * derived facts the same way (lib/plumbing/plan).
+ * derived facts the same way (lib/lab/anatomy).
  */
 export const ciliumWords = {
   clientIpSeenAs: (words: string, who: string) => words.replace('SNAT by kube-proxy', `SNAT by ${who}, when the Pod is on another node`),

@@ -26,8 +26,9 @@ describe('the layer rule (eslint.config.mjs)', () => {
     write('lib/constructs/aws/vpc.ts', "import { MODES } from '../../model/modes';\nexport const vpc = () => MODES;\n");
     write('lib/constructs/gcp/network.ts', 'export const network = () => 1;\n');
     write('lib/stacks/stack.ts', "import { load } from '../config/load';\nimport { vpc } from '../constructs/aws/vpc';\nexport const stack = () => [load(), vpc()];\n");
-    write('lib/plumbing/cli/cli.ts', 'export const cli = () => 1;\n');
-    write('lib/commands/explain/explain.ts', "import { cli } from '../../plumbing/cli/cli';\nexport const explain = () => cli();\n");
+    write('lib/kit/cli/cli.ts', 'export const cli = () => 1;\n');
+    write('lib/lab/probe/probe.ts', "import { cli } from '../../kit/cli/cli';\nimport { stack } from '../../stacks/stack';\nexport const probe = () => [cli(), stack()];\n");
+    write('lib/commands/explain/explain.ts', "import { cli } from '../../kit/cli/cli';\nimport { probe } from '../../lab/probe/probe';\nexport const explain = () => [cli(), probe()];\n");
     write('lib/commands/compare/compare.ts', 'export const compare = () => 1;\n');
     write('lib/commands/preflight/preflight.ts', 'export const preflight = () => 1;\n');
     write('lib/commands/lifecycle/deploy.ts', "import { preflight } from '../preflight/preflight';\nexport const deploy = () => preflight();\n");
@@ -41,14 +42,17 @@ describe('the layer rule (eslint.config.mjs)', () => {
     ['a construct importing config loading', 'lib/constructs/aws/bad.ts', "import { load } from '../../config/load';\nexport const x = load;\n", 'constructs never import lib/config'],
     ['a construct importing a stack', 'lib/constructs/aws/bad2.ts', "import { stack } from '../../stacks/stack';\nexport const x = stack;\n", 'lib/constructs is below'],
     ['one cloud importing the other', 'lib/constructs/aws/bad3.ts', "import { network } from '../gcp/network';\nexport const x = network;\n", 'lib/constructs/aws may not import lib/constructs/gcp'],
-    ['plumbing importing a command', 'lib/plumbing/cli/bad.ts', "import { explain } from '../../commands/explain/explain';\nexport const x = explain;\n", 'lib/plumbing is below'],
+    ['the domain importing a command', 'lib/lab/probe/bad.ts', "import { explain } from '../../commands/explain/explain';\nexport const x = explain;\n", 'lib/lab is below'],
+    ['the kit importing the model', 'lib/kit/cli/bad.ts', "import { MODES } from '../../model/modes';\nexport const x = MODES;\n", 'lib/kit knows no lab'],
+    ['the kit importing the domain', 'lib/kit/cli/bad2.ts', "import { probe } from '../../lab/probe/probe';\nexport const x = probe;\n", 'lib/kit knows no lab'],
+    ['a stack importing the kit', 'lib/stacks/bad.ts', "import { cli } from '../kit/cli/cli';\nexport const x = cli;\n", 'lib/kit is used only by'],
     ['a command importing another', 'lib/commands/compare/bad.ts', "import { explain } from '../explain/explain';\nexport const x = explain;\n", 'commands do not import each other'],
   ] as const;
 
   beforeAll(() => {
     for (const [, path, text] of CASES) write(path, text);
-    write('lib/plumbing/cli/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
-    write('lib/plumbing/cli/b.ts', "import { a } from './a';\nexport const b = () => a;\n");
+    write('lib/lab/probe/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
+    write('lib/lab/probe/b.ts', "import { a } from './a';\nexport const b = () => a;\n");
     const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--format', 'json', 'lib'], { cwd: dir, encoding: 'utf8' });
     if (!run.stdout.startsWith('[')) throw new Error(`eslint did not run: ${run.stderr}`);
     const results = JSON.parse(run.stdout) as { filePath: string; messages: { ruleId: string | null; message: string }[] }[];
@@ -56,7 +60,7 @@ describe('the layer rule (eslint.config.mjs)', () => {
   });
 
   test('GIVEN imports that point down the layers (and the allowed command step) THEN nothing is reported', () => {
-    for (const path of ['lib/config/load.ts', 'lib/constructs/aws/vpc.ts', 'lib/stacks/stack.ts', 'lib/commands/explain/explain.ts', 'lib/commands/lifecycle/deploy.ts'])
+    for (const path of ['lib/config/load.ts', 'lib/constructs/aws/vpc.ts', 'lib/stacks/stack.ts', 'lib/lab/probe/probe.ts', 'lib/commands/explain/explain.ts', 'lib/commands/lifecycle/deploy.ts'])
       expect([path, messages[path]]).toEqual([path, []]);
   });
 
@@ -67,7 +71,7 @@ describe('the layer rule (eslint.config.mjs)', () => {
   });
 
   test('GIVEN two files that import each other THEN the cycle is reported in both', () => {
-    expect(messages['lib/plumbing/cli/a.ts']).toEqual(['import-x/no-cycle: Dependency cycle detected']);
-    expect(messages['lib/plumbing/cli/b.ts']).toEqual(['import-x/no-cycle: Dependency cycle detected']);
+    expect(messages['lib/lab/probe/a.ts']).toEqual(['import-x/no-cycle: Dependency cycle detected']);
+    expect(messages['lib/lab/probe/b.ts']).toEqual(['import-x/no-cycle: Dependency cycle detected']);
   });
 });

@@ -14,7 +14,7 @@ import { LabConfigInput } from '../../lib/config/schema';
 import { validConfig } from '../../lib/config/load';
 import { addLab, synthFresh } from '../../lib/stacks/hoplab-app';
 import { Emulator, startMoto } from '../../lib/commands/local/moto';
-import { findProviderMirror, writeMirrorCliConfig } from '../../lib/plumbing/terraform/terraform';
+import { findProviderMirror, writeMirrorCliConfig } from '../../lib/kit/terraform/terraform';
 import { EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../../lib/stacks/state-backend';
 import { runWatched } from './watchdog';
 

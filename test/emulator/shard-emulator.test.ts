@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Emulator, startMoto } from '../../lib/commands/local/moto';
-import { assignShards, selectShard } from '../../lib/plumbing/selection/shard';
+import { assignShards, selectShard } from '../../lib/lab/selection/shard';
 import { runCommand } from './harness';
 
 describe('a sharded deploy and teardown against the AWS emulator', () => {

@@ -27,7 +27,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseProcStat, ProcStat } from '../../lib/plumbing/terraform/child-processes';
+import { parseProcStat, ProcStat } from '../../lib/kit/terraform/child-processes';
 
 const fromSeconds = (value: string | undefined, fallbackMs: number) => (value && Number(value) > 0 ? Number(value) * 1000 : fallbackMs);
 

@@ -37,7 +37,7 @@ import { LabConfigInput } from '../../lib/config/schema';
 import { validConfig } from '../../lib/config/load';
 import { AWS_DATAPATHS, GCP_DATAPATHS } from '../../lib/model/datapaths';
 import { EXPOSURE_MODES } from '../../lib/model/modes';
-import { stackGraph } from '../../lib/plumbing/selection/stack-graph';
+import { stackGraph } from '../../lib/lab/selection/stack-graph';
 import { AwsClusterStack } from '../../lib/stacks/aws-cluster-stack';
 import { AwsLbStack } from '../../lib/stacks/aws-lb-stack';
 import { GcpClusterStack } from '../../lib/stacks/gcp-cluster-stack';

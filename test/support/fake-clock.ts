@@ -4,7 +4,7 @@
  * jumps to the earliest wake-up. Timing is exact and
  * repeatable whatever the machine's load.
  */
-import { WatchClock } from '../../lib/plumbing/probe/watch';
+import { WatchClock } from '../../lib/commands/watch/watch';
 
 interface Timer {
   readonly at: number;

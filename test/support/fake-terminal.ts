@@ -1,9 +1,9 @@
 /**
  * A clock the test moves by hand and a stream that records what is written
  * to it, posing as a terminal (isTTY, columns) or as a pipe: for the live
- * progress of deploy, teardown and verify (lib/plumbing/cli/live-status.ts).
+ * progress of deploy, teardown and verify (lib/kit/terminal/live-status.ts).
  */
-import { LiveClock } from '../../lib/plumbing/cli/live-status';
+import { LiveClock } from '../../lib/kit/terminal/live-status';
 
 export class FakeClock implements LiveClock {
   private timers: { ms: number; tick: () => void; next: number; active: boolean }[] = [];

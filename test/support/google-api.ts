@@ -1,7 +1,7 @@
 /**
  * Google's APIs and a GKE cluster's Kubernetes API, served on loopback:
  * - {@link serveGoogleFixtures}: Compute Engine, GKE, IAM and Resource Manager
- *   answers from test/plumbing/cloud/fixtures/gcp (written in the documented
+ *   answers from test/lab/leftovers/fixtures/gcp (written in the documented
  *   formats by generate.ts there), as the leftover check and the firewall
  *   cleanup read them;
  * - {@link serveKubernetesApi}: CustomResourceDefinitions over HTTPS with the
@@ -15,7 +15,7 @@ import { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import { Json } from './synth';
 
-export const GOOGLE_FIXTURES = join(__dirname, '..', 'plumbing', 'cloud', 'fixtures', 'gcp');
+export const GOOGLE_FIXTURES = join(__dirname, '..', 'lab', 'leftovers', 'fixtures', 'gcp');
 export const FIXTURE_TOKEN = 'ya29.test-token-for-loopback';
 export const FIXTURE_PROJECT = 'hoplab-demo';
 

@@ -4,14 +4,14 @@
  */
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { compareOutputs, probeModel } from '../../plumbing/probe/compare-model';
-import { CommandRunner, CompareInputError, LabOutputs, readLabOutputs } from '../../plumbing/terraform/outputs';
-import { ProgressStream, progressReporter } from '../../plumbing/probe/progress';
-import { SHARD_OPTION } from '../../plumbing/selection/shard';
-import { shardEnvironments } from '../../plumbing/selection/selection';
+import { compareOutputs, probeModel } from '../../lab/probe/compare-model';
+import { CommandRunner, CompareInputError, LabOutputs, readLabOutputs } from '../../lab/files/outputs';
+import { ProgressStream, progressReporter } from '../../lab/probe/progress';
+import { SHARD_OPTION } from '../../lab/selection/shard';
+import { shardEnvironments } from '../../lab/selection/selection';
 import { COMPARE_FORMATS, CompareFormat, renderCompare } from './render-compare';
-import { PROBE_LIMITS } from '../../plumbing/probe/probe';
-import { highlight } from '../../plumbing/cli/terminal';
+import { PROBE_LIMITS } from '../../lab/probe/probe';
+import { highlight } from '../../kit/terminal/terminal';
 
 export interface CompareIo {
   readonly out: (text: string) => void;

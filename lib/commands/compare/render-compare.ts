@@ -5,10 +5,10 @@
 import { ExposureMode } from '../../model/modes';
 import { EXPOSURE_UNAVAILABLE } from '../../model/exposure-facts';
 import { Cloud } from '../../model/contract';
-import { markdownTable, textTable } from '../../plumbing/cli/text-table';
-import { CompareCell, CompareEnvironment, CompareModel } from '../../plumbing/probe/compare-model';
-import { ClusterInfo } from '../../plumbing/terraform/outputs';
-import { plural } from '../../plumbing/cli/terminal';
+import { markdownTable, textTable } from '../../kit/terminal/text-table';
+import { CompareCell, CompareEnvironment, CompareModel } from '../../lab/probe/compare-model';
+import { ClusterInfo } from '../../lab/files/outputs';
+import { plural } from '../../kit/terminal/terminal';
 
 export const COMPARE_FORMATS = ['table', 'markdown', 'json'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];

@@ -1,19 +1,19 @@
 /** `npm run cost`: the estimated cost and wall time of the configured lab, as `deploy` prints them first. */
 import { loadConfig } from '../../config/load';
-import { estimateCost, formatCostEstimate } from '../../plumbing/estimate/cost-estimate';
-import { strictArgs, UsageError } from '../../plumbing/cli/cli';
-import { parseKinds, selectEnvironments, selectRequested } from '../../plumbing/selection/selection';
-import { resolveParallelism } from '../../plumbing/selection/parallelism';
-import { MAX_SHARDS } from '../../plumbing/selection/shard';
-import { estimateTime, formatTimeEstimate } from '../../plumbing/estimate/time-estimate';
+import { estimateCost, formatCostEstimate } from '../../lab/estimate/cost-estimate';
+import { strictArgs, UsageError } from '../../kit/cli/cli';
+import { parseKinds, selectEnvironments, selectRequested } from '../../lab/selection/selection';
+import { resolveParallelism } from '../../lab/selection/parallelism';
+import { MAX_SHARDS } from '../../lab/selection/shard';
+import { estimateTime, formatTimeEstimate } from '../../lab/estimate/time-estimate';
 
 export const COST_HELP = `usage: npm run cost -- [--format table|json] [--env a,b] [--stacks kinds] [--shards N] [--parallelism N|auto]
 
 The estimated cost of the configured lab per environment, per hour and for
-workshop.durationHours, per cloud and in total, from lib/plumbing/estimate/price-table.ts
+workshop.durationHours, per cloud and in total, from lib/lab/estimate/price-table.ts
 (list prices of its stated date and regions); and the estimated wall time of
 deploy and teardown: each stack's create/destroy time (documented or estimated,
-with its source, in lib/plumbing/estimate/time-estimate.ts) through the dependency graph
+with its source, in lib/lab/estimate/time-estimate.ts) through the dependency graph
 (cluster before lb, clouds and environments in parallel), N stacks at a time,
 in --shards CI jobs side by side. deploy prints the same first.
 

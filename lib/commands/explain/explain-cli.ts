@@ -6,13 +6,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXPOSURE_MODES } from '../../model/modes';
-import { explainDir } from '../../plumbing/plan/explain-dir';
-import { ExplainModel } from '../../plumbing/plan/model';
-import { CompareInputError, readOutputsFile } from '../../plumbing/terraform/outputs';
+import { explainDir } from '../../lab/anatomy/explain-dir';
+import { ExplainModel } from '../../lab/anatomy/model';
+import { CompareInputError, readOutputsFile } from '../../lab/files/outputs';
 import { writeDiagrams } from './mermaid';
 import { EXPLAIN_FORMATS, ExplainFormat, renderExplain } from './render-explain';
 import { ExposureUrls, urlsFromOutputs } from './words';
-import { ExplainInputError } from '../../plumbing/terraform/synth-dir';
+import { ExplainInputError } from '../../lab/files/synth-dir';
 
 /** Where a command writes. */
 export interface CommandIo {

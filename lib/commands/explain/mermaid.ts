@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cloud } from '../../model/contract';
-import { ExplainModel, ExposureExplanation } from '../../plumbing/plan/model';
+import { ExplainModel, ExposureExplanation } from '../../lab/anatomy/model';
 
 const CLUSTER_TITLE: Readonly<Record<Cloud, string>> = { aws: 'EKS cluster', gcp: 'GKE cluster' };
 

@@ -5,13 +5,13 @@
  * model.ts). Labs that differ only in their names are shown once, with every
  * name, in all but `json`.
  */
-import { markdownTable } from '../../plumbing/cli/text-table';
-import { EnvironmentGroup, groupIdentical, groupStackName } from '../../plumbing/plan/identical';
-import { ExplainModel, shown } from '../../plumbing/plan/model';
+import { markdownTable } from '../../kit/terminal/text-table';
+import { EnvironmentGroup, groupIdentical, groupStackName } from './identical';
+import { ExplainModel, shown } from '../../lab/anatomy/model';
 import { renderExplainHtml } from './render-html';
 import { renderExplainTable, TerminalOptions } from './render-terminal';
 import { capacityLines, CLOUD_TITLE, cloudNotes, datapathLines, ExposureUrls, FACT_ROWS, matrixRows, urlOf, hopsText, clientShort } from './words';
-import { pairTableMarkdown } from '../../plumbing/plan/pair-table';
+import { pairTableMarkdown } from '../../lab/anatomy/pair-table';
 
 export { renderExplainTable } from './render-terminal';
 export type { TerminalOptions } from './render-terminal';

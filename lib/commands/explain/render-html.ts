@@ -1,5 +1,5 @@
 /**
- * `explain --format html`: one self-contained page (lib/plumbing/pictures):
+ * `explain --format html`: one self-contained page (lib/lab/pictures, drawn with lib/kit/svg):
  * for each environment (identical labs once, with their names) and cloud,
  * the overview of every exposure side by side with the one-variable pairs,
  * a summary table, then one picture per exposure with its facts and, when
@@ -7,10 +7,10 @@
  * names nothing outside itself). The datapath, Pod capacity and notes are in
  * a closed `<details>` per cloud.
  */
-import { escapeHtml, htmlPage } from '../../plumbing/pictures/html-page';
-import { clientVerdict, exposurePathSvg, overviewSvg } from '../../plumbing/pictures/path-diagram';
-import { EnvironmentGroup, groupIdentical, groupStackName, namesText } from '../../plumbing/plan/identical';
-import { CloudExplanation, ExplainModel, ExposureExplanation, shown } from '../../plumbing/plan/model';
+import { escapeHtml, htmlPage } from '../../kit/svg/html-page';
+import { clientVerdict, exposurePathSvg, overviewSvg } from '../../lab/pictures/path-diagram';
+import { EnvironmentGroup, groupIdentical, groupStackName, namesText } from './identical';
+import { CloudExplanation, ExplainModel, ExposureExplanation, shown } from '../../lab/anatomy/model';
 import { capacityLines, capacityShort, CLOUD_TITLE, cloudNotes, datapathLines, ExposureUrls, neighboursText, pairsText, shortPath, urlOf } from './words';
 
 export interface HtmlOptions {

@@ -10,12 +10,12 @@
  *   the notes;
  * - `exposure`: one exposure, a tall block per cloud for a projector.
  */
-import { highlight } from '../../plumbing/cli/terminal';
-import { tableFits, textTable, wrap, wrapIndented } from '../../plumbing/cli/text-table';
-import { EnvironmentGroup, groupIdentical, groupStackName, namesText } from '../../plumbing/plan/identical';
-import { neighbourText } from '../../plumbing/plan/matrix';
-import { hopsWords } from '../../plumbing/pictures/path-diagram';
-import { CloudExplanation, ExplainModel, ExposureExplanation, shown } from '../../plumbing/plan/model';
+import { highlight } from '../../kit/terminal/terminal';
+import { tableFits, textTable, wrap, wrapIndented } from '../../kit/terminal/text-table';
+import { EnvironmentGroup, groupIdentical, groupStackName, namesText } from './identical';
+import { neighbourText } from '../../lab/anatomy/matrix';
+import { hopsWords } from '../../lab/pictures/path-diagram';
+import { CloudExplanation, ExplainModel, ExposureExplanation, shown } from '../../lab/anatomy/model';
 import {
   capacityLines,
   capacityShort,

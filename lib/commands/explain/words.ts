@@ -4,11 +4,11 @@
  * from deployed outputs.
  */
 import { Cloud } from '../../model/contract';
-import { neighbourText } from '../../plumbing/plan/matrix';
-import { CloudExplanation, DatapathExplanation, ExposureExplanation, PodCapacity, shown } from '../../plumbing/plan/model';
-import { LabOutputs } from '../../plumbing/terraform/outputs';
+import { neighbourText } from '../../lab/anatomy/matrix';
+import { CloudExplanation, DatapathExplanation, ExposureExplanation, PodCapacity, shown } from '../../lab/anatomy/model';
+import { LabOutputs } from '../../lab/files/outputs';
 
-export { CLOUD_TITLE } from '../../plumbing/pictures/path-diagram';
+export { CLOUD_TITLE } from '../../lab/pictures/path-diagram';
 
 /** `2 (LB -> node -> Pod), SNAT on the node`. */
 export function hopsText(e: ExposureExplanation): string {

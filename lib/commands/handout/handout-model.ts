@@ -8,8 +8,8 @@ import { AttendeeIdentities } from '../../config/attendees';
 import { Cloud } from '../../model/contract';
 import { APP_NAMESPACE } from '../../model/names';
 import { isRefusal, parseGcpMember, parseIamPrincipal } from '../../model/identities';
-import { EnvironmentOutputs, ExposureInfo } from '../../plumbing/terraform/outputs';
-import { EnvironmentExplanation, ExposureExplanation } from '../../plumbing/plan/model';
+import { EnvironmentOutputs, ExposureInfo } from '../../lab/files/outputs';
+import { EnvironmentExplanation, ExposureExplanation } from '../../lab/anatomy/model';
 
 /** The demo app's Deployment (lib/constructs/k8s/demo-app.ts). */
 export const DEMO_DEPLOYMENT = 'echo';

@@ -10,11 +10,11 @@ import { labEnvironments, narrowedConfig } from '../../config/environments';
 import { loadConfig } from '../../config/load';
 import { LabConfig } from '../../config/schema';
 import { gkeLocation } from '../../constructs/gcp/gke-cluster';
-import { strictArgs, UsageError } from '../../plumbing/cli/cli';
-import { explainDir } from '../../plumbing/plan/explain-dir';
-import { explainLab } from '../../plumbing/plan/explain-lab';
-import { ExplainModel } from '../../plumbing/plan/model';
-import { collectOutputs, CompareInputError, LabOutputs, readOutputsFile } from '../../plumbing/terraform/outputs';
+import { strictArgs, UsageError } from '../../kit/cli/cli';
+import { explainDir } from '../../lab/anatomy/explain-dir';
+import { explainLab } from '../../lab/anatomy/explain-lab';
+import { ExplainModel } from '../../lab/anatomy/model';
+import { collectOutputs, CompareInputError, LabOutputs, readOutputsFile } from '../../lab/files/outputs';
 import { buildHandout, Handout } from './handout-model';
 import { handoutFiles, handoutHtml, handoutMarkdown, indexHtml } from './render-handout';
 

@@ -2,8 +2,8 @@
  * A handout as Markdown and as one self-contained HTML page (htmlPage, with
  * H7's path pictures inline), and the host's index page of every handout.
  */
-import { escapeHtml, htmlPage } from '../../plumbing/pictures/html-page';
-import { exposurePathSvg } from '../../plumbing/pictures/path-diagram';
+import { escapeHtml, htmlPage } from '../../kit/svg/html-page';
+import { exposurePathSvg } from '../../lab/pictures/path-diagram';
 import { CLOUD_NAMES, Exercise, Handout, HandoutExposure, Step } from './handout-model';
 
 /** The file names of an environment's handout. */

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../../config/problems';
-import { UsageError } from '../../plumbing/cli/cli';
+import { UsageError } from '../../kit/cli/cli';
 import { loadConfig } from '../../config/load';
 import { LabConfig } from '../../config/schema';
-import { parseKinds, selectRequested } from '../../plumbing/selection/selection';
-import { checkShardBackend, Shard, SHARD_OPTION } from '../../plumbing/selection/shard';
-import { StackKind } from '../../plumbing/selection/stack-graph';
+import { parseKinds, selectRequested } from '../../lab/selection/selection';
+import { checkShardBackend, Shard, SHARD_OPTION } from '../../lab/selection/shard';
+import { StackKind } from '../../lab/selection/stack-graph';
 
 /** Options common to `deploy` and `teardown`. */
 export interface LifecycleCliOptions {

@@ -4,13 +4,13 @@
  * attendees in parallel. Runs preflight first and stops on a blocking finding
  * (--skip-preflight overrides, loudly), then prints the cost estimate and asks to go on.
  */
-import { estimateCost, formatCostEstimate } from '../../plumbing/estimate/cost-estimate';
-import { abortOnSignals, confirm } from '../../plumbing/cli/cli';
+import { estimateCost, formatCostEstimate } from '../../lab/estimate/cost-estimate';
+import { abortOnSignals, confirm } from '../../kit/cli/cli';
 import { parseLifecycleArgs } from './cli';
 import { checkLifecycleRequest, runLifecycle } from './lifecycle';
-import { emptyShardText, selectEnvironments } from '../../plumbing/selection/selection';
-import { resolveParallelism } from '../../plumbing/selection/parallelism';
-import { estimateTime, formatTimeEstimate } from '../../plumbing/estimate/time-estimate';
+import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
+import { resolveParallelism } from '../../lab/selection/parallelism';
+import { estimateTime, formatTimeEstimate } from '../../lab/estimate/time-estimate';
 import { preflightGate } from '../preflight/preflight-cli';
 
 export const DEPLOY_HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N|auto] [--shard K/N] [--yes] [--skip-preflight]

@@ -11,10 +11,10 @@
 import { LabConfig } from '../../config/schema';
 import { gkeLocation } from '../../constructs/gcp/gke-cluster';
 import { labNames } from '../../model/names';
-import { GcpCredentials, gcpCredentials } from '../../plumbing/cloud/google-credentials';
-import { removeGkeControllerFirewalls } from '../../plumbing/cloud/gke-firewall-cleanup';
-import { gkeControllerFirewall } from '../../plumbing/cloud/gke-firewall-rules';
-import { waitForGatewayCrds } from '../../plumbing/cloud/gke-gateway-crds';
+import { GcpCredentials, gcpCredentials } from '../../kit/google/google-credentials';
+import { removeGkeControllerFirewalls } from './gke-firewall-cleanup';
+import { gkeControllerFirewall } from '../../lab/leftovers/gke-firewall-rules';
+import { waitForGatewayCrds } from './gke-gateway-crds';
 
 export interface GkeStepsOptions {
   readonly config: LabConfig;

@@ -1,4 +1,4 @@
-import { StackTask } from '../../plumbing/selection/stack-graph';
+import { StackTask } from '../../lab/selection/stack-graph';
 
 /** What happened to one stack. */
 export type TaskOutcome =

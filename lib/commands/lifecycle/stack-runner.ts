@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { TerraformRunner } from '../../plumbing/terraform/terraform';
-import { Direction, StackTask } from '../../plumbing/selection/stack-graph';
+import { TerraformRunner } from '../../kit/terraform/terraform';
+import { Direction, StackTask } from '../../lab/selection/stack-graph';
 
 export interface StackRunnerOptions {
   /** cdktf output directory holding `stacks/<stack>/cdk.tf.json`. */

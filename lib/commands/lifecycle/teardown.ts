@@ -3,13 +3,13 @@
  * stacks first, so the controllers delete their load balancers while the
  * clusters run), then checks each cloud for anything left of each environment.
  */
-import { abortOnSignals, confirm } from '../../plumbing/cli/cli';
+import { abortOnSignals, confirm } from '../../kit/cli/cli';
 import { parseLifecycleArgs } from './cli';
 import { checkLeftovers, checkLifecycleRequest, runLifecycle } from './lifecycle';
-import { emptyShardText, selectEnvironments } from '../../plumbing/selection/selection';
-import { stackGraph } from '../../plumbing/selection/stack-graph';
-import { nothingDeployedFor } from '../../plumbing/terraform/local-state';
-import { missingCredentials } from '../../plumbing/cloud/credentials-check';
+import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
+import { stackGraph } from '../../lab/selection/stack-graph';
+import { nothingDeployedFor } from '../../lab/files/local-state';
+import { missingCredentials } from './credentials-check';
 
 export const TEARDOWN_HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N|auto] [--shard K/N] [--yes] [--leftovers-only]
 

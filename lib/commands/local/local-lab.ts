@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, LocalBackend } from 'cdktf';
 import { LabConfig } from '../../config/schema';
-import { findAwsLeftovers } from '../../plumbing/cloud/aws-leftovers';
-import { formatLeftover, Leftover } from '../../plumbing/cloud/leftover';
+import { findAwsLeftovers } from '../../lab/leftovers/aws-leftovers';
+import { formatLeftover, Leftover } from '../../lab/leftovers/leftover';
 import { labNames } from '../../model/names';
 import { AwsClusterStack } from '../../stacks/aws-cluster-stack';
 import { Emulator, externalEmulator, startMoto } from './moto';
-import { Progress } from '../../plumbing/cli/progress';
-import { findProviderMirror, TerraformRunner, writeMirrorCliConfig } from '../../plumbing/terraform/terraform';
-import { plural } from '../../plumbing/cli/terminal';
+import { Progress } from './progress';
+import { findProviderMirror, TerraformRunner, writeMirrorCliConfig } from '../../kit/terraform/terraform';
+import { plural } from '../../kit/terminal/terminal';
 
 export interface LocalLabOptions {
   /** The validated lab config. Required. */

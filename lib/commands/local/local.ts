@@ -7,13 +7,13 @@
  * emulator and leave it running), HOPLAB_PROVIDER_MIRROR (provider mirror),
  * HOPLAB_KEEP_WORKDIR=1 (keep the synthesized stack, state and log).
  */
-import { abortOnSignals, simpleArgs } from '../../plumbing/cli/cli';
+import { abortOnSignals, simpleArgs } from '../../kit/cli/cli';
 import { loadConfig } from '../../config/load';
-import { explainLab } from '../../plumbing/plan/explain-lab';
+import { explainLab } from '../../lab/anatomy/explain-lab';
 import { renderExplainTable } from '../explain/render-explain';
-import { colorEnabled, terminalWidth } from '../../plumbing/cli/terminal';
+import { colorEnabled, terminalWidth } from '../../kit/terminal/terminal';
 import { runLocalLab } from './local-lab';
-import { plural } from '../../plumbing/cli/terminal';
+import { plural } from '../../kit/terminal/terminal';
 
 export const LOCAL_HELP = [
   'usage: npm run local',

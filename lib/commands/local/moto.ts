@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { processCpuMs, track } from '../../plumbing/terraform/child-processes';
+import { processCpuMs, track } from '../../kit/terraform/child-processes';
 
 /** A running local AWS emulator. */
 export interface Emulator {

@@ -6,15 +6,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadConfig } from '../../config/load';
-import { strictArgs, UsageError } from '../../plumbing/cli/cli';
-import { selectEnvironments } from '../../plumbing/selection/selection';
-import { resolveParallelism } from '../../plumbing/selection/parallelism';
-import { checkShardBackend, MAX_SHARDS } from '../../plumbing/selection/shard';
-import { estimateTime } from '../../plumbing/estimate/time-estimate';
+import { strictArgs, UsageError } from '../../kit/cli/cli';
+import { selectEnvironments } from '../../lab/selection/selection';
+import { resolveParallelism } from '../../lab/selection/parallelism';
+import { checkShardBackend, MAX_SHARDS } from '../../lab/selection/shard';
+import { estimateTime } from '../../lab/estimate/time-estimate';
 import { formatGathered, gatherOutputs } from './gather';
 import { GeneratedFile, githubActionsWorkflows } from './github-actions';
 import { gitlabPipeline, GITLAB_MAX_PARALLEL } from './gitlab-ci';
-import { plural } from '../../plumbing/cli/terminal';
+import { plural } from '../../kit/terminal/terminal';
 
 export const PIPELINE_HELP = `usage: npm run pipeline -- (--github-actions | --gitlab-ci) --shards N [--parallelism N] [--dir DIR]
        npm run pipeline -- --gather DIR --shards N [--out FILE]

@@ -10,11 +10,11 @@ import { DescribeLoadBalancersCommand, ElasticLoadBalancingV2Client } from '@aws
 import { GetPolicyCommand, GetRoleCommand, IAMClient, NoSuchEntityException, SimulatePrincipalPolicyCommand, Tag } from '@aws-sdk/client-iam';
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import '../../plumbing/cloud/aws-leftovers'; // drops the SDK's Node 22 warning (see there)
-import { SynthStack, literalString, resourcesOf } from '../../plumbing/terraform/terraform-json';
+import '../../lab/leftovers/aws-leftovers'; // drops the SDK's Node 22 warning (see there)
+import { SynthStack, literalString, resourcesOf } from '../../kit/terraform/terraform-json';
 import { TAG_KEYS } from '../../model/tags';
-import { Finding } from '../../plumbing/cli/finding';
-import { AWS_DEFAULT_QUOTAS, AwsQuotaNeeds } from '../../plumbing/estimate/quotas';
+import { Finding } from '../../lab/checks/finding';
+import { AWS_DEFAULT_QUOTAS, AwsQuotaNeeds } from '../../lab/estimate/quotas';
 
 export interface AwsPreflightInput {
   readonly region: string;

@@ -5,12 +5,12 @@
  * (`projects.testIamPermissions`), quotas (`regions.get`, `projects.get`)
  * against what the selected environments take, and the names are free.
  */
-import { ApiError, GoogleApiReader } from '../../plumbing/cloud/google-api-reader';
-import { GOOGLE_API_BASES, GOOGLE_CALLS as CALLS, GoogleApiBases } from '../../plumbing/cloud/google-calls';
-import { SynthStack, block, isRecord, literalString, resourcesOf } from '../../plumbing/terraform/terraform-json';
+import { ApiError, GoogleApiReader } from '../../kit/google/google-api-reader';
+import { GOOGLE_API_BASES, GOOGLE_CALLS as CALLS, GoogleApiBases } from '../../kit/google/google-calls';
+import { SynthStack, block, isRecord, literalString, resourcesOf } from '../../kit/terraform/terraform-json';
 import { TAG_KEYS } from '../../model/tags';
-import { Finding } from '../../plumbing/cli/finding';
-import { GcpQuotaNeeds } from '../../plumbing/estimate/quotas';
+import { Finding } from '../../lab/checks/finding';
+import { GcpQuotaNeeds } from '../../lab/estimate/quotas';
 
 /** Google API bases; tests serve recorded-format responses on loopback. */
 export type GoogleApis = Omit<GoogleApiBases, 'tokenInfo'> & {

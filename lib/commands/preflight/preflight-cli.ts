@@ -2,15 +2,15 @@
  * The `preflight` command line, and the gate `deploy` runs before it applies
  * anything. Kept apart from bin/preflight.ts so tests can run it in-process.
  */
-import { strictArgs } from '../../plumbing/cli/cli';
+import { strictArgs } from '../../kit/cli/cli';
 import { loadConfig } from '../../config/load';
 import { LabConfig } from '../../config/schema';
-import { parseSelection } from '../../plumbing/selection/selection';
-import { Shard, SHARD_OPTION } from '../../plumbing/selection/shard';
-import { StackKind } from '../../plumbing/selection/stack-graph';
-import { blocking, parseReportFormat, renderFindings, ReportFormat } from '../../plumbing/cli/finding';
+import { parseSelection } from '../../lab/selection/selection';
+import { Shard, SHARD_OPTION } from '../../lab/selection/shard';
+import { StackKind } from '../../lab/selection/stack-graph';
+import { blocking, parseReportFormat, renderFindings, ReportFormat } from '../../lab/checks/finding';
 import { PreflightOptions, runPreflight } from './preflight';
-import { checkMyIp } from '../../plumbing/host-checks';
+import { checkMyIp } from '../../lab/checks/host-checks';
 
 export const PREFLIGHT_HELP = `usage: npm run preflight -- [--env a,b] [--stacks kinds] [--my-ip ADDRESS] [--format table|markdown|json]
                                [--shard K/N]

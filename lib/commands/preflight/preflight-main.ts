@@ -2,7 +2,7 @@
  * `npm run preflight`: everything that can be checked before a deploy spends
  * money. See `npm run preflight -- --help`.
  */
-import { renderFindings } from '../../plumbing/cli/finding';
+import { renderFindings } from '../../lab/checks/finding';
 import { runPreflight } from './preflight';
 import { parsePreflightArgs } from './preflight-cli';
 

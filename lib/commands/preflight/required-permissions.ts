@@ -6,9 +6,9 @@
  * synthesized stacks through this table, so a new resource type without an
  * entry is reported (and a test fails) instead of being silently unchecked.
  */
-import { commandPermissions } from '../../plumbing/cloud/google-calls';
-import { SynthStack } from '../../plumbing/terraform/terraform-json';
-import { isRecord } from '../../plumbing/terraform/terraform-json';
+import { commandPermissions } from '../../kit/google/google-calls';
+import { SynthStack } from '../../kit/terraform/terraform-json';
+import { isRecord } from '../../kit/terraform/terraform-json';
 
 /** What one Terraform resource (or data source) type needs. */
 export interface ResourceNeeds {
@@ -306,7 +306,7 @@ export const COMMAND_NEEDS = {
     'servicequotas:GetServiceQuota',
   ],
   // Every Google API call of the leftover check, the GKE firewall cleanup, the Gateway API wait and preflight
-  // itself names its permission in lib/plumbing/cloud/google-calls.ts; this is all of them.
+  // itself names its permission in lib/kit/google/google-calls.ts; this is all of them.
   gcp: commandPermissions(),
   gcpApis: ['serviceusage.googleapis.com', 'cloudresourcemanager.googleapis.com'],
 } as const;

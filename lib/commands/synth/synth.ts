@@ -4,11 +4,11 @@
  * line per problem, exits 1 and writes nothing.
  */
 import { App } from 'cdktf';
-import { simpleArgs } from '../../plumbing/cli/cli';
+import { simpleArgs } from '../../kit/cli/cli';
 import { loadConfig } from '../../config/load';
 import { addLab, synthFresh } from '../../stacks/hoplab-app';
-import { defaultLimitNotes } from '../../plumbing/estimate/quotas';
-import { readSynthDir } from '../../plumbing/terraform/synth-dir';
+import { defaultLimitNotes } from '../../lab/estimate/quotas';
+import { readSynthDir } from '../../lab/files/synth-dir';
 
 export const SYNTH_HELP = `usage: npm run synth
 

@@ -4,8 +4,8 @@
  * exposure's exported claim (`source_nat`, `client_ip_via` of the output
  * contract; `client_ip_preserved` where an output predates those fields).
  */
-import { CompareCell } from '../../plumbing/probe/compare-model';
-import { ProbeResult } from '../../plumbing/probe/probe-summary';
+import { CompareCell } from '../../lab/probe/compare-model';
+import { ProbeResult } from '../../lab/probe/probe-summary';
 import { CLIENT_IP_VIA, ClientIpVia } from '../../model/contract';
 
 /** The claim fields of an exposure output (the contract's names). */

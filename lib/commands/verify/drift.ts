@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { track } from '../../plumbing/terraform/child-processes';
+import { track } from '../../kit/terraform/child-processes';
 
 export interface DriftedResource {
   /** Terraform address, e.g. `aws_vpc.vpc_vpc_ABC`. */

@@ -2,13 +2,13 @@
  * The `verify` command line. Kept apart from bin/verify.ts so tests can parse
  * it in-process.
  */
-import { parseSelection } from '../../plumbing/selection/selection';
-import { SHARD_OPTION } from '../../plumbing/selection/shard';
-import { strictArgs, UsageError } from '../../plumbing/cli/cli';
-import { PROBE_LIMITS } from '../../plumbing/probe/probe';
+import { parseSelection } from '../../lab/selection/selection';
+import { SHARD_OPTION } from '../../lab/selection/shard';
+import { strictArgs, UsageError } from '../../kit/cli/cli';
+import { PROBE_LIMITS } from '../../lab/probe/probe';
 import { loadConfig } from '../../config/load';
-import { parseReportFormat, ReportFormat } from '../../plumbing/cli/finding';
-import { checkMyIp } from '../../plumbing/host-checks';
+import { parseReportFormat, ReportFormat } from '../../lab/checks/finding';
+import { checkMyIp } from '../../lab/checks/host-checks';
 import { VerifyOptions } from './verify';
 import { driftLines, renderVerifyMarkdown, VERDICT_WORD, verdictSentence, VerifyReport } from './verify-report';
 

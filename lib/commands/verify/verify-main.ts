@@ -2,7 +2,7 @@
  * `npm run verify`: after a deploy, no drift, every exposure ready and as
  * claimed, and a report to keep. See `npm run verify -- --help`.
  */
-import { abortOnSignals } from '../../plumbing/cli/cli';
+import { abortOnSignals } from '../../kit/cli/cli';
 import { runVerify } from './verify';
 import { parseVerifyArgs, renderVerify } from './verify-cli';
 

@@ -3,7 +3,7 @@
  * Markdown report a host attaches to an issue: the verdict, drift, readiness,
  * claims, problems and what was left out. No Terraform, network or clock here.
  */
-import { plural } from '../../plumbing/cli/terminal';
+import { plural } from '../../kit/terminal/terminal';
 import type { ClaimCheck } from './claims';
 import type { DriftResult } from './drift';
 import type { ReadyResult } from './readiness';

@@ -3,8 +3,8 @@
  * place by the caller), one line per exposure per interval elsewhere, JSON
  * lines for `--format json`, and the summary at the end.
  */
-import { ExposureSnapshot, WatchEvent, WatchFrame, WatchResult } from '../../plumbing/probe/watch';
-import { abbreviate, Paint, Style, wrapWords } from '../../plumbing/cli/terminal';
+import { ExposureSnapshot, WatchEvent, WatchFrame, WatchResult } from './watch';
+import { abbreviate, Paint, Style, wrapWords } from '../../kit/terminal/terminal';
 
 /** Events kept under the table on the live screen. */
 export const EVENT_LOG_LINES = 6;

@@ -6,11 +6,11 @@
  * draws per exposure a chart (latency p50/p99 and failed requests per
  * interval, the changes marked on the time axis) and a summary table.
  */
-import { htmlPage, escapeHtml } from '../../plumbing/pictures/html-page';
-import { TimelineMark, TimelinePoint, timelineChartSvg, chartTime } from '../../plumbing/pictures/timeline-chart';
-import { latencyStats } from '../../plumbing/probe/stats';
-import { Sample } from '../../plumbing/probe/probe';
-import { ExposureSnapshot, WatchEvent, WatchFrame, WatchResult } from '../../plumbing/probe/watch';
+import { htmlPage, escapeHtml } from '../../kit/svg/html-page';
+import { TimelineMark, TimelinePoint, timelineChartSvg, chartTime } from './timeline-chart';
+import { latencyStats } from '../../lab/probe/stats';
+import { Sample } from '../../lab/probe/probe';
+import { ExposureSnapshot, WatchEvent, WatchFrame, WatchResult } from './watch';
 import { verdictOf } from './render-watch';
 
 /** One exposure's timeline. */

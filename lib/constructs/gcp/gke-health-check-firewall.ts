@@ -53,7 +53,7 @@ export interface GkeHealthCheckFirewallProps {
  * GKE's Ingress, Gateway and Service controllers create similar rules of
  * their own (`k8s-*`, `k8s2-*`, `gkegw1-*`): most go with their load
  * balancer, but some are made once per cluster and network and stay (teardown
- * removes those before the network goes: lib/plumbing/cloud/gke-firewall-rules.ts).
+ * removes those before the network goes: lib/lab/leftovers/gke-firewall-rules.ts).
  * These rules do not replace GKE's: the lab still relies on the controllers'
  * rules for the Service ports, and these open the same sources to the
  * NodePorts, Pod ports and health port up front, so a health check does not

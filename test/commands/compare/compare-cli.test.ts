@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { runCompare } from '../../../lib/commands/compare/compare-cli';
-import { selectShard } from '../../../lib/plumbing/selection/shard';
+import { selectShard } from '../../../lib/lab/selection/shard';
 import { fixture } from '../../support/fixtures';
 
 async function run(...argv: string[]) {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExplain } from '../../../lib/commands/explain/explain-cli';
 import { fixture } from '../../support/fixtures';
-import { FIXTURE_APP } from '../../plumbing/plan/support';
+import { FIXTURE_APP } from '../../lab/anatomy/support';
 
 function run(...argv: string[]) {
   return runWith({}, ...argv);

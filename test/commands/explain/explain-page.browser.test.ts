@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { runExplain } from '../../../lib/commands/explain/explain-cli';
 import { drawnSizes, openFile, OpenedPage } from '../../support/browser';
 import { fixture } from '../../support/fixtures';
-import { FIXTURE_APP } from '../../plumbing/plan/support';
+import { FIXTURE_APP } from '../../lab/anatomy/support';
 
 const dir = mkdtempSync(join(tmpdir(), 'hoplab-explain-page-'));
 let opened: OpenedPage;

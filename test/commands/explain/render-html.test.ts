@@ -2,12 +2,12 @@
 import { renderExplainHtml } from '../../../lib/commands/explain/render-html';
 import { urlsFromOutputs } from '../../../lib/commands/explain/words';
 import { validConfig } from '../../../lib/config/load';
-import { explainDir } from '../../../lib/plumbing/plan/explain-dir';
-import { explainLab } from '../../../lib/plumbing/plan/explain-lab';
-import { readOutputsFile } from '../../../lib/plumbing/terraform/outputs';
+import { explainDir } from '../../../lib/lab/anatomy/explain-dir';
+import { explainLab } from '../../../lib/lab/anatomy/explain-lab';
+import { readOutputsFile } from '../../../lib/lab/files/outputs';
 import { fixture } from '../../support/fixtures';
-import { FIXTURE_APP } from '../../plumbing/plan/support';
-import { defaultLab, externalReferences, unbalancedTags } from '../../plumbing/pictures/support';
+import { FIXTURE_APP } from '../../lab/anatomy/support';
+import { defaultLab, externalReferences, unbalancedTags } from '../../support/pictures';
 
 describe('renderExplainHtml', () => {
   const page = renderExplainHtml(defaultLab());

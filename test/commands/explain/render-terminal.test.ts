@@ -6,13 +6,13 @@
 import { validConfig } from '../../../lib/config/load';
 import { renderExplainTable } from '../../../lib/commands/explain/render-terminal';
 import { urlsFromOutputs } from '../../../lib/commands/explain/words';
-import { stripAnsi } from '../../../lib/plumbing/cli/terminal';
-import { explainDir } from '../../../lib/plumbing/plan/explain-dir';
-import { explainLab } from '../../../lib/plumbing/plan/explain-lab';
-import { readOutputsFile } from '../../../lib/plumbing/terraform/outputs';
+import { stripAnsi } from '../../../lib/kit/terminal/terminal';
+import { explainDir } from '../../../lib/lab/anatomy/explain-dir';
+import { explainLab } from '../../../lib/lab/anatomy/explain-lab';
+import { readOutputsFile } from '../../../lib/lab/files/outputs';
 import { fixture } from '../../support/fixtures';
-import { FIXTURE_APP } from '../../plumbing/plan/support';
-import { defaultLab } from '../../plumbing/pictures/support';
+import { FIXTURE_APP } from '../../lab/anatomy/support';
+import { defaultLab } from '../../support/pictures';
 
 const WIDTHS = [60, 80, 120, 200] as const;
 const workshop = explainLab(validConfig({ name: 'demo', attendees: ['ann', 'bob', 'chen'] }, 'test'));

@@ -1,11 +1,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { explainDir } from '../../../lib/plumbing/plan/explain-dir';
+import { explainDir } from '../../../lib/lab/anatomy/explain-dir';
 import { diagramFileName, mermaidDiagram, writeDiagrams } from '../../../lib/commands/explain/mermaid';
 import { renderExplain, renderExplainJson, renderExplainMarkdown, renderExplainTable } from '../../../lib/commands/explain/render-explain';
-import { textTable, wrap } from '../../../lib/plumbing/cli/text-table';
-import { FIXTURE_APP, fixtureCopy, removeTempDirs } from '../../plumbing/plan/support';
+import { textTable, wrap } from '../../../lib/kit/terminal/text-table';
+import { FIXTURE_APP, fixtureCopy, removeTempDirs } from '../../lab/anatomy/support';
 
 afterAll(removeTempDirs);
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
 import { handout } from '../../../lib/commands/handout/handout';
-import { explainLab } from '../../../lib/plumbing/plan/explain-lab';
+import { explainLab } from '../../../lib/lab/anatomy/explain-lab';
 import { fixture } from '../../support/fixtures';
 import { drawnSizes, openFile, OpenedPage } from '../../support/browser';
 

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
 import { handout, HANDOUT_HELP, HandoutIo } from '../../../lib/commands/handout/handout';
 import { expectedReply } from '../../../lib/commands/handout/handout-model';
-import { explainLab } from '../../../lib/plumbing/plan/explain-lab';
-import { ExplainModel } from '../../../lib/plumbing/plan/model';
+import { explainLab } from '../../../lib/lab/anatomy/explain-lab';
+import { ExplainModel } from '../../../lib/lab/anatomy/model';
 import { fixture } from '../../support/fixtures';
 
 const ANN = { name: 'lab', aws: 'arn:aws:iam::123456789012:role/workshop/lab', gcp: 'user:lab@example.com' };

@@ -8,7 +8,7 @@
 import { validConfig } from '../../../lib/config/load';
 import { blockingFirewall, GkeSteps } from '../../../lib/commands/lifecycle/gke-steps';
 import { stackTask } from '../../../lib/commands/lifecycle/lifecycle';
-import { stackGraph, StackTask } from '../../../lib/plumbing/selection/stack-graph';
+import { stackGraph, StackTask } from '../../../lib/lab/selection/stack-graph';
 import {
   Answer,
   crdObject,

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkLifecycleRequest, providerMirrorFor, runLifecycle } from '../../../lib/commands/lifecycle/lifecycle';
-import { parseKinds, selectEnvironments } from '../../../lib/plumbing/selection/selection';
+import { parseKinds, selectEnvironments } from '../../../lib/lab/selection/selection';
 
 describe('runLifecycle guards', () => {
   test.each([

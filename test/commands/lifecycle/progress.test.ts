@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
 import { runLifecycle } from '../../../lib/commands/lifecycle/lifecycle';
-import { stripAnsi } from '../../../lib/plumbing/cli/terminal';
+import { stripAnsi } from '../../../lib/kit/terminal/terminal';
 import { FakeClock, FakeStream } from '../../support/fake-terminal';
 
 const TERRAFORM = `#!/bin/sh

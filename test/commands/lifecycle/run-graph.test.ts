@@ -1,5 +1,5 @@
 import { runGraph } from '../../../lib/commands/lifecycle/run-graph';
-import { stackGraph, StackTask } from '../../../lib/plumbing/selection/stack-graph';
+import { stackGraph, StackTask } from '../../../lib/lab/selection/stack-graph';
 
 /** A runner that records start and end order and how many ran at once; `fail` names stacks that reject. */
 function recorder(fail: readonly string[] = [], ms = 5) {

@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMoto } from '../../../lib/commands/local/moto';
-import { parseProcStat, processCpuMs } from '../../../lib/plumbing/terraform/child-processes';
+import { parseProcStat, processCpuMs } from '../../../lib/kit/terraform/child-processes';
 
 const dir = mkdtempSync(join(tmpdir(), 'hoplab-moto-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

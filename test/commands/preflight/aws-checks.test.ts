@@ -12,8 +12,8 @@ import { EvaluationResult, GetRoleCommand, IAMClient, SimulatePrincipalPolicyCom
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { awsFindings, AwsPreflightInput } from '../../../lib/commands/preflight/aws-checks';
-import { AwsQuotaNeeds } from '../../../lib/plumbing/estimate/quotas';
-import { Finding } from '../../../lib/plumbing/cli/finding';
+import { AwsQuotaNeeds } from '../../../lib/lab/estimate/quotas';
+import { Finding } from '../../../lib/lab/checks/finding';
 
 const ACCOUNT = '123456789012';
 const ACTIONS = ['ec2:CreateVpc', 'ec2:RunInstances', 'eks:CreateCluster', 'iam:CreateRole'];

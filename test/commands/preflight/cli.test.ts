@@ -2,13 +2,13 @@
  * The preflight and verify command lines: strict flags, exact messages for a
  * bad command line (exit 2 through runCli), --help.
  */
-import { UsageError } from '../../../lib/plumbing/cli/cli';
+import { UsageError } from '../../../lib/kit/cli/cli';
 import { parsePreflightArgs, PREFLIGHT_HELP } from '../../../lib/commands/preflight/preflight-cli';
 import { parseVerifyArgs, VERIFY_HELP } from '../../../lib/commands/verify/verify-cli';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { selectShard } from '../../../lib/plumbing/selection/shard';
+import { selectShard } from '../../../lib/lab/selection/shard';
 
 describe('preflight and verify command lines', () => {
   test.each([

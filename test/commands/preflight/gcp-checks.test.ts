@@ -4,9 +4,9 @@
  * projects.testIamPermissions, Compute Engine regions.get and projects.get,
  * GKE clusters.list, networks.get and IAM serviceAccounts.get.
  */
-import { SynthStack } from '../../../lib/plumbing/terraform/terraform-json';
+import { SynthStack } from '../../../lib/kit/terraform/terraform-json';
 import { gcpFindings, GcpPreflightInput } from '../../../lib/commands/preflight/gcp-checks';
-import { GcpQuotaNeeds } from '../../../lib/plumbing/estimate/quotas';
+import { GcpQuotaNeeds } from '../../../lib/lab/estimate/quotas';
 import { PREFLIGHT_PROJECT as PROJECT, PREFLIGHT_TOKEN as TOKEN, servePreflightApi } from '../../support/google-api';
 
 const serve = servePreflightApi;

@@ -16,15 +16,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'cdktf';
 import { labConfig } from '../../../lib/config/schema';
-import { readSynthDir } from '../../../lib/plumbing/terraform/synth-dir';
-import { SynthStack } from '../../../lib/plumbing/terraform/terraform-json';
+import { readSynthDir } from '../../../lib/lab/files/synth-dir';
+import { SynthStack } from '../../../lib/kit/terraform/terraform-json';
 import { addLab } from '../../../lib/stacks/hoplab-app';
 import { COMMAND_NEEDS, RESOURCE_NEEDS, requiredPermissions, terraformTypes } from '../../../lib/commands/preflight/required-permissions';
 import { gcpFindings } from '../../../lib/commands/preflight/gcp-checks';
-import { findGcpLeftovers } from '../../../lib/plumbing/cloud/gcp-leftovers';
-import { removeGkeControllerFirewalls } from '../../../lib/plumbing/cloud/gke-firewall-cleanup';
-import { waitForGatewayCrds } from '../../../lib/plumbing/cloud/gke-gateway-crds';
-import { GOOGLE_CALLS } from '../../../lib/plumbing/cloud/google-calls';
+import { findGcpLeftovers } from '../../../lib/lab/leftovers/gcp-leftovers';
+import { removeGkeControllerFirewalls } from '../../../lib/commands/lifecycle/gke-firewall-cleanup';
+import { waitForGatewayCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
+import { GOOGLE_CALLS } from '../../../lib/kit/google/google-calls';
 import { crdObject, FIXTURE_PROJECT, FIXTURE_TOKEN, PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, Recorded, serveGoogleFixtures, serveKubernetesApi, servePreflightApi } from '../../support/google-api';
 
 function synthStacks(input: unknown): SynthStack[] {

@@ -5,8 +5,8 @@
 import { createServer, Server } from 'node:http';
 import { labConfig } from '../../../lib/config/schema';
 import { AddressInfo } from 'node:net';
-import { renderFindings } from '../../../lib/plumbing/cli/finding';
-import { addressFindings, learnPublicAddress, providerSourceFinding, ToolRunner, toolFindings } from '../../../lib/plumbing/host-checks';
+import { renderFindings } from '../../../lib/lab/checks/finding';
+import { addressFindings, learnPublicAddress, providerSourceFinding, ToolRunner, toolFindings } from '../../../lib/lab/checks/host-checks';
 import { preflightGate } from '../../../lib/commands/preflight/preflight-cli';
 import { deadUrl } from '../../support/echo-servers';
 

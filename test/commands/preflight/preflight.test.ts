@@ -4,7 +4,7 @@
  */
 import { labConfig } from '../../../lib/config/schema';
 import { runPreflight } from '../../../lib/commands/preflight/preflight';
-import { REQUEST_CHECKS } from '../../../lib/plumbing/selection/request-problems';
+import { REQUEST_CHECKS } from '../../../lib/lab/selection/request-problems';
 import { deadUrl } from '../../support/echo-servers';
 
 describe('preflight of the placeholder config', () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'cdktf';
 import { labConfig } from '../../../lib/config/schema';
-import { readSynthDir } from '../../../lib/plumbing/terraform/synth-dir';
+import { readSynthDir } from '../../../lib/lab/files/synth-dir';
 import { addLab } from '../../../lib/stacks/hoplab-app';
 import { requiredPermissions, RESOURCE_NEEDS, terraformTypes } from '../../../lib/commands/preflight/required-permissions';
 

@@ -3,8 +3,8 @@
  * claims (source_nat, client_ip_via), with loopback servers that behave like a
  * matching and a contradicting exposure.
  */
-import { compareOutputs } from '../../../lib/plumbing/probe/compare-model';
-import { parseOutputs } from '../../../lib/plumbing/terraform/outputs';
+import { compareOutputs } from '../../../lib/lab/probe/compare-model';
+import { parseOutputs } from '../../../lib/lab/files/outputs';
 import { probeClaims } from '../../../lib/commands/verify/verify';
 import { deadUrl, RunningServer, startEchoServer } from '../../support/echo-servers';
 

@@ -10,7 +10,7 @@ import { fakeTerraformOnPath } from '../../support/fake-terraform';
 import { validConfig } from '../../../lib/config/load';
 import { EMULATOR_ONLY_WHY, runVerify, VerifyOptions } from '../../../lib/commands/verify/verify';
 import { renderVerify } from '../../../lib/commands/verify/verify-cli';
-import { stripAnsi } from '../../../lib/plumbing/cli/terminal';
+import { stripAnsi } from '../../../lib/kit/terminal/terminal';
 import { FakeClock, FakeStream } from '../../support/fake-terminal';
 
 describe('verify with the emulator and stacks it cannot run', () => {

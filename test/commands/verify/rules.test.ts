@@ -11,8 +11,8 @@ import { AddressInfo } from 'node:net';
 import { changedResources, differingAttributes, PlanJson } from '../../../lib/commands/verify/drift';
 import { checkClaims, ClaimCheck, claimsOf, measuredFacts } from '../../../lib/commands/verify/claims';
 import { isReadyStatus, waitReady } from '../../../lib/commands/verify/readiness';
-import { CompareCell } from '../../../lib/plumbing/probe/compare-model';
-import { ProbeResult } from '../../../lib/plumbing/probe/probe-summary';
+import { CompareCell } from '../../../lib/lab/probe/compare-model';
+import { ProbeResult } from '../../../lib/lab/probe/probe-summary';
 import { fixture } from '../../support/fixtures';
 
 describe('drift: what an apply would change, and what changed outside Terraform that matters', () => {

@@ -3,7 +3,7 @@
  * live task with its requests done and failed, redrawn in place on a terminal
  * (exact frames through a fake TTY), one line a minute at most off it.
  */
-import { LiveStatus } from '../../../lib/plumbing/cli/live-status';
+import { LiveStatus } from '../../../lib/kit/terminal/live-status';
 import { liveProbeProgress } from '../../../lib/commands/verify/verify';
 import { FakeClock, FakeStream } from '../../support/fake-terminal';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
 import { runWatch, WatchIo } from '../../../lib/commands/watch/watch-cli';
-import { stripAnsi } from '../../../lib/plumbing/cli/terminal';
+import { stripAnsi } from '../../../lib/kit/terminal/terminal';
 import { ControlledServer, startControlledEchoServer } from '../../support/echo-servers';
 
 let local: ControlledServer;

@@ -1,0 +1,117 @@
+/**
+ * What every hoplab command shares on the command line: strict flags with
+ * --help, exit codes (0 done, 1 failed or refused, 2 bad command line),
+ * Ctrl-C handling and the question before costly or destructive work.
+ * Kept free of heavy imports: `npm run synth` loads it.
+ */
+import { createInterface } from 'node:readline/promises';
+import { parseArgs, ParseArgsConfig } from 'node:util';
+
+/** A bad command line: exits 2, pointing at --help. */
+export class UsageError extends Error {}
+
+/**
+ * An error that is already worded for the user, whole (its own heading
+ * included): {@link runCli} prints its `userMessage` as it is, with no prefix.
+ * Duck-typed, so the kit knows no error class of the lab's.
+ */
+export interface UserFacingError {
+  readonly userMessage: string;
+}
+
+const userMessageOf = (error: unknown): string | undefined => {
+  const message = (error as Partial<UserFacingError> | null | undefined)?.userMessage;
+  return typeof message === 'string' ? message : undefined;
+};
+
+/**
+ * Runs a command's main: a bad command line exits 2 (see --help), a bad config
+ * or a refused request exits 1, each with one clear message.
+ */
+export function runCli(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+      console.error(userMessageOf(error) ?? `hoplab: ${message}${usage ? ' (see --help)' : ''}`);
+      process.exit(usage ? 2 : 1);
+    },
+  );
+}
+
+/**
+ * `parseArgs` with strict flags; a bad command line becomes a {@link UsageError}
+ * (exit 2). parseArgs' errors may come from another realm (jest), so the
+ * message is read rather than the class checked.
+ */
+export function strictArgs<T extends ParseArgsConfig['options']>(argv: readonly string[], options: T) {
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError((error as { message?: string }).message ?? String(error));
+  }
+}
+
+/** Strict flags for a command that takes only --help (and the listed booleans); prints `help` for --help. */
+export function simpleArgs(argv: readonly string[], help: string, booleans: readonly string[] = []): Record<string, boolean> | undefined {
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: Object.fromEntries([['help', { type: 'boolean', short: 'h' }], ...booleans.map((b) => [b, { type: 'boolean' }])]) as Record<string, { type: 'boolean' }>,
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    console.log(help);
+    return undefined;
+  }
+  return values as Record<string, boolean>;
+}
+
+/**
+ * Ctrl-C (or SIGTERM) once: abort the returned controller, after saying what
+ * the command now does (`doing`); twice: exit 130 at once. One Ctrl-C that
+ * arrives twice (from the terminal and forwarded by npm) counts once.
+ */
+export function abortOnSignals(command: string, doing: string): AbortController {
+  const controller = new AbortController();
+  let count = 0;
+  let firstAt = 0;
+  const handler = (signal: NodeJS.Signals) => {
+    if (count === 1 && Date.now() - firstAt < 1500) return;
+    count += 1;
+    firstAt = firstAt || Date.now();
+    if (count > 1) {
+      console.error(`\nhoplab ${command}: second ${signal}, exiting now`);
+      process.exit(130);
+    }
+    console.error(`\nhoplab ${command}: ${signal} received; ${doing} (press Ctrl-C again to exit at once)`);
+    controller.abort();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return controller;
+}
+
+/**
+ * Asks before a command that costs money or destroys labs. `--yes` skips the
+ * question; without a terminal `--yes` is required (nothing is done).
+ * Returns whether to go on, having said why not.
+ */
+export async function confirm(command: string, question: string, yes: boolean): Promise<boolean> {
+  if (yes) return true;
+  if (!process.stdin.isTTY) {
+    console.error(`hoplab ${command}: not on a terminal; add --yes to ${command} without the question`);
+    return false;
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await rl.question(`${question} [y/N] `);
+  rl.close();
+  if (/^y(es)?$/i.test(answer.trim())) return true;
+  console.log(`hoplab ${command}: nothing done`);
+  return false;
+}

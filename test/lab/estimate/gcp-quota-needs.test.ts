@@ -1,0 +1,96 @@
+/**
+ * The GCP quota needs preflight checks, counted from the synthesized stacks:
+ * each load balancer against the metric it really uses (the Gateway against
+ * the global external managed quotas, passthrough NLBs against the regional
+ * ones, GKE Ingress against the classic ones), the nodes' CPUs and disks with
+ * the default pool, one network per environment, and no address per node.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'cdktf';
+import { labConfig } from '../../../lib/config/schema';
+import { explainDir } from '../../../lib/lab/anatomy/explain-dir';
+import { readSynthDir } from '../../../lib/lab/files/synth-dir';
+import { addLab } from '../../../lib/stacks/hoplab-app';
+import { exposuresOfModel, gcpQuotaNeeds } from '../../../lib/lab/estimate/quotas';
+
+function needs(input: unknown) {
+  const dir = mkdtempSync(join(tmpdir(), 'hoplab-gcp-needs-'));
+  try {
+    const app = new App({ outdir: dir, stackTraces: false });
+    addLab(app, labConfig.parse(input));
+    app.synth();
+    return gcpQuotaNeeds(readSynthDir(dir), exposuresOfModel(explainDir(dir)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const byMetric = (input: unknown) => Object.fromEntries(needs(input).quotas.map((q) => [q.metric, q.need]));
+
+describe('GCP quota needs', () => {
+  test('GIVEN the default lab WHEN counted THEN every metric, its scope, its count and what was counted', () => {
+    expect(needs({})).toEqual({
+      quotas: [
+        { metric: 'CPUS', scope: 'region', need: 8, counted: "4 node VMs, the default pools' included" },
+        { metric: 'CPUS_ALL_REGIONS', scope: 'project', need: 8, counted: "4 node VMs, the default pools' included" },
+        { metric: 'SSD_TOTAL_GB', scope: 'region', need: 250, counted: "boot disks of 4 node VMs, the default pools' included" },
+        { metric: 'DISKS_TOTAL_GB', scope: 'region', need: 0, counted: "pd-standard boot disks of 4 node VMs, the default pools' included" },
+        { metric: 'NETWORKS', scope: 'project', need: 1, counted: 'one VPC network per environment' },
+        { metric: 'IN_USE_ADDRESSES', scope: 'region', need: 3, counted: '1 Cloud NAT, 2 passthrough NLB; the nodes are private' },
+        { metric: 'FORWARDING_RULES', scope: 'project', need: 2, counted: '2 GKE Ingress (classic Application Load Balancer)' },
+        { metric: 'GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Ingress default backend' },
+        { metric: 'GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', scope: 'project', need: 1, counted: '1 Gateway' },
+        { metric: 'GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES', scope: 'project', need: 2, counted: "1 Gateway: its route's backend and the default 404 backend" },
+        { metric: 'EXTERNAL_NETWORK_LB_FORWARDING_RULES', scope: 'region', need: 2, counted: '2 passthrough NLB' },
+        { metric: 'REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES', scope: 'region', need: 2, counted: '2 passthrough NLB' },
+      ],
+      notes: [],
+    });
+  });
+
+  test.each([
+    [
+      'only the Gateway',
+      { exposures: ['gateway'] },
+      { FORWARDING_RULES: 0, GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES: 0, GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES: 1, GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES: 2 },
+    ],
+    [
+      'only the passthrough NLBs',
+      { exposures: ['nodeport-l4', 'nodeport-local'] },
+      { FORWARDING_RULES: 0, GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES: 0, EXTERNAL_NETWORK_LB_FORWARDING_RULES: 2, REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES: 2, IN_USE_ADDRESSES: 3 },
+    ],
+    ['only the Ingresses', { exposures: ['native', 'nodeport'] }, { FORWARDING_RULES: 2, GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES: 3, EXTERNAL_NETWORK_LB_FORWARDING_RULES: 0, IN_USE_ADDRESSES: 1 }],
+  ])('GIVEN %s WHEN counted THEN each load balancer counts against its own metrics', (_name, input, expected) => {
+    expect(byMetric(input)).toMatchObject(expected);
+  });
+
+  test('GIVEN 3 attendees WHEN counted THEN everything scales with the environments, one network each', () => {
+    expect(byMetric({ attendees: ['ann', 'bob', 'cy'] })).toMatchObject({
+      NETWORKS: 3,
+      CPUS: 24,
+      SSD_TOTAL_GB: 750,
+      GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES: 3,
+      EXTERNAL_NETWORK_LB_FORWARDING_RULES: 6,
+    });
+  });
+
+  test('GIVEN two zones, 2 n2-standard-4 nodes each WHEN counted THEN node pool 4 x 4 vCPUs and 4 x 50 GB, default pool one e2-medium and 100 GB per zone', () => {
+    expect(byMetric({ gcp: { zones: ['us-central1-a', 'us-central1-b'], nodeCount: 2, machineType: 'n2-standard-4' } })).toMatchObject({
+      CPUS: 4 * 4 + 2 * 2,
+      CPUS_ALL_REGIONS: 20,
+      SSD_TOTAL_GB: 4 * 50 + 2 * 100,
+    });
+  });
+
+  test('GIVEN more nodes WHEN counted THEN the address count does not change: the nodes are private', () => {
+    expect(byMetric({ gcp: { nodeCount: 1 } }).IN_USE_ADDRESSES).toBe(byMetric({ gcp: { nodeCount: 6 } }).IN_USE_ADDRESSES);
+  });
+
+  test('GIVEN a machine type whose vCPUs its name does not tell WHEN counted THEN its nodes are left out of CPUS, said as a note', () => {
+    const counted = needs({ gcp: { machineType: 'a2-ultragpu-1g' } });
+    expect(counted.notes).toEqual(['machine type a2-ultragpu-1g: vCPUs unknown, its 3 nodes not counted in CPUS']);
+    expect(counted.quotas.find((q) => q.metric === 'CPUS')?.need).toBe(2);
+  });
+});

@@ -1,0 +1,206 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareOutputs } from '../../../lib/lab/probe/compare-model';
+import { collectOutputs, CompareInputError, parseOutputs, readOutputsFile } from '../../../lib/lab/files/outputs';
+import { nothingDeployed, surveyState } from '../../../lib/lab/files/local-state';
+import { renderCompare } from '../../../lib/commands/compare/render-compare';
+import { fixture } from '../../support/fixtures';
+
+const FIXTURE = fixture('outputs.json');
+const tmp = () => mkdtempSync(join(tmpdir(), 'hoplab-compare-test-'));
+
+describe('reading outputs', () => {
+  test('GIVEN the outputs of a deployed lab THEN one environment, clusters and exposures of both clouds in mode order', () => {
+    const outputs = readOutputsFile(FIXTURE);
+    expect(outputs.environments.map((e) => e.env)).toEqual(['lab']);
+    const [lab] = outputs.environments;
+    expect(lab.exposures.aws?.map((e) => e.mode)).toEqual(['native', 'nodeport', 'nodeport-local']);
+    expect(lab.exposures.gcp?.[2]).toMatchObject({ mode: 'nodeport-local', lb_kind: 'gcp-passthrough-nlb', url: 'http://35.192.55.66/', expected_hops: 1 });
+    expect(lab.clusters.aws).toEqual({
+      cluster_name: 'lab-eks',
+      region: 'us-east-1',
+      node_count: 3,
+      max_pods_per_node: 17,
+      pod_address_range: ['10.0.0.0/19', '10.0.32.0/19'],
+      node_address_range: [],
+      dataplane: null,
+    });
+    expect(lab.clusters.gcp?.pod_address_range).toEqual(['10.20.0.0/16']);
+    expect(lab.clusters.gcp?.node_address_range).toEqual(['10.10.0.0/20']);
+  });
+
+  test('GIVEN cluster stacks with the dataplane output THEN compare shows it in the same words on both clouds', () => {
+    const outputs = parseOutputs(
+      { 'lab-aws-cluster': { cloud: 'aws', cluster_name: 'lab-eks', dataplane: 'cilium-ebpf' }, 'lab-gcp-cluster': { cloud: 'gcp', cluster_name: 'lab-gke', dataplane: 'cilium-ebpf' } },
+      'test',
+    );
+    expect([outputs.environments[0].clusters.aws?.dataplane, outputs.environments[0].clusters.gcp?.dataplane]).toEqual(['cilium-ebpf', 'cilium-ebpf']);
+  });
+
+  test('GIVEN odd values THEN unknown fields, JSON-text objects accepted, stray stacks ignored', () => {
+    const outputs = parseOutputs(
+      {
+        'team-a-aws-lb': { exposure_native: JSON.stringify({ mode: 'native', url: 'http://x/' }), exposure_nodeport: 42, other: 'x' },
+        'team-a-aws-cluster': {},
+        'something-else': {},
+      },
+      'test',
+    );
+    expect(outputs.ignored_stacks).toEqual(['something-else']);
+    expect(outputs.environments[0].exposures.aws).toEqual([
+      {
+        mode: 'native',
+        cloud: 'aws',
+        url: 'http://x/',
+        lb_kind: null,
+        target_type: null,
+        expected_hops: null,
+        source_nat: null,
+        client_ip_via: null,
+        client_ip_preserved: null,
+        client_ip_seen_as: null,
+        health_check: null,
+        external_traffic_policy: null,
+      },
+    ]);
+  });
+
+  test.each([
+    ['a missing file', () => '/nonexistent/outputs.json', 'cannot read outputs file /nonexistent/outputs.json: ENOENT'],
+    [
+      'a file that is not JSON',
+      () => {
+        const file = join(tmp(), 'o.json');
+        writeFileSync(file, 'nope');
+        return file;
+      },
+      'is not valid JSON',
+    ],
+    [
+      'a JSON array',
+      () => {
+        const file = join(tmp(), 'o.json');
+        writeFileSync(file, '[]');
+        return file;
+      },
+      'is not a cdktf outputs file: expected a JSON object of stack name -> outputs',
+    ],
+    [
+      'no stacks',
+      () => {
+        const file = join(tmp(), 'o.json');
+        writeFileSync(file, '{}');
+        return file;
+      },
+      'has no hoplab stacks (names like lab-aws-cluster, lab-aws-lb, lab-gcp-cluster, lab-gcp-lb); it is empty: deploy first (npm run deploy)',
+    ],
+  ])('GIVEN %s THEN CompareInputError', (_, makeFile, message) => {
+    const file = makeFile();
+    expect(() => readOutputsFile(file)).toThrow(CompareInputError);
+    expect(() => readOutputsFile(file)).toThrow(message);
+  });
+});
+
+describe('collecting outputs with cdktf', () => {
+  function synthDir(): string {
+    const dir = tmp();
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ stacks: { 'lab-aws-lb': {}, 'lab-aws-cluster': {} } }));
+    return dir;
+  }
+
+  test('runs `npx cdktf output --outputs-file <tmp> --skip-synth` for every synthesized stack and reads the file', async () => {
+    const dir = synthDir();
+    const calls: (readonly string[])[] = [];
+    const outputs = await collectOutputs(dir, async (command, args) => {
+      calls.push([command, ...args]);
+      writeFileSync(args[args.indexOf('--outputs-file') + 1], JSON.stringify({ 'lab-aws-cluster': { cluster_name: 'lab-eks' } }));
+      return { code: 0, stderr: '' };
+    });
+    expect(calls).toHaveLength(1);
+    expect(calls[0].slice(0, 3)).toEqual(['npx', 'cdktf', 'output']);
+    expect(calls[0].slice(5)).toEqual(['--skip-synth', '--output', dir, 'lab-aws-cluster', 'lab-aws-lb']);
+    expect(outputs.environments[0].clusters.aws?.cluster_name).toBe('lab-eks');
+  });
+
+  test('GIVEN cdktf fails THEN the error says so and how to avoid it', async () => {
+    await expect(collectOutputs(synthDir(), async () => ({ code: 1, stderr: 'Error: state not found' }))).rejects.toThrow(
+      /failed \(exit 1\); are the stacks deployed\? Pass --outputs FILE to read saved outputs instead\nError: state not found/,
+    );
+  });
+
+  /** A synthesized app whose two stacks keep local state in `dir`, the first `deployed` with one resource. */
+  function localStateDir(deployed: 'none' | 'cluster' | 'empty files'): string {
+    const dir = synthDir();
+    for (const stack of ['lab-aws-cluster', 'lab-aws-lb']) {
+      mkdirSync(join(dir, 'stacks', stack), { recursive: true });
+      const path = join(dir, `terraform.${stack}.tfstate`);
+      writeFileSync(join(dir, 'stacks', stack, 'cdk.tf.json'), JSON.stringify({ terraform: { backend: { local: { path } } } }));
+      if (deployed === 'empty files') writeFileSync(path, JSON.stringify({ version: 4, resources: [] }));
+      if (deployed === 'cluster' && stack === 'lab-aws-cluster') writeFileSync(path, JSON.stringify({ version: 4, resources: [{ type: 'aws_vpc', name: 'vpc' }] }));
+    }
+    return dir;
+  }
+
+  test.each(['none', 'empty files'] as const)('GIVEN local state and nothing deployed (%s) WHEN outputs are collected THEN one line says so, before cdktf runs', async (deployed) => {
+    const dir = localStateDir(deployed);
+    const run = jest.fn(async () => ({ code: 0, stderr: '' }));
+    await expect(collectOutputs(dir, run)).rejects.toThrow(
+      `nothing is deployed: none of the 2 stacks (lab-aws-cluster, lab-aws-lb) has state with resources (local state, e.g. ${join(dir, 'terraform.lab-aws-cluster.tfstate')}); ` +
+        'deploy first (npx hoplab deploy), or pass --outputs FILE to read saved outputs',
+    );
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  test('GIVEN local state with resources in one stack, or remote state WHEN surveyed THEN it is deployed, or unknown, and cdktf runs', async () => {
+    expect(surveyState(localStateDir('cluster'), ['lab-aws-cluster', 'lab-aws-lb'])).toEqual({ deployed: ['lab-aws-cluster'], empty: ['lab-aws-lb'], unknown: [] });
+    const remote = synthDir();
+    mkdirSync(join(remote, 'stacks', 'lab-aws-lb'), { recursive: true });
+    writeFileSync(join(remote, 'stacks', 'lab-aws-lb', 'cdk.tf.json'), JSON.stringify({ terraform: { backend: { s3: { bucket: 'b', key: 'k' } } } }));
+    expect(surveyState(remote, ['lab-aws-lb'])).toEqual({ deployed: [], empty: [], unknown: ['lab-aws-lb'] });
+    expect(nothingDeployed(remote, ['lab-aws-lb'])).toBeUndefined();
+  });
+
+  test('GIVEN no synthesized app THEN an input error before running anything', async () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'x'));
+    await expect(collectOutputs(dir, async () => ({ code: 0, stderr: '' }))).rejects.toThrow(`no ${join(dir, 'manifest.json')}: synthesize first (npm run synth), or pass --outputs FILE`);
+  });
+});
+
+describe('side by side, without probing', () => {
+  const model = compareOutputs(readOutputsFile(FIXTURE), 'outputs.json');
+
+  test('clouds as columns, exposures as rows', () => {
+    const [lab] = model.environments;
+    expect(lab.clouds).toEqual(['aws', 'gcp']);
+    expect(lab.rows.map((r) => r.mode)).toEqual(['native', 'nodeport', 'nodeport-local']);
+    expect(lab.rows[1].clouds.aws?.exposure).toMatchObject({
+      lb_kind: 'alb',
+      target_type: 'instance',
+      expected_hops: 2,
+      source_nat: true,
+      client_ip_via: 'x-forwarded-for',
+      client_ip_preserved: true,
+    });
+    expect(lab.rows[1].clouds.aws?.probe).toBeNull();
+  });
+
+  test('the table shows URL, LB kind, targets, expected hops and client-IP preservation (regression guard)', () => {
+    const table = renderCompare(model, 'table', 120);
+    expect(table).toContain('| exposure       | AWS (EKS)');
+    expect(table).toContain('expected: 2 hops LB -> Pod; source NAT: yes;');
+    expect(table).toContain('client IP via: x-forwarded-for (preserved: yes)');
+    expect(table).toContain('lab-eks in us-east-1: 3 nodes, max 17 Pods per ');
+    expect(table).toContain('  aws nodeport        http://k8s-hoplab-echonode-8e2d4b6a1c-987654321.us-east-1.elb.amazonaws.com/');
+    expect(table).toMatchSnapshot();
+    expect(renderCompare(model, 'markdown')).toMatchSnapshot();
+    expect(JSON.parse(renderCompare(model, 'json'))).toEqual(JSON.parse(JSON.stringify(model)));
+  });
+
+  test('GIVEN a cluster without -lb outputs THEN a note, not an error', () => {
+    const only = compareOutputs(parseOutputs({ 'lab-aws-cluster': { cluster_name: 'lab-eks' } }, 'x'), 'x');
+    expect(only.environments[0].notes).toEqual(['lab-aws-lb has no outputs: not deployed (exposures come with that stack)']);
+    expect(renderCompare(only, 'table')).toContain('note: lab-aws-lb has no outputs');
+  });
+});
