@@ -7,8 +7,26 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs, ParseArgsConfig } from 'node:util';
 
-/** A bad command line: exits 2, pointing at --help. */
-export class UsageError extends Error {}
+/**
+ * A bad command line: {@link runCli} prints it as one line,
+ * `hoplab <command>: <message> (see npx hoplab <command> --help)`, and exits 2.
+ * The message names the flag, the value and what is allowed: `--format: "xml" is not one of table, json`.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The command whose command line it is (a command that hands its arguments to another: `compare --watch`). @default - the one runCli runs */
+    readonly command?: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The one shape of a bad command line's message, for every command. */
+export function usageLine(command: string, message: string): string {
+  return `hoplab ${command}: ${message} (see npx hoplab ${command} --help)`;
+}
 
 /**
  * An error that is already worded for the user, whole (its own heading
