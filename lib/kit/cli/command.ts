@@ -91,10 +91,10 @@ function readBoolean(text: string): boolean {
 }
 
 /** `--outputs FILE`: any text but the empty one; `parse` may check and turn it into another value (its Error's message says what is wrong). */
-export function stringFlag<T = string>(spec: ValueSpec & { readonly parse?: (text: string) => T; readonly default: T }): Flag<T>;
-export function stringFlag<T = string>(spec: ValueSpec & { readonly parse?: (text: string) => T; readonly required: true }): Flag<T>;
-export function stringFlag<T = string>(spec: ValueSpec & { readonly parse?: (text: string) => T; readonly repeatable: true }): Flag<T[]>;
-export function stringFlag<T = string>(spec: ValueSpec & { readonly parse?: (text: string) => T }): Flag<T | undefined>;
+export function stringFlag<T = string>(spec: ValueSpec & { readonly parse?: (text: string) => T; readonly default: T }): Flag<NoInfer<T>>;
+export function stringFlag<T = string>(spec: ValueSpec & { readonly parse?: (text: string) => T; readonly required: true }): Flag<NoInfer<T>>;
+export function stringFlag<T = string>(spec: ValueSpec & { readonly parse?: (text: string) => T; readonly repeatable: true }): Flag<NoInfer<T>[]>;
+export function stringFlag<T = string>(spec: ValueSpec & { readonly parse?: (text: string) => T }): Flag<NoInfer<T> | undefined>;
 export function stringFlag<T>(spec: ValueSpec & { readonly parse?: (text: string) => T; readonly default?: T; readonly repeatable?: boolean }): Flag<unknown> {
   const { parse, ...rest } = spec;
   return { ...rest, kind: 'string', read: parse ?? asText };
@@ -115,9 +115,9 @@ function oneOf(choices: readonly string[], text: string): string {
 type IntegerSpec = ValueSpec & { readonly min: number; readonly max: number };
 
 /** `--count N`: a whole number from `min` to `max` (or one of `keywords`: `--parallelism N|auto`). */
-export function integerFlag<const K extends string = never>(spec: IntegerSpec & { readonly keywords?: readonly K[]; readonly default: number | K }): Flag<number | K>;
-export function integerFlag<const K extends string = never>(spec: IntegerSpec & { readonly keywords?: readonly K[]; readonly required: true }): Flag<number | K>;
-export function integerFlag<const K extends string = never>(spec: IntegerSpec & { readonly keywords?: readonly K[] }): Flag<number | K | undefined>;
+export function integerFlag<const K extends string = never>(spec: IntegerSpec & { readonly keywords?: readonly K[]; readonly default: number | NoInfer<K> }): Flag<number | NoInfer<K>>;
+export function integerFlag<const K extends string = never>(spec: IntegerSpec & { readonly keywords?: readonly K[]; readonly required: true }): Flag<number | NoInfer<K>>;
+export function integerFlag<const K extends string = never>(spec: IntegerSpec & { readonly keywords?: readonly K[] }): Flag<number | NoInfer<K> | undefined>;
 export function integerFlag(spec: IntegerSpec & { readonly keywords?: readonly string[]; readonly default?: number | string }): Flag<unknown> {
   const keywords = spec.keywords ?? [];
   return {
@@ -166,7 +166,11 @@ export interface CommandSpec<F extends FlagSet> {
    */
   readonly description: string;
   readonly flags: F;
-  /** The forms of the command line after `npm run <name> --`, when one generated from the flags would not say it (`(--github-actions | --gitlab-ci) --shards N`). */
+  /**
+   * The forms of the command line after `npm run <name> --`, when the one generated from the flags
+   * would not say it (`(--github-actions | --gitlab-ci) --shards N`); {@link FLAGS_FORM} stands for
+   * the generated one. @default [FLAGS_FORM]
+   */
   readonly usage?: readonly string[];
   readonly arguments?: ArgumentsSpec;
   /** Environment variables it reads, with what each does, for --help. */
@@ -194,6 +198,9 @@ export interface Command<F extends FlagSet> extends CommandSpec<F> {
   /** The --help text, fitted to {@link HELP_WIDTH} columns and ending in a newline. */
   help(): string;
 }
+
+/** In {@link CommandSpec.usage}: the form generated from the flags (`[--format table|json] [--probe] ...`). */
+export const FLAGS_FORM = '<flags>';
 
 /** The width --help fits, whatever the terminal: what every terminal has. */
 export const HELP_WIDTH = 80;
@@ -371,7 +378,7 @@ function usageLines(spec: CommandSpec<FlagSet>, width: number): string[] {
   const flagged = Object.entries(spec.flags);
   const generated = flagged.map(([name, flag]) => (flag.required ? synopsis(name, flag) : `[${synopsis(name, flag)}]`));
   if (spec.arguments) generated.push(spec.arguments.min ? `${spec.arguments.value}...` : `[${spec.arguments.value}...]`);
-  const forms = spec.usage ?? (generated.length > 0 ? [generated.join(' ')] : ['']);
+  const forms = (spec.usage ?? [FLAGS_FORM]).map((form) => (form === FLAGS_FORM ? generated.join(' ') : form));
   return forms.flatMap((form, i) => {
     const head = `${i === 0 ? 'usage: ' : '       '}${command}${form === '' ? '' : ' --'}`;
     if (form === '') return [head];
