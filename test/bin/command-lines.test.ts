@@ -41,6 +41,7 @@ const DEFINITIONS: readonly Command<FlagSet>[] = [
   SCHEMA_COMMAND,
 ];
 
+/** Runs a command with a config file that does not exist: flags are checked before any config is read, so none is needed here. */
 const run = (...args: string[]) =>
   spawnSync(process.execPath, [HOPLAB, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', HOPLAB_CONFIG: join(ROOT, 'no-such-config.json') } });
 

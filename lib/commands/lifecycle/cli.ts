@@ -1,4 +1,3 @@
-import { ConfigError } from '../../config/problems';
 import { UsageError } from '../../kit/cli/cli';
 import { loadConfig } from '../../config/load';
 import { LabConfig } from '../../config/schema';
@@ -28,9 +27,9 @@ export interface LifecycleCliOptions {
 }
 
 /**
- * Parses deploy's or teardown's command line (`command`) and loads the config; undefined after
+ * Parses deploy's or teardown's command line (`command`), then loads the config; undefined after
  * printing --help. Throws a {@link UsageError} for a bad flag or an environment the config does
- * not have, a ConfigError for a bad config.
+ * not have, the config's own error for a bad config.
  */
 export function parseLifecycleArgs(command: typeof DEPLOY_COMMAND | typeof TEARDOWN_COMMAND, argv: readonly string[]): LifecycleCliOptions | undefined {
   const values = command.parse(argv);
@@ -40,7 +39,6 @@ export function parseLifecycleArgs(command: typeof DEPLOY_COMMAND | typeof TEARD
   try {
     selected = selectRequested(config, values.env, values.shard);
   } catch (error) {
-    if (error instanceof ConfigError) throw error;
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const leftoversOnly = 'leftovers-only' in values && values['leftovers-only'];

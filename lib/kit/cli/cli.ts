@@ -50,17 +50,32 @@ export function runCli(command: { readonly name: string }, main: () => Promise<n
   Promise.resolve()
     .then(main)
     .then(
-      (code) => process.exit(code),
+      (code) => exitWhenWritten(code),
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         if (error instanceof UsageError) {
           console.error(usageLine(error.command ?? command.name, message));
-          process.exit(2);
+          return exitWhenWritten(2);
         }
         console.error(userMessageOf(error) ?? `hoplab: ${message}`);
-        process.exit(1);
+        return exitWhenWritten(1);
       },
     );
+}
+
+/**
+ * Exits with `code` once stdout and stderr have taken everything written to them: a pipe is
+ * written asynchronously on some systems (macOS), and process.exit would cut a long report
+ * (explain --format json | jq) short. A write's callback comes after the writes before it.
+ */
+function exitWhenWritten(code: number): void {
+  let waiting = 2;
+  const done = () => {
+    waiting -= 1;
+    if (waiting === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
 }
 
 /**
