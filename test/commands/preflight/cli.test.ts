@@ -1,5 +1,5 @@
 /**
- * The preflight and verify command lines: strict flags, exact messages for a
+ * The preflight and verify command lines: their definitions' checks, exact messages for a
  * bad command line (exit 2 through runCli), --help.
  */
 import { UsageError } from '../../../lib/kit/cli/cli';
