@@ -226,7 +226,7 @@ export function defineCommand<F extends FlagSet>(spec: CommandSpec<F>): Command<
   };
 }
 
-/** A flag as written on a command line: `--format`, or `-y`. */
+/** A flag by its long name, as a message names it: `--format` (also when it was given as `-y`). */
 const spelled = (name: string) => `--${name}`;
 
 function parseCommand<F extends FlagSet>(spec: CommandSpec<F>, argv: readonly string[], io: ParseIo): Values<F> | undefined {
