@@ -5,6 +5,7 @@
  * (--skip-preflight overrides, loudly), then prints the cost estimate and asks to go on.
  */
 import { runCli } from '../lib/kit/cli/cli';
+import { DEPLOY_COMMAND } from '../lib/commands/lifecycle/command';
 import { deploy } from '../lib/commands/lifecycle/deploy';
 
-runCli(() => deploy(process.argv.slice(2)));
+runCli(DEPLOY_COMMAND, () => deploy(process.argv.slice(2)));

@@ -3,6 +3,7 @@
  * attendee, and the host's index. See `npm run handout -- --help`.
  */
 import { runCli } from '../lib/kit/cli/cli';
+import { HANDOUT_COMMAND } from '../lib/commands/handout/command';
 import { handout } from '../lib/commands/handout/handout';
 
-runCli(() => handout(process.argv.slice(2)));
+runCli(HANDOUT_COMMAND, () => handout(process.argv.slice(2)));

@@ -4,6 +4,7 @@
  * line per problem, exits 1 and writes nothing.
  */
 import { runCli } from '../lib/kit/cli/cli';
+import { SYNTH_COMMAND } from '../lib/commands/synth/command';
 import { synth } from '../lib/commands/synth/synth';
 
-runCli(() => synth(process.argv.slice(2)));
+runCli(SYNTH_COMMAND, () => synth(process.argv.slice(2)));

@@ -8,6 +8,7 @@
  * HOPLAB_KEEP_WORKDIR=1 (keep the synthesized stack, state and log).
  */
 import { runCli } from '../lib/kit/cli/cli';
+import { LOCAL_COMMAND } from '../lib/commands/local/command';
 import { local } from '../lib/commands/local/local';
 
-runCli(() => local(process.argv.slice(2)));
+runCli(LOCAL_COMMAND, () => local(process.argv.slice(2)));

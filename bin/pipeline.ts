@@ -5,5 +5,6 @@
  */
 import { runCli } from '../lib/kit/cli/cli';
 import { pipeline } from '../lib/commands/pipeline/pipeline';
+import { PIPELINE_COMMAND } from '../lib/commands/pipeline/command';
 
-runCli(() => pipeline(process.argv.slice(2)));
+runCli(PIPELINE_COMMAND, () => pipeline(process.argv.slice(2)));

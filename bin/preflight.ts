@@ -3,6 +3,7 @@
  * money. See `npm run preflight -- --help`.
  */
 import { runCli } from '../lib/kit/cli/cli';
+import { PREFLIGHT_COMMAND } from '../lib/commands/preflight/command';
 import { preflight } from '../lib/commands/preflight/preflight-main';
 
-runCli(() => preflight(process.argv.slice(2)));
+runCli(PREFLIGHT_COMMAND, () => preflight(process.argv.slice(2)));

@@ -1,6 +1,6 @@
 /** `npm run schema`: regenerates schema/hoplab.config.schema.json from the zod schema. */
-import { writeFileSync } from 'node:fs';
-import { JSON_SCHEMA_PATH, labConfigJsonSchemaText } from '../lib/config/json-schema';
+import { runCli } from '../lib/kit/cli/cli';
+import { SCHEMA_COMMAND } from '../lib/commands/schema/command';
+import { schema } from '../lib/commands/schema/schema';
 
-writeFileSync(JSON_SCHEMA_PATH, labConfigJsonSchemaText());
-console.log(`hoplab: wrote ${JSON_SCHEMA_PATH}`);
+runCli(SCHEMA_COMMAND, () => schema(process.argv.slice(2)));

@@ -4,6 +4,7 @@
  * clusters run), then checks each cloud for anything left of each environment.
  */
 import { runCli } from '../lib/kit/cli/cli';
+import { TEARDOWN_COMMAND } from '../lib/commands/lifecycle/command';
 import { teardown } from '../lib/commands/lifecycle/teardown';
 
-runCli(() => teardown(process.argv.slice(2)));
+runCli(TEARDOWN_COMMAND, () => teardown(process.argv.slice(2)));

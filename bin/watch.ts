@@ -4,8 +4,9 @@
  */
 import { abortOnSignals, runCli } from '../lib/kit/cli/cli';
 import { runWatch } from '../lib/commands/watch/watch-cli';
+import { WATCH_COMMAND } from '../lib/commands/watch/command';
 
-runCli(() =>
+runCli(WATCH_COMMAND, () =>
   runWatch(process.argv.slice(2), {
     stdout: process.stdout,
     err: (text) => process.stderr.write(text),

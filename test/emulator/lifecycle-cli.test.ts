@@ -34,10 +34,10 @@ describe('deploy and teardown command lines against the AWS emulator', () => {
       1,
       "hoplab: HOPLAB_AWS_ENDPOINT is set (emulator mode; state in .hoplab/emulator/ or the emulator's S3, never the real state): only the aws-cluster stacks can run against the emulator; add --stacks aws-cluster to run them there, or unset HOPLAB_AWS_ENDPOINT for the real clouds",
     ],
-    [['--stacks', 'eks'], 2, 'hoplab: --stacks: "eks" is not a list of stack kinds; allowed: aws-cluster, aws-lb, gcp-cluster, gcp-lb (comma-separated) (see --help)'],
-    [['--env', 'nobody', '--stacks', 'aws-cluster'], 2, 'hoplab: --env: "nobody" not in this config; environments: ws1 (see --help)'],
-    [['--parallelism', '0', '--stacks', 'aws-cluster'], 2, 'hoplab: --parallelism: "0" is not a whole number from 1 to 32, or auto (see --help)'],
-    [['--bogus'], 2, "hoplab: Unknown option '--bogus' (see --help)"],
+    [['--stacks', 'eks'], 2, 'hoplab teardown: --stacks: "eks" is not one of aws-cluster, aws-lb, gcp-cluster, gcp-lb (see npx hoplab teardown --help)'],
+    [['--env', 'nobody', '--stacks', 'aws-cluster'], 2, 'hoplab teardown: --env: "nobody" not in this config; environments: ws1 (see npx hoplab teardown --help)'],
+    [['--parallelism', '0', '--stacks', 'aws-cluster'], 2, 'hoplab teardown: --parallelism: "0" is not a whole number from 1 to 32, or auto (see npx hoplab teardown --help)'],
+    [['--bogus'], 2, 'hoplab teardown: --bogus: unknown flag (see npx hoplab teardown --help)'],
   ])('GIVEN teardown %j WHEN run THEN it exits %i with %p', async (args, code, message) => {
     const result = await run('teardown', args);
     expect(result).toExitWith(code);

@@ -1,11 +1,10 @@
-import { parseArgs } from 'node:util';
-import { ConfigError } from '../../config/problems';
 import { UsageError } from '../../kit/cli/cli';
 import { loadConfig } from '../../config/load';
 import { LabConfig } from '../../config/schema';
-import { parseKinds, selectRequested } from '../../lab/selection/selection';
-import { checkShardBackend, Shard, SHARD_OPTION } from '../../lab/selection/shard';
+import { selectRequested, stackKinds } from '../../lab/selection/selection';
+import { checkShardBackend, Shard } from '../../lab/selection/shard';
 import { StackKind } from '../../lab/selection/stack-graph';
+import { DEPLOY_COMMAND, TEARDOWN_COMMAND } from './command';
 
 /** Options common to `deploy` and `teardown`. */
 export interface LifecycleCliOptions {
@@ -19,55 +18,43 @@ export interface LifecycleCliOptions {
   readonly kinds: StackKind[];
   readonly parallelism?: number | 'auto';
   readonly yes: boolean;
+  /** teardown's `--leftovers-only`. */
   readonly leftoversOnly: boolean;
-  readonly help: boolean;
+  /** deploy's `--skip-preflight`. */
+  readonly skipPreflight: boolean;
   /** What validation noted of an accepted config (a deprecated datapath, a change that recreates a cluster). */
   readonly notes: readonly string[];
 }
 
-/** Parses the command line; throws a {@link UsageError} for a bad flag, a ConfigError for a bad config. */
-export function parseLifecycleArgs(argv: readonly string[]): LifecycleCliOptions {
-  let options: LifecycleCliOptions;
+/**
+ * Parses deploy's or teardown's command line (`command`), then loads the config; undefined after
+ * printing --help. Throws a {@link UsageError} for a bad flag or an environment the config does
+ * not have, the config's own error for a bad config.
+ */
+export function parseLifecycleArgs(command: typeof DEPLOY_COMMAND | typeof TEARDOWN_COMMAND, argv: readonly string[]): LifecycleCliOptions | undefined {
+  const values = command.parse(argv);
+  if (!values) return undefined;
+  const { config, notes } = loadConfig();
+  let selected: ReturnType<typeof selectRequested>;
   try {
-    options = parseLifecycleArgsOrThrow(argv);
+    selected = selectRequested(config, values.env, values.shard);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof UsageError) throw error;
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+  const leftoversOnly = 'leftovers-only' in values && values['leftovers-only'];
+  const options = {
+    config,
+    ...selected,
+    kinds: stackKinds(values.stacks),
+    parallelism: values.parallelism,
+    yes: values.yes,
+    leftoversOnly,
+    skipPreflight: 'skip-preflight' in values && values['skip-preflight'],
+    notes,
+  };
   // A refusal (exit 1), not a bad command line. A deploy or destroy says it with the request's
   // other problems (checkLifecycleRequest); the leftover check runs no Terraform, but a shard of
   // it is still one of a sharded pipeline's, refused alike.
-  if (!options.help && options.leftoversOnly) checkShardBackend(options.config.backend, options.shard);
+  if (leftoversOnly) checkShardBackend(config.backend, options.shard);
   return options;
-}
-
-function parseLifecycleArgsOrThrow(argv: readonly string[]): LifecycleCliOptions {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      env: { type: 'string' },
-      stacks: { type: 'string' },
-      parallelism: { type: 'string' },
-      yes: { type: 'boolean', short: 'y', default: false },
-      'leftovers-only': { type: 'boolean', default: false },
-      ...SHARD_OPTION,
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    return { config: undefined as unknown as LabConfig, kinds: [], yes: false, leftoversOnly: false, help: true, notes: [] };
-  }
-  const { config, notes } = loadConfig();
-  let parallelism: number | 'auto' | undefined;
-  if (values.parallelism === 'auto') {
-    parallelism = 'auto';
-  } else if (values.parallelism !== undefined) {
-    parallelism = Number(values.parallelism);
-    if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > 32) {
-      throw new Error(`--parallelism: ${JSON.stringify(values.parallelism)} is not a whole number from 1 to 32, or auto`);
-    }
-  }
-  const { envs, shard, requested } = selectRequested(config, values.env, values.shard);
-  return { config, envs, shard, requested, kinds: parseKinds(values.stacks), parallelism, yes: values.yes ?? false, leftoversOnly: values['leftovers-only'] ?? false, help: false, notes };
 }

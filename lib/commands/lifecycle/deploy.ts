@@ -7,43 +7,17 @@
 import { estimateCost, formatCostEstimate } from '../../lab/estimate/cost-estimate';
 import { abortOnSignals, confirm } from '../../kit/cli/cli';
 import { parseLifecycleArgs } from './cli';
+import { DEPLOY_COMMAND } from './command';
 import { checkLifecycleRequest, runLifecycle } from './lifecycle';
 import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
 import { resolveParallelism } from '../../lab/selection/parallelism';
 import { estimateTime, formatTimeEstimate } from '../../lab/estimate/time-estimate';
 import { preflightGate } from '../preflight/preflight-cli';
 
-export const DEPLOY_HELP = `usage: npm run deploy -- [--env a,b] [--stacks aws-cluster,aws-lb,gcp-cluster,gcp-lb] [--parallelism N|auto] [--shard K/N] [--yes] [--skip-preflight]
-
-Synthesizes the lab and applies its stacks with Terraform in dependency order
-(<env>-aws-cluster before <env>-aws-lb, <env>-gcp-cluster before <env>-gcp-lb;
-AWS, GCP and environments in parallel, N stacks at a time: deploy.parallelism, default 4).
-Runs npm run preflight for the same selection first and stops on a blocking finding.
-Prints the estimated cost per hour and for workshop.durationHours, and the estimated
-wall time (see npm run cost -- --help), first and asks to go on
-(--yes to skip the question; required when not on a terminal).
-
-  --env a,b        only these environments (attendee names, or the config's name)
-  --stacks kinds   only these stack kinds
-  --parallelism N  stacks at once (1-32), or auto: as many as the free memory holds,
-                   from the measured size of the providers each stack loads (it says why)
-  --shard K/N      only the K-th of N shards of the environments (CI: one job per shard;
-                   needs an s3 or gcs backend); an environment's shard depends on its name and
-                   on the environments before it in the list: appending moves nobody,
-                   removing or reordering may move the ones after
-  --yes, -y        do not ask
-  --skip-preflight deploy even when preflight would stop it (said loudly; not recommended)
-Credentials: AWS's default chain (and the AWS CLI for EKS tokens); Google Application Default Credentials.
-Logs: .hoplab/logs/<stack>.deploy.log. Exit 0 only if every selected stack applied.`;
-
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function deploy(argv: readonly string[]): Promise<number> {
-  const skipPreflight = argv.includes('--skip-preflight');
-  const options = parseLifecycleArgs(argv.filter((a) => a !== '--skip-preflight'));
-  if (options.help) {
-    console.log(DEPLOY_HELP);
-    return 0;
-  }
+  const options = parseLifecycleArgs(DEPLOY_COMMAND, argv);
+  if (!options) return 0;
   checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config, options.shard);
   // Said before anything runs: a deprecated datapath, or a change that recreates a cluster.
   for (const note of options.notes) console.log(`hoplab: note: ${note}`);
@@ -52,7 +26,7 @@ export async function deploy(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, shard: options.shard, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined };
-  if (!(await preflightGate({ ...preflight, skip: skipPreflight, write: (line) => console.log(line) }))) {
+  if (!(await preflightGate({ ...preflight, skip: options.skipPreflight, write: (line) => console.log(line) }))) {
     return 1;
   }
   const envs = selectEnvironments(options.config, options.envs);

@@ -5,32 +5,12 @@
  */
 import { abortOnSignals, confirm } from '../../kit/cli/cli';
 import { parseLifecycleArgs } from './cli';
+import { TEARDOWN_COMMAND } from './command';
 import { checkLeftovers, checkLifecycleRequest, runLifecycle } from './lifecycle';
 import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
 import { stackGraph } from '../../lab/selection/stack-graph';
 import { nothingDeployedFor } from '../../lab/files/local-state';
 import { missingCredentials } from './credentials-check';
-
-export const TEARDOWN_HELP = `usage: npm run teardown -- [--env a,b] [--stacks kinds] [--parallelism N|auto] [--shard K/N] [--yes] [--leftovers-only]
-
-Destroys the lab's stacks with Terraform in reverse dependency order (<env>-aws-lb before
-<env>-aws-cluster, <env>-gcp-lb before <env>-gcp-cluster; clouds and environments in parallel),
-then lists anything of each environment still in AWS (VPC pieces, NAT gateways, Elastic IPs,
-launch templates, instances, volumes, ENIs (also those the VPC CNI tagged), IAM, the cluster,
-its control-plane log group, and the load balancers, target groups and security groups the
-controller made) and in GCP (network, firewall rules, NEGs, instance groups, backend services,
-URL maps, proxies, forwarding rules, target pools, health checks, reserved addresses, SSL
-certificates, the cluster, the nodes' service account and its IAM binding). It only reports;
-it never deletes. Exit 0 only if every stack was destroyed and nothing is left.
-
-  --env a,b         only these environments
-  --stacks kinds    only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)
-  --parallelism N   stacks at once (1-32), or auto (see deploy --help)
-  --shard K/N       only the K-th of N shards of the environments (as deploy --shard);
-                    the leftover check then covers that shard's environments
-  --yes, -y         do not ask (required when not on a terminal)
-  --leftovers-only  skip the destroy; only check for leftovers (of every selected
-                    environment: without --shard, all of them: a sharded pipeline's last job)`;
 
 /** What teardown asks outside itself (tests). */
 export interface TeardownDeps {
@@ -40,11 +20,8 @@ export interface TeardownDeps {
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function teardown(argv: readonly string[], deps: TeardownDeps = {}): Promise<number> {
-  const options = parseLifecycleArgs(argv);
-  if (options.help) {
-    console.log(TEARDOWN_HELP);
-    return 0;
-  }
+  const options = parseLifecycleArgs(TEARDOWN_COMMAND, argv);
+  if (!options) return 0;
   const awsEndpoint = process.env.HOPLAB_AWS_ENDPOINT || undefined;
   const write = (line: string) => console.log(line);
   if (!options.leftoversOnly) checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config, options.shard);

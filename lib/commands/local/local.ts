@@ -7,7 +7,8 @@
  * emulator and leave it running), HOPLAB_PROVIDER_MIRROR (provider mirror),
  * HOPLAB_KEEP_WORKDIR=1 (keep the synthesized stack, state and log).
  */
-import { abortOnSignals, simpleArgs } from '../../kit/cli/cli';
+import { abortOnSignals } from '../../kit/cli/cli';
+import { LOCAL_COMMAND } from './command';
 import { loadConfig } from '../../config/load';
 import { explainLab } from '../../lab/anatomy/explain-lab';
 import { renderExplainTable } from '../explain/render-explain';
@@ -15,23 +16,9 @@ import { colorEnabled, terminalWidth } from '../../kit/terminal/terminal';
 import { runLocalLab } from './local-lab';
 import { plural } from '../../kit/terminal/terminal';
 
-export const LOCAL_HELP = [
-  'usage: npm run local',
-  '',
-  'Deploys the <env>-aws-cluster stack to a local AWS emulator (moto on loopback) with',
-  'real Terraform, prints its outputs, checks a re-plan is empty, destroys it and checks',
-  'that nothing of the environment is left. Exit code 0 only if all of that worked.',
-  '',
-  'environment:',
-  '  HOPLAB_CONFIG           lab config file (default: ./hoplab.config.json or .yaml, else defaults)',
-  '  HOPLAB_AWS_ENDPOINT     use this running emulator (left running) instead of starting moto',
-  '  HOPLAB_PROVIDER_MIRROR  filesystem provider mirror holding hashicorp/aws 5.100.0',
-  '  HOPLAB_KEEP_WORKDIR=1   keep the synthesized stack, state and terraform.log',
-].join('\n');
-
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function local(argv: readonly string[]): Promise<number> {
-  if (!simpleArgs(argv, LOCAL_HELP)) return 0;
+  if (!LOCAL_COMMAND.parse(argv)) return 0;
   const config = loadConfig().config;
   const abort = abortOnSignals('local', 'stopping and cleaning up');
 

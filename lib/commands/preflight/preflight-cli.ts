@@ -2,41 +2,14 @@
  * The `preflight` command line, and the gate `deploy` runs before it applies
  * anything. Kept apart from bin/preflight.ts so tests can run it in-process.
  */
-import { strictArgs } from '../../kit/cli/cli';
 import { loadConfig } from '../../config/load';
 import { LabConfig } from '../../config/schema';
 import { parseSelection } from '../../lab/selection/selection';
-import { Shard, SHARD_OPTION } from '../../lab/selection/shard';
+import { Shard } from '../../lab/selection/shard';
 import { StackKind } from '../../lab/selection/stack-graph';
-import { blocking, parseReportFormat, renderFindings, ReportFormat } from '../../lab/checks/finding';
+import { blocking, renderFindings, ReportFormat } from '../../lab/checks/finding';
 import { PreflightOptions, runPreflight } from './preflight';
-import { checkMyIp } from '../../lab/checks/host-checks';
-
-export const PREFLIGHT_HELP = `usage: npm run preflight -- [--env a,b] [--stacks kinds] [--my-ip ADDRESS] [--format table|markdown|json]
-                               [--shard K/N]
-
-Checks, before a deploy spends money, for the selected environments and stack kinds:
-  tools           terraform 1.10+, the AWS CLI v2, gcloud and gke-gcloud-auth-plugin;
-                  provider sources (the registry; the filesystem mirror in emulator mode)
-  host address    your public address (one request to checkip.amazonaws.com, or --my-ip)
-                  is inside aws.endpointPublicAccessCidrs and gcp.masterAuthorizedCidrs
-  aws             who the deployer is (STS); not also in aws.clusterAdminArns; IAM policy
-                  simulation of every action the stacks need; quotas (VPCs, internet and
-                  NAT gateways, Elastic IPs, EKS clusters, ALBs, NLBs: Service Quotas, or
-                  AWS's documented defaults, said as such); cluster, role and policy names free
-  gcp             who the ADC principal is; the APIs enabled (Service Usage); every
-                  permission the stacks need (projects.testIamPermissions); quotas (CPUS,
-                  IN_USE_ADDRESSES, BACKEND_SERVICES, FORWARDING_RULES); names free
-The permission, API and quota lists are derived from the synthesized stacks.
-With HOPLAB_AWS_ENDPOINT set only the aws-cluster stacks are checked, against the emulator.
-
-  --env a,b          only these environments
-  --stacks kinds     only these stack kinds (aws-cluster,aws-lb,gcp-cluster,gcp-lb)
-  --my-ip ADDRESS    your public address (skips the request to checkip.amazonaws.com)
-  --format FORMAT    table (default), markdown or json (schema hoplab.preflight/v1)
-  --shard K/N        only the environments of shard K of N, as deploy --shard puts them
-  -h, --help         this help
-Exit 0 when nothing blocks a deploy (warnings allowed), 1 when a check failed, 2 for a bad command line.`;
+import { PREFLIGHT_COMMAND } from './command';
 
 export interface PreflightArgs {
   readonly config: LabConfig;
@@ -49,24 +22,12 @@ export interface PreflightArgs {
 
 /** Parses the command line; undefined after printing --help. */
 export function parsePreflightArgs(argv: readonly string[]): PreflightArgs | undefined {
-  const values = strictArgs(argv, {
-    env: { type: 'string' },
-    stacks: { type: 'string' },
-    'my-ip': { type: 'string' },
-    format: { type: 'string', default: 'table' },
-    ...SHARD_OPTION,
-    help: { type: 'boolean', short: 'h', default: false },
-  });
-  if (values.help) {
-    console.log(PREFLIGHT_HELP);
-    return undefined;
-  }
-  const format = parseReportFormat(values.format);
-  const myIp = checkMyIp(values['my-ip']);
+  const values = PREFLIGHT_COMMAND.parse(argv);
+  if (!values) return undefined;
   const config = loadConfig().config;
   // A shard on local state is one of the findings, with every other reason deploy would refuse.
   const { envs, kinds, shard } = parseSelection(config, values, false);
-  return { config, envs, kinds, shard, myIp, format };
+  return { config, envs, kinds, shard, myIp: values['my-ip'], format: values.format };
 }
 
 /**

@@ -4,23 +4,15 @@
  * line per problem, exits 1 and writes nothing.
  */
 import { App } from 'cdktf';
-import { simpleArgs } from '../../kit/cli/cli';
+import { SYNTH_COMMAND } from './command';
 import { loadConfig } from '../../config/load';
 import { addLab, synthFresh } from '../../stacks/hoplab-app';
 import { defaultLimitNotes } from '../../lab/estimate/quotas';
 import { readSynthDir } from '../../lab/files/synth-dir';
 
-export const SYNTH_HELP = `usage: npm run synth
-
-Validates the lab config (HOPLAB_CONFIG, or hoplab.config.json/.yaml here, else the
-defaults) and synthesizes every stack of every environment into cdktf.out/stacks.
-A bad config prints one line per problem, exits 1 and writes nothing. Notes (stderr)
-each cloud quota the environments exceed at its documented default (a default
-limit, not your account's: npx hoplab preflight reads your own).`;
-
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function synth(argv: readonly string[]): Promise<number> {
-  if (!simpleArgs(argv, SYNTH_HELP)) return 0;
+  if (!SYNTH_COMMAND.parse(argv)) return 0;
   const loaded = loadConfig();
   for (const note of loaded.notes) console.error(`hoplab: note: ${note}`);
   // No stack traces in construct metadata: they cost a third of synth time and nobody reads them in cdk.tf.json.

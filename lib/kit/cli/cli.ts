@@ -1,14 +1,32 @@
 /**
- * What every hoplab command shares on the command line: strict flags with
- * --help, exit codes (0 done, 1 failed or refused, 2 bad command line),
- * Ctrl-C handling and the question before costly or destructive work.
+ * What every hoplab command shares on the command line: exit codes (0 done,
+ * 1 failed or refused, 2 bad command line, see {@link runCli}), Ctrl-C handling
+ * and the question before costly or destructive work. The flags themselves are
+ * declared with ./command.ts.
  * Kept free of heavy imports: `npm run synth` loads it.
  */
 import { createInterface } from 'node:readline/promises';
-import { parseArgs, ParseArgsConfig } from 'node:util';
 
-/** A bad command line: exits 2, pointing at --help. */
-export class UsageError extends Error {}
+/**
+ * A bad command line: {@link runCli} prints it as one line,
+ * `hoplab <command>: <message> (see npx hoplab <command> --help)`, and exits 2.
+ * The message names the flag, the value and what is allowed: `--format: "xml" is not one of table, json`.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The command whose command line it is (a command that hands its arguments to another: `compare --watch`). @default - the one runCli runs */
+    readonly command?: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The one shape of a bad command line's message, for every command. */
+export function usageLine(command: string, message: string): string {
+  return `hoplab ${command}: ${message} (see npx hoplab ${command} --help)`;
+}
 
 /**
  * An error that is already worded for the user, whole (its own heading
@@ -25,51 +43,39 @@ const userMessageOf = (error: unknown): string | undefined => {
 };
 
 /**
- * Runs a command's main: a bad command line exits 2 (see --help), a bad config
- * or a refused request exits 1, each with one clear message.
+ * Runs a command's main: a bad command line exits 2 with {@link usageLine}; a bad config or a
+ * refused request exits 1, each with one clear message (never a stack trace).
  */
-export function runCli(main: () => Promise<number>): void {
-  main().then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-      console.error(userMessageOf(error) ?? `hoplab: ${message}${usage ? ' (see --help)' : ''}`);
-      process.exit(usage ? 2 : 1);
-    },
-  );
+export function runCli(command: { readonly name: string }, main: () => Promise<number> | number): void {
+  Promise.resolve()
+    .then(main)
+    .then(
+      (code) => exitWhenWritten(code),
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        if (error instanceof UsageError) {
+          console.error(usageLine(error.command ?? command.name, message));
+          return exitWhenWritten(2);
+        }
+        console.error(userMessageOf(error) ?? `hoplab: ${message}`);
+        return exitWhenWritten(1);
+      },
+    );
 }
 
 /**
- * `parseArgs` with strict flags; a bad command line becomes a {@link UsageError}
- * (exit 2). parseArgs' errors may come from another realm (jest), so the
- * message is read rather than the class checked.
+ * Exits with `code` once stdout and stderr have taken everything written to them: a pipe is
+ * written asynchronously on some systems (macOS), and process.exit would cut a long report
+ * (explain --format json | jq) short. A write's callback comes after the writes before it.
  */
-export function strictArgs<T extends ParseArgsConfig['options']>(argv: readonly string[], options: T) {
-  try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    throw new UsageError((error as { message?: string }).message ?? String(error));
-  }
-}
-
-/** Strict flags for a command that takes only --help (and the listed booleans); prints `help` for --help. */
-export function simpleArgs(argv: readonly string[], help: string, booleans: readonly string[] = []): Record<string, boolean> | undefined {
-  let values: Record<string, unknown>;
-  try {
-    values = parseArgs({
-      args: [...argv],
-      options: Object.fromEntries([['help', { type: 'boolean', short: 'h' }], ...booleans.map((b) => [b, { type: 'boolean' }])]) as Record<string, { type: 'boolean' }>,
-      strict: true,
-    }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  if (values.help) {
-    console.log(help);
-    return undefined;
-  }
-  return values as Record<string, boolean>;
+function exitWhenWritten(code: number): void {
+  let waiting = 2;
+  const done = () => {
+    waiting -= 1;
+    if (waiting === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
 }
 
 /**

@@ -10,7 +10,7 @@ import { findExposures, namespaceLabels } from './exposure-resources';
 import { CloudExplanation, EnvironmentExplanation, ExplainModel } from './model';
 import { awsDatapath, gcpDatapath } from './datapath';
 import { awsCapacity, gcpCapacity, gcpVpcNative } from './pod-capacity';
-import { CloudStacks, ExplainInputError, readSynthDir } from '../files/synth-dir';
+import { CloudStacks, readSynthDir } from '../files/synth-dir';
 
 export interface ExplainOptions {
   /**
@@ -66,13 +66,13 @@ function explainCloud(found: CloudStacks): CloudExplanation {
   };
 }
 
-/** Reads and explains the synthesized stacks in `dir`. Throws `ExplainInputError` when there is nothing to read. */
+/** Reads and explains the synthesized stacks in `dir`. Throws an Error saying what and how to fix it when there is nothing to read. */
 export function explainDir(dir: string, options: ExplainOptions = {}): ExplainModel {
   const synth = readSynthDir(dir);
   const selected = synth.clouds.filter((c) => (options.env === undefined || c.env === options.env) && (options.clouds === undefined || options.clouds.includes(c.cloud)));
   if (selected.length === 0) {
     const available = [...new Set(synth.clouds.map((c) => `${c.env} (${c.cloud})`))].join(', ');
-    throw new ExplainInputError(
+    throw new Error(
       `no stacks of ${options.env !== undefined ? `environment "${options.env}"` : 'the selected environments'}` +
         `${options.clouds ? ` on ${options.clouds.join('/')}` : ''} in ${dir}; found: ${available}`,
     );

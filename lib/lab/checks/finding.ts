@@ -2,7 +2,6 @@
  * One preflight check's verdict, and the report of all of them as a table,
  * Markdown or JSON. Only `fail` blocks a deploy.
  */
-import { UsageError } from '../../kit/cli/cli';
 import { markdownTable } from '../../kit/terminal/text-table';
 
 /** `pass`: fine. `warn`: look at it, does not block. `fail`: blocks a deploy. `skip`: could not or need not run. */
@@ -20,14 +19,6 @@ export interface Finding {
 
 export const REPORT_FORMATS = ['table', 'markdown', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-/** The `--format` flag of preflight and verify, checked. */
-export function parseReportFormat(value: string | undefined): ReportFormat {
-  if (!(REPORT_FORMATS as readonly (string | undefined)[]).includes(value)) {
-    throw new UsageError(`--format: ${JSON.stringify(value)} is not one of ${REPORT_FORMATS.join(', ')}`);
-  }
-  return value as ReportFormat;
-}
 
 export const blocking = (findings: readonly Finding[]) => findings.filter((f) => f.verdict === 'fail');
 

@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { isIP } from 'node:net';
 import { inRanges } from '../probe/peer';
 import { Finding } from './finding';
-import { UsageError } from '../../kit/cli/cli';
 
 /** Runs a tool and returns what it printed, or why it could not run. */
 export type ToolRunner = (command: string, args: readonly string[]) => { readonly ok: boolean; readonly output: string };
@@ -173,10 +172,4 @@ export function addressFindings(learned: { address: string; source: string } | {
           fix: fix ? fix(learned.address) : `add ${learned.address}/32 (or your network's range) to ${field}`,
         },
   );
-}
-
-/** Validates `--my-ip`. */
-export function checkMyIp(value: string | undefined): string | undefined {
-  if (value !== undefined && isIP(value) === 0) throw new UsageError(`--my-ip: ${JSON.stringify(value)} is not an IP address (e.g. 203.0.113.7)`);
-  return value;
 }

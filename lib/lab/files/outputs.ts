@@ -14,14 +14,6 @@ import { parseStackName } from './synth-dir';
 import { isRecord } from '../../kit/terraform/terraform-json';
 import { nothingDeployed } from './local-state';
 
-/** Input `compare` cannot read: the message says what and how to fix it. */
-export class CompareInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CompareInputError';
-  }
-}
-
 /** An `exposure_<mode>` output, every field but the mode possibly unknown. */
 export interface ExposureInfo {
   readonly mode: string;
@@ -137,7 +129,7 @@ const byMode = (a: ExposureInfo, b: ExposureInfo) => (MODE_ORDER.indexOf(a.mode)
 /** Sorts parsed `cdktf output` JSON into environments. */
 export function parseOutputs(raw: unknown, source: string): LabOutputs {
   if (!isRecord(raw)) {
-    throw new CompareInputError(`${source} is not a cdktf outputs file: expected a JSON object of stack name -> outputs`);
+    throw new Error(`${source} is not a cdktf outputs file: expected a JSON object of stack name -> outputs`);
   }
   const envs = new Map<string, { env: string; clusters: Partial<Record<Cloud, ClusterInfo>>; exposures: Partial<Record<Cloud, ExposureInfo[]>>; lbStacks: Cloud[] }>();
   const ignored: string[] = [];
@@ -164,7 +156,7 @@ export function parseOutputs(raw: unknown, source: string): LabOutputs {
     }
   }
   if (envs.size === 0) {
-    throw new CompareInputError(
+    throw new Error(
       `${source} has no hoplab stacks (names like lab-aws-cluster, lab-aws-lb, lab-gcp-cluster, lab-gcp-lb)` +
         (ignored.length ? `; found: ${ignored.join(', ')}` : '; it is empty: deploy first (npm run deploy)'),
     );
@@ -178,13 +170,13 @@ export function readOutputsFile(file: string): LabOutputs {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new CompareInputError(`cannot read outputs file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new Error(`cannot read outputs file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new CompareInputError(`outputs file ${file} is not valid JSON (${(error as Error).message}); write it with \`npx cdktf output --outputs-file ${file}\``);
+    throw new Error(`outputs file ${file} is not valid JSON (${(error as Error).message}); write it with \`npx cdktf output --outputs-file ${file}\``);
   }
   return parseOutputs(raw, file);
 }
@@ -204,13 +196,13 @@ export const runCommand: CommandRunner = (command, args) =>
 export function synthesizedStackNames(synthDir: string): string[] {
   const manifest = join(synthDir, 'manifest.json');
   if (!existsSync(manifest)) {
-    throw new CompareInputError(`no ${manifest}: synthesize first (npm run synth), or pass --outputs FILE`);
+    throw new Error(`no ${manifest}: synthesize first (npm run synth), or pass --outputs FILE`);
   }
   try {
     const stacks = (JSON.parse(readFileSync(manifest, 'utf8')) as { stacks?: Record<string, unknown> }).stacks ?? {};
     return Object.keys(stacks).sort();
   } catch (error) {
-    throw new CompareInputError(`${manifest} is not valid JSON (${(error as Error).message}); synthesize again`);
+    throw new Error(`${manifest} is not valid JSON (${(error as Error).message}); synthesize again`);
   }
 }
 
@@ -222,7 +214,7 @@ export async function collectOutputs(synthDir: string, run: CommandRunner = runC
   const stacks = synthesizedStackNames(synthDir).filter(keepStack);
   // Local state with nothing in it: say so now, not after `cdktf output` ran for every stack.
   const nothing = nothingDeployed(synthDir, stacks);
-  if (nothing) throw new CompareInputError(`${nothing}; deploy first (npx hoplab deploy), or pass --outputs FILE to read saved outputs`);
+  if (nothing) throw new Error(`${nothing}; deploy first (npx hoplab deploy), or pass --outputs FILE to read saved outputs`);
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-outputs-'));
   const file = join(dir, 'outputs.json');
   try {
@@ -230,7 +222,7 @@ export async function collectOutputs(synthDir: string, run: CommandRunner = runC
     const result = await run('npx', args);
     if (result.code !== 0 || !existsSync(file)) {
       const detail = result.stderr.trim().split('\n').slice(-5).join('\n');
-      throw new CompareInputError(`\`npx ${args.join(' ')}\` failed (exit ${result.code}); are the stacks deployed? Pass --outputs FILE to read saved outputs instead` + (detail ? `\n${detail}` : ''));
+      throw new Error(`\`npx ${args.join(' ')}\` failed (exit ${result.code}); are the stacks deployed? Pass --outputs FILE to read saved outputs instead` + (detail ? `\n${detail}` : ''));
     }
     return readOutputsFile(file);
   } finally {

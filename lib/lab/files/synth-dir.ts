@@ -7,14 +7,6 @@ import { join } from 'node:path';
 import { Cloud } from '../../model/contract';
 import { isRecord, SynthStack } from '../../kit/terraform/terraform-json';
 
-/** Input `explain` cannot read: the message says what and how to fix it. */
-export class ExplainInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ExplainInputError';
-  }
-}
-
 /** The stacks of one environment and cloud found in the directory. */
 export interface CloudStacks {
   readonly env: string;
@@ -46,16 +38,16 @@ function readStack(name: string, file: string): SynthStack {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ExplainInputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; ${SYNTH_HINT}`);
+    throw new Error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; ${SYNTH_HINT}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ExplainInputError(`${file} is not valid JSON (${(error as Error).message}); synthesize again`);
+    throw new Error(`${file} is not valid JSON (${(error as Error).message}); synthesize again`);
   }
   if (!isRecord(json)) {
-    throw new ExplainInputError(`${file} is not a synthesized Terraform stack (expected a JSON object); synthesize again`);
+    throw new Error(`${file} is not a synthesized Terraform stack (expected a JSON object); synthesize again`);
   }
   return { name, file, json };
 }
@@ -64,16 +56,16 @@ function readStack(name: string, file: string): SynthStack {
 export function readSynthDir(dir: string): SynthDir {
   const stacksDir = join(dir, 'stacks');
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new ExplainInputError(`no synthesized app at ${dir}: the directory does not exist; ${SYNTH_HINT}`);
+    throw new Error(`no synthesized app at ${dir}: the directory does not exist; ${SYNTH_HINT}`);
   }
   if (!existsSync(stacksDir) || !statSync(stacksDir).isDirectory()) {
-    throw new ExplainInputError(`no synthesized stacks in ${dir}: ${stacksDir} does not exist; ${SYNTH_HINT}`);
+    throw new Error(`no synthesized stacks in ${dir}: ${stacksDir} does not exist; ${SYNTH_HINT}`);
   }
   const names = readdirSync(stacksDir)
     .filter((name) => existsSync(join(stacksDir, name, 'cdk.tf.json')))
     .sort();
   if (names.length === 0) {
-    throw new ExplainInputError(`no synthesized stacks in ${stacksDir} (no */cdk.tf.json); ${SYNTH_HINT}`);
+    throw new Error(`no synthesized stacks in ${stacksDir} (no */cdk.tf.json); ${SYNTH_HINT}`);
   }
   const byKey = new Map<string, { env: string; cloud: Cloud; cluster?: SynthStack; lb?: SynthStack }>();
   const ignored: string[] = [];
@@ -89,7 +81,7 @@ export function readSynthDir(dir: string): SynthDir {
     byKey.set(key, entry);
   }
   if (byKey.size === 0) {
-    throw new ExplainInputError(`no hoplab stacks in ${stacksDir}: found ${ignored.join(', ')}, expected names like lab-aws-cluster, lab-aws-lb, lab-gcp-cluster, lab-gcp-lb`);
+    throw new Error(`no hoplab stacks in ${stacksDir}: found ${ignored.join(', ')}, expected names like lab-aws-cluster, lab-aws-lb, lab-gcp-cluster, lab-gcp-lb`);
   }
   const clouds = [...byKey.values()].sort((a, b) => (a.env === b.env ? a.cloud.localeCompare(b.cloud) : a.env.localeCompare(b.env)));
   return { dir, clouds, ignored };

@@ -3,7 +3,7 @@ import { LabConfig } from '../../config/schema';
 import { labEnvironments } from '../../config/environments';
 import { loadConfig } from '../../config/load';
 import { STACK_KINDS, StackKind } from './stack-graph';
-import { checkShardBackend, formatShard, parseShard, selectShard, Shard } from './shard';
+import { checkShardBackend, formatShard, selectShard, Shard } from './shard';
 import { plural } from '../../kit/terminal/terminal';
 import { UsageError } from '../../kit/cli/cli';
 
@@ -16,41 +16,22 @@ export function selectEnvironments(config: LabConfig, requested?: readonly strin
   return [...requested];
 }
 
-/** Parses `--stacks aws-cluster,gcp-lb`. */
-export function parseKinds(text: string | undefined): StackKind[] {
-  if (text === undefined) return [...STACK_KINDS];
-  const kinds = text
-    .split(',')
-    .map((k) => k.trim())
-    .filter(Boolean);
-  const bad = kinds.filter((k) => !(STACK_KINDS as readonly string[]).includes(k));
-  if (bad.length > 0 || kinds.length === 0) throw new Error(`--stacks: ${JSON.stringify(text)} is not a list of stack kinds; allowed: ${STACK_KINDS.join(', ')} (comma-separated)`);
-  return kinds as StackKind[];
-}
-
 /**
- * `--env a,b` and `--shard K/N` as every command reads them. A shard is computed
- * over all the config's environments, in its order (placement depends on the
- * whole list), and then narrowed to `--env`: `--env ann --shard 2/3` is ann if
- * ann is in shard 2, else nothing. Throws a plain Error naming the flag; the
- * backend check for shards is the caller's ({@link checkShardBackend}).
+ * `--env a,b` and `--shard K/N` (as their flags read them, lib/lab/selection/flags.ts) against the
+ * config. A shard is computed over all the config's environments, in its order (placement depends
+ * on the whole list), and then narrowed to `--env`: `--env ann --shard 2/3` is ann if ann is in
+ * shard 2, else nothing. Throws a plain Error naming the flag; the backend check for shards is the
+ * caller's ({@link checkShardBackend}).
  */
-export function selectRequested(config: LabConfig, envText: string | undefined, shardText: string | undefined): { envs?: string[]; shard?: Shard; requested?: string[] } {
-  const requested =
-    envText === undefined
-      ? undefined
-      : envText
-          .split(',')
-          .map((e) => e.trim())
-          .filter(Boolean);
+export function selectRequested(config: LabConfig, requested: readonly string[] | undefined, shard: Shard | undefined): { envs?: string[]; shard?: Shard; requested?: string[] } {
   selectEnvironments(config, requested);
-  const shard = shardText === undefined ? undefined : parseShard(shardText);
-  if (!shard) return { envs: requested };
+  const named = requested ? [...requested] : undefined;
+  if (!shard) return { envs: named };
   const inShard = selectShard(
     labEnvironments(config).map((e) => e.name),
     shard,
   );
-  return { envs: requested ? requested.filter((e) => inShard.includes(e)) : inShard, shard, ...(requested ? { requested } : {}) };
+  return { envs: named ? named.filter((e) => inShard.includes(e)) : inShard, shard, ...(named ? { requested: named } : {}) };
 }
 
 /**
@@ -68,32 +49,35 @@ export function emptyShardText(config: LabConfig, shard: Shard, requested?: read
 
 /**
  * `--env`, `--shard` and `--stacks` for the commands that only read (preflight,
- * verify): a bad value is a {@link UsageError} (exit 2); a shard with local
+ * verify): an environment not in the config is a {@link UsageError} (exit 2); a shard with local
  * state is refused as deploy refuses it.
  */
 export function parseSelection(
   config: LabConfig,
-  values: { readonly env?: string; readonly shard?: string; readonly stacks?: string },
+  values: { readonly env?: readonly string[]; readonly shard?: Shard; readonly stacks?: readonly StackKind[] },
   /** false: the caller reports a shard on local state with the request's other problems (preflight). */
   refuseLocalShard = true,
 ): { envs?: string[]; shard?: Shard; kinds: StackKind[] } {
   let selected: { envs?: string[]; shard?: Shard };
-  let kinds: StackKind[];
   try {
-    kinds = parseKinds(values.stacks);
     selected = selectRequested(config, values.env, values.shard);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   if (refuseLocalShard) checkShardBackend(config.backend, selected.shard);
-  return { ...selected, kinds };
+  return { ...selected, kinds: stackKinds(values.stacks) };
+}
+
+/** `--stacks` as its flag read it, or every kind when it was not given. */
+export function stackKinds(stacks: readonly StackKind[] | undefined): StackKind[] {
+  return stacks ? [...stacks] : [...STACK_KINDS];
 }
 
 /**
- * The environments of shard `text` (K/N) for commands that read outputs rather than deploy
+ * The environments of `shard` for commands that read outputs rather than deploy
  * (compare, watch): of `environments` when given (tests), else of the config's, read as deploy reads them.
  */
-export function shardEnvironments(text: string, environments?: () => readonly string[]): Set<string> {
+export function shardEnvironments(shard: Shard, environments?: () => readonly string[]): Set<string> {
   const all = environments ? environments() : labEnvironments(loadConfig().config).map((e) => e.name);
-  return new Set(selectShard(all, parseShard(text)));
+  return new Set(selectShard(all, shard));
 }

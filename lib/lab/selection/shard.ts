@@ -28,13 +28,13 @@ export interface Shard {
 /** The most shards: a matrix job per shard (GitHub Actions allows 256 per matrix). */
 export const MAX_SHARDS = 256;
 
-/** Parses `K/N` (1 <= K <= N <= 256); throws a message naming the flag, the value and what is allowed. */
+/** Parses `K/N` (1 <= K <= N <= 256); throws a message naming the value and what is allowed (`--shard`'s reader). */
 export function parseShard(text: string): Shard {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   const index = match ? Number(match[1]) : NaN;
   const total = match ? Number(match[2]) : NaN;
   if (!match || total < 1 || total > MAX_SHARDS || index < 1 || index > total) {
-    throw new Error(`--shard: ${JSON.stringify(text)} is not a shard; write K/N with 1 <= K <= N <= ${MAX_SHARDS}, e.g. --shard 2/5 for the second of five`);
+    throw new Error(`${JSON.stringify(text)} is not a shard; write K/N with 1 <= K <= N <= ${MAX_SHARDS}, e.g. --shard 2/5 for the second of five`);
   }
   return { index, total };
 }
@@ -74,13 +74,6 @@ export function selectShard(envNames: readonly string[], shard: Shard | undefine
   return envNames.filter((_, i) => shards[i] === shard.index);
 }
 
-/** How many environments each shard 1..total holds. */
-export function shardSizes(envNames: readonly string[], total: number): number[] {
-  const sizes = new Array<number>(total).fill(0);
-  for (const k of assignShards(envNames, total)) sizes[k - 1] += 1;
-  return sizes;
-}
-
 /**
  * Shards run on different machines: each must read and write the same state,
  * with a lock. Throws why not when the backend is local.
@@ -92,17 +85,6 @@ export function checkShardBackend(backend: BackendConfig, shard: Shard | undefin
       'each with its own disk: their state files would be lost with the runner, and a later teardown or another shard could not find them. ' +
       'Set backend to { "type": "s3", "bucket": ..., "region": ... } (locked with its lock file) or { "type": "gcs", "bucket": ... }',
   );
-}
-
-/** The `--shard` option for `node:util` parseArgs, so every command spells it the same. */
-export const SHARD_OPTION = { shard: { type: 'string' } } as const;
-
-/** `--shard` as parsed (undefined when absent), checked against the backend. For commands that select environments (verify: one line). */
-export function shardFromArgs(text: string | undefined, backend: BackendConfig): Shard | undefined {
-  if (text === undefined) return undefined;
-  const shard = parseShard(text);
-  checkShardBackend(backend, shard);
-  return shard;
 }
 
 /** `2/5` */

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { runCompare } from '../../../lib/commands/compare/compare-cli';
+import { UsageError } from '../../../lib/kit/cli/cli';
 import { selectShard } from '../../../lib/lab/selection/shard';
 import { fixture } from '../../support/fixtures';
 
@@ -32,17 +33,14 @@ describe('compare command', () => {
   });
 
   test.each([
-    [['--count', '0'], 'compare: --count 0 is not allowed: use a whole number from 1 to 1000'],
-    [['--concurrency', '500'], 'compare: --concurrency 500 is not allowed: use a whole number from 1 to 32'],
-    [['--timeout', 'soon'], 'compare: --timeout soon is not allowed: use a whole number from 100 to 60000'],
-    [['--my-ip', 'me'], 'compare: --my-ip me is not an IP address (e.g. 203.0.113.7)'],
-    [['--format', 'xml'], 'compare: --format xml is not supported; use one of table, markdown, json'],
-    [['--bogus'], "compare: Unknown option '--bogus'"],
-  ])('%j exits 2: %s', async (argv, message) => {
-    const { code, err, out } = await run(...argv);
-    expect(code).toBe(2);
-    expect(err).toContain(message);
-    expect(out).toBe('');
+    [['--count', '0'], '--count: "0" is not a whole number from 1 to 1000'],
+    [['--concurrency', '500'], '--concurrency: "500" is not a whole number from 1 to 32'],
+    [['--timeout', 'soon'], '--timeout: "soon" is not a whole number from 100 to 60000'],
+    [['--my-ip', 'me'], '--my-ip: "me" is not an IP address (e.g. 203.0.113.7)'],
+    [['--format', 'xml'], '--format: "xml" is not one of table, markdown, json'],
+    [['--bogus'], '--bogus: unknown flag'],
+  ])('%j is a bad command line (exit 2 through runCli): %s', async (argv, message) => {
+    await expect(run(...argv)).rejects.toThrow(new UsageError(message, 'compare'));
   });
 
   test('a missing outputs file exits 1 with the reason', async () => {
@@ -103,10 +101,8 @@ describe('compare --shard', () => {
     }
   });
 
-  test('GIVEN a bad --shard WHEN run THEN exit 2 naming the value', async () => {
-    const { code, err } = await run('--shard', '3/2');
-    expect(code).toBe(2);
-    expect(err).toContain('compare: --shard: "3/2" is not a shard; write K/N with 1 <= K <= N <= 256');
+  test('GIVEN a bad --shard WHEN run THEN a usage error naming the value', async () => {
+    await expect(run('--shard', '3/2')).rejects.toThrow('--shard: "3/2" is not a shard; write K/N with 1 <= K <= N <= 256');
   });
 });
 
@@ -126,15 +122,13 @@ describe('compare --watch', () => {
     expect(code).toBe(7);
   });
 
-  test('GIVEN no watch command wired in WHEN compare --watch runs THEN it exits 2 and points at npm run watch', async () => {
-    const { code, err } = await run('--watch');
-    expect(code).toBe(2);
-    expect(err).toBe('compare: --watch is not available here; run npm run watch\n');
+  test('GIVEN no watch command wired in WHEN compare --watch runs THEN a usage error points at npm run watch', async () => {
+    await expect(run('--watch')).rejects.toThrow(new UsageError('--watch is not available here; run npm run watch'));
   });
 
   test('GIVEN --help WHEN compare runs THEN it names --watch and --max-in-flight', async () => {
     const { out } = await run('--help');
     expect(out).toContain('npm run compare -- --watch [watch options]');
-    expect(out).toContain('--max-in-flight N  requests in flight over all exposures together');
+    expect(out).toMatch(/\n {2}--max-in-flight N +requests in flight over all exposures together/);
   });
 });

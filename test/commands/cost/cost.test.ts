@@ -70,7 +70,7 @@ describe('cost output formats', () => {
   });
 
   test.each([
-    [['--format', 'yaml'], '--format: "yaml" is not supported; use one of table, json'],
+    [['--format', 'yaml'], '--format: "yaml" is not one of table, json'],
     [['--json', '--format', 'table'], '--json and --format table contradict each other; give one of them'],
   ])('GIVEN %j WHEN run THEN a usage error says what is allowed', async (argv, message) => {
     await expect(cost(argv)).rejects.toThrow(message);

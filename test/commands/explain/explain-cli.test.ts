@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExplain } from '../../../lib/commands/explain/explain-cli';
+import { UsageError } from '../../../lib/kit/cli/cli';
 import { fixture } from '../../support/fixtures';
 import { FIXTURE_APP } from '../../lab/anatomy/support';
 
@@ -26,15 +27,18 @@ describe('explain command', () => {
   });
 
   test.each([
-    [['--format', 'yaml'], 2, 'explain: --format yaml is not supported; use one of table, markdown, json'],
-    [['--nope'], 2, "explain: Unknown option '--nope'"],
-    [['--exposure', 'nodeport-locl'], 2, 'explain: --exposure nodeport-locl is not an exposure mode; use one of native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4'],
-    [['--details', '--format', 'markdown'], 2, 'explain: --details is for --format table (markdown, json and html always have every detail)'],
-    [['--dir', '/nonexistent'], 1, 'explain: no synthesized app at /nonexistent: the directory does not exist; synthesize first with `npm run synth`'],
-  ])('%j exits %i with a clear message', (argv, expected, message) => {
-    const { code, err, out } = run(...argv);
-    expect(code).toBe(expected);
-    expect(err).toContain(message);
+    [['--format', 'yaml'], '--format: "yaml" is not one of table, markdown, json, html'],
+    [['--nope'], '--nope: unknown flag'],
+    [['--exposure', 'nodeport-locl'], '--exposure: "nodeport-locl" is not one of native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4'],
+    [['--details', '--format', 'markdown'], '--details is for --format table (markdown, json and html always have every detail)'],
+  ])('%j is a bad command line (exit 2 through runCli): %s', (argv, message) => {
+    expect(() => run(...argv)).toThrow(new UsageError(message));
+  });
+
+  test('GIVEN a --dir with no synthesized app THEN exit 1 with a clear message', () => {
+    const { code, err, out } = run('--dir', '/nonexistent');
+    expect(code).toBe(1);
+    expect(err).toContain('explain: no synthesized app at /nonexistent: the directory does not exist; synthesize first with `npm run synth`');
     expect(out).toBe('');
   });
 

@@ -8,7 +8,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
-import { handout, HANDOUT_HELP, HandoutIo } from '../../../lib/commands/handout/handout';
+import { handout, HandoutIo } from '../../../lib/commands/handout/handout';
+import { HANDOUT_COMMAND } from '../../../lib/commands/handout/command';
 import { expectedReply } from '../../../lib/commands/handout/handout-model';
 import { explainLab } from '../../../lib/lab/anatomy/explain-lab';
 import { ExplainModel } from '../../../lib/lab/anatomy/model';
@@ -212,8 +213,8 @@ describe('handout', () => {
   });
 
   test.each([
-    [['--format', 'pdf'], '--format pdf is not supported; use markdown or html (default: both)'],
-    [['--env', 'zed'], '--env zed is not an environment of the config; use one of lab, bob'],
+    [['--format', 'pdf'], '--format: "pdf" is not one of markdown, html'],
+    [['--env', 'zed'], '--env: "zed" not in this config; environments: lab, bob'],
   ])('GIVEN %j WHEN run THEN a usage error says what is allowed', async (argv, message) => {
     await expect(run('--outputs', fixture('outputs.json'), ...argv)).rejects.toThrow(message);
   });
@@ -224,6 +225,6 @@ describe('handout', () => {
   });
 
   test('GIVEN --help THEN the usage', async () => {
-    expect((await run('--help')).out).toBe(`${HANDOUT_HELP}\n`);
+    expect((await run('--help')).out).toBe(HANDOUT_COMMAND.help());
   });
 });

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkLifecycleRequest, providerMirrorFor, runLifecycle } from '../../../lib/commands/lifecycle/lifecycle';
-import { parseKinds, selectEnvironments } from '../../../lib/lab/selection/selection';
+import { selectEnvironments } from '../../../lib/lab/selection/selection';
 
 describe('runLifecycle guards', () => {
   test.each([
@@ -28,19 +28,7 @@ describe('runLifecycle guards', () => {
   });
 });
 
-describe('parseKinds and selectEnvironments', () => {
-  test('GIVEN no --stacks WHEN parsed THEN all four kinds', () => {
-    expect(parseKinds(undefined)).toEqual(['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb']);
-  });
-
-  test('GIVEN --stacks with spaces WHEN parsed THEN the kinds in order', () => {
-    expect(parseKinds('gcp-lb, aws-lb')).toEqual(['gcp-lb', 'aws-lb']);
-  });
-
-  test.each(['', 'aws', 'aws-cluster,eks'])('GIVEN --stacks %p WHEN parsed THEN the error names the value and the allowed kinds', (text) => {
-    expect(() => parseKinds(text)).toThrow(`--stacks: ${JSON.stringify(text)} is not a list of stack kinds; allowed: aws-cluster, aws-lb, gcp-cluster, gcp-lb (comma-separated)`);
-  });
-
+describe('selectEnvironments', () => {
   test('GIVEN attendees WHEN --env picks some THEN only those, and an unknown one is named', () => {
     const config = validConfig({ attendees: ['ann', 'bob', 'cy'] }, 'test');
     expect(selectEnvironments(config)).toEqual(['ann', 'bob', 'cy']);

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
 import { runWatch, WatchIo } from '../../../lib/commands/watch/watch-cli';
+import { WATCH_COMMAND } from '../../../lib/commands/watch/command';
+import { UsageError } from '../../../lib/kit/cli/cli';
 import { stripAnsi } from '../../../lib/kit/terminal/terminal';
 import { ControlledServer, startControlledEchoServer } from '../../support/echo-servers';
 
@@ -232,29 +234,27 @@ describe('watch --html', () => {
 
 describe('watch arguments', () => {
   test.each([
-    [['--rate', '0'], 'watch: --rate 0 is not allowed: use a whole number from 1 to 50\n'],
-    [['--duration', '1.5'], 'watch: --duration 1.5 is not allowed: use a whole number from 0 to 86400\n'],
-    [['--exposure', 'nodeport,bogus'], 'watch: --exposure bogus is not an exposure mode; use one of native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4\n'],
-    [['--format', 'html'], 'watch: --format html is not supported; use one of table, json\n'],
-    [['--my-ip', 'me'], 'watch: --my-ip me is not an IP address (e.g. 203.0.113.7)\n'],
-    [['--html', ''], 'watch: --html needs a file name (e.g. --html watch.html)\n'],
-    [['--html', '/no-such-hoplab-folder/watch.html'], 'watch: --html /no-such-hoplab-folder/watch.html: there is no folder /no-such-hoplab-folder; create it or choose another path\n'],
-  ])('GIVEN %j WHEN watch runs THEN it exits 2 with: %s', async (argv, message) => {
-    const run = await watch(argv);
-    expect(run.code).toBe(2);
-    expect(run.err).toBe(message);
-    expect(run.out).toBe('');
+    [['--rate', '0'], '--rate: "0" is not a whole number from 1 to 50'],
+    [['--duration', '1.5'], '--duration: "1.5" is not a whole number from 0 to 86400'],
+    [['--exposure', 'nodeport,bogus'], '--exposure: "bogus" is not one of native, gateway, nodeport, nodeport-l4, nodeport-local, native-l4'],
+    [['--format', 'html'], '--format: "html" is not one of table, json'],
+    [['--my-ip', 'me'], '--my-ip: "me" is not an IP address (e.g. 203.0.113.7)'],
+    [['--env', 'ann,'], '--env: "ann," has an empty item; write NAME[,NAME]'],
+    [['--html', ''], '--html: needs a value: --html FILE'],
+    [['--html', '/no-such-hoplab-folder/watch.html'], '--html: "/no-such-hoplab-folder/watch.html": there is no folder /no-such-hoplab-folder; create it or choose another path'],
+  ])('GIVEN %j WHEN watch runs THEN a usage error (exit 2 through runCli) says: %s', async (argv, message) => {
+    await expect(watch(argv)).rejects.toThrow(new UsageError(message, 'watch'));
   });
 
-  test('GIVEN --html naming a folder or a path under a file WHEN watch runs THEN it exits 2 before probing, naming the path', async () => {
+  test('GIVEN --html naming a folder or a path under a file WHEN watch runs THEN a usage error before probing names the path', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'hoplab-watch-html-'));
     const aFile = join(folder, 'plain');
     writeFileSync(aFile, '');
     const before = local.requests();
-    const asFolder = await watch(['--html', folder]);
-    expect([asFolder.code, asFolder.err, asFolder.out]).toEqual([2, `watch: --html ${folder} is a folder: give a file name (e.g. ${folder}/watch.html)\n`, '']);
-    const underFile = await watch(['--html', join(aFile, 'watch.html')]);
-    expect([underFile.code, underFile.err]).toEqual([2, `watch: --html ${join(aFile, 'watch.html')}: there is no folder ${aFile}; create it or choose another path\n`]);
+    await expect(watch(['--html', folder])).rejects.toThrow(new UsageError(`--html: ${JSON.stringify(folder)} is a folder: give a file name (e.g. ${folder}/watch.html)`));
+    await expect(watch(['--html', join(aFile, 'watch.html')])).rejects.toThrow(
+      new UsageError(`--html: ${JSON.stringify(join(aFile, 'watch.html'))}: there is no folder ${aFile}; create it or choose another path`),
+    );
     expect(local.requests()).toBe(before);
     expect(existsSync(join(aFile, 'watch.html'))).toBe(false);
   });
@@ -274,9 +274,10 @@ describe('watch arguments', () => {
   test('GIVEN --help WHEN watch runs THEN it shows the usage and exits 0', async () => {
     const run = await watch(['--help']);
     expect(run.code).toBe(0);
+    expect(run.out).toBe(WATCH_COMMAND.help());
     expect(run.out).toContain('usage: npm run watch -- [--outputs FILE]');
-    expect(run.out).toContain('npm run compare -- --watch [the same options]');
+    expect(run.out).toContain('\n\nnpm run compare -- --watch takes the same options.\n\n');
     expect(run.out).toContain('[--format table|json] [--html FILE]');
-    expect(run.out).toContain('  --html FILE        when the watch ends, also write the timeline as a chart in one');
+    expect(run.out).toMatch(/\n {2}--html FILE +when the watch ends, also write the timeline as a chart\n/);
   });
 });

@@ -6,7 +6,6 @@ import { Cloud } from '../../../lib/model/contract';
 import { ciliumWords, EXPOSURE_FACTS, GKE_DATAPLANE_V2 } from '../../../lib/model/exposure-facts';
 import { explainDir } from '../../../lib/lab/anatomy/explain-dir';
 import { CloudExplanation, ExplainModel, ExposureExplanation } from '../../../lib/lab/anatomy/model';
-import { ExplainInputError } from '../../../lib/lab/files/synth-dir';
 import { alterStack, FIXTURE_APP, fixtureCopy, removeTempDirs } from './support';
 import { Json } from '../../support/synth';
 
@@ -429,9 +428,8 @@ describe('explainDir input errors', () => {
       },
       'cdk.tf.json is not valid JSON',
     ],
-  ])('GIVEN %s THEN ExplainInputError with a fix', (_, makeDir, message) => {
+  ])('GIVEN %s THEN an error with a fix', (_, makeDir, message) => {
     const dir = makeDir();
-    expect(() => explainDir(dir)).toThrow(ExplainInputError);
     expect(() => explainDir(dir)).toThrow(message);
   });
 });

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLifecycleArgs } from '../../../lib/commands/lifecycle/cli';
+import { DEPLOY_COMMAND } from '../../../lib/commands/lifecycle/command';
 import { emptyShardText, parseSelection, selectRequested } from '../../../lib/lab/selection/selection';
 import { selectShard } from '../../../lib/lab/selection/shard';
 
@@ -20,19 +21,19 @@ describe('selectRequested', () => {
 
   test.each([1, 2, 3])('GIVEN --env naming every attendee in another order WHEN --shard %i/3 THEN the shard is the one deploy --shard %i/3 places without --env', (index) => {
     const all = selectShard(attendees, { index, total: 3 });
-    const reordered = [...attendees].reverse().join(',');
-    expect(selectRequested(config, reordered, `${index}/3`).envs?.sort()).toEqual([...all].sort());
+    const reordered = [...attendees].reverse();
+    expect(selectRequested(config, reordered, { index, total: 3 }).envs?.sort()).toEqual([...all].sort());
   });
 
   test('GIVEN --env with one environment WHEN it is in the shard THEN it stays; WHEN it is not THEN nothing is selected', () => {
     const inShard = selectShard(attendees, { index: 1, total: 3 });
     const outside = attendees.find((a) => !inShard.includes(a))!;
-    expect(selectRequested(config, inShard[0], '1/3').envs).toEqual([inShard[0]]);
-    expect(selectRequested(config, outside, '1/3').envs).toEqual([]);
+    expect(selectRequested(config, [inShard[0]], { index: 1, total: 3 }).envs).toEqual([inShard[0]]);
+    expect(selectRequested(config, [outside], { index: 1, total: 3 }).envs).toEqual([]);
   });
 
   test('GIVEN no --shard WHEN selected THEN --env is returned as given, and all environments without --env', () => {
-    expect(selectRequested(config, 'eve,ann', undefined)).toEqual({ envs: ['eve', 'ann'] });
+    expect(selectRequested(config, ['eve', 'ann'], undefined)).toEqual({ envs: ['eve', 'ann'] });
     expect(selectRequested(config, undefined, undefined)).toEqual({ envs: undefined });
   });
 });
@@ -42,7 +43,7 @@ describe('emptyShardText: why a shard leaves nothing to do', () => {
     const config = validConfig({ attendees, backend: s3 }, 'test');
     const inShard = selectShard(attendees, { index: 1, total: 3 });
     const outside = attendees.find((a) => !inShard.includes(a))!;
-    expect(selectRequested(config, outside, '1/3')).toEqual({ envs: [], shard: { index: 1, total: 3 }, requested: [outside] });
+    expect(selectRequested(config, [outside], { index: 1, total: 3 })).toEqual({ envs: [], shard: { index: 1, total: 3 }, requested: [outside] });
     expect(emptyShardText(config, { index: 1, total: 3 }, [outside])).toBe(`shard 1/3 holds none of --env ${outside} (it holds ${inShard.join(', ')})`);
   });
 
@@ -62,10 +63,9 @@ describe('emptyShardText: why a shard leaves nothing to do', () => {
 
 describe('parseSelection', () => {
   test.each([
-    [{ env: 'zed' }, '--env: "zed" not in this config; environments: ann, bob, chen, dana, eve, fay, gus'],
-    [{ shard: '4/3' }, '--shard: "4/3" is not a shard; write K/N with 1 <= K <= N <= 256, e.g. --shard 2/5 for the second of five'],
-    [{ stacks: 'eks' }, '--stacks: "eks" is not a list of stack kinds; allowed: aws-cluster, aws-lb, gcp-cluster, gcp-lb (comma-separated)'],
-  ])('GIVEN %j WHEN parsed THEN a UsageError says %p', (values, message) => {
+    [{ env: ['zed'] }, '--env: "zed" not in this config; environments: ann, bob, chen, dana, eve, fay, gus'],
+    [{ env: ['ann', 'zed', 'yul'] }, '--env: "zed", "yul" not in this config; environments: ann, bob, chen, dana, eve, fay, gus'],
+  ])('GIVEN %j WHEN selected THEN a UsageError says %p', (values, message) => {
     const config = validConfig({ attendees, backend: s3 }, 'test');
     let error: unknown;
     try {
@@ -79,8 +79,8 @@ describe('parseSelection', () => {
 
   test('GIVEN local state WHEN --shard is given THEN it is refused (not a usage error) with the reason', () => {
     const config = validConfig({ attendees }, 'test');
-    expect(() => parseSelection(config, { shard: '1/2' })).toThrow(/^--shard 1\/2: backend.type is "local", but shards run on different machines/);
-    expect(() => parseSelection(config, { shard: '1/2' })).not.toThrow(UsageError);
+    expect(() => parseSelection(config, { shard: { index: 1, total: 2 } })).toThrow(/^--shard 1\/2: backend.type is "local", but shards run on different machines/);
+    expect(() => parseSelection(config, { shard: { index: 1, total: 2 } })).not.toThrow(UsageError);
   });
 });
 
@@ -92,8 +92,8 @@ describe('parseLifecycleArgs', () => {
     const before = process.env.HOPLAB_CONFIG;
     process.env.HOPLAB_CONFIG = file;
     try {
-      const options = parseLifecycleArgs(['--stacks', 'aws-cluster']);
-      expect(options.notes).toEqual([expect.stringMatching(/^aws\.datapath: "ipvs" is deprecated upstream since Kubernetes 1\.35/)]);
+      const options = parseLifecycleArgs(DEPLOY_COMMAND, ['--stacks', 'aws-cluster']);
+      expect(options?.notes).toEqual([expect.stringMatching(/^aws\.datapath: "ipvs" is deprecated upstream since Kubernetes 1\.35/)]);
     } finally {
       if (before === undefined) delete process.env.HOPLAB_CONFIG;
       else process.env.HOPLAB_CONFIG = before;

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { validConfig } from '../../../lib/config/load';
-import { assignShards, checkShardBackend, parseShard, selectShard, shardFromArgs, shardSizes } from '../../../lib/lab/selection/shard';
+import { assignShards, checkShardBackend, parseShard, selectShard } from '../../../lib/lab/selection/shard';
+
+/** How many environments each shard 1..total holds. */
+function shardSizes(envNames: readonly string[], total: number): number[] {
+  const sizes = new Array<number>(total).fill(0);
+  for (const k of assignShards(envNames, total)) sizes[k - 1] += 1;
+  return sizes;
+}
 
 /** Attendee-like names (DNS labels), distinct. */
 const names = fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9-]{0,18}[a-z0-9]$/), { minLength: 0, maxLength: 120 });
@@ -71,14 +78,14 @@ describe('parseShard', () => {
   });
 
   test.each(['0/3', '4/3', '1/0', '1/257', '2', 'a/b', '1/2/3', '-1/2', '1.5/2', ''])('GIVEN %p WHEN parsed THEN the error names the value and the form', (text) => {
-    expect(() => parseShard(text)).toThrow(`--shard: ${JSON.stringify(text)} is not a shard; write K/N with 1 <= K <= N <= 256, e.g. --shard 2/5 for the second of five`);
+    expect(() => parseShard(text)).toThrow(`${JSON.stringify(text)} is not a shard; write K/N with 1 <= K <= N <= 256, e.g. --shard 2/5 for the second of five`);
   });
 });
 
 describe('--shard needs a remote backend', () => {
   test('GIVEN local state WHEN --shard is given THEN it refuses and says why and what to set', () => {
     const config = validConfig({}, 'test');
-    expect(() => shardFromArgs('1/2', config.backend)).toThrow(
+    expect(() => checkShardBackend(config.backend, parseShard('1/2'))).toThrow(
       '--shard 1/2: backend.type is "local", but shards run on different machines (CI runners), each with its own disk: their state files would be lost with the runner, ' +
         'and a later teardown or another shard could not find them. Set backend to { "type": "s3", "bucket": ..., "region": ... } (locked with its lock file) or { "type": "gcs", "bucket": ... }',
     );
@@ -86,11 +93,10 @@ describe('--shard needs a remote backend', () => {
 
   test.each([[{ type: 's3', bucket: 'hoplab-state', region: 'us-east-1' }], [{ type: 'gcs', bucket: 'hoplab-state' }]])('GIVEN backend %j WHEN --shard is given THEN it is accepted', (backend) => {
     const config = validConfig({ backend }, 'test');
-    expect(shardFromArgs('2/3', config.backend)).toEqual({ index: 2, total: 3 });
     expect(() => checkShardBackend(config.backend, { index: 2, total: 3 })).not.toThrow();
   });
 
   test('GIVEN no --shard WHEN local state THEN nothing to refuse', () => {
-    expect(shardFromArgs(undefined, validConfig({}, 'test').backend)).toBeUndefined();
+    expect(() => checkShardBackend(validConfig({}, 'test').backend, undefined)).not.toThrow();
   });
 });

@@ -1,0 +1,25 @@
+/** `npm run cost`'s command line. */
+import { booleanFlag, choiceFlag, defineCommand } from '../../kit/cli/command';
+import { envsFlag, parallelismFlag, shardsFlag, stacksFlag } from '../../lab/selection/flags';
+
+export const COST_COMMAND = defineCommand({
+  name: 'cost',
+  summary: 'estimated cost and wall time of deploy and teardown',
+  description: `The estimated cost of the configured lab per environment, per hour and for
+workshop.durationHours, per cloud and in total, from lib/lab/estimate/price-table.ts (list prices
+of its stated date and regions); and the estimated wall time of deploy and teardown: each stack's
+create/destroy time (documented or estimated, with its source, in lib/lab/estimate/time-estimate.ts)
+through the dependency graph (cluster before lb, clouds and environments in parallel), N stacks at
+a time, in --shards CI jobs side by side. deploy prints the same first.`,
+  flags: {
+    format: choiceFlag(['table', 'json'] as const, {
+      defaultText: 'table',
+      description: 'table, or json: the estimates as JSON ({...cost, time: {deploy, teardown}})',
+    }),
+    json: booleanFlag({ description: 'the same as --format json' }),
+    env: envsFlag('only these environments (cost and time)'),
+    stacks: stacksFlag("only these stack kinds, in the cost (a cluster stack's network and nodes, an lb stack's load balancers) and in the time"),
+    shards: shardsFlag('shards (CI jobs) side by side'),
+    parallelism: parallelismFlag('stacks at once per shard'),
+  },
+});

@@ -1,0 +1,52 @@
+/** The command lines of `npm run deploy` and `npm run teardown`, which share their selection flags. */
+import { booleanFlag, defineCommand } from '../../kit/cli/command';
+import { envsFlag, parallelismFlag, shardFlag, stacksFlag } from '../../lab/selection/flags';
+
+const YES = booleanFlag({ short: 'y', description: 'do not ask (required when not on a terminal)' });
+
+export const DEPLOY_COMMAND = defineCommand({
+  name: 'deploy',
+  summary: 'preflight, estimate, confirmation, then every stack in dependency order',
+  description: `Synthesizes the lab and applies its stacks with Terraform in dependency order
+(<env>-aws-cluster before <env>-aws-lb, <env>-gcp-cluster before <env>-gcp-lb; AWS, GCP and
+environments in parallel, N stacks at a time: deploy.parallelism, default 4). Runs npm run
+preflight for the same selection first and stops on a blocking finding. Prints the estimated cost
+per hour and for workshop.durationHours, and the estimated wall time (see npm run cost -- --help),
+first and asks to go on (--yes to skip the question; required when not on a terminal).`,
+  flags: {
+    env: envsFlag("only these environments (attendee names, or the config's name)"),
+    stacks: stacksFlag(),
+    parallelism: parallelismFlag('stacks at once, or auto: as many as the free memory holds, from the measured size of the providers each stack loads (it says why)'),
+    shard: shardFlag(
+      "only the K-th of N shards of the environments (CI: one job per shard; needs an s3 or gcs backend); an environment's shard depends on its name and on the environments before it in the list: appending moves nobody, removing or reordering may move the ones after",
+    ),
+    yes: YES,
+    'skip-preflight': booleanFlag({ description: 'deploy even when preflight would stop it (said loudly; not recommended)' }),
+  },
+  epilogue: `Credentials: AWS's default chain (and the AWS CLI for EKS tokens); Google Application Default
+Credentials. Logs: .hoplab/logs/<stack>.deploy.log. Exit 0 only if every selected stack applied.`,
+});
+
+export const TEARDOWN_COMMAND = defineCommand({
+  name: 'teardown',
+  summary: 'destroys every stack in reverse order, then checks for leftovers',
+  description: `Destroys the lab's stacks with Terraform in reverse dependency order (<env>-aws-lb before
+<env>-aws-cluster, <env>-gcp-lb before <env>-gcp-cluster; clouds and environments in parallel),
+then lists anything of each environment still in AWS (VPC pieces, NAT gateways, Elastic IPs,
+launch templates, instances, volumes, ENIs (also those the VPC CNI tagged), IAM, the cluster, its
+control-plane log group, and the load balancers, target groups and security groups the controller
+made) and in GCP (network, firewall rules, NEGs, instance groups, backend services, URL maps,
+proxies, forwarding rules, target pools, health checks, reserved addresses, SSL certificates, the
+cluster, the nodes' service account and its IAM binding). It only reports; it never deletes.`,
+  flags: {
+    env: envsFlag(),
+    stacks: stacksFlag(),
+    parallelism: parallelismFlag('stacks at once, or auto (see deploy --help)'),
+    shard: shardFlag("only the K-th of N shards of the environments (as deploy --shard); the leftover check then covers that shard's environments"),
+    yes: YES,
+    'leftovers-only': booleanFlag({
+      description: "skip the destroy; only check for leftovers (of every selected environment: without --shard, all of them: a sharded pipeline's last job)",
+    }),
+  },
+  epilogue: 'Exit 0 only if every stack was destroyed and nothing is left.',
+});

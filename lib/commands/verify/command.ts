@@ -1,0 +1,46 @@
+/** `npm run verify`'s command line. */
+import { choiceFlag, defineCommand, integerFlag, stringFlag } from '../../kit/cli/command';
+import { REPORT_FORMATS } from '../../lab/checks/finding';
+import { outputsFlag } from '../../lab/files/flags';
+import { concurrencyFlag, countFlag, myIpFlag, timeoutFlag } from '../../lab/probe/flags';
+import { envsFlag, shardFlag, stacksFlag } from '../../lab/selection/flags';
+
+export const VERIFY_COMMAND = defineCommand({
+  name: 'verify',
+  summary: 'after a deploy: no drift, every exposure ready and as claimed; a report',
+  description: `After npm run deploy, for the selected environments and stack kinds:
+  1. no drift   terraform plan -detailed-exitcode of every stack shows no
+                changes; a non-empty plan is listed resource by resource with
+                the differing attributes
+  2. ready      each exposure's load balancer answers (2xx/3xx) within --wait,
+                with progress
+  3. claims     compare --probe measures every exposure; source NAT and where
+                the Pod finds the client address (source_nat, client_ip_via)
+                must equal the exposure's exported claims; a contradiction is
+                named; "nothing measured" fails too
+  4. report     Markdown and JSON (schema hoplab.verify/v1) with environment,
+                versions, timestamps and the probe's figures, written to PATH.md
+                and PATH.json (default .hoplab/verify/verify-<timestamp>):
+                attach it to a bug report`,
+  flags: {
+    env: envsFlag(),
+    stacks: stacksFlag(),
+    wait: integerFlag({ min: 0, max: 1800, default: 300, value: 'SECONDS', description: 'wait per exposure for its load balancer' }),
+    'my-ip': myIpFlag('your public address as the load balancers see it (default: one request to checkip.amazonaws.com)'),
+    count: countFlag('requests per exposure, as for compare'),
+    concurrency: concurrencyFlag('requests in flight per exposure, as for compare'),
+    timeout: timeoutFlag(),
+    outputs: outputsFlag('outputs as cdktf output --outputs-file writes them (default: terraform output -json of each -lb stack)'),
+    report: stringFlag({ value: 'PATH', description: 'report path without extension' }),
+    format: choiceFlag(REPORT_FORMATS, { default: 'table', description: 'what goes to stdout' }),
+    shard: shardFlag('only the environments of shard K of N, as deploy --shard puts them (needs an s3 or gcs backend); combined with --env, the environments in both'),
+  },
+  epilogue: `Drift is what an apply would change; objects changed outside Terraform are listed apart, and
+only in the attributes the plan depends on (refresh-only differences nothing uses are left out).
+With HOPLAB_AWS_ENDPOINT set only the aws-cluster stacks are verified (drift), against the
+emulator; the other stacks, and the readiness and claims of their exposures, are listed as left
+out, and the verdict is INCOMPLETE, never PASSED, when something asked for did not run.
+
+Exit 0 only when every check asked for ran, no stack drifted and every exposure is ready and as
+claimed (PASSED); 1 otherwise (FAILED or INCOMPLETE); 2 for a bad command line.`,
+});

@@ -1,0 +1,27 @@
+/**
+ * The probe's flags (`--count`, `--concurrency`, `--max-in-flight`, `--timeout`, `--my-ip`),
+ * defined once with the probe's limits: compare, verify and watch read and check them the same way.
+ */
+import { isIP } from 'node:net';
+import { integerFlag, stringFlag } from '../../kit/cli/command';
+import { PROBE_LIMITS } from './probe';
+
+/** A probe setting within its {@link PROBE_LIMITS}. */
+const limited = (limits: { readonly min: number; readonly max: number; readonly default: number }, value: string, description: string) => integerFlag({ ...limits, value, description });
+
+export const countFlag = (description = 'requests per exposure') => limited(PROBE_LIMITS.count, 'N', description);
+export const concurrencyFlag = (description = 'requests in flight per exposure') => limited(PROBE_LIMITS.concurrency, 'N', description);
+export const maxInFlightFlag = (description = 'requests in flight over all exposures together') => limited(PROBE_LIMITS.maxInFlight, 'N', description);
+/** `--timeout MS`, within `limits` (watch's default is its own). */
+export const timeoutFlag = (limits: { readonly min: number; readonly max: number; readonly default: number } = PROBE_LIMITS.timeout) => limited(limits, 'MS', 'deadline of one request in ms');
+
+/** `--my-ip ADDRESS`: the prober's public address as the load balancers see it. */
+export const myIpFlag = (description: string) =>
+  stringFlag({
+    value: 'ADDRESS',
+    description,
+    parse: (text) => {
+      if (isIP(text) === 0) throw new Error(`${JSON.stringify(text)} is not an IP address (e.g. 203.0.113.7)`);
+      return text;
+    },
+  });
