@@ -48,11 +48,11 @@ export interface StartingEmulator {
  * (CPU time used, where it can be read) instead of from the start: a moto still
  * starting on a busy machine is slow, not broken, and is waited for; one that has
  * stopped working without answering is not. A safety net still ends that wait at
- * 20 times `timeoutMs` (10 minutes for moto's default), working or not.
+ * `capMs` (default 20 times `timeoutMs`: 10 minutes for moto's default), working or not.
  */
-export async function waitForEmulator(endpoint: string, timeoutMs: number, starting?: StartingEmulator): Promise<void> {
+export async function waitForEmulator(endpoint: string, timeoutMs: number, starting?: StartingEmulator, capMs = 20 * timeoutMs): Promise<void> {
   const started = Date.now();
-  const cap = started + 20 * timeoutMs;
+  const cap = started + capMs;
   let deadline = started + timeoutMs;
   let worked = starting?.cpuMs();
   let lastError = '';
@@ -89,6 +89,8 @@ export interface StartEmulatorOptions {
   readonly python?: string;
   /** How long to wait for it to answer: from its start, or (on Linux) from the last time its process used CPU. @default 30000 */
   readonly timeoutMs?: number;
+  /** The safety net: how long to wait at most, even while its process keeps working. @default 20 times `timeoutMs` */
+  readonly capMs?: number;
 }
 
 /**
@@ -178,12 +180,17 @@ async function startMotoOn(port: number, options: StartEmulatorOptions): Promise
     }
   };
   try {
-    await waitForEmulator(endpoint, options.timeoutMs ?? 30_000, {
-      exited: () => exit,
-      cpuMs: () => (exit === undefined ? processCpuMs(child.pid) : undefined),
-      // moto prints " * Running on http://127.0.0.1:<port>" once it has bound the port.
-      listening: () => (listening ||= log().includes(` * Running on ${endpoint}`)),
-    });
+    await waitForEmulator(
+      endpoint,
+      options.timeoutMs ?? 30_000,
+      {
+        exited: () => exit,
+        cpuMs: () => (exit === undefined ? processCpuMs(child.pid) : undefined),
+        // moto prints " * Running on http://127.0.0.1:<port>" once it has bound the port.
+        listening: () => (listening ||= log().includes(` * Running on ${endpoint}`)),
+      },
+      options.capMs,
+    );
   } catch (error) {
     await stop();
     if (portTaken) throw new PortTaken(`port ${port} was taken by another program before moto bound it`);
