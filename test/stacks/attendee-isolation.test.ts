@@ -395,15 +395,12 @@ function scenarios(kind: RoleKind, a: Environment, b: Environment): Scenarios {
       own: [{ label: `CreateTargetGroup tagged for ${x.env}'s cluster`, action: elb('CreateTargetGroup'), resource: x.newTargetGroup, request: tagged(CLUSTER_TAG, x.cluster) }],
       attacks: [{ label: `CreateTargetGroup tagged for ${y.env}'s cluster`, action: elb('CreateTargetGroup'), resource: x.newTargetGroup, request: tagged(CLUSTER_TAG, y.cluster) }],
     });
-    const ownTagged = (e: Environment) => [e.loadBalancer, e.targetGroup, e.listener, e.rule];
+    // The action on each of an environment's load balancer, target group, listener and rule.
+    const onEachTagged = (e: Environment, action: string, whose: string, request: Keys): Req[] =>
+      [e.loadBalancer, e.targetGroup, e.listener, e.rule].map((resource) => ({ label: `${action} on ${whose} ${resource.arn.split(':')[5].split('/')[0]}`, action, resource, request }));
     table[elb('AddTags')] = (x, y) => ({
       own: [
-        ...ownTagged(x).map((resource) => ({
-          label: `AddTags on ${x.env}'s own ${resource.arn.split(':')[5].split('/')[0]}`,
-          action: elb('AddTags'),
-          resource,
-          request: tagged('hoplab-exposure', 'native'),
-        })),
+        ...onEachTagged(x, elb('AddTags'), `${x.env}'s own`, tagged('hoplab-exposure', 'native')),
         {
           label: `AddTags as ${x.env}'s load balancer is created`,
           action: elb('AddTags'),
@@ -418,12 +415,7 @@ function scenarios(kind: RoleKind, a: Environment, b: Environment): Scenarios {
         },
       ],
       attacks: [
-        ...ownTagged(y).map((resource) => ({
-          label: `AddTags on ${y.env}'s ${resource.arn.split(':')[5].split('/')[0]}`,
-          action: elb('AddTags'),
-          resource,
-          request: tagged('hoplab-exposure', 'native'),
-        })),
+        ...onEachTagged(y, elb('AddTags'), `${y.env}'s`, tagged('hoplab-exposure', 'native')),
         { label: `AddTags re-tagging ${y.env}'s listener for ${x.env}'s cluster`, action: elb('AddTags'), resource: y.listener, request: tagged(CLUSTER_TAG, x.cluster) },
         { label: `AddTags handing ${x.env}'s own target group to ${y.env}'s cluster`, action: elb('AddTags'), resource: x.targetGroup, request: tagged(CLUSTER_TAG, y.cluster) },
         {
@@ -435,18 +427,8 @@ function scenarios(kind: RoleKind, a: Environment, b: Environment): Scenarios {
       ],
     });
     table[elb('RemoveTags')] = (x, y) => ({
-      own: ownTagged(x).map((resource) => ({
-        label: `RemoveTags on ${x.env}'s own ${resource.arn.split(':')[5].split('/')[0]}`,
-        action: elb('RemoveTags'),
-        resource,
-        request: { 'aws:TagKeys': ['hoplab-exposure'] },
-      })),
-      attacks: ownTagged(y).map((resource) => ({
-        label: `RemoveTags on ${y.env}'s ${resource.arn.split(':')[5].split('/')[0]}`,
-        action: elb('RemoveTags'),
-        resource,
-        request: { 'aws:TagKeys': [CLUSTER_TAG] },
-      })),
+      own: onEachTagged(x, elb('RemoveTags'), `${x.env}'s own`, { 'aws:TagKeys': ['hoplab-exposure'] }),
+      attacks: onEachTagged(y, elb('RemoveTags'), `${y.env}'s`, { 'aws:TagKeys': [CLUSTER_TAG] }),
     });
     for (const name of ['AuthorizeSecurityGroupIngress', 'RevokeSecurityGroupIngress']) {
       table[ec2(name)] = (x, y) => ({

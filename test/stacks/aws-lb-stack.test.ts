@@ -1,4 +1,5 @@
 import { AnnotationMetadataEntryType } from 'cdktf';
+import { podSecurityLabels } from '../../lib/model/pod-security';
 import { parse } from 'yaml';
 import { DEFAULT_EXPOSURES, ExposureMode } from '../../lib/model/modes';
 import { EKS_VERSIONS } from '../../lib/model/versions';
@@ -84,12 +85,7 @@ describe('AwsLbStack', () => {
             'app.kubernetes.io/part-of': 'hoplab',
             'elbv2.k8s.aws/pod-readiness-gate-inject': 'enabled',
             // Pod Security baseline, pinned to the cluster's minor (aws.kubernetesVersion 1.34).
-            'pod-security.kubernetes.io/enforce': 'baseline',
-            'pod-security.kubernetes.io/enforce-version': 'v1.34',
-            'pod-security.kubernetes.io/warn': 'baseline',
-            'pod-security.kubernetes.io/warn-version': 'v1.34',
-            'pod-security.kubernetes.io/audit': 'baseline',
-            'pod-security.kubernetes.io/audit-version': 'v1.34',
+            ...podSecurityLabels('baseline', 'v1.34'),
           },
         });
         const deployment = resourceOf(json, 'kubernetes_deployment_v1');

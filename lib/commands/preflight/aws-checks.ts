@@ -366,7 +366,7 @@ async function nameFindings(eks: EKSClient, iam: IAMClient, account: string, inp
         detail:
           mine.length > 0
             ? `${total - mine.length} names free; ${mine.length} exist and are this workshop's own (a re-deploy updates them): ${mine.join(', ')}`
-            : `all ${total} names free (EKS cluster, IAM roles and policy)`,
+            : `all ${total} names free (EKS cluster, IAM roles and policies)`,
       });
     }
   }

@@ -2,19 +2,21 @@ import { IamPolicy } from '@cdktf/provider-aws/lib/iam-policy';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
 import { Testing } from 'cdktf';
-import { CILIUM_OPERATOR_EC2_ACTIONS, CILIUM_OPERATOR_TAG_RESOURCE, CiliumOperatorRole } from '../../../lib/constructs/aws/cilium-operator-role';
+import { CILIUM_OPERATOR_EC2_ACTIONS, CILIUM_OPERATOR_TAG_RESOURCE, CiliumOperatorRole, CiliumOperatorRoleProps } from '../../../lib/constructs/aws/cilium-operator-role';
 
 type Parsed = { data: Record<string, Record<string, { statement: Record<string, unknown>[] }>> };
 
-function synth() {
+function synth(extra: Partial<CiliumOperatorRoleProps> = {}) {
+  let role: CiliumOperatorRole | undefined;
   const json = Testing.synthScope((scope) => {
-    new CiliumOperatorRole(scope, 'cilium-operator-role', {
+    role = new CiliumOperatorRole(scope, 'cilium-operator-role', {
       clusterName: 'lab-eks',
       oidcProviderArn: 'arn:aws:iam::1:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/X',
       oidcIssuerUrl: 'https://oidc.eks.us-east-1.amazonaws.com/id/X',
+      ...extra,
     });
   });
-  return { json, parsed: JSON.parse(json) as Parsed };
+  return { json, parsed: JSON.parse(json) as Parsed & { resource: Record<string, Record<string, { policy_arn?: string }>> }, role: role! };
 }
 
 describe('CiliumOperatorRole', () => {
@@ -79,22 +81,11 @@ describe('CiliumOperatorRole dependables', () => {
 
 describe('CiliumOperatorRole with a fence', () => {
   test('GIVEN a fence policy WHEN synthesized THEN it is attached beside the operator policy, and both are among the dependables', () => {
-    let dependables = 0;
-    const parsed = JSON.parse(
-      Testing.synthScope((scope) => {
-        const role = new CiliumOperatorRole(scope, 'cilium-operator-role', {
-          clusterName: 'lab-eks',
-          oidcProviderArn: 'arn:aws:iam::1:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/X',
-          oidcIssuerUrl: 'https://oidc.eks.us-east-1.amazonaws.com/id/X',
-          fencePolicyArn: 'arn:aws:iam::1:policy/lab-eks-fence',
-        });
-        dependables = role.dependables.length;
-      }),
-    ) as { resource: Record<string, Record<string, { policy_arn?: string }>> };
+    const { parsed, role } = synth({ fencePolicyArn: 'arn:aws:iam::1:policy/lab-eks-fence' });
     expect(Object.values(parsed.resource.aws_iam_role_policy_attachment).map((a) => a.policy_arn)).toEqual([
       expect.stringMatching(/^\$\{aws_iam_policy\.cilium-operator-role_policy_\w+\.arn\}$/),
       'arn:aws:iam::1:policy/lab-eks-fence',
     ]);
-    expect(dependables).toBe(3);
+    expect(role.dependables).toHaveLength(3);
   });
 });

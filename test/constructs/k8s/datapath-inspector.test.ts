@@ -51,6 +51,9 @@ function runOnce(dataplane: Dataplane): string {
   }
 }
 
+/** One dump as the script prints it: the marker line with the node, then the lines. */
+const dump = (...lines: string[]) => [`${INSPECTOR_DUMP_MARKER} ip-10-0-1-20.ec2.internal <time> ===`, ...lines, ''].join('\n');
+
 describe('DatapathInspector', () => {
   test.each([...DATAPLANES])('GIVEN %s WHEN synthesized THEN the namespace and DaemonSet are valid against the Kubernetes API schema, the namespace alone privileged', (dataplane) => {
     const { objects, namespace } = synth(dataplane);
@@ -96,8 +99,7 @@ describe('DatapathInspector', () => {
 
   test('GIVEN kube-proxy iptables WHEN one dump is printed THEN it shows the lab’s NAT rules from the backend that holds them, the SNAT chains, and the app port’s connection tracking, nothing of other namespaces', () => {
     expect(runOnce('kube-proxy-iptables')).toBe(
-      [
-        `${INSPECTOR_DUMP_MARKER} ip-10-0-1-20.ec2.internal <time> ===`,
+      dump(
         '--- NAT rules kube-proxy wrote for the hoplab Services (iptables-save -t nat)',
         '# iptables-nft',
         '-A KUBE-MARK-MASQ -j MARK --set-xmark 0x4000/0x4000',
@@ -111,8 +113,7 @@ describe('DatapathInspector', () => {
         '-A KUBE-SVC-QD5X3TKBDKMXKXPQ -m comment --comment "hoplab/echo-nodeport-l4:http -> 10.0.1.5:8080" -m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-7GQH2MZ6XQ3LB4ZW',
         '--- connection tracking entries of port 8080 (/proc/net/nf_conntrack)',
         'ipv4     2 tcp      6 86397 ESTABLISHED src=203.0.113.7 dst=10.0.1.20 sport=51234 dport=31234 src=10.0.1.5 dst=10.0.1.20 sport=8080 dport=51234 [ASSURED] mark=0 zone=0 use=2',
-        '',
-      ].join('\n'),
+      ),
     );
   });
 
@@ -138,15 +139,13 @@ describe('DatapathInspector', () => {
 
   test('GIVEN Cilium WHEN one dump is printed THEN it shows the header and the Service entries with a backend on the app port, each with all its backends', () => {
     expect(runOnce('cilium-ebpf')).toBe(
-      [
-        `${INSPECTOR_DUMP_MARKER} ip-10-0-1-20.ec2.internal <time> ===`,
+      dump(
         "--- Cilium's Service table, entries with backends on port 8080 (cilium-dbg service list)",
         'ID   Frontend                Service Type   Backend',
         '5    172.20.117.4:80/TCP     ClusterIP      1 => 10.0.1.5:8080/TCP (active)',
         '                                            2 => 10.0.2.6:8080/TCP (active)',
         '6    0.0.0.0:31234/TCP       NodePort       1 => 10.0.1.5:8080/TCP (active)',
-        '',
-      ].join('\n'),
+      ),
     );
   });
 
