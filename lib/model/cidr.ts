@@ -78,6 +78,25 @@ export function contains(outer: Cidr, inner: Cidr): boolean {
 }
 
 /**
+ * The blocks of `blocks` that hold an address no block of `by` holds (each
+ * block is compared with the union of `by`, so two halves cover their whole).
+ * Every block must be valid.
+ */
+export function notCoveredBy(blocks: readonly string[], by: readonly string[]): string[] {
+  const ranges = by.map(cidr).sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
+  const merged: { first: bigint; last: bigint }[] = [];
+  for (const r of ranges) {
+    const top = merged[merged.length - 1];
+    if (top && r.first <= top.last + 1n) top.last = r.last > top.last ? r.last : top.last;
+    else merged.push({ first: r.first, last: r.last });
+  }
+  return blocks.filter((text) => {
+    const block = cidr(text);
+    return !merged.some((m) => m.first <= block.first && block.last <= m.last);
+  });
+}
+
+/**
  * The `index`-th block of prefix length `outer.prefix + newBits` inside `outer`
  * (Terraform's `cidrsubnet`).
  */

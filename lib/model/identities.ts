@@ -149,5 +149,31 @@ export const GKE_IN_CLUSTER_PROJECT_ROLES = [
   'roles/viewer',
 ] as const;
 
+/**
+ * How preflight judges a project role an attendee holds beside {@link GKE_ATTENDEE_PROJECT_ROLE}
+ * (GKE authorizes every Kubernetes API request with IAM before RBAC, so a project role with
+ * Kubernetes API permissions reaches inside every cluster of the project, other attendees' too):
+ * - `in-cluster`: the basic roles (owner, editor, viewer) and every other predefined
+ *   `roles/container.*` role, judged by name (most hold Kubernetes API permissions such as
+ *   `container.pods.list`; the few that do not, like the service agents', are not granted to people);
+ * - `custom`: a project's or organization's custom role, judged by its permissions ({@link inClusterPermissions});
+ * - `other`: any other predefined role, not judged (predefined roles of other services are not read).
+ */
+export function projectRoleReach(role: string): 'attendee-role' | 'in-cluster' | 'custom' | 'other' {
+  if (role === GKE_ATTENDEE_PROJECT_ROLE) return 'attendee-role';
+  if (['roles/owner', 'roles/editor', 'roles/viewer'].includes(role) || role.startsWith('roles/container.')) return 'in-cluster';
+  if (/^(projects|organizations)\/[^/]+\/roles\/[^/]+$/.test(role)) return 'custom';
+  return 'other';
+}
+
+/**
+ * The Kubernetes API permissions among a role's: `container.<resource>.<verb>` for a
+ * resource inside the cluster (pods, secrets, roleBindings ...), not GKE's own
+ * `container.clusters.*` and `container.operations.*` (what clusterViewer holds is of those).
+ */
+export function inClusterPermissions(permissions: readonly string[]): string[] {
+  return permissions.filter((p) => /^container\.(?!clusters\.|operations\.)\w+\.\w+$/.test(p));
+}
+
 /** The Kubernetes group an EKS attendee's access entry maps to, bound to the node-operations ClusterRole. */
 export const ATTENDEE_KUBERNETES_GROUP = 'hoplab-attendees';

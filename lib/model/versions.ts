@@ -39,3 +39,18 @@ export function kubectlImage(kubernetesVersion: EksVersion): string {
 
 /** AWS Load Balancer Controller Helm chart versions whose IAM policy hoplab ships. */
 export const LB_CONTROLLER_CHART_VERSIONS = ['3.5.0'] as const;
+
+/** The Cilium release hoplab installs on EKS (`aws.datapath: cilium`): its Helm chart's version, whose chart pins the agent image below. */
+export const CILIUM_VERSION = '1.18.5';
+
+/**
+ * Cilium's agent image at {@link CILIUM_VERSION}, by tag and digest: the image the
+ * chart of that version installs (its values.yaml `image.digest`), as `cilium status`
+ * prints it for clusters installed from chart 1.18.5 (several public install write-ups
+ * of 2026 agree on this digest). No registry is reachable from here, so it is not
+ * pulled: `crane digest quay.io/cilium/cilium:v1.18.5` confirms it. The datapath
+ * inspector runs it on every datapath: it carries bash, iptables (legacy and nf_tables
+ * backends), ipset, iproute2, awk and `cilium-dbg` (Cilium's images/runtime and
+ * images/cilium Dockerfiles), but not `nft`, `ipvsadm` or `conntrack`.
+ */
+export const CILIUM_AGENT_IMAGE = `quay.io/cilium/cilium:v${CILIUM_VERSION}@sha256:2c92fb05962a346eaf0ce11b912ba434dc10bd54b9989e970416681f4a069628`;

@@ -15,13 +15,14 @@ import { EksAttendeeAccess } from '../constructs/aws/eks-attendee-access';
 import { EksCluster } from '../constructs/aws/eks-cluster';
 import { AWS_MANAGED_POLICY_PREFIX } from '../constructs/aws/eks-cluster';
 import { EksNodeGroup } from '../constructs/aws/eks-node-group';
+import { EnvironmentFence } from '../constructs/aws/environment-fence';
 import { ipvsUserData, kubeProxyConfigurationValues, KubeProxyMode } from '../constructs/aws/kube-proxy-mode';
 import { LabVpc } from '../constructs/aws/lab-vpc';
 import { LoadBalancerControllerRole } from '../constructs/aws/load-balancer-controller-role';
 import { ServiceAccountRole } from '../constructs/aws/service-account-role';
 import { APP_NAMESPACE, labNames } from '../model/names';
 import { ATTENDEE_KUBERNETES_GROUP } from '../model/identities';
-import { labTags } from '../model/tags';
+import { ENV_TAG, labTags } from '../model/tags';
 
 /** EKS add-ons the emulator has no API for; left out in emulator mode only. */
 export const ADDONS_LEFT_OUT_IN_EMULATOR = ['vpc-cni', 'kube-proxy', 'coredns'] as const;
@@ -53,6 +54,8 @@ export class AwsClusterStack extends TerraformStack {
   public readonly addonsLeftOut: readonly string[];
   /** The attendee's access entry (view, edit in the app's namespace), when the environment's attendee has an AWS identity. */
   public readonly attendeeAccess?: EksAttendeeAccess;
+  /** The explicit denies attached to every in-cluster role (controller, VPC CNI or Cilium operator): this environment's resources only. */
+  public readonly fence: EnvironmentFence;
 
   constructor(scope: Construct, id: string, props: AwsClusterStackProps) {
     super(scope, id);
@@ -86,6 +89,17 @@ export class AwsClusterStack extends TerraformStack {
       adminPrincipalArns: aws.clusterAdminArns,
       bootstrapSelfManagedAddons: aws.datapath === 'cilium' ? false : undefined,
       emulated: props.emulator !== undefined,
+    });
+
+    // Every in-cluster role gets this environment's fence beside its allow policies (docs/attendees.md, "The fence").
+    // The node role carries read-only managed policies (AmazonEKSWorkerNodePolicy, AmazonEC2ContainerRegistryReadOnly): no fence.
+    this.fence = new EnvironmentFence(this, 'fence', {
+      policyName: `${names.eksCluster}-fence`,
+      clusterName: names.eksCluster,
+      vpcId: this.vpc.vpcId,
+      vpcArn: this.vpc.vpcArn,
+      subnetIds: [...this.vpc.publicSubnetIds, ...this.vpc.privateSubnetIds],
+      instanceTag: { key: ENV_TAG, value: config.name },
     });
 
     const clusterName = this.cluster.clusterName;
@@ -135,6 +149,7 @@ export class AwsClusterStack extends TerraformStack {
       clusterName: names.eksCluster,
       oidcProviderArn: this.cluster.oidcProviderArn,
       oidcIssuerUrl: this.cluster.oidcIssuerUrl,
+      fencePolicyArn: this.fence.policyArn,
     });
     this.lbControllerRoleArn = controllerRole.roleArn;
 
@@ -176,7 +191,7 @@ export class AwsClusterStack extends TerraformStack {
       oidcIssuerUrl: this.cluster.oidcIssuerUrl,
       namespace: 'kube-system',
       serviceAccount: 'aws-node',
-      policies: { cni: `${AWS_MANAGED_POLICY_PREFIX}/AmazonEKS_CNI_Policy` },
+      policies: { cni: `${AWS_MANAGED_POLICY_PREFIX}/AmazonEKS_CNI_Policy`, fence: this.fence.policyArn },
     });
     const mode = config.aws.datapath as KubeProxyMode;
     if (!addons) {
@@ -195,6 +210,7 @@ export class AwsClusterStack extends TerraformStack {
       clusterName: labNames(config).eksCluster,
       oidcProviderArn: this.cluster.oidcProviderArn,
       oidcIssuerUrl: this.cluster.oidcIssuerUrl,
+      fencePolicyArn: this.fence.policyArn,
     });
     return new Cilium(this, 'cilium', {
       clusterName,

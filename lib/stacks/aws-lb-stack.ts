@@ -7,13 +7,16 @@ import { AlbIngressExposure, AlbTargetType } from '../constructs/aws/alb-ingress
 import { EksProviders } from '../constructs/aws/eks-providers';
 import { LoadBalancerController, READINESS_GATE_INJECT_LABEL } from '../constructs/aws/load-balancer-controller';
 import { NlbServiceExposure, NlbTargetType } from '../constructs/aws/nlb-service-exposure';
-import { DEMO_APP_LABELS, DemoApp } from '../constructs/k8s/demo-app';
+import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../constructs/k8s/demo-app';
 import { GatewayApiCrds } from '../constructs/k8s/gateway-api-crds';
 import { AttendeeRbac } from '../constructs/k8s/attendee-rbac';
+import { DatapathInspector } from '../constructs/k8s/datapath-inspector';
+import { awsDataplane } from '../model/datapaths';
+import { APP_NAMESPACE_POD_SECURITY, podSecurityLabels, podSecurityVersion } from '../model/pod-security';
 import { ATTENDEE_KUBERNETES_GROUP } from '../model/identities';
 import { APP_NAMESPACE } from '../model/names';
 import { labTags } from '../model/tags';
-import { kubectlImage } from '../model/versions';
+import { CILIUM_AGENT_IMAGE, kubectlImage } from '../model/versions';
 import { AwsClusterStack } from './aws-cluster-stack';
 import { Exposure, ExposureProps } from '../constructs/exposure';
 import { composeExposures } from './compose-exposures';
@@ -55,6 +58,8 @@ export class AwsLbStack extends TerraformStack {
   public readonly exposures: readonly Exposure[];
   /** The attendee's node operations (see, cordon, drain), bound to their access entry's group, when the attendee has an AWS identity. */
   public readonly attendeeRbac?: AttendeeRbac;
+  /** The read-only datapath inspector attendees read with `kubectl logs` (its own privileged namespace). */
+  public readonly inspector: DatapathInspector;
 
   constructor(scope: Construct, id: string, props: AwsLbStackProps) {
     super(scope, id);
@@ -85,12 +90,23 @@ export class AwsLbStack extends TerraformStack {
     });
     const release = this.controller.release;
 
+    // Pod Security baseline in the attendees' namespace, pinned to the cluster's minor: no privileged, host-network or host-path Pods,
+    // so no root on a node (and with it no node role through IMDS, no other Pods' service-account tokens).
+    const podSecurity = podSecurityLabels(APP_NAMESPACE_POD_SECURITY, podSecurityVersion(config.aws.kubernetesVersion)!);
     this.app = new DemoApp(this, 'app', {
       namespace: AWS_LB_APP_NAMESPACE,
       image: config.app.image,
       replicas: config.app.replicas,
-      namespaceLabels: { [READINESS_GATE_INJECT_LABEL]: 'enabled' },
+      namespaceLabels: { [READINESS_GATE_INJECT_LABEL]: 'enabled', ...podSecurity },
       dependsOn: [release],
+    });
+
+    this.inspector = new DatapathInspector(this, 'inspector', {
+      dataplane: awsDataplane(config.aws.datapath),
+      image: CILIUM_AGENT_IMAGE,
+      appNamespace: AWS_LB_APP_NAMESPACE,
+      appPort: DEMO_APP_PORT,
+      podSecurityVersion: podSecurityVersion(config.aws.kubernetesVersion),
     });
 
     // Every exposure comes after the controller (its webhooks) and goes before it; its load balancer carries the mode as a tag.

@@ -1,4 +1,4 @@
-import { TerraformStack } from 'cdktf';
+import { Fn, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { LabEnvironment } from '../config/environments';
 import { ExposureMode } from '../model/modes';
@@ -9,6 +9,10 @@ import { gkeL4Backends, GkeLoadBalancerServiceExposure } from '../constructs/gcp
 import { GkeProviders } from '../constructs/gcp/gke-providers';
 import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../constructs/k8s/demo-app';
 import { AttendeeRbac } from '../constructs/k8s/attendee-rbac';
+import { DatapathInspector } from '../constructs/k8s/datapath-inspector';
+import { gcpDataplane } from '../model/datapaths';
+import { APP_NAMESPACE_POD_SECURITY, podSecurityLabels } from '../model/pod-security';
+import { CILIUM_AGENT_IMAGE } from '../model/versions';
 import { isRefusal, parseGcpMember } from '../model/identities';
 import { APP_NAMESPACE } from '../model/names';
 import { labTags } from '../model/tags';
@@ -46,6 +50,8 @@ export class GcpLbStack extends TerraformStack {
   public readonly exposures: Partial<Record<ExposureMode, Exposure>> = {};
   /** The attendee's RBAC (view, edit in the app's namespace, node operations), when the attendee has a Google identity. */
   public readonly attendeeRbac?: AttendeeRbac;
+  /** The read-only datapath inspector attendees read with `kubectl logs` (its own privileged namespace). */
+  public readonly inspector: DatapathInspector;
 
   constructor(scope: Construct, id: string, props: GcpLbStackProps) {
     super(scope, id);
@@ -60,7 +66,22 @@ export class GcpLbStack extends TerraformStack {
       labels: labTags(config, id),
     });
 
-    this.app = new DemoApp(this, 'app', { namespace: GCP_DEMO_NAMESPACE, image: config.app.image, replicas: config.app.replicas });
+    // Pod Security baseline in the attendees' namespace (see AwsLbStack), pinned to the minor the control plane reports
+    // (gcp.kubernetesVersion is only a minimum, and the release channel picks the version).
+    const podSecurityVersion = `v${Fn.regex('^[0-9]+\\.[0-9]+', cluster.cluster.cluster.masterVersion)}`;
+    this.app = new DemoApp(this, 'app', {
+      namespace: GCP_DEMO_NAMESPACE,
+      image: config.app.image,
+      replicas: config.app.replicas,
+      namespaceLabels: podSecurityLabels(APP_NAMESPACE_POD_SECURITY, podSecurityVersion),
+    });
+    this.inspector = new DatapathInspector(this, 'inspector', {
+      dataplane: gcpDataplane(config.gcp.datapath),
+      image: CILIUM_AGENT_IMAGE,
+      appNamespace: GCP_DEMO_NAMESPACE,
+      appPort: DEMO_APP_PORT,
+      podSecurityVersion,
+    });
     // GKE Dataplane V2 is Google-managed Cilium, without kube-proxy: it SNATs only for Pods on other nodes and answers
     // the node health port in kube-proxy's place (worded as explain derives it).
     const dataplaneV2 = config.gcp.datapath === 'dataplane-v2';

@@ -51,7 +51,7 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
     expect(finding('aws identity')).toEqual({ check: 'aws identity', verdict: 'pass', detail: `arn:aws:sts::123456789012:user/moto (account 123456789012) in the emulator at ${moto.endpoint}` });
     expect(finding('aws quota vpcs')?.detail).toMatch(/^VPCs per Region \(L-F678F1CE\): \d+ in use \+ 1 for this lab = \d+ of 5 \(Service Quotas\)$/);
     expect(finding('aws quota elasticIps')?.detail).toContain("of 5 (AWS's documented default: Service Quotas did not answer");
-    expect(finding('aws names pv1')).toEqual({ check: 'aws names pv1', verdict: 'pass', detail: 'all 6 names free (EKS cluster, IAM roles and policy)' });
+    expect(finding('aws names pv1')).toEqual({ check: 'aws names pv1', verdict: 'pass', detail: 'all 7 names free (EKS cluster, IAM roles and policies)' });
 
     // Deploy runs preflight first, then applies.
     const deployed = await run('deploy', ['--env', 'pv1', '--stacks', 'aws-cluster', '--yes']);
@@ -116,7 +116,7 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
       detail: 'already taken by something not of this workshop (tags hoplab-env=pv2, hoplab-workshop=pvtest): EKS cluster pv2-eks, IAM role pv2-eks-cluster',
     });
     expect(collided.findings.find((f) => f.check === 'aws names pv1')?.detail).toMatch(
-      /^0 names free; 6 exist and are this workshop's own \(a re-deploy updates them\): EKS cluster pv1-eks, IAM role /,
+      /^0 names free; 7 exist and are this workshop's own \(a re-deploy updates them\): EKS cluster pv1-eks, IAM role /,
     );
     // Deploy stops on it before applying anything.
     const refused = await run('deploy', ['--env', 'pv2', '--stacks', 'aws-cluster', '--yes']);

@@ -1,4 +1,4 @@
-import { admitsAnyAddress, cidr, contains, overlaps, parseCidr, subnet } from '../../lib/model/cidr';
+import { admitsAnyAddress, cidr, contains, notCoveredBy, overlaps, parseCidr, subnet } from '../../lib/model/cidr';
 
 describe('CIDR math', () => {
   test.each([
@@ -41,5 +41,19 @@ describe('CIDR math', () => {
     [['203.0.113.0/24'], false],
   ])('GIVEN %j WHEN asked whether it admits any address THEN %p (only a /0 block does; two halves are still a list to filter by)', (blocks, expected) => {
     expect(admitsAnyAddress(blocks)).toBe(expected);
+  });
+});
+
+describe('notCoveredBy', () => {
+  test.each([
+    [['0.0.0.0/0'], ['0.0.0.0/0'], []],
+    [['0.0.0.0/0'], ['203.0.113.0/24'], ['0.0.0.0/0']],
+    [['203.0.113.0/25'], ['203.0.113.0/24'], []],
+    [['203.0.113.0/24'], ['203.0.113.0/25', '203.0.113.128/25'], []],
+    [['203.0.113.0/24'], ['203.0.113.0/25'], ['203.0.113.0/24']],
+    [['198.51.100.0/24', '203.0.113.7/32'], ['203.0.113.0/24'], ['198.51.100.0/24']],
+    [['10.0.0.0/8'], ['10.0.0.0/9', '10.128.0.0/10', '10.192.0.0/10'], []],
+  ])('GIVEN %j and the union of %j WHEN compared THEN the blocks with an address outside it are %j', (blocks, by, expected) => {
+    expect(notCoveredBy(blocks, by)).toEqual(expected);
   });
 });

@@ -63,10 +63,11 @@ describe('AwsClusterStack datapaths', () => {
       const addresses = (type: string) => Object.keys(withAdmin.resource[type]).map((name) => `${type}.${name}`);
       const release = resourceOf(withAdmin, 'helm_release').config;
       const operatorRole = resourceOf(withAdmin, 'aws_iam_role', 'cilium-operator').address;
-      const operatorPolicy = resourceOf(withAdmin, 'aws_iam_role_policy_attachment', 'cilium-operator').address;
+      const operatorPolicy = resourceOf(withAdmin, 'aws_iam_role_policy_attachment', 'cilium-operator-role_policy-eni').address;
+      const operatorFence = resourceOf(withAdmin, 'aws_iam_role_policy_attachment', 'cilium-operator-role_policy-fence').address;
       expect(addresses('aws_eks_access_entry')).toHaveLength(2);
       expect(addresses('aws_eks_access_policy_association')).toHaveLength(2);
-      expect([...release.depends_on].sort()).toEqual([operatorRole, operatorPolicy, ...addresses('aws_eks_access_entry'), ...addresses('aws_eks_access_policy_association')].sort());
+      expect([...release.depends_on].sort()).toEqual([operatorRole, operatorPolicy, operatorFence, ...addresses('aws_eks_access_entry'), ...addresses('aws_eks_access_policy_association')].sort());
     });
 
     test('GIVEN cilium with maglev WHEN synthesized THEN the release selects backends by Maglev and the dataplane output says cilium-ebpf', () => {

@@ -1,4 +1,5 @@
 import { AnnotationMetadataEntryType } from 'cdktf';
+import { podSecurityLabels } from '../../lib/model/pod-security';
 import { parse } from 'yaml';
 import { DEFAULT_EXPOSURES, ExposureMode } from '../../lib/model/modes';
 import { EKS_VERSIONS } from '../../lib/model/versions';
@@ -76,10 +77,16 @@ describe('AwsLbStack', () => {
       });
 
       test('THEN the app namespace turns on readiness-gate injection, and the webhook fails closed for the app Pods', () => {
-        const namespace = resourceOf(json, 'kubernetes_namespace_v1');
+        const namespace = resourceOf(json, 'kubernetes_namespace_v1', 'app_namespace');
         expect(namespace.config.metadata).toEqual({
           name: 'hoplab',
-          labels: { 'app.kubernetes.io/name': 'hoplab-echo', 'app.kubernetes.io/part-of': 'hoplab', 'elbv2.k8s.aws/pod-readiness-gate-inject': 'enabled' },
+          labels: {
+            'app.kubernetes.io/name': 'hoplab-echo',
+            'app.kubernetes.io/part-of': 'hoplab',
+            'elbv2.k8s.aws/pod-readiness-gate-inject': 'enabled',
+            // Pod Security baseline, pinned to the cluster's minor (aws.kubernetesVersion 1.34).
+            ...podSecurityLabels('baseline', 'v1.34'),
+          },
         });
         const deployment = resourceOf(json, 'kubernetes_deployment_v1');
         expect(values.objectSelector).toEqual({ matchLabels: deployment.config.spec.template.metadata.labels });
@@ -130,7 +137,7 @@ describe('AwsLbStack', () => {
       });
 
       test('THEN an Ingress goes before its backend Service and the namespace', () => {
-        const namespace = resourceOf(json, 'kubernetes_namespace_v1');
+        const namespace = resourceOf(json, 'kubernetes_namespace_v1', 'app_namespace');
         for (const mode of ['native', 'nodeport']) {
           const ingress = resourceOf(json, 'kubernetes_ingress_v1', `exposure-${mode}_`);
           const service = resourceOf(json, 'kubernetes_service_v1', `exposure-${mode}_`);
@@ -256,9 +263,11 @@ describe('AwsLbStack', () => {
     test('THEN every Kubernetes object is valid against the Kubernetes API schema', () => {
       const objects = kubernetesObjects(json);
       expect(objects.map((o) => o.address.split('.')[0]).sort()).toEqual([
+        'kubernetes_daemon_set_v1',
         'kubernetes_deployment_v1',
         'kubernetes_ingress_v1',
         'kubernetes_ingress_v1',
+        'kubernetes_namespace_v1',
         'kubernetes_namespace_v1',
         'kubernetes_service_v1',
         'kubernetes_service_v1',

@@ -34,7 +34,7 @@ describe('GcpLbStack', () => {
 
   test('GIVEN the default config WHEN synthesized THEN the demo app runs the configured image and replicas in its namespace', () => {
     const { parsed } = synth({ app: { replicas: 3 } });
-    const { name: nsId, config: ns } = resourceOf(parsed, 'kubernetes_namespace_v1');
+    const { name: nsId, config: ns } = resourceOf(parsed, 'kubernetes_namespace_v1', 'app_namespace');
     const { config: deployment } = resourceOf(parsed, 'kubernetes_deployment_v1');
     expect((ns.metadata as { name: string }).name).toBe(GCP_DEMO_NAMESPACE);
     expect(deployment.metadata).toMatchObject({ name: 'echo', namespace: `\${kubernetes_namespace_v1.${nsId}.metadata[0].name}` });
@@ -60,6 +60,8 @@ describe('GcpLbStack', () => {
     expect(crossOutputs.map(([, o]) => [o.value, o.sensitive])).toEqual([
       [expect.stringMatching(/^\$\{google_container_cluster\.gke_cluster_\w+\.endpoint\}$/), true],
       [expect.stringMatching(/^\$\{google_container_cluster\.gke_cluster_\w+\.master_auth\[0\]\.cluster_ca_certificate\}$/), true],
+      // The Pod Security version of namespace hoplab is the control plane's minor.
+      [expect.stringMatching(/^\$\{google_container_cluster\.gke_cluster_\w+\.master_version\}$/), true],
     ]);
   });
 
@@ -199,7 +201,7 @@ describe('GcpLbStack', () => {
   test('GIVEN every mode WHEN synthesized THEN Pods are created after every Service and Ingress (NEG readiness gates) and the namespace goes last', () => {
     const { parsed } = synth();
     const { config: deployment } = resourceOf(parsed, 'kubernetes_deployment_v1');
-    const { name: nsId } = resourceOf(parsed, 'kubernetes_namespace_v1');
+    const { name: nsId } = resourceOf(parsed, 'kubernetes_namespace_v1', 'app_namespace');
     const exposureAddresses: string[] = [];
     for (const type of ['kubernetes_service_v1', 'kubernetes_ingress_v1']) {
       for (const [id, resource] of Object.entries(parsed.resource[type])) {
@@ -222,7 +224,7 @@ describe('GcpLbStack', () => {
 
   test('GIVEN every mode WHEN the Kubernetes objects are checked THEN each is valid against the Kubernetes API schema', () => {
     const objects = kubernetesObjects(synth().parsed);
-    expect(objects).toHaveLength(9);
+    expect(objects).toHaveLength(11);
     for (const object of objects) {
       expect(() => object.validate()).not.toThrow();
     }
@@ -274,7 +276,7 @@ describe('GcpLbStack', () => {
     expect(route.manifest.spec.rules[0].backendRefs).toEqual([{ name: 'echo-gateway', port: 80 }]);
     const { config: service } = named(parsed, 'kubernetes_service_v1', 'echo-gateway');
     expect((service.spec as { type: string }).type).toBe('ClusterIP');
-    expect(Object.keys(parsed.resource).sort()).toEqual(['kubernetes_deployment_v1', 'kubernetes_manifest', 'kubernetes_namespace_v1', 'kubernetes_service_v1']);
+    expect(Object.keys(parsed.resource).sort()).toEqual(['kubernetes_daemon_set_v1', 'kubernetes_deployment_v1', 'kubernetes_manifest', 'kubernetes_namespace_v1', 'kubernetes_service_v1']);
   });
 
   test.each([

@@ -224,6 +224,12 @@ export interface PreflightScenario {
   readonly cpus: { readonly limit: number; readonly usage: number };
   /** Answer Service Usage with this error instead (status, Google error body). @default - the services */
   readonly servicesError?: { readonly status: number; readonly body: unknown };
+  /** The project's IAM policy bindings (projects.getIamPolicy, version 3). @default - none */
+  readonly bindings?: readonly { readonly role: string; readonly members: readonly string[]; readonly condition?: { readonly title: string; readonly expression: string } }[];
+  /** The project's custom roles by id, with their permissions (iam.projects.roles.get); others are 404. @default - none */
+  readonly customRoles?: Readonly<Record<string, readonly string[]>>;
+  /** Answer getIamPolicy with this error instead. @default - the policy */
+  readonly iamPolicyError?: { readonly status: number; readonly body: unknown };
 }
 
 export interface PreflightApi {
@@ -238,7 +244,8 @@ export interface PreflightApi {
  * The APIs GCP preflight calls, on loopback, in their documented formats:
  * OAuth2 tokeninfo, Service Usage services.list (two pages),
  * projects.testIamPermissions, Compute Engine regions.get and projects.get
- * (quotas), GKE clusters.list, networks.get and IAM serviceAccounts.get.
+ * (quotas), GKE clusters.list, networks.get and IAM serviceAccounts.get,
+ * projects.getIamPolicy and IAM projects.roles.get.
  */
 export async function servePreflightApi(s: PreflightScenario): Promise<PreflightApi> {
   const posts: string[][] = [];
@@ -273,6 +280,23 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
         send(res, 200, s.granted(asked).length ? { permissions: s.granted(asked) } : {});
       });
       return;
+    }
+    if (req.method === 'POST' && url.pathname === `/crm/v1/projects/${project}:getIamPolicy`) {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const asked = JSON.parse(body || '{}') as { options?: { requestedPolicyVersion?: number } };
+        if (s.iamPolicyError) return send(res, s.iamPolicyError.status, s.iamPolicyError.body);
+        // Conditional bindings are returned only to a caller that asks for version 3 (as the API documents).
+        const bindings = (s.bindings ?? []).filter((b) => !b.condition || asked.options?.requestedPolicyVersion === 3);
+        send(res, 200, { version: bindings.some((b) => b.condition) ? 3 : 1, etag: 'BwYq7bWTfxE=', bindings });
+      });
+      return;
+    }
+    const role = new RegExp(`^/iam/v1/projects/${project}/roles/([^/]+)$`).exec(url.pathname);
+    if (role) {
+      const permissions = s.customRoles?.[decodeURIComponent(role[1])];
+      return permissions ? send(res, 200, { name: `projects/${project}/roles/${role[1]}`, title: role[1], includedPermissions: permissions, stage: 'GA', etag: 'BwYq7bWTfxE=' }) : notFound();
     }
     if (url.pathname === `/compute/v1/projects/${project}/regions/us-central1`) {
       return send(res, 200, {

@@ -6,6 +6,7 @@
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import { DaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { IngressClass } from 'kubernetes-models/networking.k8s.io/v1/IngressClass';
@@ -29,6 +30,7 @@ const KINDS: Readonly<Record<string, KindInfo>> = {
   kubernetes_service_v1: { apiVersion: 'v1', kind: 'Service', validate: (o) => new Service(o as never).validate() },
   kubernetes_service_account_v1: { apiVersion: 'v1', kind: 'ServiceAccount', validate: (o) => new ServiceAccount(o as never).validate() },
   kubernetes_deployment_v1: { apiVersion: 'apps/v1', kind: 'Deployment', validate: (o) => new Deployment(o as never).validate() },
+  kubernetes_daemon_set_v1: { apiVersion: 'apps/v1', kind: 'DaemonSet', validate: (o) => new DaemonSet(o as never).validate() },
   kubernetes_ingress_v1: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', validate: (o) => new Ingress(o as never).validate() },
   kubernetes_ingress_class_v1: { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', validate: (o) => new IngressClass(o as never).validate() },
   kubernetes_pod_disruption_budget_v1: { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', validate: (o) => new PodDisruptionBudget(o as never).validate() },
@@ -115,7 +117,7 @@ const SINGLE_BLOCKS = new Set(['label_selector', 'pre_stop', 'post_start']);
 const TERRAFORM_ONLY = new Set(['wait_for_rollout', 'wait_for_load_balancer', 'timeouts', 'depends_on', 'lifecycle', 'provider', 'count', 'for_each', 'wait_for_default_service_account']);
 
 /** Fields that are numbers in the API but strings in the provider. */
-const NUMERIC_STRINGS = new Set(['replicas']);
+const NUMERIC_STRINGS = new Set(['replicas', 'run_as_user']);
 
 const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 

@@ -7,11 +7,12 @@
 import { DescribeAddressesCommand, DescribeInternetGatewaysCommand, DescribeNatGatewaysCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { DescribeClusterCommand, EKSClient, ListClustersCommand, ResourceNotFoundException } from '@aws-sdk/client-eks';
 import { DescribeLoadBalancersCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { GetPolicyCommand, GetRoleCommand, IAMClient, NoSuchEntityException, SimulatePrincipalPolicyCommand, Tag } from '@aws-sdk/client-iam';
+import { GetPolicyCommand, GetRoleCommand, GetUserCommand, IAMClient, NoSuchEntityException, SimulatePrincipalPolicyCommand, Tag } from '@aws-sdk/client-iam';
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import '../../lab/leftovers/aws-leftovers'; // drops the SDK's Node 22 warning (see there)
 import { SynthStack, literalString, resourcesOf } from '../../kit/terraform/terraform-json';
+import { isRefusal, parseIamPrincipal } from '../../model/identities';
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../lab/checks/finding';
 import { AWS_DEFAULT_QUOTAS, AwsQuotaNeeds } from '../../lab/estimate/quotas';
@@ -28,6 +29,12 @@ export interface AwsPreflightInput {
   readonly clusterStacks: readonly { readonly env: string; readonly stack: SynthStack }[];
   /** IAM actions the stacks need (see required-permissions). */
   readonly actions: readonly string[];
+  /**
+   * Attendees' AWS identities (their environment and ARN) in the selected cluster stacks: each gets an
+   * EKS access entry, which the cluster build refuses for a principal that does not exist.
+   * @default - none
+   */
+  readonly attendees?: readonly { readonly env: string; readonly arn: string }[];
   readonly needs: AwsQuotaNeeds;
 }
 
@@ -102,6 +109,7 @@ export async function awsFindings(input: AwsPreflightInput): Promise<Finding[]> 
           },
     );
     findings.push(await simulate(iam, callerArn, input));
+    findings.push(...(await attendeeFindings(iam, account, input.attendees ?? [])));
     findings.push(...(await quotaFindings({ ec2, eks, elb, quotas }, input)));
     findings.push(...(await nameFindings(eks, iam, account, input)));
   } finally {
@@ -154,6 +162,62 @@ async function simulate(iam: IAMClient, callerArn: string, input: AwsPreflightIn
     verdict: 'pass',
     detail: `all ${input.actions.length} actions the stacks need are allowed for ${policySourceArn} (identity policies; SCPs and boundaries only as far as simulation sees them)`,
   };
+}
+
+/**
+ * Whether each attendee's role or user exists, for those in the deployer's own account
+ * (`iam:GetRole`, `iam:GetUser`): EKS refuses an access entry for a principal that does
+ * not exist, and only finds out a quarter of an hour into the cluster build. IAM reads
+ * only the caller's own account, so another account's principals cannot be checked.
+ */
+export async function attendeeFindings(iam: IAMClient, account: string, attendees: readonly { readonly env: string; readonly arn: string }[]): Promise<Finding[]> {
+  if (attendees.length === 0) return [];
+  const missing: string[] = [];
+  const elsewhere: string[] = [];
+  const unknown: string[] = [];
+  let found = 0;
+  for (const { env, arn } of attendees) {
+    const principal = parseIamPrincipal(arn);
+    // The config refused any other shape already.
+    if (isRefusal(principal)) continue;
+    if (principal.account !== account) {
+      elsewhere.push(`${env} (${arn})`);
+      continue;
+    }
+    try {
+      const actual =
+        principal.kind === 'role' ? (await iam.send(new GetRoleCommand({ RoleName: principal.name }))).Role?.Arn : (await iam.send(new GetUserCommand({ UserName: principal.name }))).User?.Arn;
+      if (actual === arn) found += 1;
+      else missing.push(`${env}: ${arn} (the ${principal.kind} ${principal.name} is ${actual ?? 'there, without an ARN'}: write that ARN, its path included)`);
+    } catch (error) {
+      if (error instanceof NoSuchEntityException) missing.push(`${env}: ${arn} (no such ${principal.kind} in account ${account})`);
+      else unknown.push(`${env}: ${message(error)}`);
+    }
+  }
+  const findings: Finding[] = [];
+  if (missing.length > 0) {
+    findings.push({
+      check: 'aws attendees',
+      verdict: 'fail',
+      detail: `${missing.length} attendee identit${missing.length === 1 ? 'y does' : 'ies do'} not exist as written, and EKS refuses an access entry for them: ${missing.join('; ')}`,
+      fix: 'create the role or user first, or correct the attendee\'s "aws" ARN (`aws iam get-role --role-name <name> --query Role.Arn` prints it)',
+    });
+  }
+  if (unknown.length > 0) {
+    findings.push({ check: 'aws attendees', verdict: 'warn', detail: `could not look up: ${unknown.join('; ')}`, fix: 'allow the deployer iam:GetRole and iam:GetUser' });
+  }
+  if (elsewhere.length > 0) {
+    findings.push({
+      check: 'aws attendees',
+      verdict: 'warn',
+      detail: `not checked, in another account than the deployer's ${account} (IAM reads only its own account): ${elsewhere.join(', ')}`,
+      fix: 'check them in their own account (aws iam get-role / get-user), or ask each attendee',
+    });
+  }
+  if (missing.length === 0 && unknown.length === 0 && found > 0) {
+    findings.push({ check: 'aws attendees', verdict: 'pass', detail: `${found} attendee identit${found === 1 ? 'y exists' : 'ies exist'} in account ${account}, as written` });
+  }
+  return findings;
 }
 
 interface Clients {
@@ -302,7 +366,7 @@ async function nameFindings(eks: EKSClient, iam: IAMClient, account: string, inp
         detail:
           mine.length > 0
             ? `${total - mine.length} names free; ${mine.length} exist and are this workshop's own (a re-deploy updates them): ${mine.join(', ')}`
-            : `all ${total} names free (EKS cluster, IAM roles and policy)`,
+            : `all ${total} names free (EKS cluster, IAM roles and policies)`,
       });
     }
   }

@@ -27,7 +27,7 @@ import { requestProblems } from '../../lab/selection/request-problems';
 import type { AwsQuotaNeeds, GcpQuotaNeeds } from '../../lab/estimate/quotas';
 import { Shard } from '../../lab/selection/shard';
 import { requiredPermissions } from './required-permissions';
-import { admitsAnyAddress } from '../../model/cidr';
+import { admitsAnyAddress, notCoveredBy } from '../../model/cidr';
 import { OUTSIDE_SOURCES_SEES, outsideSourcesFix } from '../../model/exposure-facts';
 
 export interface PreflightOptions {
@@ -159,6 +159,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       : []),
   ];
   if (lists.length > 0) findings.push(...addressFindings(await learnPublicAddress({ myIp: options.myIp, url: options.myIpUrl }), lists));
+  findings.push(...endpointReachFindings(config, { aws: aws && !emulator, gcp }));
 
   // What the selected stacks take of each quota (the lb stacks' load balancers as explain derives them).
   const exposures = exposuresOfModel(model);
@@ -179,6 +180,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
         clusterStacks: clusterStacks('aws'),
         actions: permissions.aws,
         needs: awsNeeds!,
+        attendees: kinds.includes('aws-cluster') ? labEnvironments(config).flatMap((e) => (e.attendee?.aws ? [{ env: e.name, arn: e.attendee.aws }] : [])) : [],
       })),
     );
   }
@@ -199,6 +201,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
         permissions: permissions.gcp,
         requiredApis: permissions.gcpApis,
         needs: gcpNeeds!,
+        attendees: kinds.includes('gcp-cluster') ? labEnvironments(config).flatMap((e) => (e.attendee?.gcp ? [{ env: e.name, member: e.attendee.gcp }] : [])) : [],
       })),
     );
   }
@@ -216,6 +219,38 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       emulator: emulator ?? null,
     },
   };
+}
+
+/**
+ * In a workshop, whether every address the load balancers admit (`app.allowedSourceCidrs`)
+ * may also reach the cluster API endpoints (`aws.endpointPublicAccessCidrs`,
+ * `gcp.masterAuthorizedCidrs`): an attendee outside them reaches the demo app but
+ * `kubectl` to their cluster fails. Checked from the config alone.
+ */
+export function endpointReachFindings(config: LabConfig, clouds: { readonly aws: boolean; readonly gcp: boolean }): Finding[] {
+  if (config.attendees === undefined) return [];
+  const app = config.app.allowedSourceCidrs;
+  const lists = [
+    ...(clouds.aws ? [{ cloud: 'aws', field: 'aws.endpointPublicAccessCidrs', cidrs: config.aws.endpointPublicAccessCidrs }] : []),
+    ...(clouds.gcp ? [{ cloud: 'gcp', field: 'gcp.masterAuthorizedCidrs', cidrs: config.gcp.masterAuthorizedCidrs }] : []),
+  ];
+  return lists.map(({ cloud, field, cidrs }) => {
+    const outside = notCoveredBy(app, cidrs);
+    return outside.length === 0
+      ? {
+          check: `attendee addresses ${cloud}`,
+          verdict: 'pass' as const,
+          detail: `every address app.allowedSourceCidrs admits (${app.join(', ')}) may reach the API endpoint (${field} ${cidrs.join(', ')})`,
+        }
+      : {
+          check: `attendee addresses ${cloud}`,
+          verdict: 'warn' as const,
+          detail:
+            `app.allowedSourceCidrs admits addresses that ${field} (${cidrs.join(', ')}) does not: ${outside.join(', ')}. ` +
+            'Attendees there reach the demo app, but kubectl to their cluster fails (the API endpoint refuses them)',
+          fix: `add the attendees' networks to ${field} (their addresses in ${outside.join(', ')}), or narrow app.allowedSourceCidrs to what ${field} admits`,
+        };
+  });
 }
 
 /**

@@ -243,6 +243,8 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   // Kubernetes and Helm: nothing of AWS IAM (cluster creator is admin); IAM on GKE.
   'resource.kubernetes_namespace_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('namespaces'), gcpApis: CONTAINER } },
   'resource.kubernetes_deployment_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('deployments'), gcpApis: CONTAINER } },
+  // The datapath inspector.
+  'resource.kubernetes_daemon_set_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('daemonSets'), gcpApis: CONTAINER } },
   'resource.kubernetes_service_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('services'), gcpApis: CONTAINER } },
   'resource.kubernetes_ingress_v1': { aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' }, gcp: { gcp: GKE_K8S('ingresses'), gcpApis: CONTAINER } },
   // An attendee's RBAC (with attendee identities only): creating a ClusterRole and binding the built-in view/edit,
@@ -295,6 +297,8 @@ export const COMMAND_NEEDS = {
     'sts:GetCallerIdentity',
     'eks:DescribeCluster',
     'iam:GetRole',
+    // Preflight: a same-account attendee's user ARN exists (their roles with iam:GetRole).
+    'iam:GetUser',
     'iam:ListRoles',
     'iam:ListPolicies',
     'iam:ListOpenIDConnectProviders',

@@ -27,11 +27,17 @@ export const CILIUM_OPERATOR_EC2_ACTIONS = [
   'ec2:AttachNetworkInterface',
   'ec2:ModifyNetworkInterfaceAttribute',
   'ec2:AssignPrivateIpAddresses',
-  'ec2:CreateTags',
   'ec2:DescribeManagedPrefixLists',
   'ec2:GetManagedPrefixListEntries',
   'ec2:DescribeTags',
 ] as const;
+
+/**
+ * Cilium's "Required Privileges" also list `ec2:CreateTags`, on `*`: the operator
+ * tags only the ENIs it creates (its `--eni-tags`, as they are created), so
+ * hoplab grants it on network interfaces alone, not on every EC2 resource of the account.
+ */
+export const CILIUM_OPERATOR_TAG_RESOURCE = 'arn:aws:ec2:*:*:network-interface/*';
 
 export interface CiliumOperatorRoleProps {
   /** EKS cluster name; the role is `<cluster>-cilium-operator`. Required. */
@@ -40,6 +46,11 @@ export interface CiliumOperatorRoleProps {
   readonly oidcProviderArn: string;
   /** The cluster's OIDC issuer URL. Required. */
   readonly oidcIssuerUrl: string;
+  /**
+   * A policy of explicit denies attached beside the operator's own (its environment's `EnvironmentFence`).
+   * @default - none
+   */
+  readonly fencePolicyArn?: string;
 }
 
 /**
@@ -63,7 +74,10 @@ export class CiliumOperatorRole extends Construct {
   constructor(scope: Construct, id: string, props: CiliumOperatorRoleProps) {
     super(scope, id);
     const document = new DataAwsIamPolicyDocument(this, 'policy-document', {
-      statement: [{ sid: 'CiliumEniIpam', effect: 'Allow', actions: [...CILIUM_OPERATOR_EC2_ACTIONS], resources: ['*'] }],
+      statement: [
+        { sid: 'CiliumEniIpam', effect: 'Allow', actions: [...CILIUM_OPERATOR_EC2_ACTIONS], resources: ['*'] },
+        { sid: 'CiliumEniTags', effect: 'Allow', actions: ['ec2:CreateTags'], resources: [CILIUM_OPERATOR_TAG_RESOURCE] },
+      ],
     });
     const policy = new IamPolicy(this, 'policy', {
       name: `${props.clusterName}-cilium-operator`,
@@ -76,7 +90,7 @@ export class CiliumOperatorRole extends Construct {
       oidcIssuerUrl: props.oidcIssuerUrl,
       namespace: CILIUM_NAMESPACE,
       serviceAccount: CILIUM_OPERATOR_SERVICE_ACCOUNT,
-      policies: { eni: policy.arn },
+      policies: { eni: policy.arn, ...(props.fencePolicyArn ? { fence: props.fencePolicyArn } : {}) },
     });
     this.roleArn = this.role.roleArn;
     this.dependables = [this.role.role, ...this.role.policyAttachments];

@@ -4,13 +4,14 @@ import { Fn, ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
 import { CiliumLbAlgorithm } from '../../model/datapaths';
+import { CILIUM_VERSION } from '../../model/versions';
 import { CILIUM_NAMESPACE, CILIUM_OPERATOR_SERVICE_ACCOUNT } from './cilium-operator-role';
 import { eksTokenExec } from './eks-providers';
 
 /** Cilium's Helm repository and the pinned chart (the chart pins the agent and operator images). */
 export const CILIUM_CHART_REPOSITORY = 'https://helm.cilium.io/';
 export const CILIUM_CHART = 'cilium';
-export const CILIUM_CHART_VERSION = '1.18.5';
+export const CILIUM_CHART_VERSION = CILIUM_VERSION;
 
 /**
  * The taint nodes start with until the Cilium agent runs on them (Cilium's

@@ -86,9 +86,13 @@ export class EksNodeGroup extends Construct {
       ? new LaunchTemplate(this, 'launch-template', {
           namePrefix: `${props.nodeGroupName}-`,
           description: `EKS managed node group ${props.nodeGroupName}`,
-          // IMDSv2 only, hop limit 1: Pods in their own network namespace cannot reach the metadata
-          // service, so they cannot take the node role's credentials. Nothing needs it: aws-node and
-          // kube-proxy use host networking, and the controller is given vpcId and region as values.
+          // IMDSv2 only, hop limit 1: the token's reply is dropped one hop past the node, so a Pod in its own
+          // network namespace cannot take the node role's credentials. A host-network Pod is the node as far
+          // as IMDS can tell and gets them: the limit is no boundary for a Pod an attendee creates with
+          // hostNetwork (or as root on the node). What stops attendees creating those is Pod Security
+          // `baseline` on namespace hoplab, the only one they may create Pods in (see AwsLbStack).
+          // Nothing of the lab needs IMDS from a Pod: aws-node and kube-proxy use host networking, and the
+          // controller is given vpcId and region as values.
           metadataOptions: { httpEndpoint: 'enabled', httpTokens: 'required', httpPutResponseHopLimit: 1 },
           tagSpecifications: ['instance', 'volume', 'network-interface'].map((resourceType) => ({ resourceType, tags: { ...props.instanceTags } })),
           userData: props.userData === undefined ? undefined : Buffer.from(props.userData, 'utf8').toString('base64'),

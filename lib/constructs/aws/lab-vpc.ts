@@ -44,6 +44,8 @@ export interface LabVpcProps {
 export class LabVpc extends Construct {
   /** The VPC's ID. */
   public readonly vpcId: string;
+  /** The VPC's ARN (what `ec2:Vpc` conditions compare). */
+  public readonly vpcArn: string;
   /** Public subnet IDs, one per AZ. */
   public readonly publicSubnetIds: string[];
   /** Private subnet IDs, one per AZ. */
@@ -75,6 +77,7 @@ export class LabVpc extends Construct {
       tags: { Name: props.name },
     });
     this.vpcId = vpc.id;
+    this.vpcArn = vpc.arn;
 
     const igw = new InternetGateway(this, 'igw', { vpcId: vpc.id, tags: { Name: props.name } });
     const publicRoutes = new RouteTable(this, 'public-rt', { vpcId: vpc.id, tags: { Name: `${props.name}-public` } });

@@ -14,13 +14,18 @@ export interface LoadBalancerControllerRoleProps {
   readonly oidcProviderArn: string;
   /** The cluster's OIDC issuer URL. Required. */
   readonly oidcIssuerUrl: string;
+  /**
+   * A policy of explicit denies attached beside the controller's own (its environment's `EnvironmentFence`).
+   * @default - none: the upstream policy alone
+   */
+  readonly fencePolicyArn?: string;
 }
 
 /**
  * The IAM role the AWS Load Balancer Controller runs under: the controller's
  * official IAM policy (pinned release, see `LB_CONTROLLER_POLICY_VERSION`) and a
  * trust policy that only the `kube-system/aws-load-balancer-controller` service
- * account can assume.
+ * account can assume; with `fencePolicyArn`, its environment's fence beside it.
  */
 export class LoadBalancerControllerRole extends Construct {
   /** The role's ARN. */
@@ -41,7 +46,7 @@ export class LoadBalancerControllerRole extends Construct {
       oidcIssuerUrl: props.oidcIssuerUrl,
       namespace: LB_CONTROLLER_NAMESPACE,
       serviceAccount: LB_CONTROLLER_SERVICE_ACCOUNT,
-      policies: { controller: policy.arn },
+      policies: { controller: policy.arn, ...(props.fencePolicyArn ? { fence: props.fencePolicyArn } : {}) },
     });
     this.roleArn = role.roleArn;
   }

@@ -31,7 +31,12 @@ export interface LoadBalancerControllerProps {
   readonly chartVersion: string;
   /** EKS cluster name (required): the controller tags what it creates with it and finds subnets by it. */
   readonly clusterName: string;
-  /** AWS region (required): set explicitly because Pods on the lab's nodes cannot reach the instance metadata service (the launch template sets hop limit 1). */
+  /**
+   * AWS region (required): set explicitly because the controller's Pods, in their own network namespace, cannot
+   * reach the instance metadata service (the launch template's hop limit 1). That limit keeps out Pods in their own
+   * network namespace only, not host-network ones; attendees cannot create those because namespace hoplab enforces
+   * Pod Security `baseline`.
+   */
   readonly region: string;
   /** VPC of the cluster (required), for the same reason as `region`. */
   readonly vpcId: string;
@@ -120,6 +125,9 @@ export class LoadBalancerController extends Construct {
       // Say it rather than inherit it: an Ingress without a target-type annotation gets NodePort (instance) targets.
       defaultTargetType: 'instance',
       defaultTags: { ...(props.defaultTags ?? {}) },
+      // Listeners and rules carry the `elbv2.k8s.aws/cluster` tag too (the chart's default, said here because the
+      // environment's fence allows listener and rule actions only on resources tagged for this cluster).
+      controllerConfig: { featureGates: { ListenerRulesTagging: true } },
       ...(podLabels ? { podMutatorWebhookConfig: { failurePolicy: 'Fail' }, objectSelector: { matchLabels: { ...podLabels } } } : {}),
     };
 

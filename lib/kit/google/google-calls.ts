@@ -48,15 +48,21 @@ export interface GoogleCall {
   readonly permissions: readonly string[];
   /** Why the call needs no permission. */
   readonly noPermission?: string;
+  /**
+   * Why its permissions are not asked of every deployer: the command makes the call only in
+   * some cases, and goes on without it, saying what it could not read ({@link optionalPermissions}).
+   */
+  readonly optional?: string;
 }
 
-const call = (name: string, api: GoogleApi, verb: GoogleCall['verb'], path: string, permissions: readonly string[], noPermission?: string): GoogleCall => ({
+const call = (name: string, api: GoogleApi, verb: GoogleCall['verb'], path: string, permissions: readonly string[], noPermission?: string, optional?: string): GoogleCall => ({
   name,
   api,
   verb,
   path,
   permissions,
   ...(noPermission ? { noPermission } : {}),
+  ...(optional ? { optional } : {}),
 });
 const computeList = (kind: string, permission: string) => call(`compute.${kind}.list`, 'compute', 'GET', `projects/{project}/global/${kind}`, [permission]);
 const computeAggregated = (kind: string, permissions: readonly string[]) => call(`compute.${kind}.aggregatedList`, 'compute', 'GET', `projects/{project}/aggregated/${kind}`, permissions);
@@ -105,6 +111,16 @@ export const GOOGLE_CALLS = {
   serviceAccountsList: call('iam.projects.serviceAccounts.list', 'iam', 'GET', 'projects/{project}/serviceAccounts', ['iam.serviceAccounts.list']),
   serviceAccountsGet: call('iam.projects.serviceAccounts.get', 'iam', 'GET', 'projects/{project}/serviceAccounts/{email}', ['iam.serviceAccounts.get']),
   getIamPolicy: call('cloudresourcemanager.projects.getIamPolicy', 'resourceManager', 'POST', 'projects/{project}:getIamPolicy', ['resourcemanager.projects.getIamPolicy']),
+  // A project's custom role, when preflight finds one granted to an attendee (iam.projects.roles.get).
+  projectRolesGet: call(
+    'iam.projects.roles.get',
+    'iam',
+    'GET',
+    'projects/{project}/roles/{role}',
+    ['iam.roles.get'],
+    undefined,
+    'preflight reads a custom role only when an attendee may hold one, and says so when it cannot',
+  ),
   testIamPermissions: call(
     'cloudresourcemanager.projects.testIamPermissions',
     'resourceManager',
@@ -132,11 +148,16 @@ export function permissionsOf(calls: readonly GoogleCall[]): string[] {
 
 /**
  * What hoplab's commands themselves need on the project beside Terraform:
- * every call of {@link GOOGLE_CALLS}. Preflight tests these with
- * `testIamPermissions` whenever a GCP stack is selected.
+ * every call of {@link GOOGLE_CALLS} but the optional ones. Preflight tests
+ * these with `testIamPermissions` whenever a GCP stack is selected.
  */
 export function commandPermissions(): string[] {
-  return permissionsOf(Object.values(GOOGLE_CALLS));
+  return permissionsOf(Object.values(GOOGLE_CALLS).filter((c: GoogleCall) => !c.optional));
+}
+
+/** The permissions of the optional calls: a command without them says what it could not read. */
+export function optionalPermissions(): string[] {
+  return permissionsOf(Object.values(GOOGLE_CALLS).filter((c: GoogleCall) => c.optional));
 }
 
 /** The path of a call with its parameters filled in (each URL-encoded); a missing parameter is a programming error. */

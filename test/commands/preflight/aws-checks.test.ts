@@ -8,7 +8,7 @@
 import { DescribeAddressesCommand, DescribeInternetGatewaysCommand, DescribeNatGatewaysCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { EKSClient, ListClustersCommand } from '@aws-sdk/client-eks';
 import { DescribeLoadBalancersCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { EvaluationResult, GetRoleCommand, IAMClient, SimulatePrincipalPolicyCommand } from '@aws-sdk/client-iam';
+import { EvaluationResult, GetRoleCommand, GetUserCommand, IAMClient, NoSuchEntityException, SimulatePrincipalPolicyCommand } from '@aws-sdk/client-iam';
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { awsFindings, AwsPreflightInput } from '../../../lib/commands/preflight/aws-checks';
@@ -30,7 +30,12 @@ interface Scenario {
   readonly subnets?: Readonly<Record<string, string>>;
   /** Service Quotas' value per quota code. */
   readonly quotas?: Readonly<Record<string, number>>;
+  /** The roles and users IAM holds, by name, with their ARNs (unset: every role exists, under path /team/). */
+  readonly principals?: { readonly roles: Readonly<Record<string, string>>; readonly users: Readonly<Record<string, string>> };
 }
+
+/** IAM's answer for a name it does not hold (GetRole, GetUser: NoSuchEntity, HTTP 404). */
+const noSuchEntity = (what: string) => new NoSuchEntityException({ message: `The ${what} cannot be found.`, $metadata: { httpStatusCode: 404 } });
 
 const allowed = (action: string): EvaluationResult => ({ EvalActionName: action, EvalDecision: 'allowed', EvalResourceName: '*' });
 const decided = (action: string, EvalDecision: 'allowed' | 'explicitDeny' | 'implicitDeny'): EvaluationResult => ({ EvalActionName: action, EvalDecision, EvalResourceName: '*' });
@@ -42,7 +47,17 @@ function respond(scenario: Scenario, seen: { policySources: string[] }) {
       return { Arn: scenario.callerArn ?? `arn:aws:iam::${ACCOUNT}:user/host`, Account: ACCOUNT, UserId: 'AIDAEXAMPLE' };
     }
     if (command instanceof GetRoleCommand) {
-      return { Role: { RoleName: command.input.RoleName, Arn: `arn:aws:iam::${ACCOUNT}:role/team/${command.input.RoleName}`, Path: '/team/' } };
+      const name = command.input.RoleName ?? '';
+      if (!scenario.principals) return { Role: { RoleName: name, Arn: `arn:aws:iam::${ACCOUNT}:role/team/${name}`, Path: '/team/' } };
+      const arn = scenario.principals.roles[name];
+      if (!arn) throw noSuchEntity(`role with name ${name}`);
+      return { Role: { RoleName: name, Arn: arn } };
+    }
+    if (command instanceof GetUserCommand) {
+      const name = command.input.UserName ?? '';
+      const arn = scenario.principals?.users[name];
+      if (!arn) throw noSuchEntity(`user with name ${name}`);
+      return { User: { UserName: name, Arn: arn } };
     }
     if (command instanceof SimulatePrincipalPolicyCommand) {
       seen.policySources.push(command.input.PolicySourceArn ?? '');
@@ -168,5 +183,65 @@ describe('AWS preflight: NAT gateways per availability zone', () => {
       { needs },
     );
     expect(nat(findings)).toEqual(expect.objectContaining({ verdict: 'fail', detail: 'NAT gateways per Availability Zone (L-FE5A380F): 4 in use + 2 for this lab = 6 of 5 (Service Quotas)' }));
+  });
+});
+
+describe('AWS preflight: attendees’ identities', () => {
+  const attendeeFindings = (findings: Finding[]) => findings.filter((f) => f.check === 'aws attendees');
+  const principals = {
+    roles: { ann: `arn:aws:iam::${ACCOUNT}:role/workshop/ann`, bob: `arn:aws:iam::${ACCOUNT}:role/workshop/bob` },
+    users: { cy: `arn:aws:iam::${ACCOUNT}:user/cy` },
+  };
+
+  test('GIVEN same-account attendee roles and users that exist as written WHEN checked THEN it passes, counting them', async () => {
+    const { findings } = await preflight(
+      { principals },
+      {
+        attendees: [
+          { env: 'ann', arn: `arn:aws:iam::${ACCOUNT}:role/workshop/ann` },
+          { env: 'cy', arn: `arn:aws:iam::${ACCOUNT}:user/cy` },
+        ],
+      },
+    );
+    expect(attendeeFindings(findings)).toEqual([{ check: 'aws attendees', verdict: 'pass', detail: `2 attendee identities exist in account ${ACCOUNT}, as written` }]);
+  });
+
+  test('GIVEN a missing role, a missing user and a role written without its path WHEN checked THEN it fails naming each, with the path to write', async () => {
+    const { findings } = await preflight(
+      { principals },
+      {
+        attendees: [
+          { env: 'ann', arn: `arn:aws:iam::${ACCOUNT}:role/ann` },
+          { env: 'dee', arn: `arn:aws:iam::${ACCOUNT}:role/dee` },
+          { env: 'eve', arn: `arn:aws:iam::${ACCOUNT}:user/eve` },
+        ],
+      },
+    );
+    expect(attendeeFindings(findings)).toEqual([
+      {
+        check: 'aws attendees',
+        verdict: 'fail',
+        detail:
+          `3 attendee identities do not exist as written, and EKS refuses an access entry for them: ann: arn:aws:iam::${ACCOUNT}:role/ann (the role ann is arn:aws:iam::${ACCOUNT}:role/workshop/ann: write that ARN, its path included); ` +
+          `dee: arn:aws:iam::${ACCOUNT}:role/dee (no such role in account ${ACCOUNT}); eve: arn:aws:iam::${ACCOUNT}:user/eve (no such user in account ${ACCOUNT})`,
+        fix: 'create the role or user first, or correct the attendee\'s "aws" ARN (`aws iam get-role --role-name <name> --query Role.Arn` prints it)',
+      },
+    ]);
+  });
+
+  test('GIVEN an attendee in another account WHEN checked THEN it is said not to be checked, and why, without failing', async () => {
+    const { findings } = await preflight({ principals }, { attendees: [{ env: 'cy', arn: 'arn:aws:iam::210987654321:role/cy' }] });
+    expect(attendeeFindings(findings)).toEqual([
+      {
+        check: 'aws attendees',
+        verdict: 'warn',
+        detail: `not checked, in another account than the deployer's ${ACCOUNT} (IAM reads only its own account): cy (arn:aws:iam::210987654321:role/cy)`,
+        fix: 'check them in their own account (aws iam get-role / get-user), or ask each attendee',
+      },
+    ]);
+  });
+
+  test('GIVEN no attendee identities WHEN checked THEN nothing is said', async () => {
+    expect(attendeeFindings((await preflight({ principals })).findings)).toEqual([]);
   });
 });

@@ -221,3 +221,146 @@ describe('the ADC quota project (x-goog-user-project) on preflight calls', () =>
     }
   });
 });
+
+describe('GCP preflight: what attendees hold on the project', () => {
+  const ANN = 'user:ann@example.com';
+  const BOB = 'user:bob@acme.example';
+  const SA = `serviceAccount:cy@${PROJECT}.iam.gserviceaccount.com`;
+  const base = { enabled: [...APIS, 'serviceusage.googleapis.com'], granted: (p: string[]) => p, clusters: [], cpus: { limit: 24, usage: 4 } };
+  const attendeeFindings = async (scenario: Partial<Parameters<typeof serve>[0]>, attendees: GcpPreflightInput['attendees']) => {
+    const api = await serve({ ...base, existing: [], ...scenario });
+    try {
+      const findings = await gcpFindings(input(api.base, { attendees }));
+      return { findings: findings.filter((f) => f.check.startsWith('gcp attendee')), requests: api.requests };
+    } finally {
+      await api.close();
+    }
+  };
+
+  test('GIVEN attendees who hold clusterViewer only WHEN checked THEN each passes, saying what was read; whether their Google accounts exist is said not to be checked, and why', async () => {
+    const { findings, requests } = await attendeeFindings(
+      {
+        bindings: [
+          { role: 'roles/container.clusterViewer', members: [ANN, BOB] },
+          { role: 'roles/compute.viewer', members: [ANN] },
+        ],
+      },
+      [
+        { env: 'ann', member: ANN },
+        { env: 'bob', member: BOB },
+      ],
+    );
+    expect(findings).toEqual([
+      {
+        check: 'gcp attendee ann',
+        verdict: 'pass',
+        detail: `${ANN} holds nothing on ${PROJECT} that reaches inside clusters beyond roles/container.clusterViewer (the project's own IAM policy; roles granted on its folders or organization are not read)`,
+      },
+      {
+        check: 'gcp attendee bob',
+        verdict: 'pass',
+        detail: `${BOB} holds nothing on ${PROJECT} that reaches inside clusters beyond roles/container.clusterViewer (the project's own IAM policy; roles granted on its folders or organization are not read)`,
+      },
+      {
+        check: 'gcp attendee accounts',
+        verdict: 'skip',
+        detail:
+          "whether 2 attendee accounts exist is not checked: no Google API says whether an arbitrary Google account (or another project's service account) exists. " +
+          "The apply that grants the role fails for one that does not, and so does one outside the customer IDs of a domain-restricted-sharing organization policy (constraints/iam.allowedPolicyMemberDomains), if the project's organization has one",
+      },
+    ]);
+    expect(requests.filter((r) => r.path.endsWith(':getIamPolicy')).map((r) => r.method)).toEqual(['POST']);
+  });
+
+  test('GIVEN roles that reach inside clusters, directly, through the domain, through everyone and under a condition WHEN checked THEN each attendee’s warning names each with the binding to remove', async () => {
+    const { findings } = await attendeeFindings(
+      {
+        bindings: [
+          { role: 'roles/container.clusterViewer', members: [ANN, BOB] },
+          { role: 'roles/editor', members: [ANN] },
+          { role: 'roles/container.viewer', members: ['domain:acme.example'] },
+          { role: 'roles/viewer', members: ['allAuthenticatedUsers'], condition: { title: 'workshop hours', expression: 'request.time < timestamp("2026-12-01T18:00:00Z")' } },
+        ],
+      },
+      [
+        { env: 'ann', member: ANN },
+        { env: 'bob', member: BOB },
+      ],
+    );
+    expect(findings.slice(0, 2)).toEqual([
+      {
+        check: 'gcp attendee ann',
+        verdict: 'warn',
+        detail:
+          `${ANN} holds roles/editor; roles/viewer through allAuthenticatedUsers (when workshop hours) on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project ` +
+          "(GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included",
+        fix: `gcloud projects remove-iam-policy-binding ${PROJECT} --member=${ANN} --role=roles/editor && gcloud projects remove-iam-policy-binding ${PROJECT} --member=allAuthenticatedUsers --role=roles/viewer (or give each attendee a project of their own)`,
+      },
+      {
+        check: 'gcp attendee bob',
+        verdict: 'warn',
+        detail:
+          `${BOB} holds roles/container.viewer through domain:acme.example; roles/viewer through allAuthenticatedUsers (when workshop hours) on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project ` +
+          "(GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included",
+        fix: `gcloud projects remove-iam-policy-binding ${PROJECT} --member=domain:acme.example --role=roles/container.viewer && gcloud projects remove-iam-policy-binding ${PROJECT} --member=allAuthenticatedUsers --role=roles/viewer (or give each attendee a project of their own)`,
+      },
+    ]);
+  });
+
+  test('GIVEN a role granted to a group WHEN checked THEN it warns that the attendee may be in it, that membership cannot be checked, and what follows if they are', async () => {
+    const { findings } = await attendeeFindings({ bindings: [{ role: 'roles/container.developer', members: ['group:students@example.com'] }] }, [{ env: 'ann', member: ANN }]);
+    expect(findings[0]).toEqual({
+      check: 'gcp attendee ann',
+      verdict: 'warn',
+      detail:
+        `roles/container.developer through group:students@example.com: ${ANN} may be a member, which cannot be checked here (group membership needs the Cloud Identity Groups API and the group's members); ` +
+        "if so, they reach inside every GKE cluster of the project, other attendees' included",
+      fix: 'make sure no attendee is in these groups, or remove those bindings from the project',
+    });
+  });
+
+  test('GIVEN custom roles WHEN checked THEN one with Kubernetes API permissions is named with them, one with only cluster-level ones passes, and one that cannot be read is said so', async () => {
+    const { findings } = await attendeeFindings(
+      {
+        bindings: [
+          { role: `projects/${PROJECT}/roles/podReader`, members: [ANN] },
+          { role: `projects/${PROJECT}/roles/clusterLister`, members: [ANN, BOB] },
+          { role: 'organizations/123456789/roles/orgWide', members: [BOB] },
+        ],
+        customRoles: { podReader: ['container.pods.get', 'container.pods.list', 'container.clusters.get'], clusterLister: ['container.clusters.list', 'container.operations.get'] },
+      },
+      [
+        { env: 'ann', member: ANN },
+        { env: 'bob', member: BOB },
+      ],
+    );
+    expect(findings.slice(0, 2).map((f) => [f.check, f.verdict, f.detail])).toEqual([
+      [
+        'gcp attendee ann',
+        'warn',
+        `${ANN} holds projects/${PROJECT}/roles/podReader, with container.pods.get, container.pods.list on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project (GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included`,
+      ],
+      ['gcp attendee bob', 'warn', `could not read the custom role organizations/123456789/roles/orgWide (granted to ${BOB}), which ${BOB} may hold: whether it reaches inside clusters is not known`],
+    ]);
+  });
+
+  test('GIVEN a service-account attendee of this project WHEN it does not exist THEN it fails before spending; when it does, only the others are said not to be checked', async () => {
+    const missing = await attendeeFindings({}, [{ env: 'cy', member: SA }]);
+    expect(missing.findings.find((f) => f.check === 'gcp attendee accounts')).toEqual({
+      check: 'gcp attendee accounts',
+      verdict: 'fail',
+      detail: `no such service account in ${PROJECT}: cy: ${SA}; granting it a role fails the cluster stack's apply`,
+      fix: 'create the service account first, or correct the attendee\'s "gcp" member',
+    });
+    const present = await attendeeFindings({ existing: [SA.slice('serviceAccount:'.length)] }, [{ env: 'cy', member: SA }]);
+    expect(present.findings.filter((f) => f.check === 'gcp attendee accounts')).toEqual([]);
+  });
+
+  test('GIVEN the IAM policy cannot be read WHEN checked THEN it warns once that no attendee was checked, with the permission to grant', async () => {
+    const { findings } = await attendeeFindings({ iamPolicyError: { status: 403, body: { error: { code: 403, status: 'PERMISSION_DENIED', message: 'The caller does not have permission' } } } }, [
+      { env: 'ann', member: ANN },
+    ]);
+    expect(findings.map((f) => [f.check, f.verdict])).toEqual([['gcp attendees', 'warn']]);
+    expect(findings[0].detail).toMatch(new RegExp(`^could not read the IAM policy of ${PROJECT}, so no attendee's roles were checked: `));
+  });
+});

@@ -24,7 +24,7 @@ import { gcpFindings } from '../../../lib/commands/preflight/gcp-checks';
 import { findGcpLeftovers } from '../../../lib/lab/leftovers/gcp-leftovers';
 import { removeGkeControllerFirewalls } from '../../../lib/commands/lifecycle/gke-firewall-cleanup';
 import { waitForGatewayCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
-import { GOOGLE_CALLS } from '../../../lib/kit/google/google-calls';
+import { GOOGLE_CALLS, optionalPermissions } from '../../../lib/kit/google/google-calls';
 import { crdObject, FIXTURE_PROJECT, FIXTURE_TOKEN, PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, Recorded, serveGoogleFixtures, serveKubernetesApi, servePreflightApi } from '../../support/google-api';
 
 function synthStacks(input: unknown): SynthStack[] {
@@ -80,6 +80,7 @@ const DOCUMENTED: readonly [string, RegExp, readonly string[]][] = [
   ['GET', /^\/container\/v1\/projects\/[^/]+\/locations\/[^/-][^/]*\/clusters\/[^/]+$/, ['container.clusters.get']],
   ['GET', /^\/iam\/v1\/projects\/[^/]+\/serviceAccounts$/, ['iam.serviceAccounts.list']],
   ['GET', /^\/iam\/v1\/projects\/[^/]+\/serviceAccounts\/[^/]+$/, ['iam.serviceAccounts.get']],
+  ['GET', /^\/iam\/v1\/projects\/[^/]+\/roles\/[^/]+$/, ['iam.roles.get']],
   ['POST', /^\/crm\/v1\/projects\/[^/]+:getIamPolicy$/, ['resourcemanager.projects.getIamPolicy']],
   // testIamPermissions needs no permission: any caller may ask which of the given permissions it holds.
   ['POST', /^\/crm\/v1\/projects\/[^/]+:testIamPermissions$/, []],
@@ -134,7 +135,16 @@ async function recordCalls(): Promise<Record<string, Recorded[]>> {
     await clean.close();
     await cluster.close();
   }
-  const preflight = await servePreflightApi({ enabled: [], granted: (p) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 0 } });
+  const preflight = await servePreflightApi({
+    enabled: [],
+    granted: (p) => p,
+    clusters: [],
+    existing: [],
+    cpus: { limit: 24, usage: 0 },
+    // An attendee holding a custom role: preflight reads the policy and the role.
+    bindings: [{ role: `projects/${PREFLIGHT_PROJECT}/roles/podReader`, members: ['user:ann@example.com'] }],
+    customRoles: { podReader: ['container.pods.list'] },
+  });
   try {
     const stack = synthStacks({}).find((s) => s.name === 'lab-gcp-cluster')!;
     await gcpFindings({
@@ -153,6 +163,7 @@ async function recordCalls(): Promise<Record<string, Recorded[]>> {
       permissions: ['compute.networks.get'],
       requiredApis: [],
       needs: { quotas: [{ metric: 'CPUS', scope: 'region', need: 1, counted: 'x' }], notes: [] },
+      attendees: [{ env: 'ann', member: 'user:ann@example.com' }],
       timeoutMs: 30_000,
     });
     recorded['preflight'] = preflight.requests;
@@ -176,7 +187,8 @@ describe('what hoplab’s own Google calls need, derived from the calls they mak
       const requests = calls[command];
       expect(requests.length).toBeGreaterThan(0);
       const needed = [...new Set(requests.flatMap(permissionsOf))].sort();
-      expect(needed.filter((p) => !preflightList.includes(p))).toEqual([]);
+      // An optional call's permission is not asked of every deployer: the command goes on without it.
+      expect(needed.filter((p) => !preflightList.includes(p) && !optionalPermissions().includes(p))).toEqual([]);
     },
   );
 
@@ -184,7 +196,19 @@ describe('what hoplab’s own Google calls need, derived from the calls they mak
     const needed = (command: string) => [...new Set(calls[command].flatMap(permissionsOf))].sort();
     expect(needed('firewall cleanup')).toEqual(['compute.firewalls.delete', 'compute.firewalls.list', 'compute.globalOperations.get', 'compute.networks.updatePolicy']);
     expect(needed('Gateway API wait')).toEqual(['container.clusters.get', 'container.customResourceDefinitions.get']);
-    expect(needed('preflight')).toEqual(['compute.networks.get', 'compute.projects.get', 'compute.regions.get', 'container.clusters.list', 'iam.serviceAccounts.get', 'serviceusage.services.list']);
+    expect(needed('preflight')).toEqual([
+      'compute.networks.get',
+      'compute.projects.get',
+      'compute.regions.get',
+      'container.clusters.list',
+      'iam.roles.get',
+      'iam.serviceAccounts.get',
+      'resourcemanager.projects.getIamPolicy',
+      'serviceusage.services.list',
+    ]);
+    // Only reading an attendee's custom role is optional; preflight says so when it cannot.
+    expect(optionalPermissions()).toEqual(['iam.roles.get']);
+    expect(preflightList).not.toContain('iam.roles.get');
     expect(needed('leftover check')).toEqual([
       'compute.addresses.list',
       'compute.backendServices.list',
@@ -318,6 +342,7 @@ describe('what the synthesized GCP resource types need', () => {
       'resource.google_container_node_pool',
       'resource.google_project_iam_member',
       'resource.google_service_account',
+      'resource.kubernetes_daemon_set_v1',
       'resource.kubernetes_deployment_v1',
       'resource.kubernetes_ingress_v1',
       'resource.kubernetes_manifest',

@@ -2,31 +2,34 @@ import { IamPolicy } from '@cdktf/provider-aws/lib/iam-policy';
 import { IamRole } from '@cdktf/provider-aws/lib/iam-role';
 import { IamRolePolicyAttachment } from '@cdktf/provider-aws/lib/iam-role-policy-attachment';
 import { Testing } from 'cdktf';
-import { CILIUM_OPERATOR_EC2_ACTIONS, CiliumOperatorRole } from '../../../lib/constructs/aws/cilium-operator-role';
+import { CILIUM_OPERATOR_EC2_ACTIONS, CILIUM_OPERATOR_TAG_RESOURCE, CiliumOperatorRole, CiliumOperatorRoleProps } from '../../../lib/constructs/aws/cilium-operator-role';
 
 type Parsed = { data: Record<string, Record<string, { statement: Record<string, unknown>[] }>> };
 
-function synth() {
+function synth(extra: Partial<CiliumOperatorRoleProps> = {}) {
+  let role: CiliumOperatorRole | undefined;
   const json = Testing.synthScope((scope) => {
-    new CiliumOperatorRole(scope, 'cilium-operator-role', {
+    role = new CiliumOperatorRole(scope, 'cilium-operator-role', {
       clusterName: 'lab-eks',
       oidcProviderArn: 'arn:aws:iam::1:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/X',
       oidcIssuerUrl: 'https://oidc.eks.us-east-1.amazonaws.com/id/X',
+      ...extra,
     });
   });
-  return { json, parsed: JSON.parse(json) as Parsed };
+  return { json, parsed: JSON.parse(json) as Parsed & { resource: Record<string, Record<string, { policy_arn?: string }>> }, role: role! };
 }
 
 describe('CiliumOperatorRole', () => {
-  test('GIVEN a cluster WHEN synthesized THEN the policy grants exactly the EC2 actions of Cilium\'s ENI "Required Privileges" (with DescribeTags for ENI GC)', () => {
+  test('GIVEN a cluster WHEN synthesized THEN the policy grants exactly the EC2 actions of Cilium\'s ENI "Required Privileges" (with DescribeTags for ENI GC), CreateTags on network interfaces only', () => {
     const statements = Object.values(synth().parsed.data.aws_iam_policy_document).flatMap((d) => d.statement);
     const policy = statements.find((s) => s.sid === 'CiliumEniIpam');
     expect(policy).toEqual({ sid: 'CiliumEniIpam', effect: 'Allow', actions: [...CILIUM_OPERATOR_EC2_ACTIONS], resources: ['*'] });
+    expect(statements.find((s) => s.sid === 'CiliumEniTags')).toEqual({ sid: 'CiliumEniTags', effect: 'Allow', actions: ['ec2:CreateTags'], resources: [CILIUM_OPERATOR_TAG_RESOURCE] });
+    expect(CILIUM_OPERATOR_TAG_RESOURCE).toBe('arn:aws:ec2:*:*:network-interface/*');
     expect([...CILIUM_OPERATOR_EC2_ACTIONS].sort()).toEqual([
       'ec2:AssignPrivateIpAddresses',
       'ec2:AttachNetworkInterface',
       'ec2:CreateNetworkInterface',
-      'ec2:CreateTags',
       'ec2:DeleteNetworkInterface',
       'ec2:DescribeInstanceTypes',
       'ec2:DescribeManagedPrefixLists',
@@ -73,5 +76,16 @@ describe('CiliumOperatorRole dependables', () => {
     const [roleName] = Object.keys(parsed.resource.aws_iam_role);
     const [attachment] = Object.keys(parsed.resource.aws_iam_role_policy_attachment);
     expect(parsed.resource.aws_iam_policy.user.depends_on).toEqual([`aws_iam_role.${roleName}`, `aws_iam_role_policy_attachment.${attachment}`]);
+  });
+});
+
+describe('CiliumOperatorRole with a fence', () => {
+  test('GIVEN a fence policy WHEN synthesized THEN it is attached beside the operator policy, and both are among the dependables', () => {
+    const { parsed, role } = synth({ fencePolicyArn: 'arn:aws:iam::1:policy/lab-eks-fence' });
+    expect(Object.values(parsed.resource.aws_iam_role_policy_attachment).map((a) => a.policy_arn)).toEqual([
+      expect.stringMatching(/^\$\{aws_iam_policy\.cilium-operator-role_policy_\w+\.arn\}$/),
+      'arn:aws:iam::1:policy/lab-eks-fence',
+    ]);
+    expect(role.dependables).toHaveLength(3);
   });
 });

@@ -4,9 +4,9 @@ import { Testing } from 'cdktf';
 import { LB_CONTROLLER_POLICY_STATEMENTS, LB_CONTROLLER_POLICY_VERSION } from '../../../lib/constructs/aws/load-balancer-controller-policy';
 import { LoadBalancerControllerRole } from '../../../lib/constructs/aws/load-balancer-controller-role';
 
-function synth(): string {
+function synth(fencePolicyArn?: string): string {
   return Testing.synthScope((scope) => {
-    new LoadBalancerControllerRole(scope, 'lbc', { clusterName: 'lab-eks', oidcProviderArn: 'arn:oidc', oidcIssuerUrl: 'https://oidc.example/id/X' });
+    new LoadBalancerControllerRole(scope, 'lbc', { clusterName: 'lab-eks', oidcProviderArn: 'arn:oidc', oidcIssuerUrl: 'https://oidc.example/id/X', fencePolicyArn });
   });
 }
 
@@ -58,5 +58,14 @@ describe('LoadBalancerControllerRole', () => {
         }),
       ],
     });
+  });
+});
+
+describe('LoadBalancerControllerRole with a fence', () => {
+  test('GIVEN a fence policy WHEN synthesized THEN the role carries the upstream policy and the fence, two attachments, and the upstream policy unchanged', () => {
+    const parsed = JSON.parse(synth('arn:aws:iam::1:policy/lab-eks-fence')) as { resource: Record<string, Record<string, { policy_arn?: string; policy?: string }>> };
+    const attached = Object.values(parsed.resource.aws_iam_role_policy_attachment).map((a) => a.policy_arn);
+    expect(attached).toEqual([expect.stringMatching(/^\$\{aws_iam_policy\.lbc_policy_\w+\.arn\}$/), 'arn:aws:iam::1:policy/lab-eks-fence']);
+    expect(JSON.parse(Object.values(parsed.resource.aws_iam_policy)[0].policy!).Statement).toEqual(LB_CONTROLLER_POLICY_STATEMENTS);
   });
 });
