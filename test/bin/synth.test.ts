@@ -35,7 +35,7 @@ describe('npm run synth (dist/hoplab.js)', () => {
     const result = runIn({ 'hoplab.config.yaml': 'attendees: [a1, a2, a3, a4, a5, a6]\n' });
     expect(result.status).toBe(0);
     expect(result.stderr.split('\n')).toContain(
-      "hoplab: note: VPCs per Region: 6 environments need 6 in us-east-1, over AWS's default limit of 5: a default limit, not your account's; Service Quotas vpc L-F678F1CE (npx hoplab preflight checks your own)",
+      "hoplab: note: VPCs per Region: 6 environments need 6 in us-east-1, 7 with the default VPC of every region of a fresh account (1), over AWS's default limit of 5: a default limit, not your account's; Service Quotas vpc L-F678F1CE (npx hoplab preflight checks your own)",
     );
     expect(result.stdout).toMatch(/^hoplab: synthesized 24 stacks for 6 environments/);
   });

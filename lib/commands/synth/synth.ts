@@ -6,8 +6,10 @@
 import { App } from 'cdktf';
 import { simpleArgs } from '../../kit/cli/cli';
 import { loadConfig } from '../../config/load';
-import { addLab, synthFresh } from '../../stacks/hoplab-app';
+import { synthFresh } from '../../stacks/hoplab-app';
 import { defaultLimitNotes } from '../../lab/estimate/quotas';
+import { addPlacedLab } from '../../lab/placement/placed-lab';
+import { slotEnvironments } from '../../lab/placement/lab-placement';
 import { readSynthDir } from '../../lab/files/synth-dir';
 
 export const SYNTH_HELP = `usage: npm run synth
@@ -25,10 +27,10 @@ export async function synth(argv: readonly string[]): Promise<number> {
   for (const note of loaded.notes) console.error(`hoplab: note: ${note}`);
   // No stack traces in construct metadata: they cost a third of synth time and nobody reads them in cdk.tf.json.
   const app = new App({ outdir: process.env.CDKTF_OUTDIR ?? 'cdktf.out', stackTraces: false });
-  const environments = addLab(app, loaded.config);
+  const { stacks: environments, placement } = addPlacedLab(app, loaded.config, { source: loaded.source });
   synthFresh(app);
-  // Counted from the stacks just written: no credentials, the same table preflight uses.
-  for (const note of defaultLimitNotes(readSynthDir(app.outdir), loaded.config)) console.error(`hoplab: note: ${note}`);
+  // Counted from the stacks just written, per slot: no credentials, the same table preflight uses.
+  for (const note of defaultLimitNotes(readSynthDir(app.outdir), slotEnvironments(placement))) console.error(`hoplab: note: ${note}`);
   if (process.env.CDKTF_OUTDIR === undefined) {
     const envs = environments.map((e) => e.env);
     const which = envs.length === 1 ? `"${envs[0]}"` : `${envs.length} environments`;
