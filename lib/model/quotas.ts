@@ -28,6 +28,8 @@ export interface QuotaSpec {
   readonly id: string;
   /** The quota's name as the cloud's console shows it. */
   readonly name: string;
+  /** A short label for narrow tables: `VPCs`, `EIPs`, `NETWORKS`. */
+  readonly short: string;
   readonly scope: QuotaScope;
   /** Service Quotas service and quota codes (AWS), to read the account's own value and to ask for more. */
   readonly serviceCode?: string;
@@ -56,6 +58,7 @@ export const AWS_QUOTAS = [
   {
     cloud: 'aws',
     id: 'vpcs',
+    short: 'VPCs',
     name: 'VPCs per Region',
     scope: 'region',
     serviceCode: 'vpc',
@@ -69,6 +72,7 @@ export const AWS_QUOTAS = [
   {
     cloud: 'aws',
     id: 'internetGateways',
+    short: 'IGWs',
     name: 'Internet gateways per Region',
     scope: 'region',
     serviceCode: 'vpc',
@@ -82,6 +86,7 @@ export const AWS_QUOTAS = [
   {
     cloud: 'aws',
     id: 'natGatewaysPerAz',
+    short: 'NAT/AZ',
     name: 'NAT gateways per Availability Zone',
     scope: 'zone',
     serviceCode: 'vpc',
@@ -94,6 +99,7 @@ export const AWS_QUOTAS = [
   {
     cloud: 'aws',
     id: 'elasticIps',
+    short: 'EIPs',
     name: 'EC2-VPC Elastic IPs',
     scope: 'region',
     serviceCode: 'ec2',
@@ -106,6 +112,7 @@ export const AWS_QUOTAS = [
   {
     cloud: 'aws',
     id: 'eksClusters',
+    short: 'EKS',
     name: 'EKS clusters',
     scope: 'region',
     serviceCode: 'eks',
@@ -118,6 +125,7 @@ export const AWS_QUOTAS = [
   {
     cloud: 'aws',
     id: 'albs',
+    short: 'ALBs',
     name: 'Application Load Balancers per Region',
     scope: 'region',
     serviceCode: 'elasticloadbalancing',
@@ -130,6 +138,7 @@ export const AWS_QUOTAS = [
   {
     cloud: 'aws',
     id: 'nlbs',
+    short: 'NLBs',
     name: 'Network Load Balancers per Region',
     scope: 'region',
     serviceCode: 'elasticloadbalancing',
@@ -142,6 +151,7 @@ export const AWS_QUOTAS = [
   {
     cloud: 'aws',
     id: 'vcpus',
+    short: 'vCPUs',
     name: 'Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances (vCPUs)',
     scope: 'region',
     serviceCode: 'ec2',
@@ -161,6 +171,7 @@ export const GCP_QUOTAS = [
   {
     cloud: 'gcp',
     id: 'NETWORKS',
+    short: 'NETWORKS',
     metric: 'NETWORKS',
     name: 'VPC networks (NETWORKS)',
     scope: 'project',
@@ -198,7 +209,7 @@ function gcp<const M extends string>(
   scope: 'region' | 'project',
   extra: { readonly fresh?: number; readonly freshWhat?: string; readonly variesByAccount?: boolean } = {},
 ): QuotaSpec & { readonly id: M; readonly metric: M; readonly scope: 'region' | 'project' } {
-  return { cloud: 'gcp', id: metric, metric, name, scope, source: GOOGLE_NONE, fresh: extra.fresh ?? 0, freshWhat: extra.freshWhat, variesByAccount: extra.variesByAccount ?? false };
+  return { cloud: 'gcp', id: metric, short: metric, metric, name, scope, source: GOOGLE_NONE, fresh: extra.fresh ?? 0, freshWhat: extra.freshWhat, variesByAccount: extra.variesByAccount ?? false };
 }
 
 /** An AWS quota's id (a field of the AWS needs). */

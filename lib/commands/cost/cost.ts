@@ -6,6 +6,10 @@ import { parseKinds, selectEnvironments, selectRequested } from '../../lab/selec
 import { resolveParallelism } from '../../lab/selection/parallelism';
 import { MAX_SHARDS } from '../../lab/selection/shard';
 import { estimateTime, formatTimeEstimate } from '../../lab/estimate/time-estimate';
+import { environmentNeeds } from '../../lab/estimate/environment-needs';
+import { placeLab } from '../../lab/placement/lab-placement';
+import { formatPlacement, perEnvironmentNeeds, placementReport } from '../../lab/placement/placement-report';
+import { terminalWidth } from '../../kit/terminal/terminal';
 
 export const COST_HELP = `usage: npm run cost -- [--format table|json] [--env a,b] [--stacks kinds] [--shards N] [--parallelism N|auto]
 
@@ -24,7 +28,11 @@ in --shards CI jobs side by side. deploy prints the same first.
   --shards N           shards (CI jobs) side by side (1-${MAX_SHARDS}; default 1)
   --parallelism N|auto stacks at once per shard (default deploy.parallelism)
   --format FORMAT      table (default) or json: the estimates as JSON
-                       ({...cost, time: {deploy, teardown}}); --json is the same as --format json`;
+                       ({...cost, time: {deploy, teardown}}, and placement when the config
+                       places environments); --json is the same as --format json
+When the config places environments (aws.regions, aws.accounts, gcp.regions, gcp.projects,
+placement), the table ends with where each goes: per slot, the binding quota and vCPUs.
+Prices are those of the table's regions for every slot (per-region prices: not yet).`;
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function cost(argv: readonly string[]): Promise<number> {
@@ -71,12 +79,16 @@ export async function cost(argv: readonly string[]): Promise<number> {
     deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards }),
     teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards }),
   };
+  // Where each environment goes, when the config places them (one environment synthesized on its own gives the figures).
+  const placement = placeLab(config);
+  const report = placement.configured ? placementReport(placement, perEnvironmentNeeds(placement, environmentNeeds(config))) : undefined;
   if (json) {
-    console.log(JSON.stringify({ ...estimate, time }, null, 2));
+    console.log(JSON.stringify({ ...estimate, time, ...(report ? { placement: report } : {}) }, null, 2));
     return 0;
   }
   for (const line of formatCostEstimate(estimate)) console.log(line);
   if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
   for (const line of formatTimeEstimate([time.deploy, time.teardown], kinds)) console.log(line);
+  if (report) for (const line of formatPlacement(report, placement.envs, terminalWidth(process.stdout))) console.log(line);
   return 0;
 }

@@ -27,7 +27,14 @@ Checks, before a deploy spends money, for the selected environments and stack ki
   gcp             who the ADC principal is; the APIs enabled (Service Usage); every
                   permission the stacks need (projects.testIamPermissions); quotas (CPUS,
                   IN_USE_ADDRESSES, BACKEND_SERVICES, FORWARDING_RULES); names free
+  default quotas  every quota of the table (lib/model/quotas.ts) per slot, without
+                  credentials, against its documented default and what a fresh
+                  account or project holds (the credential checks read the slot of
+                  aws.region and gcp.project)
 The permission, API and quota lists are derived from the synthesized stacks.
+When the config places environments (aws.regions, aws.accounts, gcp.regions,
+gcp.projects, placement), the report ends with where each goes (per slot: the
+binding quota and the vCPUs its nodes need); the JSON form has it as "placement".
 With HOPLAB_AWS_ENDPOINT set only the aws-cluster stacks are checked, against the emulator.
 
   --env a,b          only these environments

@@ -16,6 +16,7 @@ import { readSynthDir, SynthDir } from '../../lab/files/synth-dir';
 import { SynthStack } from '../../kit/terraform/terraform-json';
 import { addPlacedLab } from '../../lab/placement/placed-lab';
 import { placeLab, slotEnvironments } from '../../lab/placement/lab-placement';
+import { countedNeeds, PlacementReport, placementReport } from '../../lab/placement/placement-report';
 import { GcpCredentials, gcpCredentials } from '../../kit/google/google-credentials';
 import { findProviderMirror } from '../../kit/terraform/terraform';
 import { StackKind, STACK_KINDS } from '../../lab/selection/stack-graph';
@@ -61,6 +62,8 @@ export interface PreflightOptions {
 export interface PreflightResult {
   readonly findings: readonly Finding[];
   readonly ok: boolean;
+  /** Where each environment goes, when the config places them (the JSON form carries it as `placement`). */
+  readonly placement?: { readonly report: PlacementReport; readonly order: readonly string[] };
   /** What was checked, for the report. */
   readonly meta: {
     readonly title: string;
@@ -227,6 +230,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   return {
     findings,
     ok: blocking(findings).length === 0,
+    ...(placement.configured ? { placement: { report: placementReport(placement, countedNeeds(quotaNeeds)), order: placement.envs } } : {}),
     meta: {
       title: `hoplab preflight: ${envs.join(', ')} (${kinds.join(', ')})`,
       generated_at: new Date().toISOString(),

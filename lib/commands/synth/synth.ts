@@ -7,9 +7,11 @@ import { App } from 'cdktf';
 import { simpleArgs } from '../../kit/cli/cli';
 import { loadConfig } from '../../config/load';
 import { synthFresh } from '../../stacks/hoplab-app';
-import { defaultLimitNotes } from '../../lab/estimate/quotas';
+import { defaultLimitNotes, exposuresOfOutputs, labQuotaNeeds } from '../../lab/estimate/quotas';
+import { countedNeeds, formatPlacement, placementReport } from '../../lab/placement/placement-report';
+import { terminalWidth } from '../../kit/terminal/terminal';
 import { addPlacedLab } from '../../lab/placement/placed-lab';
-import { slotEnvironments } from '../../lab/placement/lab-placement';
+import { placeLab, slotEnvironments } from '../../lab/placement/lab-placement';
 import { readSynthDir } from '../../lab/files/synth-dir';
 
 export const SYNTH_HELP = `usage: npm run synth
@@ -17,24 +19,35 @@ export const SYNTH_HELP = `usage: npm run synth
 Validates the lab config (HOPLAB_CONFIG, or hoplab.config.json/.yaml here, else the
 defaults) and synthesizes every stack of every environment into cdktf.out/stacks.
 A bad config prints one line per problem, exits 1 and writes nothing. Notes (stderr)
-each cloud quota the environments exceed at its documented default (a default
-limit, not your account's: npx hoplab preflight reads your own).`;
+each cloud quota the environments of a slot exceed at its documented default (a
+default limit, not your account's: npx hoplab preflight reads your own), with their
+EC2 vCPU need. When the config places environments (aws.regions, aws.accounts,
+gcp.regions, gcp.projects, placement), prints where each went: per slot its
+environments, the quota that binds it and the vCPUs its nodes need.`;
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function synth(argv: readonly string[]): Promise<number> {
   if (!simpleArgs(argv, SYNTH_HELP)) return 0;
   const loaded = loadConfig();
   for (const note of loaded.notes) console.error(`hoplab: note: ${note}`);
+  // Placed before anything is written: environments that do not fit are a config problem.
+  const placement = placeLab(loaded.config, { source: loaded.source });
   // No stack traces in construct metadata: they cost a third of synth time and nobody reads them in cdk.tf.json.
   const app = new App({ outdir: process.env.CDKTF_OUTDIR ?? 'cdktf.out', stackTraces: false });
-  const { stacks: environments, placement } = addPlacedLab(app, loaded.config, { source: loaded.source });
+  const environments = addPlacedLab(app, loaded.config, { placement }).stacks;
   synthFresh(app);
   // Counted from the stacks just written, per slot: no credentials, the same table preflight uses.
-  for (const note of defaultLimitNotes(readSynthDir(app.outdir), slotEnvironments(placement))) console.error(`hoplab: note: ${note}`);
+  const synthesized = readSynthDir(app.outdir);
+  for (const note of defaultLimitNotes(synthesized, slotEnvironments(placement))) console.error(`hoplab: note: ${note}`);
   if (process.env.CDKTF_OUTDIR === undefined) {
     const envs = environments.map((e) => e.env);
     const which = envs.length === 1 ? `"${envs[0]}"` : `${envs.length} environments`;
     console.log(`hoplab: synthesized ${envs.length * 4} stacks for ${which} (config: ${loaded.source}) into cdktf.out/stacks`);
+    // Where each environment went, when the config places them (nothing new otherwise).
+    if (placement.configured) {
+      const needs = countedNeeds(labQuotaNeeds(synthesized, exposuresOfOutputs(synthesized), slotEnvironments(placement)));
+      for (const line of formatPlacement(placementReport(placement, needs), placement.envs, terminalWidth(process.stdout))) console.log(line);
+    }
   }
   return 0;
 }

@@ -103,6 +103,7 @@ export function capacityWords(cloud: Cloud, slots: readonly Slot[], capacity: Ca
   const regions = new Set(slots.map((s) => s.region)).size;
   const shape = `${plural(slots.length, 'slot')} (${plural(groups, cloud === 'aws' ? 'account' : 'project')} x ${plural(regions, 'region')})`;
   if (capacity.source === 'perSlot') return `${shape} of placement.perSlot ${capacity.perSlot} each`;
+  if (capacity.binding.length === 0) return `${shape}, no limit (${cloud}'s placement is not configured: synth notes what is over a default)`;
   const figures = (b: BindingQuota) =>
     `${b.quota.name} (${cloud === 'aws' ? "AWS's" : "Google Cloud's"} default ${b.quota.defaultLimit}` +
     (b.quota.fresh > 0 ? `, less ${b.quota.fresh} held by ${b.quota.freshWhat}` : '') +
