@@ -112,11 +112,20 @@ export function checkPlacementLists(cloud: 'aws' | 'gcp', fields: PlacementField
 }
 
 /**
+ * The zones given in `aws.availabilityZones` / `gcp.zones` for `region`: each in the region, and a zone
+ * of it in the zone table (for a region the table holds).
+ */
+export function checkZones(cloud: 'aws' | 'gcp', region: string, zones: readonly string[]): ConfigProblem[] {
+  const elsewhere = zones.flatMap((zone, i) => (zoneRegion(cloud, zone) !== region ? [{ path: `${ZONE_FIELD[cloud]}[${i}]`, value: zone, reason: notInRegion(cloud, region) }] : []));
+  return [...elsewhere, ...checkZonesExist(cloud, region, zones)];
+}
+
+/**
  * A zone listed in `aws.availabilityZones` / `gcp.zones` that the zone table does not hold for the
  * region: it exists in no account or project (`europe-west1-a`, `eu-west-1d`). Only for a region the
  * table holds; a zone of another region is reported by the region rule instead.
  */
-export function checkZonesExist(cloud: 'aws' | 'gcp', region: string, zones: readonly string[]): ConfigProblem[] {
+function checkZonesExist(cloud: 'aws' | 'gcp', region: string, zones: readonly string[]): ConfigProblem[] {
   const known = knownZones(cloud, region);
   if (!known) return [];
   return zones.flatMap((zone, i) =>

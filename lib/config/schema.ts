@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ANY_IPV4, parseCidr } from '../model/cidr';
 import { AWS_DATAPATHS, CILIUM_LB_ALGORITHMS, GCP_DATAPATHS } from '../model/datapaths';
 import { KNOWN_INSTANCE_TYPES } from '../model/eni-limits';
-import { derivedZones } from '../model/zones';
+import { derivedZones, offeredRegions } from '../model/zones';
 import { DEFAULT_EXPOSURES, EXPOSURE_MODES } from '../model/modes';
 import { EKS_VERSIONS, LB_CONTROLLER_CHART_VERSIONS } from '../model/versions';
 import { didYouMean } from './suggest';
@@ -187,7 +187,7 @@ export const awsConfig = z
     regions: z
       .array(awsRegion, { error: 'must be a list of AWS region names' })
       .min(1, { error: 'must list at least one region (e.g. ["us-east-1", "us-east-2"]), or be left out for aws.region alone' })
-      .max(17, { error: `must list at most 17 regions (the regions hoplab's zone table holds)` })
+      .max(offeredRegions('aws').length, { error: `must list at most ${offeredRegions('aws').length} regions (the regions hoplab's zone table holds)` })
       .optional()
       .describe(
         "Regions environments may be placed in, in order: each account x region is a slot that takes as many environments as the default quotas allow (docs/configuration.md, Placement). Each must be a region of hoplab's zone table (lib/model/zones.ts).",
@@ -297,7 +297,7 @@ export const gcpConfig = z
     regions: z
       .array(gcpRegion, { error: 'must be a list of Google Cloud region names' })
       .min(1, { error: 'must list at least one region (e.g. ["us-central1", "us-east1"]), or be left out for gcp.region alone' })
-      .max(35, { error: "must list at most 35 regions (the regions hoplab's zone table holds)" })
+      .max(offeredRegions('gcp').length, { error: `must list at most ${offeredRegions('gcp').length} regions (the regions hoplab's zone table holds)` })
       .optional()
       .describe("Regions environments may be placed in, in order; each must be a region of hoplab's zone table (lib/model/zones.ts)."),
     zones: z

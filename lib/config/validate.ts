@@ -8,7 +8,7 @@ import { ConfigProblem, pathToString, valueAt } from './problems';
 import { didYouMean } from './suggest';
 import { attendee, AwsConfig, awsConfig, effectiveAwsRegion, effectiveGcpRegion, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
 import { checkAttendees } from './attendees';
-import { checkPins, checkPlacementLists, checkZonesExist, notInRegion, pinLists, zoneRegion } from './placement-rules';
+import { checkPins, checkPlacementLists, checkZones, pinLists } from './placement-rules';
 import { derivedZones } from '../model/zones';
 
 /** The outcome of validating a raw lab config. */
@@ -207,12 +207,7 @@ function checkAws(fields: Fields<AwsConfig>): ConfigProblem[] {
   // The region and zones as the config means them: the zones given, or the region's from the zone table.
   const region = need(fields, 'region', 'regions') ? effectiveAwsRegion(fields.valid) : undefined;
   const given = need(fields, 'availabilityZones')?.availabilityZones;
-  if (region !== undefined && given) {
-    given.forEach((az, i) => {
-      if (zoneRegion('aws', az) !== region) problems.push({ path: `aws.availabilityZones[${i}]`, value: az, reason: notInRegion('aws', region) });
-    });
-    problems.push(...checkZonesExist('aws', region, given));
-  }
+  if (region !== undefined && given) problems.push(...checkZones('aws', region, given));
   const admins = need(fields, 'clusterAdminArns')?.clusterAdminArns ?? [];
   for (const arn of new Set(duplicates(admins))) {
     problems.push({ path: 'aws.clusterAdminArns', value: admins, reason: `lists "${arn}" more than once; list each ARN once` });
@@ -318,12 +313,7 @@ function checkGcp(fields: Fields<GcpConfig>): ConfigProblem[] {
   if (lists) problems.push(...checkPlacementLists('gcp', { region: lists.region, regions: lists.regions, zones: lists.zones, places: lists.projects, place: lists.project }));
   const region = need(fields, 'region', 'regions') ? effectiveGcpRegion(fields.valid) : undefined;
   const given = need(fields, 'zones')?.zones;
-  if (region !== undefined && given) {
-    given.forEach((zone, i) => {
-      if (zoneRegion('gcp', zone) !== region) problems.push({ path: `gcp.zones[${i}]`, value: zone, reason: notInRegion('gcp', region) });
-    });
-    problems.push(...checkZonesExist('gcp', region, given));
-  }
+  if (region !== undefined && given) problems.push(...checkZones('gcp', region, given));
   for (const zone of new Set(duplicates(given ?? []))) {
     problems.push({ path: 'gcp.zones', value: given, reason: `lists "${zone}" more than once; list each zone once` });
   }
