@@ -20,7 +20,7 @@ export const LIB_FOLDERS = {
   config: ['lib/config'],
   constructs: ['lib/constructs', 'lib/constructs/aws', 'lib/constructs/gcp', 'lib/constructs/k8s'],
   stacks: ['lib/stacks'],
-  lab: ['lib/lab', 'lib/lab/anatomy', 'lib/lab/files', 'lib/lab/selection', 'lib/lab/estimate', 'lib/lab/probe', 'lib/lab/leftovers', 'lib/lab/checks', 'lib/lab/pictures'],
+  lab: ['lib/lab', 'lib/lab/anatomy', 'lib/lab/files', 'lib/lab/selection', 'lib/lab/estimate', 'lib/lab/probe', 'lib/lab/leftovers', 'lib/lab/checks', 'lib/lab/pictures', 'lib/lab/placement'],
   commands: ['lib/commands', ...['compare', 'cost', 'explain', 'handout', 'lifecycle', 'local', 'pipeline', 'preflight', 'schema', 'synth', 'verify', 'watch'].map((c) => `lib/commands/${c}`)],
 };
 /** The layers, bottom first: each may import the ones below it, never one above. */

@@ -133,7 +133,10 @@ function rows(path: string, node: SchemaNode, required: boolean): Row[] {
   // A list whose items may be objects (attendees): a row per field of the object, at `<path>[].<field>`.
   const itemObjects = [node.items, ...(node.items?.anyOf ?? node.items?.oneOf ?? [])].filter((item): item is SchemaNode => item?.type === 'object' && item.properties !== undefined);
   const itemFields = itemObjects.flatMap((item) => Object.entries(item.properties ?? {}).flatMap(([name, child]) => rows(`${path}[].${name}`, child, item.required?.includes(name) ?? false)));
-  return [own, ...children, ...itemFields];
+  // A field of one of several shapes, one an object (placement.perSlot): a row per field of the object, at `<path>.<field>`.
+  const shapes = (node.anyOf ?? node.oneOf ?? []).filter((option) => option.type === 'object' && option.properties !== undefined);
+  const shapeFields = shapes.flatMap((shape) => Object.entries(shape.properties ?? {}).flatMap(([name, child]) => rows(`${path}.${name}`, child, shape.required?.includes(name) ?? false)));
+  return [own, ...children, ...itemFields, ...shapeFields];
 }
 
 /** True when every object in the schema rejects fields it does not list (zod's strictObject). */

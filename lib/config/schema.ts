@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { ANY_IPV4, parseCidr } from '../model/cidr';
 import { AWS_DATAPATHS, CILIUM_LB_ALGORITHMS, GCP_DATAPATHS } from '../model/datapaths';
 import { KNOWN_INSTANCE_TYPES } from '../model/eni-limits';
+import { derivedZones, offeredRegions } from '../model/zones';
 import { DEFAULT_EXPOSURES, EXPOSURE_MODES } from '../model/modes';
 import { EKS_VERSIONS, LB_CONTROLLER_CHART_VERSIONS } from '../model/versions';
 import { didYouMean } from './suggest';
@@ -61,6 +62,35 @@ const identity = (what: string, example: string, parse: (text: string) => object
     if (isRefusal(parsed)) ctx.addIssue({ code: 'custom', message: parsed.reason });
   });
 
+const awsRegion = z
+  .string({ error: 'must be an AWS region name such as "us-east-1"' })
+  .regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d$/, { error: 'is not an AWS region name; use one such as "us-east-1" or "eu-west-1"' });
+
+const availabilityZone = z.string({ error: 'must be an availability zone name such as "us-east-1a"' }).regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d[a-z]$/, {
+  error: 'is not an availability zone name; use one such as "us-east-1a"',
+});
+
+/** A Google Cloud project ID: 6 to 30 lowercase letters, digits or hyphens. */
+const gcpProjectId = z.string({ error: 'must be a Google Cloud project ID such as "my-lab-project"' }).regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, {
+  error: 'is not a Google Cloud project ID: 6 to 30 lowercase letters, digits or hyphens, starting with a letter and not ending with a hyphen',
+});
+
+const gcpRegion = z
+  .string({ error: 'must be a Google Cloud region name such as "us-central1"' })
+  .regex(/^[a-z]+-[a-z]+\d+$/, { error: 'is not a Google Cloud region name; use one such as "us-central1" or "europe-west1"' });
+
+/** A 12-digit AWS account ID, as a string (YAML would read the digits as a number and drop leading zeroes). */
+const awsAccountId = z
+  .string({ error: 'must be a 12-digit AWS account ID in quotes, such as "111122223333" (unquoted, YAML reads it as a number)' })
+  .regex(/^\d{12}$/, { error: 'is not an AWS account ID: 12 digits, such as "111122223333"' });
+
+/**
+ * The role hoplab assumes in each account of `aws.accounts` when none is named: the one AWS Organizations
+ * creates in every member account it creates ("If you don't specify this parameter, the role name defaults to
+ * OrganizationAccountAccessRole": Organizations API reference, CreateAccount, RoleName).
+ */
+export const DEFAULT_ACCOUNT_ROLE_NAME = 'OrganizationAccountAccessRole';
+
 const ATTENDEE_EXAMPLE = `{ "name": "ann", "aws": "${AWS_IDENTITY_EXAMPLE}", "gcp": "${GCP_IDENTITY_EXAMPLE}" }`;
 
 /** An attendee as an object: the name and the identities that get access to their environment only. */
@@ -76,6 +106,34 @@ const attendeeObject = z.strictObject({
     .describe(
       "`user:<email>` or `serviceAccount:<email>` that gets roles/container.clusterViewer on the project (credentials only) and Kubernetes RBAC in this attendee's GKE cluster only: view, edit in namespace `hoplab`, node get/list/cordon/drain.",
     ),
+  placement: z
+    .strictObject(
+      {
+        aws: z
+          .strictObject(
+            {
+              account: awsAccountId.optional().describe('One of `aws.accounts` (its `id`).'),
+              region: awsRegion.optional().describe('One of `aws.regions` (or `aws.region` without that list).'),
+            },
+            { error: 'must be an object such as { "account": "111122223333", "region": "us-east-2" }' },
+          )
+          .optional()
+          .describe("Where this attendee's AWS environment goes: an account, a region, or both; the rest is placed as for any attendee."),
+        gcp: z
+          .strictObject(
+            {
+              project: gcpProjectId.optional().describe('One of `gcp.projects` (or `gcp.project` without that list).'),
+              region: gcpRegion.optional().describe('One of `gcp.regions` (or `gcp.region` without that list).'),
+            },
+            { error: 'must be an object such as { "project": "my-lab-2", "region": "us-east1" }' },
+          )
+          .optional()
+          .describe("Where this attendee's GCP environment goes: a project, a region, or both."),
+      },
+      { error: 'must be an object such as { "aws": { "region": "us-east-2" }, "gcp": { "project": "my-lab-2" } }' },
+    )
+    .optional()
+    .describe("Pins this attendee's environment to a slot: placed there before the others (docs/configuration.md, Placement)."),
 });
 
 /** An attendee: a name, or an object with the name and the identities that get access to their environment only. */
@@ -90,32 +148,66 @@ export const attendee = z.union([envName, attendeeObject], {
       return 'needs a "name": a DNS label such as "ann" (its environment is named after it)';
     }
     const first = attendeeObject.safeParse(input).error?.issues[0];
-    const field = first?.path[0];
-    return typeof field === 'string'
-      ? `has "${field}": ${JSON.stringify((input as Record<string, unknown>)[field])}, which ${first!.message}`
-      : `is not an attendee; use an object such as ${ATTENDEE_EXAMPLE}`;
+    if (typeof first?.path[0] !== 'string') return `is not an attendee; use an object such as ${ATTENDEE_EXAMPLE}`;
+    // An unknown field inside a nested object (placement.aws.acount) is named with its path too.
+    // A field inside a nested object (placement.aws.region) is named with its path.
+    let value: unknown = input;
+    for (const key of first.path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+    return `has "${first.path.join('.')}": ${JSON.stringify(value)}, which ${first.message}`;
   },
-});
-
-const awsRegion = z
-  .string({ error: 'must be an AWS region name such as "us-east-1"' })
-  .regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d$/, { error: 'is not an AWS region name; use one such as "us-east-1" or "eu-west-1"' });
-
-const availabilityZone = z.string({ error: 'must be an availability zone name such as "us-east-1a"' }).regex(/^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d[a-z]$/, {
-  error: 'is not an availability zone name; use one such as "us-east-1a"',
 });
 
 const endpointCidr = cidrString('203.0.113.0/24');
 
+/** An AWS account environments may be placed in, and the role hoplab assumes there. */
+const awsAccount = z.strictObject({
+  id: awsAccountId.describe('The 12-digit account ID, in quotes.'),
+  roleName: z
+    .string({ error: `must be an IAM role name such as "${DEFAULT_ACCOUNT_ROLE_NAME}"` })
+    .regex(/^[\w+=,.@-]{1,64}$/, { error: 'is not an IAM role name: 1 to 64 letters, digits and +=,.@_- (a name, not an ARN)' })
+    .default(DEFAULT_ACCOUNT_ROLE_NAME)
+    .describe(
+      `The role the host's credentials assume in this account (\`arn:aws:iam::<id>:role/<roleName>\`). Default: ${DEFAULT_ACCOUNT_ROLE_NAME}, the role AWS Organizations creates in the member accounts it creates.`,
+    ),
+});
+
+/** The default AWS region: the first of `aws.regions`, else us-east-1. */
+export const DEFAULT_AWS_REGION = 'us-east-1';
+/** The default Google Cloud region: the first of `gcp.regions`, else us-central1. */
+export const DEFAULT_GCP_REGION = 'us-central1';
+
+/** `aws.region` as the config means it: given, else the first of `aws.regions`, else us-east-1. */
+export function effectiveAwsRegion(aws: { readonly region?: string; readonly regions?: readonly string[] }): string {
+  return aws.region ?? aws.regions?.[0] ?? DEFAULT_AWS_REGION;
+}
+
 export const awsConfig = z
   .strictObject({
-    region: awsRegion.default('us-east-1').describe('AWS region of the lab.'),
+    region: awsRegion.optional().describe(`AWS region of the lab. Default: the first of \`aws.regions\`, else "${DEFAULT_AWS_REGION}".`),
+    regions: z
+      .array(awsRegion, { error: 'must be a list of AWS region names' })
+      .min(1, { error: 'must list at least one region (e.g. ["us-east-1", "us-east-2"]), or be left out for aws.region alone' })
+      .max(offeredRegions('aws').length, { error: `must list at most ${offeredRegions('aws').length} regions (the regions hoplab's zone table holds)` })
+      .optional()
+      .describe(
+        "Regions environments may be placed in, in order: each account x region is a slot that takes as many environments as the default quotas allow (docs/configuration.md, Placement). Each must be a region of hoplab's zone table (lib/model/zones.ts).",
+      ),
+    accounts: z
+      .array(awsAccount, { error: 'must be a list of accounts such as [{ "id": "111122223333" }]' })
+      .min(1, { error: 'must list at least one account, or be left out to use the account of your credentials' })
+      .max(50, { error: 'must list at most 50 accounts' })
+      .optional()
+      .describe(
+        "AWS accounts environments may be placed in, in order; each environment's AWS provider assumes `arn:aws:iam::<id>:role/<roleName>` with the host's credentials (the state backend stays where `backend` says). Unset: the account of the host's credentials.",
+      ),
     availabilityZones: z
       .array(availabilityZone, { error: 'must be a list of availability zone names' })
       .min(2, { error: 'must list at least two availability zones: EKS needs subnets in two AZs (e.g. ["us-east-1a", "us-east-1b"])' })
       .max(6, { error: 'must list at most six availability zones' })
-      .default(['us-east-1a', 'us-east-1b'])
-      .describe('Availability zones for subnets and nodes: at least two, all in `region` (EKS requires two).'),
+      .optional()
+      .describe(
+        "Availability zones for subnets and nodes: at least two, all in `region` (EKS requires two), each a zone of hoplab's zone table. Default: the region's first two (us-east-1a, us-east-1b in us-east-1); with several `aws.regions`, derived per region and not settable. AWS maps zone names per account and EKS takes some zones only: preflight with credentials checks the account's own.",
+      ),
     vpcCidr: cidrString('10.0.0.0/16').default('10.0.0.0/16').describe('VPC CIDR block, /16 to /24.'),
     publicSubnetCidrs: z.array(cidrString('10.0.224.0/23')).optional().describe('Public subnet per AZ (load balancers, NAT). Default: /(vpc+7) blocks from the top eighth of the VPC.'),
     privateSubnetCidrs: z.array(cidrString('10.0.0.0/19')).optional().describe("Private subnet per AZ (nodes and, through the VPC CNI, Pods). Default: the VPC's first /(vpc+3) blocks."),
@@ -170,33 +262,54 @@ export const awsConfig = z
       .optional()
       .describe('Cilium settings; only with aws.datapath "cilium".'),
   })
+  // Defaults that depend on other fields: the region from aws.regions, the zones from the region (validate.ts reports a region the zone table cannot derive zones for).
+  .transform((aws) => {
+    const region = effectiveAwsRegion(aws);
+    return { ...aws, region, availabilityZones: aws.availabilityZones ?? derivedZones('aws', region) ?? [] };
+  })
   .prefault({});
 
 /** A placeholder project ID, so a lab synthesizes without config; deploy refuses it. */
 export const DEFAULT_GCP_PROJECT = 'hoplab-demo';
 
+/** `gcp.project` as the config means it: given, else the first of `gcp.projects`, else the placeholder. */
+export function effectiveGcpProject(gcp: { readonly project?: string; readonly projects?: readonly string[] }): string {
+  return gcp.project ?? gcp.projects?.[0] ?? DEFAULT_GCP_PROJECT;
+}
+
+/** `gcp.region` as the config means it: given, else the first of `gcp.regions`, else us-central1. */
+export function effectiveGcpRegion(gcp: { readonly region?: string; readonly regions?: readonly string[] }): string {
+  return gcp.region ?? gcp.regions?.[0] ?? DEFAULT_GCP_REGION;
+}
+
 export const gcpConfig = z
   .strictObject({
-    project: z
-      .string({ error: 'must be a Google Cloud project ID such as "my-lab-project"' })
-      .regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, {
-        error: 'is not a Google Cloud project ID: 6 to 30 lowercase letters, digits or hyphens, starting with a letter and not ending with a hyphen',
-      })
-      .default('hoplab-demo')
-      .describe('Google Cloud project ID.'),
-    region: z
-      .string({ error: 'must be a Google Cloud region name such as "us-central1"' })
-      .regex(/^[a-z]+-[a-z]+\d+$/, { error: 'is not a Google Cloud region name; use one such as "us-central1" or "europe-west1"' })
-      .default('us-central1')
-      .describe('Google Cloud region.'),
+    project: gcpProjectId.optional().describe(`Google Cloud project ID. Default: the first of \`gcp.projects\`, else the placeholder "${DEFAULT_GCP_PROJECT}" (synth only; deploy refuses it).`),
+    projects: z
+      .array(gcpProjectId, { error: 'must be a list of Google Cloud project IDs' })
+      .min(1, { error: 'must list at least one project, or be left out for gcp.project alone' })
+      .max(100, { error: 'must list at most 100 projects' })
+      .optional()
+      .describe(
+        'Projects environments may be placed in, in order. Each project x region is a slot; the quotas that bind (networks) are per project, so a project takes as many environments as they allow, over all its regions.',
+      ),
+    region: gcpRegion.optional().describe(`Google Cloud region. Default: the first of \`gcp.regions\`, else "${DEFAULT_GCP_REGION}".`),
+    regions: z
+      .array(gcpRegion, { error: 'must be a list of Google Cloud region names' })
+      .min(1, { error: 'must list at least one region (e.g. ["us-central1", "us-east1"]), or be left out for gcp.region alone' })
+      .max(offeredRegions('gcp').length, { error: `must list at most ${offeredRegions('gcp').length} regions (the regions hoplab's zone table holds)` })
+      .optional()
+      .describe("Regions environments may be placed in, in order; each must be a region of hoplab's zone table (lib/model/zones.ts)."),
     zones: z
       .array(z.string({ error: 'must be a zone name such as "us-central1-a"' }).regex(/^[a-z]+-[a-z]+\d+-[a-z]$/, { error: 'is not a Google Cloud zone name; use one such as "us-central1-a"' }), {
         error: 'must be a list of zone names',
       })
       .min(1, { error: 'must list at least one zone (e.g. ["us-central1-a"])' })
       .max(4, { error: 'must list at most four zones' })
-      .default(['us-central1-a'])
-      .describe('Zones for the node pool, all in `region`. A single zone makes a zonal (cheaper) cluster.'),
+      .optional()
+      .describe(
+        "Zones for the node pool, all in `region`, each a zone of hoplab's zone table. A single zone makes a zonal (cheaper) cluster. Default: the region's first zone (us-central1-a in us-central1); with several `gcp.regions`, derived per region and not settable.",
+      ),
     nodeSubnetCidr: cidrString('10.10.0.0/20').default('10.10.0.0/20').describe('Primary range of the node subnet.'),
     podCidr: cidrString('10.20.0.0/16').default('10.20.0.0/16').describe('Secondary range for Pod alias IPs.'),
     serviceCidr: cidrString('10.30.0.0/20').default('10.30.0.0/20').describe('Secondary range for Service cluster IPs.'),
@@ -232,6 +345,11 @@ export const gcpConfig = z
       .describe(
         'How the -lb stack authenticates to the cluster: the gke-gcloud-auth-plugin exec plugin with Application Default Credentials (no token in state), or an OAuth access token from `data google_client_config` (stored in the -lb state, valid for up to an hour).',
       ),
+  })
+  // Defaults that depend on other fields, as for aws: the project and region from the lists, the zone from the region.
+  .transform((gcp) => {
+    const region = effectiveGcpRegion(gcp);
+    return { ...gcp, project: effectiveGcpProject(gcp), region, zones: gcp.zones ?? derivedZones('gcp', region) ?? [] };
   })
   .prefault({});
 
@@ -285,6 +403,9 @@ export const workshopConfig = z
       .describe('Planned length of the workshop, for the cost estimate printed before deploying.'),
   })
   .prefault({});
+
+/** Environments per slot (`placement.perSlot`). */
+const perSlotCount = count('environments', 1, 100);
 
 const required = (what: string) => (issue: { input?: unknown }) => issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`;
 
@@ -354,6 +475,28 @@ export const labConfig = z.strictObject({
     .describe(
       'One environment per attendee, named after them (`<attendee>-aws-cluster` ...): a name, or an object with the name and the cloud identities that get access to that environment only (docs/attendees.md). Names and objects mix. Unset: one environment named `name`.',
     ),
+  placement: z
+    .strictObject({
+      perSlot: z
+        .union(
+          [
+            perSlotCount,
+            z.strictObject({
+              aws: perSlotCount.optional().describe('Environments per AWS slot (account x region). Default: derived from the default quotas.'),
+              gcp: perSlotCount.optional().describe('Environments per GCP slot (project x region). Default: derived from the default quotas.'),
+            }),
+          ],
+          {
+            error: 'must be a whole number of environments from 1 to 100, or an object such as { "aws": 4, "gcp": 8 }',
+          },
+        )
+        .optional()
+        .describe(
+          'Environments one slot (an AWS account x region, a GCP project x region) takes, for both clouds or per cloud. Default: derived from the default quotas (docs/real-deploy.md): set it after raising the quotas.',
+        ),
+    })
+    .optional()
+    .describe('How environments are placed in the slots of aws.accounts x aws.regions and gcp.projects x gcp.regions (docs/configuration.md, Placement).'),
   allowWorldOpenEndpoints: z
     .boolean({ error: 'must be true or false' })
     .default(false)

@@ -6,8 +6,10 @@ import { ENI_LIMITS, vpcCniAddressesPerNode } from '../model/eni-limits';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from '../model/gke-limits';
 import { ConfigProblem, pathToString, valueAt } from './problems';
 import { didYouMean } from './suggest';
-import { attendee, AwsConfig, awsConfig, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
+import { attendee, AwsConfig, awsConfig, effectiveAwsRegion, effectiveGcpRegion, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
 import { checkAttendees } from './attendees';
+import { checkPins, checkPlacementLists, checkZones, pinLists } from './placement-rules';
+import { derivedZones } from '../model/zones';
 
 /** The outcome of validating a raw lab config. */
 export type ValidationResult =
@@ -52,6 +54,8 @@ export function validateConfig(raw: unknown): ValidationResult {
     ...(gcp ? checkGcp(gcp) : []),
     ...(gcpDatapath ? checkGcpDatapath(gcpDatapath) : []),
   ];
+  // Pins are checked against the lists once both clouds' lists are valid.
+  if (parsed.success && problems.length === 0 && Array.isArray(attendees)) problems.push(...checkPins(parsed.data.attendees ?? [], pinLists(parsed.data)));
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
   return { ok: true, config: parsed.data, notes: datapathNotes(parsed.data) };
 }
@@ -158,10 +162,12 @@ function allowedKeysAt(raw: unknown, path: readonly PropertyKey[]): string[] {
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let current: z.ZodType = schema;
-  while (current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional) {
-    current = current.unwrap() as z.ZodType;
+  for (;;) {
+    if (current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional) current = current.unwrap() as z.ZodType;
+    // A section whose defaults depend on its other fields (aws, gcp) is its object piped into a transform.
+    else if (current instanceof z.ZodPipe) current = current.in as z.ZodType;
+    else return current;
   }
-  return current;
 }
 
 function duplicates<T>(values: readonly T[]): T[] {
@@ -196,25 +202,22 @@ function checkOverlaps(blocks: readonly NamedCidr[]): ConfigProblem[] {
 /** The AWS section's cross-field rules, each on the fields it reads when those are valid. */
 function checkAws(fields: Fields<AwsConfig>): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const zones = need(fields, 'region', 'availabilityZones');
-  zones?.availabilityZones.forEach((az, i) => {
-    if (!az.startsWith(zones.region) || az.length !== zones.region.length + 1) {
-      problems.push({
-        path: `aws.availabilityZones[${i}]`,
-        value: az,
-        reason: `is not in region "${zones.region}"; use zones such as "${zones.region}a" and "${zones.region}b", or change aws.region`,
-      });
-    }
-  });
+  const lists = need(fields, 'region', 'regions', 'accounts', 'availabilityZones');
+  if (lists) problems.push(...checkPlacementLists('aws', { region: lists.region, regions: lists.regions, zones: lists.availabilityZones, places: lists.accounts?.map((a) => a.id) }));
+  // The region and zones as the config means them: the zones given, or the region's from the zone table.
+  const region = need(fields, 'region', 'regions') ? effectiveAwsRegion(fields.valid) : undefined;
+  const given = need(fields, 'availabilityZones')?.availabilityZones;
+  if (region !== undefined && given) problems.push(...checkZones('aws', region, given));
   const admins = need(fields, 'clusterAdminArns')?.clusterAdminArns ?? [];
   for (const arn of new Set(duplicates(admins))) {
     problems.push({ path: 'aws.clusterAdminArns', value: admins, reason: `lists "${arn}" more than once; list each ARN once` });
   }
-  for (const az of new Set(duplicates(zones?.availabilityZones ?? []))) {
-    problems.push({ path: 'aws.availabilityZones', value: zones!.availabilityZones, reason: `lists "${az}" more than once; list each zone once` });
+  for (const az of new Set(duplicates(given ?? []))) {
+    problems.push({ path: 'aws.availabilityZones', value: given, reason: `lists "${az}" more than once; list each zone once` });
   }
-  const network = need(fields, 'vpcCidr', 'availabilityZones', 'publicSubnetCidrs', 'privateSubnetCidrs');
-  if (network) problems.push(...checkAwsNetwork(network, need(fields, 'nodeInstanceType', 'nodeCount')));
+  const zones = region === undefined ? undefined : given ?? derivedZones('aws', region);
+  const network = need(fields, 'vpcCidr', 'publicSubnetCidrs', 'privateSubnetCidrs');
+  if (network && zones) problems.push(...checkAwsNetwork({ ...network, availabilityZones: zones }, need(fields, 'nodeInstanceType', 'nodeCount')));
   return problems;
 }
 
@@ -306,19 +309,19 @@ function checkAwsNetwork(
 /** The GKE section's cross-field rules, each on the fields it reads when those are valid. */
 function checkGcp(fields: Fields<GcpConfig>): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const zones = need(fields, 'region', 'zones');
-  zones?.zones.forEach((zone, i) => {
-    if (!zone.startsWith(`${zones.region}-`)) {
-      problems.push({ path: `gcp.zones[${i}]`, value: zone, reason: `is not in region "${zones.region}"; use zones such as "${zones.region}-a", or change gcp.region` });
-    }
-  });
-  for (const zone of new Set(duplicates(zones?.zones ?? []))) {
-    problems.push({ path: 'gcp.zones', value: zones!.zones, reason: `lists "${zone}" more than once; list each zone once` });
+  const lists = need(fields, 'project', 'projects', 'region', 'regions', 'zones');
+  if (lists) problems.push(...checkPlacementLists('gcp', { region: lists.region, regions: lists.regions, zones: lists.zones, places: lists.projects, place: lists.project }));
+  const region = need(fields, 'region', 'regions') ? effectiveGcpRegion(fields.valid) : undefined;
+  const given = need(fields, 'zones')?.zones;
+  if (region !== undefined && given) problems.push(...checkZones('gcp', region, given));
+  for (const zone of new Set(duplicates(given ?? []))) {
+    problems.push({ path: 'gcp.zones', value: given, reason: `lists "${zone}" more than once; list each zone once` });
   }
+  const zones = region === undefined ? undefined : given ?? derivedZones('gcp', region);
   const gcp = fields.valid;
   const ranges: NamedCidr[] = (['nodeSubnetCidr', 'podCidr', 'serviceCidr'] as const).flatMap((key) => (gcp[key] !== undefined ? [{ path: `gcp.${key}`, block: cidr(gcp[key]) }] : []));
   problems.push(...checkOverlaps(ranges));
-  const nodeCount = need(fields, 'nodeCount', 'zones');
+  const nodeCount = zones && need(fields, 'nodeCount') ? { nodeCount: fields.valid.nodeCount!, zones } : undefined;
   const totalNodes = nodeCount ? nodeCount.nodeCount * nodeCount.zones.length : undefined;
   if (gcp.nodeSubnetCidr !== undefined) {
     const nodes = cidr(gcp.nodeSubnetCidr);

@@ -197,3 +197,34 @@ export interface ExposureOutput {
 export function exposureOutputName(mode: ExposureMode): string {
   return `exposure_${mode.replace(/-/g, '_')}`;
 }
+
+/**
+ * The `placement` output every stack of an environment exports when the config places environments
+ * (any of aws.regions, aws.accounts, gcp.regions, gcp.projects, placement, a pin): where the stack's
+ * cloud resources are. Absent otherwise (the synthesized stacks stay as they were). Read back from
+ * state, it says where a deployed environment is.
+ */
+export type PlacementOutput =
+  | {
+      readonly cloud: 'aws';
+      /** `<account id>/<region>`, or `host/<region>` for the account of the host's credentials. */
+      readonly slot: string;
+      /** The account id, or `host`. */
+      readonly account: string;
+      readonly region: string;
+      readonly zones: readonly string[];
+    }
+  | {
+      readonly cloud: 'gcp';
+      /** `<project>/<region>`. */
+      readonly slot: string;
+      readonly project: string;
+      readonly region: string;
+      readonly zones: readonly string[];
+    };
+
+/** Name of the optional placement output (see {@link PlacementOutput}). */
+export const PLACEMENT_OUTPUT = 'placement';
+
+/** Its description, as `terraform output` shows it. */
+export const PLACEMENT_OUTPUT_DESCRIPTION = "Where this environment's stacks of this cloud are: its slot (account or project x region), region and zones";

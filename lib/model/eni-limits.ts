@@ -29,6 +29,28 @@ export const ENI_LIMITS: Readonly<Record<string, EniLimits>> = {
   'r5.large': { maxEnis: 3, ipv4PerEni: 10 },
 };
 
+/**
+ * vCPUs of the same instance types (EC2 `DescribeInstanceTypes`, `VCpuInfo.DefaultVCpus`; the Amazon EC2
+ * Instance Types guide's specification tables list the same), for the EC2 vCPU quota an environment's
+ * nodes take: node count x vCPUs. A test keeps its keys those of {@link ENI_LIMITS}.
+ */
+export const INSTANCE_VCPUS: Readonly<Record<string, number>> = {
+  't3.small': 2,
+  't3.medium': 2,
+  't3.large': 2,
+  't3.xlarge': 4,
+  't3a.medium': 2,
+  't3a.large': 2,
+  'm5.large': 2,
+  'm5.xlarge': 4,
+  'm6i.large': 2,
+  'm6i.xlarge': 4,
+  'm7i.large': 2,
+  'c5.large': 2,
+  'c6i.large': 2,
+  'r5.large': 2,
+};
+
 /** Instance types hoplab knows the ENI limits of, sorted. */
 export const KNOWN_INSTANCE_TYPES: readonly string[] = Object.keys(ENI_LIMITS).sort();
 

@@ -6,7 +6,8 @@ import { awsDataplane } from '../model/datapaths';
 import { ENI_LIMITS, vpcCniMaxPods } from '../model/eni-limits';
 import { LabConfig } from '../config/schema';
 import { LabEnvironment } from '../config/environments';
-import { AWS_CLUSTER_OUTPUT_DESCRIPTIONS, AWS_CLUSTER_OUTPUTS, AwsClusterStackOutputs, CLUSTER_OUTPUTS } from '../model/contract';
+import { AWS_CLUSTER_OUTPUT_DESCRIPTIONS, AWS_CLUSTER_OUTPUTS, AwsClusterStackOutputs, CLUSTER_OUTPUTS, PLACEMENT_OUTPUT, PLACEMENT_OUTPUT_DESCRIPTION } from '../model/contract';
+import { AwsSlot, placementOutput } from '../model/slots';
 import { AwsEmulator, emulatorProviderSettings } from '../constructs/aws/emulator';
 import { Cilium, CILIUM_AGENT_NOT_READY_TAINT } from '../constructs/aws/cilium';
 import { CiliumOperatorRole } from '../constructs/aws/cilium-operator-role';
@@ -36,6 +37,13 @@ export interface AwsClusterStackProps {
    * @default - real AWS
    */
   readonly emulator?: AwsEmulator;
+  /**
+   * The slot the environment is placed in (lib/lab/placement): its region and zones, and the role the
+   * provider assumes in its account (`assume_role`, with the host's credentials; the state backend
+   * does not change). Given, the stack also exports `placement`.
+   * @default - the config's aws.region and aws.availabilityZones, the host's account, no `placement` output
+   */
+  readonly slot?: AwsSlot;
 }
 
 /**
@@ -56,16 +64,24 @@ export class AwsClusterStack extends TerraformStack {
   public readonly attendeeAccess?: EksAttendeeAccess;
   /** The explicit denies attached to every in-cluster role (controller, VPC CNI or Cilium operator): this environment's resources only. */
   public readonly fence: EnvironmentFence;
+  /** The slot the stack is placed in, when placement is configured (the `-lb` stack's providers follow it). */
+  public readonly slot?: AwsSlot;
+  /** The region of the stack's resources: the slot's, else aws.region. */
+  public readonly region: string;
 
   constructor(scope: Construct, id: string, props: AwsClusterStackProps) {
     super(scope, id);
-    const { config } = props;
-    const aws = config.aws;
+    const { config, slot } = props;
+    // The slot's region and zones in place of the config's, when placed.
+    const aws = slot ? { ...config.aws, region: slot.region, availabilityZones: [...slot.zones] } : config.aws;
     const names = labNames(config);
+    this.slot = slot;
+    this.region = aws.region;
 
     new AwsProvider(this, 'aws', {
       region: aws.region,
       defaultTags: [{ tags: labTags(config, id) }],
+      ...(slot?.account ? { assumeRole: [{ roleArn: slot.account.roleArn }] } : {}),
       ...(props.emulator ? emulatorProviderSettings(props.emulator) : {}),
     });
 
@@ -123,7 +139,7 @@ export class AwsClusterStack extends TerraformStack {
     }
     this.addonsLeftOut = props.emulator ? [...ADDONS_LEFT_OUT_IN_EMULATOR] : [];
     // The CNI (and kube-proxy) must run before nodes join, or nodes stay NotReady and the node group never becomes ACTIVE.
-    const beforeNodes = cilium ? [this.addCilium(config, clusterName).release] : this.addVpcCniAndKubeProxy(config, clusterName, props.emulator === undefined);
+    const beforeNodes = cilium ? [this.addCilium(config, clusterName, aws.region, slot?.account?.roleArn).release] : this.addVpcCniAndKubeProxy(config, clusterName, props.emulator === undefined);
 
     const nodes = new EksNodeGroup(this, 'nodes', {
       clusterName,
@@ -178,6 +194,7 @@ export class AwsClusterStack extends TerraformStack {
     for (const [name, value] of Object.entries(outputs)) {
       new TerraformOutput(this, name, { value, description: AWS_CLUSTER_OUTPUT_DESCRIPTIONS[name as keyof AwsClusterStackOutputs] });
     }
+    if (slot) new TerraformOutput(this, PLACEMENT_OUTPUT, { value: placementOutput(slot), description: PLACEMENT_OUTPUT_DESCRIPTION });
   }
 
   /**
@@ -205,7 +222,7 @@ export class AwsClusterStack extends TerraformStack {
   }
 
   /** Cilium (ENI mode, kube-proxy replacement) with its operator's IRSA role, instead of the vpc-cni and kube-proxy add-ons. */
-  private addCilium(config: LabConfig, clusterName: string): Cilium {
+  private addCilium(config: LabConfig, clusterName: string, region: string, roleArn: string | undefined): Cilium {
     const operatorRole = new CiliumOperatorRole(this, 'cilium-operator-role', {
       clusterName: labNames(config).eksCluster,
       oidcProviderArn: this.cluster.oidcProviderArn,
@@ -214,7 +231,8 @@ export class AwsClusterStack extends TerraformStack {
     });
     return new Cilium(this, 'cilium', {
       clusterName,
-      region: config.aws.region,
+      region,
+      roleArn,
       endpoint: this.cluster.cluster.endpoint,
       certificateAuthorityData: this.cluster.cluster.certificateAuthority.get(0).data,
       operatorRoleArn: operatorRole.roleArn,

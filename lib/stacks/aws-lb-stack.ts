@@ -1,4 +1,4 @@
-import { Annotations, TerraformStack } from 'cdktf';
+import { Annotations, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { LabEnvironment } from '../config/environments';
 import { exposureBackends } from '../model/exposure-facts';
@@ -16,6 +16,8 @@ import { APP_NAMESPACE_POD_SECURITY, podSecurityLabels, podSecurityVersion } fro
 import { ATTENDEE_KUBERNETES_GROUP } from '../model/identities';
 import { APP_NAMESPACE } from '../model/names';
 import { labTags } from '../model/tags';
+import { PLACEMENT_OUTPUT, PLACEMENT_OUTPUT_DESCRIPTION } from '../model/contract';
+import { placementOutput } from '../model/slots';
 import { CILIUM_AGENT_IMAGE, kubectlImage } from '../model/versions';
 import { AwsClusterStack } from './aws-cluster-stack';
 import { Exposure, ExposureProps } from '../constructs/exposure';
@@ -66,11 +68,14 @@ export class AwsLbStack extends TerraformStack {
     const { config, cluster } = props;
     const eks = cluster.cluster;
 
+    // In the cluster's slot: its region, and its account's role for the token when placed in one of aws.accounts.
+    const region = cluster.region;
     this.providers = new EksProviders(this, 'providers', {
       clusterName: eks.clusterName,
       endpoint: eks.cluster.endpoint,
       certificateAuthorityData: eks.cluster.certificateAuthority.get(0).data,
-      region: config.aws.region,
+      region,
+      roleArn: cluster.slot?.account?.roleArn,
     });
 
     // Before the controller: it turns its ALB Gateway controller on only if the CRDs exist when it starts.
@@ -82,7 +87,7 @@ export class AwsLbStack extends TerraformStack {
       ...(this.gatewayApiCrds ? { dependsOn: [this.gatewayApiCrds.release] } : {}),
       chartVersion: config.aws.loadBalancerController.chartVersion,
       clusterName: eks.clusterName,
-      region: config.aws.region,
+      region,
       vpcId: cluster.vpc.vpcId,
       roleArn: cluster.lbControllerRoleArn,
       defaultTags: labTags(config, id),
@@ -140,6 +145,8 @@ export class AwsLbStack extends TerraformStack {
     if (config.attendee?.aws) {
       this.attendeeRbac = new AttendeeRbac(this, 'attendee-rbac', { subject: { kind: 'Group', name: ATTENDEE_KUBERNETES_GROUP }, namespace: this.app.namespace, viewAndEdit: false });
     }
+
+    if (cluster.slot) new TerraformOutput(this, PLACEMENT_OUTPUT, { value: placementOutput(cluster.slot), description: PLACEMENT_OUTPUT_DESCRIPTION });
 
     if (config.app.replicas >= config.aws.nodeCount) {
       Annotations.of(this).addWarning(

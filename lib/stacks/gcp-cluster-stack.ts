@@ -3,7 +3,8 @@ import { Construct } from 'constructs';
 import { gcpDataplane } from '../model/datapaths';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix, gkePerNodeRangeSize } from '../model/gke-limits';
 import { LabEnvironment } from '../config/environments';
-import { CLUSTER_OUTPUTS, GCP_CLUSTER_OUTPUT_DESCRIPTIONS, GCP_CLUSTER_OUTPUTS, GcpClusterStackOutputs } from '../model/contract';
+import { CLUSTER_OUTPUTS, GCP_CLUSTER_OUTPUT_DESCRIPTIONS, GCP_CLUSTER_OUTPUTS, GcpClusterStackOutputs, PLACEMENT_OUTPUT, PLACEMENT_OUTPUT_DESCRIPTION } from '../model/contract';
+import { GcpSlot, placementOutput } from '../model/slots';
 import { GkeAttendeeIam } from '../constructs/gcp/gke-attendee-iam';
 import { GkeCluster, gkeLocation } from '../constructs/gcp/gke-cluster';
 import { GkeHealthCheckFirewall } from '../constructs/gcp/gke-health-check-firewall';
@@ -20,6 +21,12 @@ import { labTags } from '../model/tags';
 export interface GcpClusterStackProps {
   /** The validated config of this environment (with its attendee's identities, in a workshop). Required. */
   readonly config: LabEnvironment;
+  /**
+   * The slot the environment is placed in (lib/lab/placement): the google provider's project and
+   * region, and the zones. Given, the stack also exports `placement`.
+   * @default - the config's gcp.project, gcp.region and gcp.zones, no `placement` output
+   */
+  readonly slot?: GcpSlot;
 }
 
 /**
@@ -45,11 +52,20 @@ export class GcpClusterStack extends TerraformStack {
    * object and load balancer that uses it.
    */
   public readonly securityPolicy?: GkeSourceSecurityPolicy;
+  /** The slot the stack is placed in, when placement is configured (the `-lb` stack's providers follow it). */
+  public readonly slot?: GcpSlot;
+  /** The project and region of the stack's resources: the slot's, else the config's. */
+  public readonly project: string;
+  public readonly region: string;
 
   constructor(scope: Construct, id: string, props: GcpClusterStackProps) {
     super(scope, id);
-    const { config } = props;
-    const gcp = config.gcp;
+    const { config, slot } = props;
+    // The slot's project, region and zones in place of the config's, when placed.
+    const gcp = slot ? { ...config.gcp, project: slot.project, region: slot.region, zones: [...slot.zones] } : config.gcp;
+    this.slot = slot;
+    this.project = gcp.project;
+    this.region = gcp.region;
     const names = labNames(config);
     const nodeTag = `${names.gkeCluster}-node`;
 
@@ -149,5 +165,6 @@ export class GcpClusterStack extends TerraformStack {
     for (const [name, value] of Object.entries(outputs)) {
       new TerraformOutput(this, name, { value, description: GCP_CLUSTER_OUTPUT_DESCRIPTIONS[name as keyof GcpClusterStackOutputs] });
     }
+    if (slot) new TerraformOutput(this, PLACEMENT_OUTPUT, { value: placementOutput(slot), description: PLACEMENT_OUTPUT_DESCRIPTION });
   }
 }

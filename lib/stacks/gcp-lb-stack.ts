@@ -1,4 +1,4 @@
-import { Fn, TerraformStack } from 'cdktf';
+import { Fn, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { LabEnvironment } from '../config/environments';
 import { ExposureMode } from '../model/modes';
@@ -16,6 +16,8 @@ import { CILIUM_AGENT_IMAGE } from '../model/versions';
 import { isRefusal, parseGcpMember } from '../model/identities';
 import { APP_NAMESPACE } from '../model/names';
 import { labTags } from '../model/tags';
+import { PLACEMENT_OUTPUT, PLACEMENT_OUTPUT_DESCRIPTION } from '../model/contract';
+import { placementOutput } from '../model/slots';
 import { GcpClusterStack } from './gcp-cluster-stack';
 import { Exposure } from '../constructs/exposure';
 import { composeExposures } from './compose-exposures';
@@ -60,8 +62,8 @@ export class GcpLbStack extends TerraformStack {
     new GkeProviders(this, 'providers', {
       endpoint: cluster.cluster.endpoint,
       caCertificate: cluster.cluster.caCertificate,
-      project: config.gcp.project,
-      region: config.gcp.region,
+      project: cluster.project,
+      region: cluster.region,
       credentials: config.gcp.kubernetesCredentials,
       labels: labTags(config, id),
     });
@@ -109,6 +111,8 @@ export class GcpLbStack extends TerraformStack {
       outputDescription: (mode) => `The ${mode} exposure of ${config.name} on GKE`,
     });
     for (const exposure of exposures) this.exposures[exposure.mode] = exposure;
+
+    if (cluster.slot) new TerraformOutput(this, PLACEMENT_OUTPUT, { value: placementOutput(cluster.slot), description: PLACEMENT_OUTPUT_DESCRIPTION });
 
     // GKE knows a Google account (or service account) in RBAC by its email: a User subject.
     if (config.attendee?.gcp !== undefined) {

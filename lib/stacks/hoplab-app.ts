@@ -8,6 +8,8 @@ import { LOCAL_CHARTS_FOLDER } from '../constructs/k8s/local-chart';
 import { LabConfig } from '../config/schema';
 import { labEnvironments } from '../config/environments';
 import { labNames } from '../model/names';
+import { AwsSlot, GcpSlot } from '../model/slots';
+import { placementConfigured } from '../config/placement-rules';
 import { AwsClusterStack } from './aws-cluster-stack';
 import { AwsLbStack } from './aws-lb-stack';
 import { GcpClusterStack } from './gcp-cluster-stack';
@@ -42,9 +44,19 @@ export interface AddLabOptions {
    * @default - `.hoplab/emulator` under the current directory
    */
   readonly emulatorStateDir?: string;
+  /**
+   * Each environment's slot per cloud, from placement (`placeLab`, lib/lab/placement): its stacks take
+   * their region, zones, account role and project from it, and export `placement`. Required when the
+   * config places environments (aws.regions, aws.accounts, gcp.regions, gcp.projects, placement, a pin).
+   * @default - every environment in aws.region and gcp.project, no `placement` output (a config without placement)
+   */
+  readonly slots?: { readonly aws: ReadonlyMap<string, AwsSlot>; readonly gcp: ReadonlyMap<string, GcpSlot> };
 }
 
 export function addLab(app: App, config: LabConfig, options: AddLabOptions = {}): LabStacks[] {
+  if (placementConfigured(config) && !options.slots) {
+    throw new Error('addLab: this config places environments (aws.regions, aws.accounts, gcp.regions, gcp.projects, placement or a pin): pass the slots of placeLab (lib/lab/placement)');
+  }
   return labEnvironments(config).map((env) => {
     const names = labNames(env);
     const emulatorState: EmulatorState | undefined = options.awsEmulator ? { endpoint: options.awsEmulator.endpoint, stateDir: resolve(options.emulatorStateDir ?? EMULATOR_STATE_DIR) } : undefined;
@@ -52,9 +64,14 @@ export function addLab(app: App, config: LabConfig, options: AddLabOptions = {})
       addStateBackend(stack, env.backend, name, emulatorState);
       return stack;
     };
-    const awsCluster = withBackend(new AwsClusterStack(app, names.awsClusterStack, { config: env, emulator: options.awsEmulator }), names.awsClusterStack);
+    const slot = <S>(slots: ReadonlyMap<string, S> | undefined): S | undefined => {
+      const placed = slots?.get(env.name);
+      if (slots && !placed) throw new Error(`addLab: no slot for environment ${env.name}`);
+      return placed;
+    };
+    const awsCluster = withBackend(new AwsClusterStack(app, names.awsClusterStack, { config: env, emulator: options.awsEmulator, slot: slot(options.slots?.aws) }), names.awsClusterStack);
     const awsLb = withBackend(new AwsLbStack(app, names.awsLbStack, { config: env, cluster: awsCluster }), names.awsLbStack);
-    const gcpCluster = withBackend(new GcpClusterStack(app, names.gcpClusterStack, { config: env }), names.gcpClusterStack);
+    const gcpCluster = withBackend(new GcpClusterStack(app, names.gcpClusterStack, { config: env, slot: slot(options.slots?.gcp) }), names.gcpClusterStack);
     const gcpLb = withBackend(new GcpLbStack(app, names.gcpLbStack, { config: env, cluster: gcpCluster }), names.gcpLbStack);
     return { env: env.name, awsCluster, awsLb, gcpCluster, gcpLb };
   });

@@ -10,10 +10,10 @@ beforeAll(() => {
   execFileSync(process.execPath, ['scripts/build.mjs', 'hoplab'], { cwd: ROOT });
 });
 
-function runIn(files: Record<string, string>) {
+function runIn(files: Record<string, string>, extra: NodeJS.ProcessEnv = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'hoplab-cli-'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
-  const env = { ...process.env };
+  const env = { ...process.env, ...extra };
   delete env.HOPLAB_CONFIG;
   delete env.CDKTF_OUTDIR;
   const result = spawnSync(process.execPath, [APP], { cwd, env, encoding: 'utf8' });
@@ -35,7 +35,7 @@ describe('npm run synth (dist/hoplab.js)', () => {
     const result = runIn({ 'hoplab.config.yaml': 'attendees: [a1, a2, a3, a4, a5, a6]\n' });
     expect(result.status).toBe(0);
     expect(result.stderr.split('\n')).toContain(
-      "hoplab: note: VPCs per Region: 6 environments need 6 in us-east-1, over AWS's default limit of 5: a default limit, not your account's; Service Quotas vpc L-F678F1CE (npx hoplab preflight checks your own)",
+      "hoplab: note: VPCs per Region: 6 environments need 6 in us-east-1, 7 with the default VPC of every region of a fresh account (1), over AWS's default limit of 5: a default limit, not your account's; Service Quotas vpc L-F678F1CE (npx hoplab preflight checks your own)",
     );
     expect(result.stdout).toMatch(/^hoplab: synthesized 24 stacks for 6 environments/);
   });
@@ -81,5 +81,30 @@ describe('npm run synth (dist/hoplab.js)', () => {
     const result = runIn({ 'hoplab.config.yaml': 'gcp:\n  dataplaneV2: true\n' });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('  - gcp.dataplaneV2: true was replaced by gcp.datapath; write gcp.datapath: "dataplane-v2" instead (allowed: legacy, dataplane-v2)');
+  });
+
+  test('GIVEN 30 attendees over 8 AWS regions and 8 GCP projects WHEN synthesized THEN no quota note, and stdout shows where each went, every line within 80 columns', () => {
+    const attendees = Array.from({ length: 30 }, (_, i) => `a${String(i + 1).padStart(2, '0')}`);
+    const config = {
+      attendees,
+      aws: { regions: ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'eu-west-1', 'eu-west-2', 'eu-central-1', 'ap-southeast-2'] },
+      gcp: { projects: Array.from({ length: 8 }, (_, i) => `hoplab-ws-${i + 1}`) },
+    };
+    const result = runIn({ 'hoplab.config.json': JSON.stringify(config) }, { COLUMNS: '80' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^hoplab: synthesized 120 stacks for 30 environments/);
+    expect(lines[1]).toBe('Placement of 30 environments:');
+    expect(lines).toContain('| host/ap-southeast-2 | 2/4  | a29, a30 | 3/5  | 3/5  | 12    |');
+    // Every line of the placement (the first names the config's path, as before).
+    expect(lines.slice(1).filter((l) => l.length > 80)).toEqual([]);
+  });
+
+  test('GIVEN 30 attendees and two regions WHEN synthesized THEN it exits 1 naming how many fit, and writes nothing', () => {
+    const result = runIn({ 'hoplab.config.yaml': `attendees: [${Array.from({ length: 30 }, (_, i) => `a${i + 1}`).join(', ')}]\naws: { regions: [us-east-1, us-east-2] }\n` });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('aws.regions: ["us-east-1","us-east-2"] hold 8 of the 30 environments on AWS');
+    expect(existsSync(join(result.cwd, 'cdktf.out', 'stacks'))).toBe(false);
   });
 });

@@ -122,7 +122,7 @@ const CASES: [string, unknown, string[]][] = [
   [
     'a misspelt field',
     { attendees: [{ name: 'bob', awz: ANN.aws }] },
-    ['attendees[0].awz: "arn:aws:iam::123456789012:role/ann" is in an unknown field "awz": did you mean "aws"? (allowed fields here: name, aws, gcp)'],
+    ['attendees[0].awz: "arn:aws:iam::123456789012:role/ann" is in an unknown field "awz": did you mean "aws"? (allowed fields here: name, aws, gcp, placement)'],
   ],
   [
     'an object attendee named like a plain one',

@@ -57,7 +57,7 @@ const RANGE_CASES: [string, Record<string, unknown>, string[]][] = [
   [
     'a zone of another region',
     { zones: ['us-central1-a', 'europe-west1-b'] },
-    ['gcp.zones[1]: "europe-west1-b" is not in region "us-central1"; use zones such as "us-central1-a", or change gcp.region'],
+    ['gcp.zones[1]: "europe-west1-b" is not in region "us-central1", whose zones are us-central1-a, us-central1-b, us-central1-c and us-central1-f: use those, or change gcp.region'],
   ],
   ['Pod range with host bits', { podCidr: '10.20.1.0/16' }, ['gcp.podCidr: "10.20.1.0/16" has host bits set; the network address of that block is "10.20.0.0/16"']],
   [
@@ -76,7 +76,7 @@ describe('gcp config validation', () => {
     ['the defaults', {}],
     ['a /24 Pod range for 2 nodes at 110 Pods', { podCidr: '10.20.0.0/23', nodeCount: 2 }],
     ['256 max Pods (/23 per node) on 3 nodes in a /21', { maxPodsPerNode: 256, podCidr: '10.20.0.0/21' }],
-    ['four zones', { region: 'europe-west1', zones: ['europe-west1-b', 'europe-west1-c', 'europe-west1-d', 'europe-west1-e'], nodeCount: 1 }],
+    ['four zones', { region: 'us-central1', zones: ['us-central1-a', 'us-central1-b', 'us-central1-c', 'us-central1-f'], nodeCount: 1 }],
     ['access-token credentials', { kubernetesCredentials: 'access-token' }],
   ])('GIVEN %s WHEN validated THEN it is accepted', (_name, gcp) => {
     expect(messages({ gcp })).toEqual([]);

@@ -16,13 +16,13 @@ const CASES: [string, unknown, string[]][] = [
   [
     'unknown top',
     { nmae: 'x' },
-    ['nmae: "x" is in an unknown field "nmae": did you mean "name"? (allowed fields here: name, exposures, aws, gcp, app, workshop, attendees, allowWorldOpenEndpoints, backend, deploy)'],
+    ['nmae: "x" is in an unknown field "nmae": did you mean "name"? (allowed fields here: name, exposures, aws, gcp, app, workshop, attendees, placement, allowWorldOpenEndpoints, backend, deploy)'],
   ],
   [
     'unknown aws',
     { aws: { vpcCIDR: '10.0.0.0/16' } },
     [
-      'aws.vpcCIDR: "10.0.0.0/16" is in an unknown field "vpcCIDR": did you mean "vpcCidr"? (allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController, datapath, cilium)',
+      'aws.vpcCIDR: "10.0.0.0/16" is in an unknown field "vpcCIDR": did you mean "vpcCidr"? (allowed fields here: region, regions, accounts, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController, datapath, cilium)',
     ],
   ],
   ['not object', 'hello', ['(config): "hello" must be an object of lab settings (see schema/hoplab.config.schema.json)']],
@@ -42,7 +42,7 @@ const CASES: [string, unknown, string[]][] = [
   [
     'az region',
     { aws: { availabilityZones: ['us-east-1a', 'us-west-2b'] } },
-    ['aws.availabilityZones[1]: "us-west-2b" is not in region "us-east-1"; use zones such as "us-east-1a" and "us-east-1b", or change aws.region'],
+    ['aws.availabilityZones[1]: "us-west-2b" is not in region "us-east-1", whose zones are us-east-1a, us-east-1b, us-east-1c, us-east-1d, us-east-1e and us-east-1f: use those, or change aws.region'],
   ],
   ['az dup', { aws: { availabilityZones: ['us-east-1a', 'us-east-1a'] } }, ['aws.availabilityZones: ["us-east-1a","us-east-1a"] lists "us-east-1a" more than once; list each zone once']],
   ['az shape', { aws: { availabilityZones: ['us-east-1a', 'east'] } }, ['aws.availabilityZones[1]: "east" is not an availability zone name; use one such as "us-east-1a"']],
@@ -127,7 +127,11 @@ const CASES: [string, unknown, string[]][] = [
   ],
   ['gcp region', { gcp: { region: 'us central' } }, ['gcp.region: "us central" is not a Google Cloud region name; use one such as "us-central1" or "europe-west1"']],
   ['gcp zone shape', { gcp: { zones: ['uscentral1a'] } }, ['gcp.zones[0]: "uscentral1a" is not a Google Cloud zone name; use one such as "us-central1-a"']],
-  ['gcp zone region', { gcp: { zones: ['us-east1-b'] } }, ['gcp.zones[0]: "us-east1-b" is not in region "us-central1"; use zones such as "us-central1-a", or change gcp.region']],
+  [
+    'gcp zone region',
+    { gcp: { zones: ['us-east1-b'] } },
+    ['gcp.zones[0]: "us-east1-b" is not in region "us-central1", whose zones are us-central1-a, us-central1-b, us-central1-c and us-central1-f: use those, or change gcp.region'],
+  ],
   ['gcp zone dup', { gcp: { zones: ['us-central1-a', 'us-central1-a'] } }, ['gcp.zones: ["us-central1-a","us-central1-a"] lists "us-central1-a" more than once; list each zone once']],
   ['gcp zones empty', { gcp: { zones: [] } }, ['gcp.zones: [] must list at least one zone (e.g. ["us-central1-a"])']],
   ['gcp overlap', { gcp: { podCidr: '10.10.0.0/16' } }, ['gcp.podCidr: "10.10.0.0/16" overlaps gcp.nodeSubnetCidr (10.10.0.0/20); give each range its own addresses']],
@@ -281,7 +285,7 @@ const CASES: [string, unknown, string[]][] = [
     'unknown key unrelated',
     { aws: { owner: 'me' } },
     [
-      'aws.owner: "me" is in an unknown field "owner"; allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController, datapath, cilium. Check its spelling or remove it',
+      'aws.owner: "me" is in an unknown field "owner"; allowed fields here: region, regions, accounts, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController, datapath, cilium. Check its spelling or remove it',
     ],
   ],
   [
@@ -294,14 +298,14 @@ const CASES: [string, unknown, string[]][] = [
     'unknown key typo',
     { aws: { datapth: 'ipvs' } },
     [
-      'aws.datapth: "ipvs" is in an unknown field "datapth": did you mean "datapath"? (allowed fields here: region, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController, datapath, cilium)',
+      'aws.datapth: "ipvs" is in an unknown field "datapth": did you mean "datapath"? (allowed fields here: region, regions, accounts, availabilityZones, vpcCidr, publicSubnetCidrs, privateSubnetCidrs, natGateways, kubernetesVersion, nodeInstanceType, nodeCount, endpointPublicAccessCidrs, clusterAdminArns, loadBalancerController, datapath, cilium)',
     ],
   ],
   [
     'unknown top-level key typo',
     { attendee: ['ann'] },
     [
-      'attendee: ["ann"] is in an unknown field "attendee": did you mean "attendees"? (allowed fields here: name, exposures, aws, gcp, app, workshop, attendees, allowWorldOpenEndpoints, backend, deploy)',
+      'attendee: ["ann"] is in an unknown field "attendee": did you mean "attendees"? (allowed fields here: name, exposures, aws, gcp, app, workshop, attendees, placement, allowWorldOpenEndpoints, backend, deploy)',
     ],
   ],
   [
@@ -313,7 +317,7 @@ const CASES: [string, unknown, string[]][] = [
     'section not an object',
     { gcp: ['us-central1'] },
     [
-      'gcp: ["us-central1"] must be an object of settings; allowed fields: project, region, zones, nodeSubnetCidr, podCidr, serviceCidr, releaseChannel, kubernetesVersion, machineType, nodeCount, maxPodsPerNode, datapath, observability, masterAuthorizedCidrs, kubernetesCredentials',
+      'gcp: ["us-central1"] must be an object of settings; allowed fields: project, projects, region, regions, zones, nodeSubnetCidr, podCidr, serviceCidr, releaseChannel, kubernetesVersion, machineType, nodeCount, maxPodsPerNode, datapath, observability, masterAuthorizedCidrs, kubernetesCredentials',
     ],
   ],
 ];
@@ -365,9 +369,9 @@ describe('validateConfig', () => {
       gcp: { region: 'europe-west1', zones: ['us-central1-a'], podCidr: '10.20.0.0/24' },
     });
     expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual([
-      'aws.availabilityZones[1]: "eu-west-1b" is not in region "us-east-1"; use zones such as "us-east-1a" and "us-east-1b", or change aws.region',
+      'aws.availabilityZones[1]: "eu-west-1b" is not in region "us-east-1", whose zones are us-east-1a, us-east-1b, us-east-1c, us-east-1d, us-east-1e and us-east-1f: use those, or change aws.region',
       'aws.publicSubnetCidrs[1]: "10.0.224.0/24" overlaps aws.publicSubnetCidrs[0] (10.0.224.0/23); give each range its own addresses',
-      'gcp.zones[0]: "us-central1-a" is not in region "europe-west1"; use zones such as "europe-west1-a", or change gcp.region',
+      'gcp.zones[0]: "us-central1-a" is not in region "europe-west1", whose zones are europe-west1-b, europe-west1-c and europe-west1-d: use those, or change gcp.region',
       'gcp.podCidr: "10.20.0.0/24" holds 1 node at 110 max Pods per node (a /24 alias range each) but 3 nodes are configured (gcp.nodeCount 3 x 1 zone); use a larger range, fewer nodes or a lower gcp.maxPodsPerNode',
     ]);
   });
@@ -382,7 +386,7 @@ describe('validateConfig', () => {
     expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual([
       'aws.nodeCount: 0 must be at least 1 nodes (allowed: 1 to 50)',
       'gcp.nodeCount: 0 must be at least 1 nodes per zone (allowed: 1 to 50)',
-      'aws.availabilityZones[1]: "us-east-2b" is not in region "us-east-1"; use zones such as "us-east-1a" and "us-east-1b", or change aws.region',
+      'aws.availabilityZones[1]: "us-east-2b" is not in region "us-east-1", whose zones are us-east-1a, us-east-1b, us-east-1c, us-east-1d, us-east-1e and us-east-1f: use those, or change aws.region',
       'aws.cilium: {"loadBalancerAlgorithm":"random"} only applies with aws.datapath "cilium", but aws.datapath is "ipvs"; set aws.datapath: "cilium" or remove aws.cilium',
       'gcp.serviceCidr: "10.30.0.0/28" has prefix /28; GKE needs a Service range of /27 or larger',
     ]);

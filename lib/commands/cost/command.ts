@@ -10,11 +10,16 @@ workshop.durationHours, per cloud and in total, from lib/lab/estimate/price-tabl
 of its stated date and regions); and the estimated wall time of deploy and teardown: each stack's
 create/destroy time (documented or estimated, with its source, in lib/lab/estimate/time-estimate.ts)
 through the dependency graph (cluster before lb, clouds and environments in parallel), N stacks at
-a time, in --shards CI jobs side by side. deploy prints the same first.`,
+a time, in --shards CI jobs side by side. deploy prints the same first.
+
+When the config places environments (aws.regions, aws.accounts, gcp.regions, gcp.projects,
+placement), the table ends with where each goes: per slot, the binding quota and vCPUs (the JSON
+form has it as "placement"). Prices are those of the table's regions for every slot (per-region
+prices: not yet).`,
   flags: {
     format: choiceFlag(['table', 'json'] as const, {
       defaultText: 'table',
-      description: 'table, or json: the estimates as JSON ({...cost, time: {deploy, teardown}})',
+      description: 'table, or json: the estimates as JSON ({...cost, time: {deploy, teardown}}, and placement when the config places environments)',
     }),
     json: booleanFlag({ description: 'the same as --format json' }),
     env: envsFlag('only these environments (cost and time)'),

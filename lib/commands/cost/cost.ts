@@ -6,6 +6,10 @@ import { selectEnvironments, stackKinds } from '../../lab/selection/selection';
 import { resolveParallelism } from '../../lab/selection/parallelism';
 import { estimateTime, formatTimeEstimate } from '../../lab/estimate/time-estimate';
 import { COST_COMMAND } from './command';
+import { environmentNeeds } from '../../lab/estimate/environment-needs';
+import { placeLab } from '../../lab/placement/lab-placement';
+import { formatPlacement, perEnvironmentNeeds, placementReport } from '../../lab/placement/placement-report';
+import { terminalWidth } from '../../kit/terminal/terminal';
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function cost(argv: readonly string[]): Promise<number> {
@@ -29,12 +33,16 @@ export async function cost(argv: readonly string[]): Promise<number> {
     deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards }),
     teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards }),
   };
+  // Where each environment goes, when the config places them (one environment synthesized on its own gives the figures).
+  const placement = placeLab(config);
+  const report = placement.configured ? placementReport(placement, perEnvironmentNeeds(placement, environmentNeeds(config))) : undefined;
   if (json) {
-    console.log(JSON.stringify({ ...estimate, time }, null, 2));
+    console.log(JSON.stringify({ ...estimate, time, ...(report ? { placement: report } : {}) }, null, 2));
     return 0;
   }
   for (const line of formatCostEstimate(estimate)) console.log(line);
   if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
   for (const line of formatTimeEstimate([time.deploy, time.teardown], kinds)) console.log(line);
+  if (report) for (const line of formatPlacement(report, placement.envs, terminalWidth(process.stdout))) console.log(line);
   return 0;
 }

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { LabConfig } from '../../config/schema';
-import { addLab, LabStacks, synthFresh } from '../../stacks/hoplab-app';
+import { LabStacks, synthFresh } from '../../stacks/hoplab-app';
+import { addPlacedLab } from '../../lab/placement/placed-lab';
 import { findAwsLeftovers } from '../../lab/leftovers/aws-leftovers';
 import { findGcpLeftovers } from '../../lab/leftovers/gcp-leftovers';
 import { gcpCredentials } from '../../kit/google/google-credentials';
@@ -83,7 +84,7 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
   const emulatorStateDir = join(cwd, EMULATOR_STATE_DIR);
-  const labStacks = addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir });
+  const labStacks = addPlacedLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir }).stacks;
   synthFresh(app);
   if (options.awsEndpoint) await prepareEmulatorState(options.awsEndpoint, emulatorStateDir, labStacks, options.config);
 

@@ -23,8 +23,15 @@ export const PREFLIGHT_COMMAND = defineCommand({
                 every permission the stacks need (projects.testIamPermissions);
                 quotas (CPUS, IN_USE_ADDRESSES, BACKEND_SERVICES,
                 FORWARDING_RULES); names free
+  default quotas  every quota of the table (lib/model/quotas.ts) per slot,
+                without credentials, against its documented default and what a
+                fresh account or project holds (the credential checks read the
+                slot of aws.region and gcp.project)
 
-The permission, API and quota lists are derived from the synthesized stacks. With
+The permission, API and quota lists are derived from the synthesized stacks. When
+the config places environments (aws.regions, aws.accounts, gcp.regions, gcp.projects,
+placement), the report ends with where each goes (per slot: the binding quota and
+the vCPUs its nodes need); the JSON form has it as "placement". With
 HOPLAB_AWS_ENDPOINT set only the aws-cluster stacks are checked, against the emulator.`,
   flags: {
     env: envsFlag(),

@@ -3,6 +3,8 @@
  * money. See `npm run preflight -- --help`.
  */
 import { renderFindings } from '../../lab/checks/finding';
+import { formatPlacement, placementMarkdown } from '../../lab/placement/placement-report';
+import { terminalWidth } from '../../kit/terminal/terminal';
 import { runPreflight } from './preflight';
 import { parsePreflightArgs } from './preflight-cli';
 
@@ -19,6 +21,10 @@ export async function preflight(argv: readonly string[]): Promise<number> {
     awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined,
     progress: (line) => console.error(line),
   });
-  process.stdout.write(renderFindings(result.findings, args.format, result.meta));
+  const placement = result.placement;
+  process.stdout.write(renderFindings(result.findings, args.format, placement ? { ...result.meta, placement: placement.report } : result.meta));
+  // Where each environment goes, after the findings (in the JSON form it is the `placement` field).
+  if (placement && args.format === 'table') process.stdout.write(`${formatPlacement(placement.report, placement.order, terminalWidth(process.stdout)).join('\n')}\n`);
+  if (placement && args.format === 'markdown') process.stdout.write(placementMarkdown(placement.report, placement.order));
   return result.ok ? 0 : 1;
 }

@@ -14,7 +14,9 @@ import { explainDir } from '../../lab/anatomy/explain-dir';
 import { ExplainModel } from '../../lab/anatomy/model';
 import { readSynthDir, SynthDir } from '../../lab/files/synth-dir';
 import { SynthStack } from '../../kit/terraform/terraform-json';
-import { addLab } from '../../stacks/hoplab-app';
+import { addPlacedLab } from '../../lab/placement/placed-lab';
+import { placeLab, slotEnvironments } from '../../lab/placement/lab-placement';
+import { countedNeeds, PlacementReport, placementReport } from '../../lab/placement/placement-report';
 import { GcpCredentials, gcpCredentials } from '../../kit/google/google-credentials';
 import { findProviderMirror } from '../../kit/terraform/terraform';
 import { StackKind, STACK_KINDS } from '../../lab/selection/stack-graph';
@@ -22,7 +24,9 @@ import { awsFindings } from './aws-checks';
 import { blocking, Finding } from '../../lab/checks/finding';
 import { gcpFindings, GoogleApis } from './gcp-checks';
 import { addressFindings, learnPublicAddress, providerSourceFinding, runTool, ToolRunner, toolFindings } from '../../lab/checks/host-checks';
-import { awsQuotaNeeds, exposuresOfModel, formatOverDefault, gcpQuotaNeeds, overDefaultLimits } from '../../lab/estimate/quotas';
+import { exposuresOfModel, formatOverDefault, LabQuotaNeeds, labQuotaNeeds, overDefaultLimits, QuotaNeed } from '../../lab/estimate/quotas';
+import { AWS_QUOTAS } from '../../model/quotas';
+import { HOST_ACCOUNT } from '../../model/slots';
 import { requestProblems } from '../../lab/selection/request-problems';
 import type { AwsQuotaNeeds, GcpQuotaNeeds } from '../../lab/estimate/quotas';
 import { Shard } from '../../lab/selection/shard';
@@ -58,6 +62,8 @@ export interface PreflightOptions {
 export interface PreflightResult {
   readonly findings: readonly Finding[];
   readonly ok: boolean;
+  /** Where each environment goes, when the config places them (the JSON form carries it as `placement`). */
+  readonly placement?: { readonly report: PlacementReport; readonly order: readonly string[] };
   /** What was checked, for the report. */
   readonly meta: {
     readonly title: string;
@@ -100,12 +106,14 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       detail: `HOPLAB_AWS_ENDPOINT=${emulator}: only aws-cluster stacks are checked (against the emulator); ${requested.filter((k) => k !== 'aws-cluster').join(', ')} left out`,
     });
   }
+  // Placed as the whole lab is (an environment's slot does not depend on which are selected), synthesized for the selection.
+  const placement = placeLab(options.config);
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-preflight-'));
   let synth: SynthDir;
   let model: ExplainModel;
   try {
     const app = new App({ outdir: dir, stackTraces: false });
-    addLab(app, config, { awsEmulator: emulator ? { endpoint: emulator } : undefined });
+    addPlacedLab(app, config, { awsEmulator: emulator ? { endpoint: emulator } : undefined, placement });
     app.synth();
     synth = readSynthDir(dir);
     model = selectedExposures(explainDir(dir), kinds);
@@ -161,11 +169,27 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   if (lists.length > 0) findings.push(...addressFindings(await learnPublicAddress({ myIp: options.myIp, url: options.myIpUrl }), lists));
   findings.push(...endpointReachFindings(config, { aws: aws && !emulator, gcp }));
 
-  // What the selected stacks take of each quota (the lb stacks' load balancers as explain derives them).
+  // What the selected stacks take of each quota, per slot (the lb stacks' load balancers as explain derives them).
   const exposures = exposuresOfModel(model);
-  const awsNeeds = aws ? awsQuotaNeeds({ ...synth, clouds: synth.clouds.filter(() => kinds.includes('aws-cluster')) }, exposures) : undefined;
-  const gcpNeeds = gcp ? gcpQuotaNeeds({ ...synth, clouds: synth.clouds.filter(() => kinds.includes('gcp-cluster')) }, exposures) : undefined;
-  findings.push(...defaultLimitFindings(awsNeeds, gcpNeeds, config, envs.length, emulator !== undefined));
+  const selected = { ...synth, clouds: synth.clouds.filter((c) => kinds.includes(`${c.cloud}-cluster`)) };
+  const slots = slotEnvironments(placement).filter((s) => (s.slot.cloud === 'aws' ? aws : gcp));
+  const quotaNeeds = labQuotaNeeds(selected, exposures, slots);
+  findings.push(...defaultLimitFindings(quotaNeeds.needs, envs.length, emulator !== undefined));
+  // With credentials, the slot the credentials and aws.region / gcp.project point at (per-slot credentials: issue 26, pass 2).
+  const credentialSlots = { aws: `${HOST_ACCOUNT}/${config.aws.region}`, gcp: `${config.gcp.project}/${config.gcp.region}` };
+  const awsNeeds = aws ? awsNeedsOf(quotaNeeds, credentialSlots.aws, quotaNeeds.notes) : undefined;
+  const gcpNeeds = gcp ? gcpNeedsOf(quotaNeeds, credentialSlots.gcp, config.gcp.project, quotaNeeds.notes) : undefined;
+  for (const cloud of ['aws', 'gcp'] as const) {
+    const others = slots.filter((s) => s.slot.cloud === cloud && s.slot.id !== credentialSlots[cloud]).map((s) => s.slot.id);
+    if ((cloud === 'aws' ? aws : gcp) && others.length > 0 && !emulator) {
+      findings.push({
+        check: `${cloud} quotas of other slots`,
+        verdict: 'warn',
+        detail: `checked with credentials: ${credentialSlots[cloud]} only; ${others.join(', ')} against the documented defaults only`,
+        fix: 'check each slot in its Service Quotas or IAM & Admin > Quotas console until preflight reads every slot with its own credentials',
+      });
+    }
+  }
 
   const clusterStacks = (cloud: 'aws' | 'gcp') =>
     kinds.includes(`${cloud}-cluster`) ? synth.clouds.filter((c) => c.cloud === cloud && c.cluster).map((c) => ({ env: c.env, stack: c.cluster! })) : [];
@@ -209,6 +233,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   return {
     findings,
     ok: blocking(findings).length === 0,
+    ...(placement.configured ? { placement: { report: placementReport(placement, countedNeeds(quotaNeeds)), order: placement.envs } } : {}),
     meta: {
       title: `hoplab preflight: ${envs.join(', ')} (${kinds.join(', ')})`,
       generated_at: new Date().toISOString(),
@@ -254,27 +279,41 @@ export function endpointReachFindings(config: LabConfig, clouds: { readonly aws:
 }
 
 /**
- * The quotas the selected environments take beyond each cloud's documented default: checked
- * without credentials, and said to be the default limit, not the account's (the account's own
- * quotas are checked with credentials, as `aws quota ...` and `gcp quota ...`).
+ * The quotas the selected environments take beyond each cloud's documented default, per slot (or
+ * per project): checked without credentials, and said to be the default limit, not the account's
+ * (the account's own quotas are checked with credentials, as `aws quota ...` and `gcp quota ...`).
  */
-export function defaultLimitFindings(aws: AwsQuotaNeeds | undefined, gcp: GcpQuotaNeeds | undefined, config: LabConfig, environments: number, emulator = false): Finding[] {
+export function defaultLimitFindings(needs: readonly QuotaNeed[], environments: number, emulator = false): Finding[] {
   // The emulator has no quotas worth the name; its run is about the stacks.
-  if (emulator || (!aws && !gcp)) return [];
-  const over = overDefaultLimits(aws, gcp);
-  const clouds = [...(aws ? ["AWS's"] : []), ...(gcp ? ["Google Cloud's"] : [])].join(' and ');
+  if (emulator || needs.length === 0) return [];
+  const over = overDefaultLimits(needs);
+  const clouds = (['aws', 'gcp'] as const).filter((c) => needs.some((n) => n.quota.cloud === c));
   if (over.length === 0) {
-    return [{ check: 'default quotas', verdict: 'pass', detail: `${environments} environment${environments === 1 ? ' fits' : 's fit'} ${clouds} default limits (checked without credentials)` }];
+    const names = clouds.map((c) => (c === 'aws' ? "AWS's" : "Google Cloud's")).join(' and ');
+    return [{ check: 'default quotas', verdict: 'pass', detail: `${environments} environment${environments === 1 ? ' fits' : 's fit'} ${names} default limits (checked without credentials)` }];
   }
-  return over.map((o) => {
-    const where = o.quota.cloud === 'aws' ? config.aws.region : config.gcp.project;
-    return {
-      check: `${o.quota.cloud} default quota ${o.quota.need}`,
-      verdict: 'warn' as const,
-      detail: `${formatOverDefault(o, where, environments)} (checked without credentials)`,
-      fix: o.quota.quotaCode
-        ? `with credentials preflight checks your account's own (aws quota ${o.quota.need}); to raise it: Service Quotas, ${o.quota.serviceCode} ${o.quota.quotaCode} in ${where}, or deploy fewer environments (--env)`
-        : `with credentials preflight checks your project's own (gcp quota ${o.quota.need.toUpperCase()}); to raise it: IAM & Admin > Quotas in project ${where}, or deploy fewer environments (--env)`,
-    };
-  });
+  // Named by where when the quota is counted in more than one place (several slots or projects).
+  const places = (id: string) => needs.filter((n) => n.quota.id === id).length;
+  return over.map((o) => ({
+    check: `${o.quota.cloud} default quota ${o.quota.id}${places(o.quota.id) > 1 ? ` (${o.where})` : ''}`,
+    verdict: 'warn' as const,
+    detail: `${formatOverDefault(o)} (checked without credentials)`,
+    fix: o.quota.quotaCode
+      ? `with credentials preflight checks your account's own (aws quota ${o.quota.id}); to raise it: Service Quotas, ${o.quota.serviceCode} ${o.quota.quotaCode} in ${o.where}, or deploy fewer environments (--env)`
+      : `with credentials preflight checks your project's own (gcp quota ${o.quota.id}); to raise it: IAM & Admin > Quotas in ${o.where}, or deploy fewer environments (--env)`,
+  }));
+}
+
+/** The AWS needs of one slot, as the credential checks read them. */
+function awsNeedsOf(needs: LabQuotaNeeds, slotId: string, notes: readonly string[]): AwsQuotaNeeds {
+  const of = (id: string) => needs.needs.find((n) => n.quota.cloud === 'aws' && n.quota.id === id && n.slots.some((s) => s.id === slotId))?.need ?? 0;
+  return { ...(Object.fromEntries(AWS_QUOTAS.map((q) => [q.id, of(q.id)])) as Omit<AwsQuotaNeeds, 'clbs' | 'notes'>), clbs: 0, notes };
+}
+
+/** The GCP needs of one slot (region-scoped metrics) and of its project (project-scoped ones), as the credential checks read them. */
+function gcpNeedsOf(needs: LabQuotaNeeds, slotId: string, project: string, notes: readonly string[]): GcpQuotaNeeds {
+  const quotas = needs.needs
+    .filter((n) => n.quota.cloud === 'gcp' && (n.quota.scope === 'project' ? n.slots.some((s) => s.cloud === 'gcp' && s.project === project) : n.slots.some((s) => s.id === slotId)))
+    .map((n) => ({ metric: n.quota.id, scope: n.quota.scope === 'project' ? ('project' as const) : ('region' as const), need: n.need, counted: n.counted ?? 'per slot' }));
+  return { quotas, notes };
 }

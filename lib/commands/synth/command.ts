@@ -7,8 +7,10 @@ export const SYNTH_COMMAND = defineCommand({
   description: `Validates the lab config (HOPLAB_CONFIG, or hoplab.config.json/.yaml here, else the
 defaults) and synthesizes every stack of every environment into cdktf.out/stacks. A bad config
 prints one line per problem, exits 1 and writes nothing. Notes (stderr) each cloud quota the
-environments exceed at its documented default (a default limit, not your account's: npx hoplab
-preflight reads your own).`,
+environments of a slot exceed at its documented default (a default limit, not your account's:
+npx hoplab preflight reads your own), with their EC2 vCPU need. When the config places
+environments (aws.regions, aws.accounts, gcp.regions, gcp.projects, placement), prints where each
+went: per slot its environments, the quota that binds it and the vCPUs its nodes need.`,
   flags: {},
   environment: [
     ['HOPLAB_CONFIG', 'lab config file (default: ./hoplab.config.json or .yaml, else defaults)'],

@@ -6,8 +6,12 @@
 import { App } from 'cdktf';
 import { SYNTH_COMMAND } from './command';
 import { loadConfig } from '../../config/load';
-import { addLab, synthFresh } from '../../stacks/hoplab-app';
-import { defaultLimitNotes } from '../../lab/estimate/quotas';
+import { synthFresh } from '../../stacks/hoplab-app';
+import { defaultLimitNotes, exposuresOfOutputs, labQuotaNeeds } from '../../lab/estimate/quotas';
+import { countedNeeds, formatPlacement, placementReport } from '../../lab/placement/placement-report';
+import { terminalWidth } from '../../kit/terminal/terminal';
+import { addPlacedLab } from '../../lab/placement/placed-lab';
+import { placeLab, slotEnvironments } from '../../lab/placement/lab-placement';
 import { readSynthDir } from '../../lab/files/synth-dir';
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
@@ -15,16 +19,24 @@ export async function synth(argv: readonly string[]): Promise<number> {
   if (!SYNTH_COMMAND.parse(argv)) return 0;
   const loaded = loadConfig();
   for (const note of loaded.notes) console.error(`hoplab: note: ${note}`);
+  // Placed before anything is written: environments that do not fit are a config problem.
+  const placement = placeLab(loaded.config, { source: loaded.source });
   // No stack traces in construct metadata: they cost a third of synth time and nobody reads them in cdk.tf.json.
   const app = new App({ outdir: process.env.CDKTF_OUTDIR ?? 'cdktf.out', stackTraces: false });
-  const environments = addLab(app, loaded.config);
+  const environments = addPlacedLab(app, loaded.config, { placement }).stacks;
   synthFresh(app);
-  // Counted from the stacks just written: no credentials, the same table preflight uses.
-  for (const note of defaultLimitNotes(readSynthDir(app.outdir), loaded.config)) console.error(`hoplab: note: ${note}`);
+  // Counted from the stacks just written, per slot: no credentials, the same table preflight uses.
+  const synthesized = readSynthDir(app.outdir);
+  for (const note of defaultLimitNotes(synthesized, slotEnvironments(placement))) console.error(`hoplab: note: ${note}`);
   if (process.env.CDKTF_OUTDIR === undefined) {
     const envs = environments.map((e) => e.env);
     const which = envs.length === 1 ? `"${envs[0]}"` : `${envs.length} environments`;
     console.log(`hoplab: synthesized ${envs.length * 4} stacks for ${which} (config: ${loaded.source}) into cdktf.out/stacks`);
+    // Where each environment went, when the config places them (nothing new otherwise).
+    if (placement.configured) {
+      const needs = countedNeeds(labQuotaNeeds(synthesized, exposuresOfOutputs(synthesized), slotEnvironments(placement)));
+      for (const line of formatPlacement(placementReport(placement, needs), placement.envs, terminalWidth(process.stdout))) console.log(line);
+    }
   }
   return 0;
 }

@@ -13,7 +13,8 @@ import { LabConfig } from '../../config/schema';
 import { exposureOutputName } from '../../model/contract';
 import { labEnvironments } from '../../config/environments';
 import { isRecord } from '../../kit/terraform/terraform-json';
-import { addLab, synthFresh } from '../../stacks/hoplab-app';
+import { synthFresh } from '../../stacks/hoplab-app';
+import { addPlacedLab } from '../../lab/placement/placed-lab';
 import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
 import { StackKind, STACK_KINDS, stackGraph } from '../../lab/selection/stack-graph';
 import { findProviderMirror, writeMirrorCliConfig } from '../../kit/terraform/terraform';
@@ -129,7 +130,7 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
   // Emulator state under this project directory (cwd), as deploy and teardown keep it, not under the process's.
-  addLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir: join(cwd, EMULATOR_STATE_DIR) });
+  addPlacedLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir: join(cwd, EMULATOR_STATE_DIR) });
   synthFresh(app);
   const stacks = stackGraph(envs, 'deploy', kinds).map((t) => t.stack);
   // Local state with nothing in it: said in one line, and no plan or probe runs.

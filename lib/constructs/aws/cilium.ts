@@ -25,6 +25,11 @@ export interface CiliumProps {
   readonly clusterName: string;
   /** AWS region of the cluster (required). */
   readonly region: string;
+  /**
+   * A role in the cluster's account the helm provider's `aws eks get-token` signs as (`--role-arn`).
+   * @default - the host's own credentials
+   */
+  readonly roleArn?: string;
   /** The cluster's API endpoint, `https://...` (required); Cilium gets its host as `k8sServiceHost`, since no kube-proxy serves the `kubernetes` Service. */
   readonly endpoint: string;
   /** The cluster's certificate authority, base64 PEM as EKS returns it (required). */
@@ -76,7 +81,7 @@ export class Cilium extends Construct {
 
   constructor(scope: Construct, id: string, props: CiliumProps) {
     super(scope, id);
-    const exec = eksTokenExec(props.clusterName, props.region, props.awsCli);
+    const exec = eksTokenExec(props.clusterName, props.region, props.awsCli, props.roleArn);
     const provider = new HelmProvider(this, 'helm', {
       alias: 'cilium',
       kubernetes: { host: props.endpoint, clusterCaCertificate: Fn.base64decode(props.certificateAuthorityData), exec },

@@ -16,6 +16,12 @@ export interface EksProvidersProps {
   /** AWS region of the cluster (required). */
   readonly region: string;
   /**
+   * A role in the cluster's account to sign the token as (`aws eks get-token --role-arn`), when the
+   * cluster is in another account than the host's credentials (`aws.accounts`).
+   * @default - the host's own credentials
+   */
+  readonly roleArn?: string;
+  /**
    * The AWS CLI command that prints the token.
    * @default 'aws'
    */
@@ -25,13 +31,15 @@ export interface EksProvidersProps {
 /**
  * The exec credential block of a kubernetes or helm provider for an EKS
  * cluster: `aws eks get-token`, run on every Terraform run, so no token is
- * stored. `awsCli` is the AWS CLI command (default `aws`).
+ * stored. `awsCli` is the AWS CLI command (default `aws`); `roleArn`, a role
+ * the CLI assumes first (`--role-arn`, AWS CLI reference, `aws eks get-token`):
+ * the role of the cluster's account when it is not the host's.
  */
-export function eksTokenExec(clusterName: string, region: string, awsCli = 'aws') {
+export function eksTokenExec(clusterName: string, region: string, awsCli = 'aws', roleArn?: string) {
   return {
     apiVersion: EKS_EXEC_API_VERSION,
     command: awsCli,
-    args: ['eks', 'get-token', '--cluster-name', clusterName, '--region', region, '--output', 'json'],
+    args: ['eks', 'get-token', '--cluster-name', clusterName, '--region', region, ...(roleArn ? ['--role-arn', roleArn] : []), '--output', 'json'],
   };
 }
 
@@ -49,7 +57,7 @@ export class EksProviders extends Construct {
 
   constructor(scope: Construct, id: string, props: EksProvidersProps) {
     super(scope, id);
-    const exec = eksTokenExec(props.clusterName, props.region, props.awsCli);
+    const exec = eksTokenExec(props.clusterName, props.region, props.awsCli, props.roleArn);
     const host = props.endpoint;
     const clusterCaCertificate = Fn.base64decode(props.certificateAuthorityData);
     this.kubernetes = new KubernetesProvider(this, 'kubernetes', { host, clusterCaCertificate, exec: [exec] });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LabConfig } from '../../config/schema';
-import { addLab } from '../../stacks/hoplab-app';
+import { addPlacedLab } from '../placement/placed-lab';
 import { explainDir, ExplainOptions } from './explain-dir';
 import { ExplainModel } from './model';
 
@@ -17,7 +17,7 @@ export function explainLab(config: LabConfig, options: ExplainOptions = {}): Exp
   const dir = mkdtempSync(join(tmpdir(), `hoplab-explain-${config.name}-`));
   try {
     const app = new App({ outdir: dir });
-    addLab(app, config);
+    addPlacedLab(app, config);
     app.synth();
     return { ...explainDir(dir, options), dir: 'synthesized from the lab config' };
   } finally {

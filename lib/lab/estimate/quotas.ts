@@ -1,14 +1,16 @@
 /**
- * Quotas: what the selected environments take of each cloud quota, counted from the synthesized
- * stacks (Terraform resources of the cluster stacks, and one load balancer per exposure of the
- * `-lb` stacks), and each cloud's documented default limit with its source. `preflight` compares
- * the needs with the account's quotas (with credentials) and with the defaults (without);
- * `synth` notes the defaults a config obviously exceeds.
+ * Quotas: what the selected environments take of each quota of the table (lib/model/quotas.ts),
+ * counted from the synthesized stacks (Terraform resources of the cluster stacks, one load
+ * balancer per exposure of the `-lb` stacks, and what the controllers make for each, as their
+ * documentation says), per slot. `preflight` compares the needs with the account's quotas (with
+ * credentials) and with the defaults (without); `synth` notes each slot's needs over a default.
  */
-import { LabConfig } from '../../config/schema';
 import { ExplainModel } from '../anatomy/model';
 import { SynthDir } from '../files/synth-dir';
 import { block, isRecord, literalNumber, literalString, resourcesOf, SynthStack, TfResource } from '../../kit/terraform/terraform-json';
+import { INSTANCE_VCPUS } from '../../model/eni-limits';
+import { AWS_QUOTAS, AwsQuotaId, GCP_QUOTAS, GcpQuotaMetric, overDefault, QuotaSpec, sizesSlots } from '../../model/quotas';
+import { Slot, slotGroup } from '../../model/slots';
 
 /** One exposure's load balancer, by the `lb_kind` its facts name. */
 export interface QuotaExposure {
@@ -17,11 +19,16 @@ export interface QuotaExposure {
   readonly mode: string;
   /** `alb`, `nlb`, `clb`, `gclb-application`, `gcp-passthrough-nlb`, ...; null when unknown. */
   readonly lb_kind: string | null;
+  /** `ip`, `instance`, `neg`, `instance-group`; null when unknown. */
+  readonly target_type: string | null;
+  readonly external_traffic_policy: 'Cluster' | 'Local' | null;
 }
 
 /** The exposures of an explanation, with the load-balancer kind `explain` derives from the resources (preflight). */
 export function exposuresOfModel(model: ExplainModel): QuotaExposure[] {
-  return model.environments.flatMap((e) => e.clouds.flatMap((c) => c.exposures.map((x) => ({ env: e.env, cloud: c.cloud, mode: x.mode, lb_kind: x.lb_kind }))));
+  return model.environments.flatMap((e) =>
+    e.clouds.flatMap((c) => c.exposures.map((x) => ({ env: e.env, cloud: c.cloud, mode: x.mode, lb_kind: x.lb_kind, target_type: x.target_type, external_traffic_policy: x.external_traffic_policy }))),
+  );
 }
 
 /**
@@ -35,7 +42,18 @@ export function exposuresOfOutputs(synth: SynthDir): QuotaExposure[] {
     return Object.entries(outputs).flatMap(([name, output]) => {
       const value = isRecord(output) ? output.value : undefined;
       if (!name.startsWith('exposure_') || !isRecord(value)) return [];
-      return [{ env: c.env, cloud: c.cloud, mode: String(value.mode ?? name.slice('exposure_'.length)), lb_kind: typeof value.lb_kind === 'string' ? value.lb_kind : null }];
+      const text = (key: string) => (typeof value[key] === 'string' ? (value[key] as string) : null);
+      const policy = text('external_traffic_policy');
+      return [
+        {
+          env: c.env,
+          cloud: c.cloud,
+          mode: String(value.mode ?? name.slice('exposure_'.length)),
+          lb_kind: text('lb_kind'),
+          target_type: text('target_type'),
+          external_traffic_policy: policy === 'Cluster' || policy === 'Local' ? policy : null,
+        },
+      ];
     });
   });
 }
@@ -59,19 +77,20 @@ export function countLoadBalancers(exposures: readonly QuotaExposure[], cloud: '
   return { byKind, unknown };
 }
 
-/** What the selected AWS environments take in the region. */
-export interface AwsQuotaNeeds {
-  readonly vpcs: number;
-  readonly internetGateways: number;
-  /** The most NAT gateways in any one AZ. */
-  readonly natGatewaysPerAz: number;
-  readonly elasticIps: number;
-  readonly eksClusters: number;
-  readonly albs: number;
-  readonly nlbs: number;
-  /** Classic load balancers (a Service without the controller's annotations). */
+/** What the selected AWS environments take in the region: one field per quota of the table. */
+export type AwsQuotaNeeds = { readonly [K in AwsQuotaId]: number } & {
+  /** Classic load balancers (a Service without the controller's annotations): no quota of the table counts them. */
   readonly clbs: number;
   readonly notes: readonly string[];
+};
+
+/** The vCPUs of an EKS managed node group (desired size x the instance type's vCPUs), or undefined for a type the table does not know. */
+function nodeGroupVcpus(stack: SynthStack, r: TfResource): { readonly type: string; readonly nodes: number; readonly vcpus: number | undefined } {
+  const types = r.config.instance_types;
+  const type = (Array.isArray(types) ? literalString(stack, types[0]) : undefined) ?? 't3.medium';
+  const nodes = literalNumber(stack, block(r.config.scaling_config)?.desired_size) ?? 0;
+  const each = INSTANCE_VCPUS[type];
+  return { type, nodes, vcpus: each === undefined ? undefined : nodes * each };
 }
 
 /** The AWS needs of the cluster stacks in `synth` and the load balancers of `exposures`. */
@@ -81,6 +100,14 @@ export function awsQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure
   // Each NAT gateway sits in one AZ; with one per AZ an environment puts one in each.
   const natPerAz = clusters.reduce((n, s) => n + (resourcesOf(s, 'aws_nat_gateway').length > 0 ? 1 : 0), 0);
   const lbs = countLoadBalancers(exposures, 'aws');
+  const notes = lbs.unknown.map((e) => `${e}: load-balancer kind unknown, not counted`);
+  let vcpus = 0;
+  for (const stack of clusters) {
+    for (const group of resourcesOf(stack, 'aws_eks_node_group').map((r) => nodeGroupVcpus(stack, r))) {
+      if (group.vcpus === undefined) notes.push(`${stack.name}: instance type ${group.type} has no vCPU count in lib/model/eni-limits.ts, its ${group.nodes} nodes not counted in vCPUs`);
+      else vcpus += group.vcpus;
+    }
+  }
   return {
     vpcs: count('aws_vpc'),
     internetGateways: count('aws_internet_gateway'),
@@ -89,8 +116,9 @@ export function awsQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure
     eksClusters: count('aws_eks_cluster'),
     albs: lbs.byKind.alb ?? 0,
     nlbs: lbs.byKind.nlb ?? 0,
+    vcpus,
     clbs: lbs.byKind.clb ?? 0,
-    notes: lbs.unknown.map((e) => `${e}: load-balancer kind unknown, not counted`),
+    notes,
   };
 }
 
@@ -162,23 +190,41 @@ function gkeNodeGroups(stack: SynthStack): NodeGroup[] {
 }
 
 /**
+ * Firewall rules GKE makes for each cluster of the lab ("Automatically created firewall rules", GKE
+ * documentation, read 2026-12-02): `gke-<cluster>-<hash>-master` (private nodes: the control plane
+ * to the kubelet), `-vms` (node to node) and `-all` (Pod to Pod).
+ */
+export const GKE_CLUSTER_FIREWALL_RULES = 3;
+
+/**
  * What the selected GCP environments take, each load balancer counted
- * against the metric it really uses (Cloud Load Balancing "Quotas and
- * limits"):
- * - a GKE Ingress is a classic Application Load Balancer: `FORWARDING_RULES`
- *   and `GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES` (its backend service, and
- *   one per cluster for GKE Ingress's default backend);
+ * against the metrics it really uses (Cloud Load Balancing "Quotas and
+ * limits"; GKE's "Automatically created firewall rules" for the rules the
+ * controllers make):
+ * - a GKE Ingress is a classic Application Load Balancer: `FORWARDING_RULES`,
+ *   one backend service (`GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES`: the
+ *   Ingress's `defaultBackend` is the app's Service, so GKE makes no default
+ *   backend of its own), its health check, URL map and target HTTP proxy; with
+ *   NEGs (`native`) one NEG per zone; and one `k8s-fw-l7-*` firewall rule per
+ *   cluster for the load balancer's health checks;
  * - the Gateway (`gke-l7-global-external-managed`, mode `gateway`) is a global
- *   external Application Load Balancer: `GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES`
- *   and `GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES` (its HTTPRoute's backend, and
+ *   external Application Load Balancer: `GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES`,
+ *   two `GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES` (its HTTPRoute's backend, and
  *   the controller's default 404 backend, `gw-serve404`, seen in a Gateway's
- *   `networking.gke.io/backend-services` annotation);
- * - a passthrough NLB Service is regional: `EXTERNAL_NETWORK_LB_FORWARDING_RULES`
- *   and `REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES` in the region, and an
- *   ephemeral external address (`IN_USE_ADDRESSES`);
- * and the nodes: `CPUS`, `CPUS_ALL_REGIONS`, `SSD_TOTAL_GB` (or
- * `DISKS_TOTAL_GB` for pd-standard), one VPC network each (`NETWORKS`), and
- * Cloud NAT's address. The nodes are private: they take no external address.
+ *   `networking.gke.io/backend-services` annotation), a health check, URL map,
+ *   target HTTP proxy, one NEG per zone, and one `gkegw1-l7-*` firewall rule;
+ * - a passthrough NLB Service is regional: `EXTERNAL_NETWORK_LB_FORWARDING_RULES`,
+ *   `REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES`, an ephemeral external
+ *   address (`IN_USE_ADDRESSES`), its own `k8s-fw-*` firewall rule and a
+ *   health-check rule (one per cluster for `Cluster` Services, one per `Local`
+ *   Service), and, as GCE_VM_IP NEGs of the nodes from GKE 1.32.2 on, one NEG
+ *   per zone (counted always: instance groups before that take none, so the
+ *   count is the most it takes); its health check is regional and not in `HEALTH_CHECKS`;
+ * and from the cluster stack: the nodes (`CPUS`, `CPUS_ALL_REGIONS`, `SSD_TOTAL_GB`
+ * or `DISKS_TOTAL_GB` for pd-standard), the VPC network and subnet, the Cloud
+ * Router and Cloud NAT's address, the lab's own firewall rules with the three
+ * GKE makes per cluster, and the Cloud Armor policy with its rules. The nodes
+ * are private: they take no external address.
  */
 export function gcpQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure[]): GcpQuotaNeeds {
   const stacks = synth.clouds.filter((c) => c.cloud === 'gcp' && c.cluster).map((c) => c.cluster!);
@@ -193,21 +239,42 @@ export function gcpQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure
   }
   const disk = (ssd: boolean) => groups.filter((g) => SSD_DISK_TYPES.has(g.diskType) === ssd).reduce((n, g) => n + g.nodes * g.diskGb, 0);
   const count = (type: string) => stacks.reduce((n, s) => n + resourcesOf(s, type).length, 0);
+  // The zones of each environment's cluster (its node pool's node_locations, else the one zone of a zonal cluster): NEGs are per zone.
+  const zonesOf = new Map(synth.clouds.filter((c) => c.cloud === 'gcp' && c.cluster).map((c) => [c.env, clusterZones(c.cluster!)]));
+  const policyRules = stacks.reduce((n, s) => n + resourcesOf(s, 'google_compute_security_policy').reduce((m, r) => m + (Array.isArray(r.config.rule) ? r.config.rule.length : 0), 0), 0);
 
   let ingresses = 0;
   let gateways = 0;
   let passthrough = 0;
-  const clustersWithIngress = new Set<string>();
+  let negs = 0;
+  let controllerRules = 0;
+  const byCluster = new Map<string, { ingress: boolean; gateway: boolean; clusterPolicy: boolean }>();
   for (const exposure of exposures.filter((x) => x.cloud === 'gcp')) {
-    if (exposure.lb_kind === 'gclb-application' && exposure.mode === 'gateway') gateways += 1;
-    else if (exposure.lb_kind === 'gclb-application') {
+    const zones = zonesOf.get(exposure.env) ?? 1;
+    const cluster = byCluster.get(exposure.env) ?? { ingress: false, gateway: false, clusterPolicy: false };
+    byCluster.set(exposure.env, cluster);
+    if (exposure.lb_kind === 'gclb-application' && exposure.mode === 'gateway') {
+      gateways += 1;
+      negs += zones;
+      cluster.gateway = true;
+    } else if (exposure.lb_kind === 'gclb-application') {
       ingresses += 1;
-      clustersWithIngress.add(exposure.env);
-    } else if (exposure.lb_kind === 'gcp-passthrough-nlb') passthrough += 1;
-    else notes.push(`${exposure.env} gcp ${exposure.mode}: load-balancer kind ${exposure.lb_kind ?? 'unknown'}, not counted`);
+      if (exposure.target_type === 'neg') negs += zones;
+      cluster.ingress = true;
+    } else if (exposure.lb_kind === 'gcp-passthrough-nlb') {
+      passthrough += 1;
+      negs += zones;
+      // Its own traffic rule, and a health-check rule: shared by the cluster's Cluster Services, one per Local Service.
+      controllerRules += exposure.external_traffic_policy === 'Local' ? 2 : 1;
+      if (exposure.external_traffic_policy !== 'Local') cluster.clusterPolicy = true;
+    } else notes.push(`${exposure.env} gcp ${exposure.mode}: load-balancer kind ${exposure.lb_kind ?? 'unknown'}, not counted`);
   }
+  for (const cluster of byCluster.values()) controllerRules += Number(cluster.ingress) + Number(cluster.gateway) + Number(cluster.clusterPolicy);
+  const clusters = count('google_container_cluster');
+  const labRules = count('google_compute_firewall');
   const nats = count('google_compute_router_nat');
-  const need = (metric: string, scope: GcpQuotaNeed['scope'], n: number, counted: string): GcpQuotaNeed => ({ metric, scope, need: n, counted });
+  const l7 = ingresses + gateways;
+  const need = (metric: GcpQuotaMetric, scope: GcpQuotaNeed['scope'], n: number, counted: string): GcpQuotaNeed => ({ metric, scope, need: n, counted });
   const vms = `${nodes} node VMs, the default pools' included`;
   return {
     quotas: [
@@ -216,9 +283,23 @@ export function gcpQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure
       need('SSD_TOTAL_GB', 'region', disk(true), `boot disks of ${vms}`),
       need('DISKS_TOTAL_GB', 'region', disk(false), `pd-standard boot disks of ${vms}`),
       need('NETWORKS', 'project', count('google_compute_network'), 'one VPC network per environment'),
+      need('SUBNETWORKS', 'project', count('google_compute_subnetwork'), 'one node subnet per environment'),
+      need('ROUTERS', 'project', count('google_compute_router'), 'one Cloud Router (for Cloud NAT) per environment'),
+      need(
+        'FIREWALLS',
+        'project',
+        labRules + GKE_CLUSTER_FIREWALL_RULES * clusters + controllerRules,
+        `${labRules} of the lab, ${GKE_CLUSTER_FIREWALL_RULES * clusters} GKE makes per cluster, ${controllerRules} the load balancer controllers make`,
+      ),
+      need('HEALTH_CHECKS', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway backend`),
+      need('TARGET_HTTP_PROXIES', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway`),
+      need('URL_MAPS', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway`),
+      need('NETWORK_ENDPOINT_GROUPS', 'project', negs, 'one per zone for each NEG-backed Ingress, Gateway and passthrough NLB (GCE_VM_IP NEGs from GKE 1.32.2)'),
+      need('SECURITY_POLICIES', 'project', count('google_compute_security_policy'), 'the Cloud Armor policy of a narrowed app.allowedSourceCidrs'),
+      need('SECURITY_POLICY_RULES', 'project', policyRules, "the Cloud Armor policy's rules, its default rule included"),
       need('IN_USE_ADDRESSES', 'region', nats + passthrough, `${nats} Cloud NAT, ${passthrough} passthrough NLB; the nodes are private`),
       need('FORWARDING_RULES', 'project', ingresses, `${ingresses} GKE Ingress (classic Application Load Balancer)`),
-      need('GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES', 'project', ingresses + clustersWithIngress.size, `${ingresses} GKE Ingress, ${clustersWithIngress.size} Ingress default backend`),
+      need('GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES', 'project', ingresses, `${ingresses} GKE Ingress (its defaultBackend is the app's Service: no default backend of GKE's own)`),
       need('GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', 'project', gateways, `${gateways} Gateway`),
       need('GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES', 'project', 2 * gateways, `${gateways} Gateway: its route's backend and the default 404 backend`),
       need('EXTERNAL_NETWORK_LB_FORWARDING_RULES', 'region', passthrough, `${passthrough} passthrough NLB`),
@@ -228,138 +309,136 @@ export function gcpQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure
   };
 }
 
-/** A quota the lab uses, with the cloud's documented default for a new account or project. */
-export interface DefaultQuota {
-  readonly cloud: 'aws' | 'gcp';
-  /** The field of {@link AwsQuotaNeeds} it limits, or the metric of a {@link GcpQuotaNeed}. */
-  readonly need: string;
-  /** The quota's name as the cloud's console shows it. */
-  readonly name: string;
-  /** Its scope, for messages: `in us-east-1`, `in project my-lab`. */
-  readonly scope: 'region' | 'project';
-  readonly defaultLimit: number;
-  /** Where the default is documented. */
-  readonly source: string;
-  /** Service Quotas codes (AWS), to read the account's own value and to ask for more. */
-  readonly serviceCode?: string;
-  readonly quotaCode?: string;
-  /** What else counts against it, said with the default. */
-  readonly also?: string;
+/** The zones a GKE cluster stack's nodes run in: its node pool's `node_locations`, else the one zone of a zonal cluster. */
+function clusterZones(stack: SynthStack): number {
+  const pool = resourcesOf(stack, 'google_container_node_pool')[0];
+  return Array.isArray(pool?.config.node_locations) ? pool.config.node_locations.length : 1;
 }
 
-const AWS_VPC_QUOTAS = 'Amazon VPC User Guide, "Amazon VPC quotas" (docs.aws.amazon.com/vpc/latest/userguide/amazon-vpc-limits.html)';
+/** A quota of the table with a documented default, as preflight's credential checks read it (`need`: the field or metric it limits). */
+export type DefaultQuota = QuotaSpec & { readonly need: string; readonly defaultLimit: number };
+
+/** The AWS quotas with a documented default (all but vCPUs), with the fields of {@link AwsQuotaNeeds} they limit. */
+export const AWS_DEFAULT_QUOTAS: readonly (DefaultQuota & { readonly need: Exclude<AwsQuotaId, 'vcpus'>; readonly serviceCode: string; readonly quotaCode: string })[] = AWS_QUOTAS.flatMap((q) =>
+  sizesSlots(q) && q.id !== 'vcpus' ? [{ ...q, need: q.id, defaultLimit: q.defaultLimit, serviceCode: q.serviceCode, quotaCode: q.quotaCode }] : [],
+);
+
+/** The GCP quotas with a documented default (Google publishes one for networks only). */
+export const GCP_DEFAULT_QUOTAS: readonly DefaultQuota[] = GCP_QUOTAS.flatMap((q) => (sizesSlots(q) ? [{ ...q, need: q.id, defaultLimit: q.defaultLimit }] : []));
+
+/** The environments placed in one slot. */
+export interface SlotEnvironments {
+  readonly slot: Slot;
+  readonly envs: readonly string[];
+}
 
 /**
- * AWS's documented defaults (adjustable; see /work/research/aws-node.md, section E). The quota
- * codes are those Service Quotas uses; NAT per AZ and EKS clusters come from third-party code and
- * are not confirmed in AWS's docs (preflight falls back to the default if the code does not answer).
+ * One quota's need where its limit applies: in one slot (scopes `region` and `zone`), or over all
+ * the slots of one project (scope `project`).
  */
-export const AWS_DEFAULT_QUOTAS: readonly (DefaultQuota & { readonly need: keyof Omit<AwsQuotaNeeds, 'notes' | 'clbs'>; readonly serviceCode: string; readonly quotaCode: string })[] = [
-  { cloud: 'aws', need: 'vpcs', name: 'VPCs per Region', scope: 'region', defaultLimit: 5, source: AWS_VPC_QUOTAS, serviceCode: 'vpc', quotaCode: 'L-F678F1CE' },
-  {
-    cloud: 'aws',
-    need: 'internetGateways',
-    name: 'Internet gateways per Region',
-    scope: 'region',
-    defaultLimit: 5,
-    source: AWS_VPC_QUOTAS,
-    serviceCode: 'vpc',
-    quotaCode: 'L-A4707A72',
-  },
-  {
-    cloud: 'aws',
-    need: 'natGatewaysPerAz',
-    name: 'NAT gateways per Availability Zone',
-    scope: 'region',
-    defaultLimit: 5,
-    source: AWS_VPC_QUOTAS,
-    serviceCode: 'vpc',
-    quotaCode: 'L-FE5A380F',
-  },
-  { cloud: 'aws', need: 'elasticIps', name: 'EC2-VPC Elastic IPs', scope: 'region', defaultLimit: 5, source: AWS_VPC_QUOTAS, serviceCode: 'ec2', quotaCode: 'L-0263D0A3' },
-  {
-    cloud: 'aws',
-    need: 'eksClusters',
-    name: 'EKS clusters',
-    scope: 'region',
-    defaultLimit: 100,
-    source: 'Amazon EKS User Guide, "View and manage Amazon EKS and Fargate service quotas" (docs.aws.amazon.com/eks/latest/userguide/service-quotas.html)',
-    serviceCode: 'eks',
-    quotaCode: 'L-1194D53C',
-  },
-  {
-    cloud: 'aws',
-    need: 'albs',
-    name: 'Application Load Balancers per Region',
-    scope: 'region',
-    defaultLimit: 50,
-    source: 'Elastic Load Balancing, "Quotas for your Application Load Balancers" (docs.aws.amazon.com/elasticloadbalancing/latest/application/load-balancer-limits.html)',
-    serviceCode: 'elasticloadbalancing',
-    quotaCode: 'L-53DA6B97',
-  },
-  {
-    cloud: 'aws',
-    need: 'nlbs',
-    name: 'Network Load Balancers per Region',
-    scope: 'region',
-    defaultLimit: 50,
-    source: 'Elastic Load Balancing, "Quotas for your Network Load Balancers" (docs.aws.amazon.com/elasticloadbalancing/latest/network/load-balancer-limits.html)',
-    serviceCode: 'elasticloadbalancing',
-    quotaCode: 'L-69A177A2',
-  },
-];
-
-/**
- * Google Cloud's defaults. Google's quota pages list the quotas without numbers ("defaults vary
- * per project", /work/research/gcp.md section 4); the one stated default the lab meets is the
- * networks per project: "you can have up to five networks per project by default" (the Compute
- * Engine API's Network resource description), which one observed project's NETWORKS quota also
- * showed (5). Other GCP quotas are only checked with credentials.
- */
-export const GCP_DEFAULT_QUOTAS: readonly DefaultQuota[] = [
-  {
-    cloud: 'gcp',
-    need: 'NETWORKS',
-    name: 'VPC networks (NETWORKS)',
-    scope: 'project',
-    defaultLimit: 5,
-    source: 'Compute Engine API reference, Network resource: "up to five networks per project by default"; NETWORKS 5 observed (research/gcp.md, section 4)',
-    also: 'the project\'s "default" network counts too',
-  },
-];
-
-/** A need above a cloud's default limit. */
-export interface OverDefault {
-  readonly quota: DefaultQuota;
+export interface QuotaNeed {
+  readonly quota: QuotaSpec;
+  /** The slots it adds up over: one, or every slot of the project. */
+  readonly slots: readonly Slot[];
+  /** Where, in words: `us-east-1`, `us-east-2 of account 111122223333`, `project my-lab`. */
+  readonly where: string;
+  readonly environments: number;
+  /** What the environments take (without what a fresh account or project holds). */
   readonly need: number;
+  /** What was counted, in words (GCP). */
+  readonly counted?: string;
 }
 
-/** Every need above its cloud's documented default, AWS first, in table order. */
-export function overDefaultLimits(aws: AwsQuotaNeeds | undefined, gcp: GcpQuotaNeeds | undefined): OverDefault[] {
-  return [
-    ...(aws ? AWS_DEFAULT_QUOTAS.map((quota) => ({ quota, need: aws[quota.need] })) : []),
-    ...(gcp ? GCP_DEFAULT_QUOTAS.map((quota) => ({ quota, need: gcp.quotas.find((q) => q.metric === quota.need)?.need ?? 0 })) : []),
-  ].filter((o) => o.need > o.quota.defaultLimit);
+/** The needs of every quota of the table, per slot (or per project), and the notes of what could not be counted. */
+export interface LabQuotaNeeds {
+  readonly needs: readonly QuotaNeed[];
+  readonly notes: readonly string[];
 }
 
-/** `where` is the region (AWS) or project (GCP) the lab deploys to. */
-export function formatOverDefault(over: OverDefault, where: string, environments: number): string {
-  const { quota, need } = over;
+/** Where a slot's region-scoped quota applies, in words. */
+function slotWhere(slot: Slot): string {
+  if (slot.cloud === 'aws') return slot.account ? `${slot.region} of account ${slot.account.id}` : slot.region;
+  return `${slot.region} of project ${slot.project}`;
+}
+
+/**
+ * Counts every quota of the table for the environments of each slot, from the synthesized stacks:
+ * region- and zone-scoped quotas per slot, project-scoped ones over the slots of each project.
+ * `exposures` are the load balancers the controllers will make (the selected `-lb` stacks').
+ */
+export function labQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure[], slots: readonly SlotEnvironments[]): LabQuotaNeeds {
+  const notes: string[] = [];
+  const perSlot = slots.map(({ slot, envs }) => {
+    const clouds = synth.clouds.filter((c) => c.cloud === slot.cloud && envs.includes(c.env));
+    const mine = exposures.filter((x) => x.cloud === slot.cloud && envs.includes(x.env));
+    const part = { ...synth, clouds };
+    if (slot.cloud === 'aws') {
+      const aws = awsQuotaNeeds(part, mine);
+      notes.push(...aws.notes);
+      return { slot, envs: new Set(clouds.map((c) => c.env)).size, counts: new Map<string, { need: number; counted?: string }>(AWS_QUOTAS.map((q) => [q.id, { need: aws[q.id] }])) };
+    }
+    const gcp = gcpQuotaNeeds(part, mine);
+    notes.push(...gcp.notes);
+    return { slot, envs: new Set(clouds.map((c) => c.env)).size, counts: new Map(gcp.quotas.map((q) => [q.metric as string, { need: q.need, counted: q.counted }])) };
+  });
+  const needs: QuotaNeed[] = [];
+  for (const cloud of ['aws', 'gcp'] as const) {
+    const mine = perSlot.filter((p) => p.slot.cloud === cloud);
+    for (const quota of cloud === 'aws' ? AWS_QUOTAS : GCP_QUOTAS) {
+      const groups =
+        quota.scope === 'project'
+          ? [...new Set(mine.map((p) => slotGroup(p.slot)))].map((group) => ({ where: `project ${group}`, parts: mine.filter((p) => slotGroup(p.slot) === group) }))
+          : mine.map((p) => ({ where: slotWhere(p.slot), parts: [p] }));
+      for (const { where, parts } of groups) {
+        const counts = parts.map((p) => p.counts.get(quota.id));
+        needs.push({
+          quota,
+          slots: parts.map((p) => p.slot),
+          where,
+          environments: parts.reduce((n, p) => n + p.envs, 0),
+          need: counts.reduce((n, c) => n + (c?.need ?? 0), 0),
+          counted: parts.length === 1 ? counts[0]?.counted : undefined,
+        });
+      }
+    }
+  }
+  return { needs, notes };
+}
+
+/** Every need over its quota's documented default once a fresh account or project holds its part, in table order. A need exactly at the limit is not over it. */
+export function overDefaultLimits(needs: readonly QuotaNeed[]): QuotaNeed[] {
+  return needs.filter((n) => overDefault(n.quota, n.need));
+}
+
+/** `VPCs per Region: 6 environments need 6 in us-east-1, 7 with the default VPC ..., over AWS's default limit of 5: ...`. */
+export function formatOverDefault(over: QuotaNeed): string {
+  const { quota, need, where, environments } = over;
   const cloud = quota.cloud === 'aws' ? "AWS's" : "Google Cloud's";
   const codes = quota.quotaCode ? `; Service Quotas ${quota.serviceCode} ${quota.quotaCode}` : '';
+  const fresh = quota.fresh > 0 ? `, ${need + quota.fresh} with ${quota.freshWhat ?? 'what a fresh account holds'} (${quota.fresh})` : '';
   return (
-    `${quota.name}: ${environments} environment${environments === 1 ? '' : 's'} need ${need} in ${quota.scope === 'region' ? where : `project ${where}`}, ` +
-    `over ${cloud} default limit of ${quota.defaultLimit}${quota.also ? ` (${quota.also})` : ''}: a default limit, not your account's${codes}`
+    `${quota.name}: ${environments} environment${environments === 1 ? '' : 's'} need ${need} in ${where}${fresh}, ` +
+    `over ${cloud} default limit of ${quota.defaultLimit}: a default limit, not your account's${codes}`
   );
 }
 
+/** `Running On-Demand Standard ... (vCPUs): 30 environments need 180 in us-east-1; AWS sets its value per account (Service Quotas ec2 L-1216C47A)`. */
+export function formatPerAccountNeed(need: QuotaNeed): string {
+  const { quota } = need;
+  const codes = quota.quotaCode ? ` (Service Quotas ${quota.serviceCode} ${quota.quotaCode})` : '';
+  return `${quota.name}: ${need.environments} environment${need.environments === 1 ? '' : 's'} need ${need.need} in ${need.where}; its value is set per account, not a published default${codes}`;
+}
+
 /**
- * The notes `synth` prints: each documented default the synthesized stacks exceed. Counted from
- * the stacks alone, so no credentials and no explain run.
+ * The notes `synth` prints: each slot's need over a documented default, and with them the needs of
+ * the quotas whose value is set per account (EC2 vCPUs) in the slots that have a note, so a host
+ * who reads about quotas sees those too (preflight with credentials checks them). Counted from the
+ * stacks alone: no credentials, no explain run.
  */
-export function defaultLimitNotes(synth: SynthDir, config: LabConfig): string[] {
-  const exposures = exposuresOfOutputs(synth);
-  const environments = new Set(synth.clouds.map((c) => c.env)).size;
-  const over = overDefaultLimits(awsQuotaNeeds(synth, exposures), gcpQuotaNeeds(synth, exposures));
-  return over.map((o) => `${formatOverDefault(o, o.quota.cloud === 'aws' ? config.aws.region : config.gcp.project, environments)} (npx hoplab preflight checks your own)`);
+export function defaultLimitNotes(synth: SynthDir, slots: readonly SlotEnvironments[]): string[] {
+  const { needs } = labQuotaNeeds(synth, exposuresOfOutputs(synth), slots);
+  const over = overDefaultLimits(needs);
+  const noted = new Set(over.flatMap((o) => o.slots.map((s) => s.id)));
+  const perAccount = needs.filter((n) => n.quota.variesByAccount && n.quota.cloud === 'aws' && n.need > 0 && n.slots.some((s) => noted.has(s.id)));
+  return [...over.map(formatOverDefault), ...perAccount.map(formatPerAccountNeed)].map((note) => `${note} (npx hoplab preflight checks your own)`);
 }

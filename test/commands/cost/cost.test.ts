@@ -76,3 +76,45 @@ describe('cost output formats', () => {
     await expect(cost(argv)).rejects.toThrow(message);
   });
 });
+
+describe('npm run cost with placement', () => {
+  const saved = process.env.HOPLAB_CONFIG;
+  let printed: string[];
+  const useConfig = (config: unknown) => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoplab-cost-'));
+    writeFileSync(join(dir, 'hoplab.config.json'), JSON.stringify(config));
+    process.env.HOPLAB_CONFIG = join(dir, 'hoplab.config.json');
+  };
+  beforeEach(() => {
+    printed = [];
+    jest.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(...String(text).split('\n')));
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+    if (saved === undefined) delete process.env.HOPLAB_CONFIG;
+    else process.env.HOPLAB_CONFIG = saved;
+  });
+
+  test('GIVEN a config without placement WHEN run THEN neither form says anything of placement (the output is as before)', async () => {
+    useConfig({ attendees: ['ann', 'bob', 'cy'] });
+    expect(await cost(['--json'])).toBe(0);
+    expect(JSON.parse(printed.join('\n'))).not.toHaveProperty('placement');
+    printed = [];
+    expect(await cost([])).toBe(0);
+    expect(printed.filter((l) => /[Pp]lacement/.test(l))).toEqual([]);
+  });
+
+  test('GIVEN a config that places environments WHEN run THEN the table ends with the placement and the JSON has it', async () => {
+    useConfig({ attendees: ['ann', 'bob', 'cy', 'dee', 'eve'], aws: { regions: ['us-east-1', 'us-east-2'] } });
+    expect(await cost(['--json'])).toBe(0);
+    const json = JSON.parse(printed.join('\n'));
+    expect(json.placement.slots.filter((s: { cloud: string }) => s.cloud === 'aws').map((s: { slot: string; environments: string[] }) => [s.slot, s.environments])).toEqual([
+      ['host/us-east-1', ['ann', 'bob', 'cy', 'dee']],
+      ['host/us-east-2', ['eve']],
+    ]);
+    printed = [];
+    expect(await cost([])).toBe(0);
+    expect(printed).toContain('Placement of 5 environments:');
+    expect(printed.find((l) => l.startsWith('| host/us-east-2'))).toMatch(/^\| host\/us-east-2 \| 1\/4 +\| eve +\| 2\/5 +\| 2\/5 +\| 6 +\|$/);
+  });
+});

@@ -17,7 +17,7 @@ import { Finding } from '../../../lib/lab/checks/finding';
 
 const ACCOUNT = '123456789012';
 const ACTIONS = ['ec2:CreateVpc', 'ec2:RunInstances', 'eks:CreateCluster', 'iam:CreateRole'];
-const NO_NEEDS: AwsQuotaNeeds = { vpcs: 0, internetGateways: 0, natGatewaysPerAz: 0, elasticIps: 0, eksClusters: 0, albs: 0, nlbs: 0, clbs: 0, notes: [] };
+const NO_NEEDS: AwsQuotaNeeds = { vpcs: 0, internetGateways: 0, natGatewaysPerAz: 0, elasticIps: 0, eksClusters: 0, albs: 0, nlbs: 0, vcpus: 0, clbs: 0, notes: [] };
 
 interface Scenario {
   /** The caller, as STS GetCallerIdentity names it. */

@@ -6,6 +6,7 @@ import { labConfig } from '../../../lib/config/schema';
 import { runPreflight } from '../../../lib/commands/preflight/preflight';
 import { REQUEST_CHECKS } from '../../../lib/lab/selection/request-problems';
 import { deadUrl } from '../../support/echo-servers';
+import { renderFindings } from '../../../lib/lab/checks/finding';
 
 describe('preflight of the placeholder config', () => {
   test('GIVEN the default config WHEN preflight runs THEN it fails on every reason deploy refuses: the placeholder project and the world-open endpoints', async () => {
@@ -65,5 +66,54 @@ describe('preflight of the placeholder config', () => {
         fix: 'run verify and compare --probe from an address inside the list, or add 203.0.113.7/32 to app.allowedSourceCidrs and deploy again',
       });
     }
+  });
+});
+
+describe('preflight of a placed lab', () => {
+  const names = Array.from({ length: 6 }, (_, i) => `a${i + 1}`);
+  const run = async (raw: unknown) => {
+    const dead = await deadUrl();
+    return runPreflight({ config: labConfig.parse(raw), myIp: '203.0.113.7', registryUrl: dead, awsApi: dead, runTool: () => ({ ok: false, output: 'not found on the PATH' }) });
+  };
+
+  test('GIVEN 6 attendees over two regions and two projects WHEN preflight runs THEN the defaults are checked per slot, the slots it cannot read with credentials are said, and the placement is reported', async () => {
+    const result = await run({ attendees: names, aws: { regions: ['us-east-1', 'us-east-2'] }, gcp: { projects: ['lab-one-1', 'lab-two-2'] } });
+    expect(result.findings.find((f) => f.check === 'default quotas')).toEqual({
+      check: 'default quotas',
+      verdict: 'pass',
+      detail: "6 environments fit AWS's and Google Cloud's default limits (checked without credentials)",
+    });
+    expect(result.findings.find((f) => f.check === 'aws quotas of other slots')).toEqual({
+      check: 'aws quotas of other slots',
+      verdict: 'warn',
+      detail: 'checked with credentials: host/us-east-1 only; host/us-east-2 against the documented defaults only',
+      fix: 'check each slot in its Service Quotas or IAM & Admin > Quotas console until preflight reads every slot with its own credentials',
+    });
+    expect(result.placement?.report.slots.map((s) => [s.slot, s.environments.length])).toEqual([
+      ['host/us-east-1', 4],
+      ['host/us-east-2', 2],
+      ['lab-one-1/us-central1', 4],
+      ['lab-two-2/us-central1', 2],
+    ]);
+    // The JSON form carries it as `placement`.
+    const json = JSON.parse(renderFindings(result.findings, 'json', { ...result.meta, placement: result.placement!.report }));
+    expect(json.placement.slots).toHaveLength(4);
+  });
+
+  test('GIVEN 6 attendees and perSlot 6 in one region WHEN preflight runs THEN each quota over its default is a warning naming its slot', async () => {
+    const result = await run({ attendees: names, aws: { regions: ['us-east-1', 'us-east-2'] }, placement: { perSlot: { aws: 6 } } });
+    expect(result.findings.filter((f) => f.check.startsWith('aws default quota')).map((f) => f.check)).toEqual([
+      'aws default quota vpcs',
+      'aws default quota internetGateways',
+      'aws default quota natGatewaysPerAz',
+      'aws default quota elasticIps',
+    ]);
+    expect(result.findings.find((f) => f.check === 'aws default quota vpcs')?.detail).toBe(
+      "VPCs per Region: 6 environments need 6 in us-east-1, 7 with the default VPC of every region of a fresh account (1), over AWS's default limit of 5: a default limit, not your account's; Service Quotas vpc L-F678F1CE (checked without credentials)",
+    );
+  });
+
+  test('GIVEN a config without placement WHEN preflight runs THEN it reports no placement', async () => {
+    expect((await run({})).placement).toBeUndefined();
   });
 });

@@ -38,9 +38,21 @@ describe('GCP quota needs', () => {
         { metric: 'SSD_TOTAL_GB', scope: 'region', need: 250, counted: "boot disks of 4 node VMs, the default pools' included" },
         { metric: 'DISKS_TOTAL_GB', scope: 'region', need: 0, counted: "pd-standard boot disks of 4 node VMs, the default pools' included" },
         { metric: 'NETWORKS', scope: 'project', need: 1, counted: 'one VPC network per environment' },
+        { metric: 'SUBNETWORKS', scope: 'project', need: 1, counted: 'one node subnet per environment' },
+        { metric: 'ROUTERS', scope: 'project', need: 1, counted: 'one Cloud Router (for Cloud NAT) per environment' },
+        // The lab's 2 (L7 proxies, L4 health checks); GKE's -master, -vms, -all; Ingress 1, Gateway 1, each L4 Service 1, the Cluster Services' shared health-check rule 1, the Local Service's 1.
+        { metric: 'FIREWALLS', scope: 'project', need: 11, counted: '2 of the lab, 3 GKE makes per cluster, 6 the load balancer controllers make' },
+        { metric: 'HEALTH_CHECKS', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Gateway backend' },
+        { metric: 'TARGET_HTTP_PROXIES', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Gateway' },
+        { metric: 'URL_MAPS', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Gateway' },
+        // One zone: the native Ingress, the Gateway and the two passthrough NLBs one each (the nodeport Ingress uses instance groups).
+        { metric: 'NETWORK_ENDPOINT_GROUPS', scope: 'project', need: 4, counted: 'one per zone for each NEG-backed Ingress, Gateway and passthrough NLB (GCE_VM_IP NEGs from GKE 1.32.2)' },
+        { metric: 'SECURITY_POLICIES', scope: 'project', need: 0, counted: 'the Cloud Armor policy of a narrowed app.allowedSourceCidrs' },
+        { metric: 'SECURITY_POLICY_RULES', scope: 'project', need: 0, counted: "the Cloud Armor policy's rules, its default rule included" },
         { metric: 'IN_USE_ADDRESSES', scope: 'region', need: 3, counted: '1 Cloud NAT, 2 passthrough NLB; the nodes are private' },
         { metric: 'FORWARDING_RULES', scope: 'project', need: 2, counted: '2 GKE Ingress (classic Application Load Balancer)' },
-        { metric: 'GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Ingress default backend' },
+        // One backend service per Ingress: its defaultBackend is the app's Service, so GKE makes no default backend (it used to be counted here).
+        { metric: 'GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES', scope: 'project', need: 2, counted: "2 GKE Ingress (its defaultBackend is the app's Service: no default backend of GKE's own)" },
         { metric: 'GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', scope: 'project', need: 1, counted: '1 Gateway' },
         { metric: 'GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES', scope: 'project', need: 2, counted: "1 Gateway: its route's backend and the default 404 backend" },
         { metric: 'EXTERNAL_NETWORK_LB_FORWARDING_RULES', scope: 'region', need: 2, counted: '2 passthrough NLB' },
@@ -61,9 +73,27 @@ describe('GCP quota needs', () => {
       { exposures: ['nodeport-l4', 'nodeport-local'] },
       { FORWARDING_RULES: 0, GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES: 0, EXTERNAL_NETWORK_LB_FORWARDING_RULES: 2, REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES: 2, IN_USE_ADDRESSES: 3 },
     ],
-    ['only the Ingresses', { exposures: ['native', 'nodeport'] }, { FORWARDING_RULES: 2, GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES: 3, EXTERNAL_NETWORK_LB_FORWARDING_RULES: 0, IN_USE_ADDRESSES: 1 }],
+    [
+      'only the Ingresses',
+      { exposures: ['native', 'nodeport'] },
+      { FORWARDING_RULES: 2, GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES: 2, EXTERNAL_NETWORK_LB_FORWARDING_RULES: 0, IN_USE_ADDRESSES: 1, NETWORK_ENDPOINT_GROUPS: 1, FIREWALLS: 6 },
+    ],
   ])('GIVEN %s WHEN counted THEN each load balancer counts against its own metrics', (_name, input, expected) => {
     expect(byMetric(input)).toMatchObject(expected);
+  });
+
+  test('GIVEN a narrowed client list WHEN counted THEN the Cloud Armor policy and its rules count', () => {
+    expect(byMetric({ exposures: ['native', 'gateway'], app: { allowedSourceCidrs: ['203.0.113.0/24'] } })).toMatchObject({ SECURITY_POLICIES: 1, SECURITY_POLICY_RULES: 2 });
+  });
+
+  test('GIVEN two zones WHEN counted THEN each NEG-backed load balancer takes a NEG in each zone', () => {
+    expect(byMetric({ gcp: { zones: ['us-central1-a', 'us-central1-b'] } }).NETWORK_ENDPOINT_GROUPS).toBe(8);
+  });
+
+  test('GIVEN one passthrough NLB, Local or Cluster WHEN counted THEN it takes its traffic rule and one health-check rule (its own, or the shared one of the cluster)', () => {
+    // 2 of the lab + 3 of GKE + the Service's traffic rule + a health-check rule (a Local Service's own; the Cluster Services' shared one).
+    expect(byMetric({ exposures: ['nodeport-local'] }).FIREWALLS).toBe(2 + 3 + 2);
+    expect(byMetric({ exposures: ['nodeport-l4'] }).FIREWALLS).toBe(2 + 3 + 2);
   });
 
   test('GIVEN 3 attendees WHEN counted THEN everything scales with the environments, one network each', () => {
