@@ -12,7 +12,8 @@ import { compareOutputs, probeTargets } from '../../lab/probe/compare-model';
 import { CommandRunner, CompareInputError, LabOutputs, readLabOutputs } from '../../lab/files/outputs';
 import { SHARD_OPTION } from '../../lab/selection/shard';
 import { shardEnvironments } from '../../lab/selection/selection';
-import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal, wrapWords } from '../../kit/terminal/terminal';
+import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal } from '../../kit/terminal/terminal';
+import { wrapWords } from '../../kit/text/wrap';
 import { LiveScreen } from '../../kit/terminal/live-screen';
 import { WatchClock, WatchEvent, watchTargets, WATCH_LIMITS } from './watch';
 import { Sample } from '../../lab/probe/probe';
@@ -266,7 +267,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     const width = terminalWidth(io.stdout, env);
     const fit = (line: string) => {
       const indent = /^ */.exec(line)![0];
-      return wrapWords(line, Math.max(1, width - indent.length - 2)).map((part, i) => `${indent}${i === 0 ? '' : '  '}${part}`);
+      return wrapWords(line, Math.max(1, width - indent.length - 2), 'abbreviate').map((part, i) => `${indent}${i === 0 ? '' : '  '}${part}`);
     };
     const lines = live ? summaryLines(result).flatMap(fit) : summaryLines(result);
     io.stdout.write(`${lines.join('\n')}\n`);

@@ -106,37 +106,6 @@ export function fitWidth(text: string, width: number): string {
   return `${text.slice(0, width - 3)}...`;
 }
 
-/**
- * Words laid out in lines of at most `width` columns: breaks only between
- * words, never inside one. A word longer than a whole line is abbreviated
- * (its start and `~`), never split across lines.
- */
-export function wrapWords(text: string, width: number): string[] {
-  const max = Math.max(1, width);
-  const lines: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const raw of paragraph.split(/\s+/).filter((w) => w !== '')) {
-      const word = abbreviate(raw, max);
-      if (line === '') line = word;
-      else if (line.length + 1 + word.length <= max) line += ` ${word}`;
-      else {
-        lines.push(line);
-        line = word;
-      }
-    }
-    lines.push(line);
-  }
-  return lines;
-}
-
-/** `word` if it fits in `width`, else its first `width - 1` characters and `~`. */
-export function abbreviate(word: string, width: number): string {
-  if (word.length <= width) return word;
-  if (width <= 1) return '~';
-  return `${word.slice(0, width - 1)}~`;
-}
-
 /** A duration for people: `42s`, `5m03s`, `1h02m`. */
 export function formatElapsed(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));

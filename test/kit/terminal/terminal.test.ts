@@ -4,7 +4,6 @@
  * the TTY, then 80.
  */
 import {
-  abbreviate,
   colorEnabled,
   fitWidth,
   formatElapsed,
@@ -17,7 +16,6 @@ import {
   terminalHeight,
   terminalWidth,
   visibleLength,
-  wrapWords,
 } from '../../../lib/kit/terminal/terminal';
 
 describe('colour, redraw and size', () => {
@@ -71,13 +69,6 @@ describe('painting, cutting, wrapping, counting', () => {
     expect(fitWidth('abcdefghijk', 10)).toBe('abcdefg...');
     expect([0, 999, 42_000, 303_000, 3_725_000].map(formatElapsed)).toEqual(['0s', '0s', '42s', '5m03s', '1h02m']);
     expect([plural(1, 'resource'), plural(14, 'resource'), plural(0, 'stack'), plural(2, 'blocking problem')]).toEqual(['1 resource', '14 resources', '0 stacks', '2 blocking problems']);
-  });
-
-  test('GIVEN words WHEN wrapped THEN lines break only between words and an over-long word is abbreviated, never split', () => {
-    expect(wrapWords('nodeport-local targets every node', 16)).toEqual(['nodeport-local', 'targets every', 'node']);
-    expect(wrapWords('a\nb c', 10)).toEqual(['a', 'b c']);
-    expect(abbreviate('container-native', 10)).toBe('container~');
-    expect(wrapWords('container-native', 10)).toEqual(['container~']);
   });
 });
 

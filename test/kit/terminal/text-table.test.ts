@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { fitColumns, tableFits, textTable, wrap, wrapIndented } from '../../../lib/kit/terminal/text-table';
+import { fitColumns, tableFits, textTable, wrapIndented } from '../../../lib/kit/terminal/text-table';
 
 /** The words of a cell, in order. */
 function wordsOf(text: string): string[] {
@@ -25,13 +25,7 @@ function cellsOf(table: string): string[][] {
   return rows;
 }
 
-describe('wrap', () => {
-  test('GIVEN words THEN it breaks between them only, and cuts only a word longer than the width', () => {
-    expect(wrap('client -> ALB -> Pod', 10)).toEqual(['client ->', 'ALB -> Pod']);
-    expect(wrap('nodeport-local nodeport-local', 16)).toEqual(['nodeport-local', 'nodeport-local']);
-    expect(wrap('kubernetes_ingress_v1', 8)).toEqual(['kubernet', 'es_ingre', 'ss_v1']);
-  });
-
+describe('wrapIndented', () => {
   test('GIVEN a hanging indent THEN the first line has the first prefix and the others the rest', () => {
     expect(wrapIndented('one two three four', 12, '- ', '  ')).toEqual(['- one two', '  three four']);
   });
