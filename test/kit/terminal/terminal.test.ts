@@ -3,20 +3,7 @@
  * and never with NO_COLOR (any value) or TERM=dumb; width from $COLUMNS, then
  * the TTY, then 80.
  */
-import {
-  colorEnabled,
-  fitWidth,
-  formatElapsed,
-  highlight,
-  paint,
-  painter,
-  plural,
-  redrawEnabled,
-  stripAnsi,
-  terminalHeight,
-  terminalWidth,
-  visibleLength,
-} from '../../../lib/kit/terminal/terminal';
+import { colorEnabled, fitWidth, formatElapsed, highlight, paint, painter, plural, redrawEnabled, stripAnsi, terminalHeight, terminalWidth, visibleLength } from '../../../lib/kit/terminal/terminal';
 
 describe('colour, redraw and size', () => {
   test.each([
