@@ -14,7 +14,7 @@ import { SHARD_OPTION } from '../../lab/selection/shard';
 import { shardEnvironments } from '../../lab/selection/selection';
 import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal } from '../../kit/terminal/terminal';
 import { wrapWords } from '../../kit/text/wrap';
-import { LiveScreen } from '../../kit/terminal/live-screen';
+import { LiveRegion } from '../../kit/terminal/live-region';
 import { WatchClock, WatchEvent, watchTargets, WATCH_LIMITS } from './watch';
 import { Sample } from '../../lab/probe/probe';
 import { jsonLines, plainLines, screenLines, summaryJson, summaryLines } from './render-watch';
@@ -216,7 +216,8 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
 
   const live = settings.format === 'table' && redrawEnabled(io.stdout, env);
   const paint = painter(colorEnabled(io.stdout, env));
-  const screen = live ? new LiveScreen(io.stdout) : undefined;
+  // The screen lays out and paints its own lines within the width (render-watch.ts): not cut again.
+  const screen = live ? new LiveRegion(io.stdout, { env, hideCursor: true, cut: false }) : undefined;
   const recent: WatchEvent[] = [];
   const probed = targets.filter((t) => typeof t.url !== 'string').length;
   const header = (tMs: number) =>
@@ -240,7 +241,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
         );
       } else if (screen) {
         const height = terminalHeight(io.stdout, env);
-        screen.draw(screenLines(frame, recent, terminalWidth(io.stdout, env), paint, header(frame.t_ms), height === undefined ? undefined : height - 1));
+        screen.render(screenLines(frame, recent, terminalWidth(io.stdout, env), paint, header(frame.t_ms), height === undefined ? undefined : height - 1));
       } else {
         io.stdout.write(
           plainLines(frame)
