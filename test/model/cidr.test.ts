@@ -1,4 +1,4 @@
-import { admitsAnyAddress, cidr, contains, overlaps, parseCidr, subnet } from '../../lib/model/cidr';
+import { admitsAnyAddress, cidr, contains, inRanges, ipv4Value, overlaps, parseCidr, subnet } from '../../lib/model/cidr';
 
 describe('CIDR math', () => {
   test.each([
@@ -41,5 +41,33 @@ describe('CIDR math', () => {
     [['203.0.113.0/24'], false],
   ])('GIVEN %j WHEN asked whether it admits any address THEN %p (only a /0 block does; two halves are still a list to filter by)', (blocks, expected) => {
     expect(admitsAnyAddress(blocks)).toBe(expected);
+  });
+});
+
+describe('IPv4 addresses (ip-address)', () => {
+  test.each<[string, bigint | undefined]>([
+    ['10.0.1.2', 167772418n],
+    ['0.0.0.0', 0n],
+    ['255.255.255.255', 4294967295n],
+    ['::ffff:10.0.1.2', 167772418n],
+    ['::FFFF:10.0.1.2', 167772418n],
+    ['10.0.1.2/32', undefined],
+    ['010.0.1.2', undefined],
+    ['256.0.0.1', undefined],
+    ['10.0.1', undefined],
+    [' 10.0.1.2', undefined],
+    ['fe80::1', undefined],
+    ['not-an-ip', undefined],
+    ['', undefined],
+  ])('GIVEN %j THEN its value is %p', (address, value) => {
+    expect(ipv4Value(address)).toBe(value);
+  });
+
+  test('GIVEN blocks THEN an address is in them from the first address to the last, and what is no address never is', () => {
+    expect(['10.0.0.0', '10.0.31.255', '::ffff:10.0.31.255', '10.0.32.0', '9.255.255.255'].map((a) => inRanges(a, ['10.0.0.0/19']))).toEqual([true, true, true, false, false]);
+    expect(inRanges('10.0.0.1', ['192.168.0.0/16', '10.0.0.0/8'])).toBe(true);
+    expect(inRanges('10.0.0.1', [])).toBe(false);
+    expect(inRanges('10.0.0.1', ['not a block', '10.0.0.5/8'])).toBe(false);
+    expect(inRanges('10.0.0.0/8', ['10.0.0.0/8'])).toBe(false);
   });
 });
