@@ -39,6 +39,8 @@ export interface GcpLeftoverQuery {
   readonly securityPolicyName?: string;
   /** Per-request timeout (each page of each list). @default GCP_REQUEST_TIMEOUT_MS */
   readonly timeoutMs?: number;
+  /** Waits between attempts of a GET the API failed for a moment (tests: no real waiting). @default setTimeout */
+  readonly sleep?: (ms: number) => Promise<void>;
   /**
    * `environment`: everything of the environment (after destroying its cluster stack).
    * `controller`: only what GKE's load-balancer controllers made outside Terraform
@@ -200,6 +202,7 @@ export async function findGcpLeftovers(query: GcpLeftoverQuery): Promise<Leftove
     accessToken: query.accessToken,
     timeoutMs: query.timeoutMs ?? GCP_REQUEST_TIMEOUT_MS,
     quotaProject: query.quotaProject,
+    ...(query.sleep ? { sleep: query.sleep } : {}),
     bases: { compute: query.computeApi, container: query.containerApi, iam: query.iamApi, resourceManager: query.resourceManagerApi },
   });
   const p = { project: query.project };
