@@ -123,8 +123,6 @@ export const GOOGLE_CALLS = {
   ]),
 } as const satisfies Record<string, GoogleCall>;
 
-export type GoogleCallId = keyof typeof GOOGLE_CALLS;
-
 /** The IAM permissions of some calls, sorted and without duplicates. */
 export function permissionsOf(calls: readonly GoogleCall[]): string[] {
   return [...new Set(calls.flatMap((c) => c.permissions))].sort();

@@ -69,8 +69,6 @@ export function terminalHeight(stream: TerminalStream, env: TerminalEnv = proces
 export const COLORS = { red: 31, green: 32, yellow: 33, cyan: 36, bold: 1, dim: 2, reverse: 7 } as const;
 /** One of {@link COLORS}. */
 export type Style = keyof typeof COLORS;
-/** One of {@link COLORS} (the same as {@link Style}). */
-export type Color = Style;
 
 /** `text` in `style` when `enabled` (see {@link colorEnabled}), else `text` unchanged. */
 export function paint(text: string, style: Style, enabled: boolean): string {
@@ -89,11 +87,6 @@ export function painter(enabled: boolean): Paint {
 /** `text` without ANSI escape sequences (colour and cursor movement): what a terminal shows. */
 export function stripAnsi(text: string): string {
   return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
-}
-
-/** The columns `text` takes on a terminal: escape sequences take none, every other character one. */
-export function visibleLength(text: string): number {
-  return [...stripAnsi(text)].length;
 }
 
 /**
