@@ -250,9 +250,14 @@ export interface DefaultQuota {
 const AWS_VPC_QUOTAS = 'Amazon VPC User Guide, "Amazon VPC quotas" (docs.aws.amazon.com/vpc/latest/userguide/amazon-vpc-limits.html)';
 
 /**
- * AWS's documented defaults (adjustable; see /work/research/aws-node.md, section E). The quota
- * codes are those Service Quotas uses; NAT per AZ and EKS clusters come from third-party code and
- * are not confirmed in AWS's docs (preflight falls back to the default if the code does not answer).
+ * AWS's documented defaults, each adjustable in Service Quotas: the pages named in each `source`
+ * (the Amazon VPC, Amazon EKS and Elastic Load Balancing quota pages on docs.aws.amazon.com, cited
+ * 2026-11). The quota codes are those Service Quotas uses (`aws service-quotas list-service-quotas
+ * --service-code vpc`, likewise ec2, eks, elasticloadbalancing, lists an account's). The codes of
+ * NAT gateways per AZ (L-FE5A380F) and EKS clusters (L-1194D53C) are taken from public code that
+ * asks Service Quotas for them (cortexlabs/cortex, pkg/types/clusterconfig/network_validations.go;
+ * Terraform configurations of `aws_servicequotas_template`), not from AWS's docs, which do not list
+ * them: preflight falls back to the default if a code does not answer.
  */
 export const AWS_DEFAULT_QUOTAS: readonly (DefaultQuota & { readonly need: keyof Omit<AwsQuotaNeeds, 'notes' | 'clbs'>; readonly serviceCode: string; readonly quotaCode: string })[] = [
   { cloud: 'aws', need: 'vpcs', name: 'VPCs per Region', scope: 'region', defaultLimit: 5, source: AWS_VPC_QUOTAS, serviceCode: 'vpc', quotaCode: 'L-F678F1CE' },
@@ -310,11 +315,13 @@ export const AWS_DEFAULT_QUOTAS: readonly (DefaultQuota & { readonly need: keyof
 ];
 
 /**
- * Google Cloud's defaults. Google's quota pages list the quotas without numbers ("defaults vary
- * per project", /work/research/gcp.md section 4); the one stated default the lab meets is the
- * networks per project: "you can have up to five networks per project by default" (the Compute
- * Engine API's Network resource description), which one observed project's NETWORKS quota also
- * showed (5). Other GCP quotas are only checked with credentials.
+ * Google Cloud's defaults. Google's quota pages list the quotas without numbers and send you to
+ * the console's Quotas page for a project's own (VPC "Quotas and limits",
+ * https://cloud.google.com/vpc/docs/quota: "Networks ... This includes the default network";
+ * cited 2026-11). The one stated default the lab meets is the networks per project: "you can have
+ * up to five networks per project by default", from the description of the Network resource in
+ * the Compute Engine API reference (https://cloud.google.com/compute/docs/reference/rest/v1/networks).
+ * Other GCP quotas are only checked with credentials.
  */
 export const GCP_DEFAULT_QUOTAS: readonly DefaultQuota[] = [
   {
@@ -323,7 +330,7 @@ export const GCP_DEFAULT_QUOTAS: readonly DefaultQuota[] = [
     name: 'VPC networks (NETWORKS)',
     scope: 'project',
     defaultLimit: 5,
-    source: 'Compute Engine API reference, Network resource: "up to five networks per project by default"; NETWORKS 5 observed (research/gcp.md, section 4)',
+    source: 'Compute Engine API reference, Network resource: "up to five networks per project by default" (cloud.google.com/compute/docs/reference/rest/v1/networks)',
     also: 'the project\'s "default" network counts too',
   },
 ];
