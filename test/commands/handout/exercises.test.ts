@@ -3,7 +3,7 @@
  * exercise complete, every `{{name}}` one the handout fills, every table by
  * case covering its cases; and the filling itself.
  */
-import { DATAPATH, EXERCISES, ExerciseText, HUBBLE, READINESS_GATES, SNAT } from '../../../lib/commands/handout/exercises';
+import { DATAPATH, EXERCISES, ExerciseStep, ExerciseText, HUBBLE, READINESS_GATES, SNAT } from '../../../lib/commands/handout/exercises';
 import { fillExerciseText } from '../../../lib/commands/handout/handout-model';
 import { DATAPLANES } from '../../../lib/model/datapaths';
 
@@ -12,7 +12,7 @@ const FILLED = ['ns', 'deployment', 'replicas', 'debug-image', 'mode', 'cloud', 
 
 /** Every text of an exercise, tables by case included. */
 function texts(x: ExerciseText): string[] {
-  const steps = Array.isArray(x.steps) ? [x.steps] : Object.values(x.steps);
+  const steps: (readonly ExerciseStep[])[] = Array.isArray(x.steps) ? [x.steps] : Object.values(x.steps);
   const observe = typeof x.observe === 'string' ? [x.observe] : Object.values(x.observe);
   return [x.title, x.lesson, ...observe, ...steps.flat().flatMap((s) => [s.say, s.command ?? ''])];
 }
@@ -23,7 +23,7 @@ describe('the exercises (data)', () => {
     expect(EXERCISES.map((x) => x.id)).toEqual(['snat', 'local-health-check', 'readiness-gates', 'extra-hop', 'drain', 'datapath', 'hubble']);
     for (const x of EXERCISES) {
       expect([x.title, x.lesson].every((t) => t.trim() !== '')).toBe(true);
-      const steps = Array.isArray(x.steps) ? [x.steps] : Object.values(x.steps);
+      const steps: (readonly ExerciseStep[])[] = Array.isArray(x.steps) ? [x.steps] : Object.values(x.steps);
       expect(steps.every((s) => s.length > 0 && s.every((step) => step.say.trim() !== ''))).toBe(true);
       expect(x.measure.length).toBeGreaterThan(0);
       expect(x.measure.every((m) => m === 'compare' || m === 'watch')).toBe(true);
