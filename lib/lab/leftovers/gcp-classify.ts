@@ -41,31 +41,32 @@ export interface IamBinding {
   readonly members?: readonly string[];
 }
 
-/** What a project holds, as the leftover check reads it: each kind's global and regional resources in one list. */
-export interface GcpInventory {
-  readonly networks: readonly Item[];
-  readonly firewalls: readonly Item[];
-  readonly httpHealthChecks: readonly Item[];
-  readonly subnetworks: readonly Item[];
-  readonly routers: readonly Item[];
-  readonly negs: readonly Item[];
-  readonly instanceGroups: readonly Item[];
-  readonly instances: readonly Item[];
-  readonly targetPools: readonly Item[];
-  readonly backendServices: readonly Item[];
-  readonly urlMaps: readonly Item[];
-  readonly httpProxies: readonly Item[];
-  readonly httpsProxies: readonly Item[];
-  readonly forwardingRules: readonly Item[];
-  readonly healthChecks: readonly Item[];
-  /** GKE clusters of every location. */
-  readonly clusters: readonly Item[];
-  readonly addresses: readonly Item[];
-  readonly sslCertificates: readonly Item[];
-  readonly securityPolicies: readonly Item[];
-  readonly serviceAccounts: readonly Item[];
-  readonly iamBindings: readonly IamBinding[];
-}
+/** The lists of a project the leftover check reads, each kind's global and regional resources in one (GKE's clusters of every location). */
+export const INVENTORY_LISTS = [
+  'networks',
+  'firewalls',
+  'httpHealthChecks',
+  'subnetworks',
+  'routers',
+  'negs',
+  'instanceGroups',
+  'instances',
+  'targetPools',
+  'backendServices',
+  'urlMaps',
+  'httpProxies',
+  'httpsProxies',
+  'forwardingRules',
+  'healthChecks',
+  'clusters',
+  'addresses',
+  'sslCertificates',
+  'securityPolicies',
+  'serviceAccounts',
+] as const;
+
+/** What a project holds, as the leftover check reads it: the {@link INVENTORY_LISTS}, and the project's IAM bindings. */
+export type GcpInventory = { readonly [list in (typeof INVENTORY_LISTS)[number]]: readonly Item[] } & { readonly iamBindings: readonly IamBinding[] };
 
 /** The environment whose leftovers are looked for. */
 export interface GcpEnvironment {
@@ -147,19 +148,13 @@ interface Picked {
 const paths = (items: readonly Item[]) => new Set(items.map((i) => resourcePath(i.selfLink)));
 
 /** What lives in the environment's network, and the GKE cluster ids its pieces' names tell. */
-interface NetworkPieces {
+type NetworkPieces = { readonly [kind in 'networks' | 'subnets' | 'routers' | 'firewalls' | 'negs' | 'instances']: readonly Item[] } & {
   readonly inNetwork: (item: Item) => boolean;
   readonly byNetwork: () => string;
-  readonly networks: readonly Item[];
-  readonly subnets: readonly Item[];
-  readonly routers: readonly Item[];
-  readonly firewalls: readonly Item[];
-  readonly negs: readonly Item[];
-  readonly instances: readonly Item[];
   readonly ids: GkeIds;
   /** The Gateway controller's firewall rules of the network. */
   readonly gateway: readonly Leftover[];
-}
+};
 
 /** 1. What lives in the network. */
 function networkPieces(inventory: GcpInventory, query: GcpEnvironment): NetworkPieces {

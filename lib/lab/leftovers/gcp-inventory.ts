@@ -41,6 +41,12 @@ function unique(...lists: Item[][]): Item[] {
   return [...byPath.values()];
 }
 
+/** The values of an object of promises, all awaited at once (Promise.all, by name). */
+async function allOf<T extends Record<string, Promise<unknown>>>(promises: T): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const entries = await Promise.all(Object.entries(promises).map(async ([key, promise]) => [key, await promise] as const));
+  return Object.fromEntries(entries) as { [K in keyof T]: Awaited<T[K]> };
+}
+
 /** Everything of `project` the leftover check looks at. */
 export async function fetchGcpInventory(project: string, access: GcpApiAccess): Promise<GcpInventory> {
   const api = new GoogleApiReader({
@@ -53,74 +59,30 @@ export async function fetchGcpInventory(project: string, access: GcpApiAccess): 
   const p = { project };
   const everywhere = async (global: Item[] | Promise<Item[]>, aggregated: Promise<Item[]>) => unique(...(await Promise.all([global, aggregated])));
 
-  const [
-    networks,
-    firewalls,
-    httpHealthChecks,
-    subnetworks,
-    routers,
-    negs,
-    instanceGroups,
-    instances,
-    targetPools,
-    backendServices,
-    urlMaps,
-    httpProxies,
-    httpsProxies,
-    forwardingRules,
-    healthChecks,
-    clusterList,
-    addresses,
-    sslCertificates,
-    securityPolicies,
-    serviceAccounts,
-    iamPolicy,
-  ] = await Promise.all([
-    api.list(CALLS.networksList, p),
-    api.list(CALLS.firewallsList, p),
-    api.list(CALLS.httpHealthChecksList, p),
-    api.aggregated(CALLS.subnetworksAggregated, p),
-    api.aggregated(CALLS.routersAggregated, p),
-    api.aggregated(CALLS.networkEndpointGroupsAggregated, p),
-    api.aggregated(CALLS.instanceGroupsAggregated, p),
-    api.aggregated(CALLS.instancesAggregated, p),
-    api.aggregated(CALLS.targetPoolsAggregated, p),
-    everywhere(api.list(CALLS.backendServicesList, p), api.aggregated(CALLS.backendServicesAggregated, p)),
-    everywhere(api.list(CALLS.urlMapsList, p), api.aggregated(CALLS.urlMapsAggregated, p)),
-    everywhere(api.list(CALLS.targetHttpProxiesList, p), api.aggregated(CALLS.targetHttpProxiesAggregated, p)),
-    everywhere(api.list(CALLS.targetHttpsProxiesList, p), api.aggregated(CALLS.targetHttpsProxiesAggregated, p)),
-    everywhere(api.list(CALLS.globalForwardingRulesList, p), api.aggregated(CALLS.forwardingRulesAggregated, p)),
-    everywhere(api.list(CALLS.healthChecksList, p), api.aggregated(CALLS.healthChecksAggregated, p)),
-    api.call(CALLS.clustersList, p),
-    everywhere(api.list(CALLS.globalAddressesList, p), api.aggregated(CALLS.addressesAggregated, p)),
-    everywhere(api.list(CALLS.sslCertificatesList, p), api.aggregated(CALLS.sslCertificatesAggregated, p)),
-    api.list(CALLS.securityPoliciesList, p),
-    api.pages(CALLS.serviceAccountsList, p, (page) => (page.accounts as Item[] | undefined) ?? []),
-    api.call(CALLS.getIamPolicy, p, { body: {} }),
-  ]);
+  const { clusterList, iamPolicy, ...lists } = await allOf({
+    networks: api.list(CALLS.networksList, p),
+    firewalls: api.list(CALLS.firewallsList, p),
+    httpHealthChecks: api.list(CALLS.httpHealthChecksList, p),
+    subnetworks: api.aggregated(CALLS.subnetworksAggregated, p),
+    routers: api.aggregated(CALLS.routersAggregated, p),
+    negs: api.aggregated(CALLS.networkEndpointGroupsAggregated, p),
+    instanceGroups: api.aggregated(CALLS.instanceGroupsAggregated, p),
+    instances: api.aggregated(CALLS.instancesAggregated, p),
+    targetPools: api.aggregated(CALLS.targetPoolsAggregated, p),
+    backendServices: everywhere(api.list(CALLS.backendServicesList, p), api.aggregated(CALLS.backendServicesAggregated, p)),
+    urlMaps: everywhere(api.list(CALLS.urlMapsList, p), api.aggregated(CALLS.urlMapsAggregated, p)),
+    httpProxies: everywhere(api.list(CALLS.targetHttpProxiesList, p), api.aggregated(CALLS.targetHttpProxiesAggregated, p)),
+    httpsProxies: everywhere(api.list(CALLS.targetHttpsProxiesList, p), api.aggregated(CALLS.targetHttpsProxiesAggregated, p)),
+    forwardingRules: everywhere(api.list(CALLS.globalForwardingRulesList, p), api.aggregated(CALLS.forwardingRulesAggregated, p)),
+    healthChecks: everywhere(api.list(CALLS.healthChecksList, p), api.aggregated(CALLS.healthChecksAggregated, p)),
+    clusterList: api.call(CALLS.clustersList, p),
+    addresses: everywhere(api.list(CALLS.globalAddressesList, p), api.aggregated(CALLS.addressesAggregated, p)),
+    sslCertificates: everywhere(api.list(CALLS.sslCertificatesList, p), api.aggregated(CALLS.sslCertificatesAggregated, p)),
+    securityPolicies: api.list(CALLS.securityPoliciesList, p),
+    serviceAccounts: api.pages(CALLS.serviceAccountsList, p, (page) => (page.accounts as Item[] | undefined) ?? []),
+    iamPolicy: api.call(CALLS.getIamPolicy, p, { body: {} }),
+  });
   const missingZones = (clusterList.missingZones as string[] | undefined) ?? [];
   if (missingZones.length > 0) throw new Error(`GKE could not list clusters in ${missingZones.join(', ')} of project ${project}; run the check again`);
-  return {
-    networks,
-    firewalls,
-    httpHealthChecks,
-    subnetworks,
-    routers,
-    negs,
-    instanceGroups,
-    instances,
-    targetPools,
-    backendServices,
-    urlMaps,
-    httpProxies,
-    httpsProxies,
-    forwardingRules,
-    healthChecks,
-    clusters: (clusterList.clusters as Item[] | undefined) ?? [],
-    addresses,
-    sslCertificates,
-    securityPolicies,
-    serviceAccounts,
-    iamBindings: (iamPolicy.bindings as IamBinding[] | undefined) ?? [],
-  };
+  return { ...lists, clusters: (clusterList.clusters as Item[] | undefined) ?? [], iamBindings: (iamPolicy.bindings as IamBinding[] | undefined) ?? [] };
 }
