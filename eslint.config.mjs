@@ -16,7 +16,7 @@ const importX = require('eslint-plugin-import-x');
  */
 export const LIB_FOLDERS = {
   model: ['lib/model'],
-  kit: ['lib/kit', 'lib/kit/cli', 'lib/kit/terminal', 'lib/kit/terraform', 'lib/kit/http', 'lib/kit/google', 'lib/kit/svg'],
+  kit: ['lib/kit', 'lib/kit/cli', 'lib/kit/terminal', 'lib/kit/text', 'lib/kit/terraform', 'lib/kit/http', 'lib/kit/google', 'lib/kit/aws', 'lib/kit/svg'],
   config: ['lib/config'],
   constructs: ['lib/constructs', 'lib/constructs/aws', 'lib/constructs/gcp', 'lib/constructs/k8s'],
   stacks: ['lib/stacks'],

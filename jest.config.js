@@ -39,6 +39,9 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/emulator/'],
+      // One chromium for every browser test of the run, started only when one is selected (test/support/browser.ts).
+      globalSetup: '<rootDir>/test/support/browser-global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/browser-global-teardown.ts',
     },
     {
       ...shared,

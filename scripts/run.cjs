@@ -4,6 +4,13 @@
 // then runs in this process the very bytes it checked, argv as for `node dist/<command>.js args...`,
 // with a V8 code cache (dist/.cache, keyed by the output's hash and node's version) that saves
 // the compile of large bundles. HOPLAB_FORCE_BUILD=1 rebuilds first, as a source change would.
+//
+// Public Node APIs only (vm.Script's cachedData, module.createRequire), the same on Node 20, 22
+// and 24. Node's own compile cache (module.enableCompileCache, Node 22.8+) was measured in its
+// place on Node 24 and is slower here: it serializes a module's code right after compiling it,
+// before it runs, so a bundle's lazily compiled functions (esbuild's module bodies, nearly all of
+// it) are compiled again on every run; this cache is written at exit, with every function the
+// command ran (CONTRIBUTING.md, How commands are built, has the figures).
 'use strict';
 
 const fs = require('node:fs');
@@ -11,6 +18,9 @@ const Module = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
 const commands = require('./commands.cjs');
+
+/** The CommonJS module wrapper, as Node's loader writes it. */
+const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
 
 async function main() {
   const [name, ...args] = process.argv.slice(2);
@@ -37,18 +47,15 @@ async function main() {
   } catch {
     // No cache yet.
   }
-  const source = Module.wrap(built.code.toString('utf8'));
+  const source = `${WRAPPER[0]}${built.code.toString('utf8')}${WRAPPER[1]}`;
   built.code = undefined; // 6 MB less at the peak
   const script = new vm.Script(source, { filename: file, cachedData, importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER });
   // Written when the command is done, so the functions it compiled are in it.
   if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => saveCodeCache(name, cacheFile, script));
-  const module = new Module(file, null);
-  module.filename = file;
-  module.paths = Module._nodeModulePaths(path.dirname(file));
-  const require = (id) => module.require(id);
-  require.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
-  require.cache = Module._cache;
-  require.main = process.mainModule;
+  // The module the bundle runs as, made with public APIs only: createRequire resolves from dist/
+  // as a require() of dist/<name>.js would (its .main is this process's main module).
+  const require = Module.createRequire(file);
+  const module = { exports: {}, id: file, filename: file, loaded: false, require };
   process.argv = [process.argv[0], file, ...args];
   script.runInThisContext().call(module.exports, module.exports, require, module, file, path.dirname(file));
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { jsonErrorOffset, lineAndColumn } from './json-position';
+import { jsonSyntaxReason } from './json-syntax';
 import { ConfigError } from './problems';
 import { LabConfig } from './schema';
 import { validateConfig } from './validate';
@@ -71,52 +71,25 @@ function findConfigFile(cwd: string, env: NodeJS.ProcessEnv): string | undefined
 function readConfigFile(path: string): unknown {
   const text = readFileSync(path, 'utf8');
   const json = extname(path).toLowerCase() === '.json';
+  if (json) {
+    // Where and why it is not JSON, from jsonc-parser: the same words on every Node version.
+    const reason = jsonSyntaxReason(text);
+    if (reason !== undefined) throw new ConfigError(path, [{ path: '(config file)', value: path, reason }]);
+    return JSON.parse(text);
+  }
   try {
-    return json ? JSON.parse(text) : parseYaml(text);
+    return parseYaml(text);
   } catch (error) {
-    const reason = json
-      ? jsonSyntaxReason(text, error)
-      : // The parser's first lines: the message and the offending line with its position.
-        `is not valid YAML: ${
-          error instanceof Error
-            ? error.message
-                .split('\n')
-                .filter((l) => l.trim() !== '')
-                .slice(0, 3)
-                .join(' | ')
-            : String(error)
-        }`;
+    // The parser's first lines: the message and the offending line with its position.
+    const reason = `is not valid YAML: ${
+      error instanceof Error
+        ? error.message
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .slice(0, 3)
+            .join(' | ')
+        : String(error)
+    }`;
     throw new ConfigError(path, [{ path: '(config file)', value: path, reason }]);
   }
-}
-
-/**
- * A JSON syntax error as a line and column, the parser's words without its byte position, a hint
- * for the usual slips (a trailing comma, a comment, single quotes), and the line itself:
- * `is not valid JSON at line 5, column 3: Expected double-quoted property name; JSON allows no comma before "}" or "]" (line 5: "  }")`.
- */
-export function jsonSyntaxReason(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const stated = /at position (\d+)/.exec(message);
-  const offset = stated ? Number(stated[1]) : jsonErrorOffset(text) ?? text.length;
-  const { line, column } = lineAndColumn(text, offset);
-  const words =
-    message === 'Unexpected end of JSON input'
-      ? 'the file ends before the JSON does'
-      : message
-          .replace(/ (in JSON )?at position \d+( \(line \d+ column \d+\))?$/, '')
-          .replace(/, .*is not valid JSON$/s, '')
-          .trim();
-  const before = text.slice(0, offset).trimEnd();
-  const at = text[offset];
-  const hint =
-    (at === '}' || at === ']') && before.endsWith(',')
-      ? 'JSON allows no comma before "}" or "]"'
-      : at === '/' || at === '#'
-      ? 'JSON has no comments (a hoplab.config.yaml may have them)'
-      : at === "'"
-      ? 'JSON strings and names take double quotes'
-      : undefined;
-  const lineText = text.split('\n')[line - 1] ?? '';
-  return `is not valid JSON at line ${line}, column ${column}: ${words}${hint ? `; ${hint}` : ''}${lineText.trim() ? ` (line ${line}: ${JSON.stringify(lineText.trimEnd())})` : ''}`;
 }

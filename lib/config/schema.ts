@@ -531,8 +531,6 @@ export type LabConfigInput = z.input<typeof labConfig>;
 export type LabConfig = z.output<typeof labConfig>;
 export type AwsConfig = LabConfig['aws'];
 export type GcpConfig = LabConfig['gcp'];
-export type AppConfig = LabConfig['app'];
-export type WorkshopConfig = LabConfig['workshop'];
 export type BackendConfig = LabConfig['backend'];
 /** One entry of `attendees`: a name, or an object with the name and cloud identities. */
 export type Attendee = z.output<typeof attendee>;

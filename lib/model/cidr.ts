@@ -67,6 +67,27 @@ export function admitsAnyAddress(blocks: readonly string[]): boolean {
   return blocks.some((block) => cidr(block).prefix === 0);
 }
 
+/**
+ * An IPv4 address (`a.b.c.d`, no prefix; or IPv4-mapped, `::ffff:a.b.c.d`, as Node names an IPv4
+ * peer on a dual-stack socket) as an integer, parsed by `ip-address`; undefined when it is none.
+ */
+export function ipv4Value(address: string): bigint | undefined {
+  const text = address.replace(/^::ffff:/i, '');
+  return !text.includes('/') && Address4.isValid(text) ? new Address4(text).bigInt() : undefined;
+}
+
+/** Whether `address` (see {@link ipv4Value}) is in any of the (valid) CIDR blocks; false when it is no IPv4 address. */
+export function inRanges(address: string, blocks: readonly string[]): boolean {
+  const value = ipv4Value(address);
+  return (
+    value !== undefined &&
+    blocks.some((block) => {
+      const parsed = parseCidr(block);
+      return parsed.ok && value >= parsed.cidr.first && value <= parsed.cidr.last;
+    })
+  );
+}
+
 /** True when the two blocks share at least one address. */
 export function overlaps(a: Cidr, b: Cidr): boolean {
   return a.first <= b.last && b.first <= a.last;

@@ -13,6 +13,31 @@ function fact(stated: StatedFacts): ExposureFacts {
   return { ...stated, client_ip_preserved: clientIpPreserved(stated.client_ip_via) };
 }
 
+/** An ALB that targets Pod IPs (AWS native and gateway). */
+const ALB_POD_TARGETS = fact({
+  lb_kind: 'alb',
+  target_type: 'ip',
+  expected_hops: 1,
+  source_nat: false,
+  client_ip_via: 'x-forwarded-for',
+  client_ip_seen_as: 'X-Forwarded-For; the TCP peer is the ALB',
+  health_check: 'each Pod IP on its port (HTTP /), with Pod readiness gates',
+  external_traffic_policy: 'Cluster',
+});
+
+/** A Google Application Load Balancer whose backends are NEGs of Pods (GCP native and gateway), health-checked as `health_check` says. */
+const gclbNegs = (health_check: string) =>
+  fact({
+    lb_kind: 'gclb-application',
+    target_type: 'neg',
+    expected_hops: 1,
+    source_nat: false,
+    client_ip_via: 'x-forwarded-for',
+    client_ip_seen_as: 'X-Forwarded-For; the TCP peer is a Google Front End proxy',
+    health_check,
+    external_traffic_policy: 'Cluster',
+  });
+
 const SNAT_L7 = (via: string) => `a node address (SNAT by kube-proxy) as TCP peer; only the L7 X-Forwarded-For header still names the client (${via})`;
 const SNAT_L4 = 'a node address (SNAT by kube-proxy) as TCP source, and no header: the client address is lost';
 /** The node health port GKE's L4 health check asks for `externalTrafficPolicy: Cluster`, in the facts' words (answered by kube-proxy). */
@@ -63,26 +88,9 @@ export const EXPOSURE_UNAVAILABLE: Readonly<Record<Cloud, Readonly<Partial<Recor
  */
 export const EXPOSURE_FACTS: Readonly<Record<Cloud, Readonly<Partial<Record<ExposureMode, ExposureFacts>>>>> = {
   aws: {
-    native: fact({
-      lb_kind: 'alb',
-      target_type: 'ip',
-      expected_hops: 1,
-      source_nat: false,
-      client_ip_via: 'x-forwarded-for',
-      client_ip_seen_as: 'X-Forwarded-For; the TCP peer is the ALB',
-      health_check: 'each Pod IP on its port (HTTP /), with Pod readiness gates',
-      external_traffic_policy: 'Cluster',
-    }),
-    gateway: fact({
-      lb_kind: 'alb',
-      target_type: 'ip',
-      expected_hops: 1,
-      source_nat: false,
-      client_ip_via: 'x-forwarded-for',
-      client_ip_seen_as: 'X-Forwarded-For; the TCP peer is the ALB',
-      health_check: 'each Pod IP on its port (HTTP /), with Pod readiness gates',
-      external_traffic_policy: 'Cluster',
-    }),
+    native: ALB_POD_TARGETS,
+    // The Gateway API's ALB: the same load balancer as the Ingress's, through another API.
+    gateway: ALB_POD_TARGETS,
     nodeport: fact({
       lb_kind: 'alb',
       target_type: 'instance',
@@ -125,26 +133,9 @@ export const EXPOSURE_FACTS: Readonly<Record<Cloud, Readonly<Partial<Record<Expo
     }),
   },
   gcp: {
-    native: fact({
-      lb_kind: 'gclb-application',
-      target_type: 'neg',
-      expected_hops: 1,
-      source_nat: false,
-      client_ip_via: 'x-forwarded-for',
-      client_ip_seen_as: 'X-Forwarded-For; the TCP peer is a Google Front End proxy',
-      health_check: "each Pod endpoint in the NEGs (HTTP /: Pods start after the Ingress, so GKE uses its default path, not the readiness probe's)",
-      external_traffic_policy: 'Cluster',
-    }),
-    gateway: fact({
-      lb_kind: 'gclb-application',
-      target_type: 'neg',
-      expected_hops: 1,
-      source_nat: false,
-      client_ip_via: 'x-forwarded-for',
-      client_ip_seen_as: 'X-Forwarded-For; the TCP peer is a Google Front End proxy',
-      health_check: "each Pod endpoint in the NEGs (HTTP /, the Gateway controller's default without a HealthCheckPolicy)",
-      external_traffic_policy: 'Cluster',
-    }),
+    native: gclbNegs("each Pod endpoint in the NEGs (HTTP /: Pods start after the Ingress, so GKE uses its default path, not the readiness probe's)"),
+    // The Gateway API's load balancer: the same as the Ingress's, through another API, health-checked by the Gateway controller's default.
+    gateway: gclbNegs("each Pod endpoint in the NEGs (HTTP /, the Gateway controller's default without a HealthCheckPolicy)"),
     nodeport: fact({
       lb_kind: 'gclb-application',
       target_type: 'instance-group',

@@ -245,4 +245,22 @@ describe('the build up-to-date check', () => {
     expect(() => build(dir)).toThrow(/esbuild failed:\n {2}lib\/y\.ts:1:\d+: /);
     expect(reason(dir)).toBe('lib/y.ts changed');
   });
+
+  test('GIVEN a command the runner ran once WHEN it runs again THEN it starts from the V8 code cache written at exit, its require resolving from dist/, through public Node APIs only', () => {
+    writeFileSync(join(dir, 'bin', 'x.ts'), "import { y } from '../lib/y';\nconsole.log(y, require.resolve('dep'), require.main === undefined);\n");
+    const first = runner(dir);
+    expect(first.stderr).toBe('');
+    // require.resolve is left to run time: it resolves from dist/x.js, into the project's node_modules.
+    expect(first.stdout.trim()).toBe(`one ${join(dir, 'node_modules', 'dep', 'index.js')} false`);
+    const cache = join(dir, 'dist', '.cache');
+    const files = readdirSync(cache);
+    expect(files).toEqual([expect.stringMatching(new RegExp(`^x-[0-9a-f]{40}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`))]);
+    const written = statSync(join(cache, files[0])).mtimeMs;
+    expect(runner(dir).stdout).toBe(first.stdout);
+    // Accepted, so not written again.
+    expect(readdirSync(cache)).toEqual(files);
+    expect(statSync(join(cache, files[0])).mtimeMs).toBe(written);
+    // Module._nodeModulePaths, Module._resolveFilename, process.mainModule and Module.wrap are Node internals or deprecated.
+    expect(readFileSync(join(ROOT, 'scripts', 'run.cjs'), 'utf8')).not.toMatch(/Module\._|mainModule|Module\.wrap/);
+  });
 });

@@ -65,7 +65,7 @@ describe('loadConfig', () => {
     expect(error.problems[0].reason).toBe('is not valid JSON at line 1, column 10: Unexpected token \'}\' (line 1: "{\\"name\\": }")');
   });
 
-  // The same words on Node 20 (which names a byte offset) and Node 22+ (which adds "(line L column C)").
+  // The same words on every Node version (jsonc-parser finds the mistake, not JSON.parse).
   test.each([
     [
       'a trailing comma',

@@ -1,4 +1,4 @@
-import { admitsAnyAddress, cidr, contains, notCoveredBy, overlaps, parseCidr, subnet } from '../../lib/model/cidr';
+import { admitsAnyAddress, cidr, contains, inRanges, ipv4Value, notCoveredBy, overlaps, parseCidr, subnet } from '../../lib/model/cidr';
 
 describe('CIDR math', () => {
   test.each([
@@ -55,5 +55,33 @@ describe('notCoveredBy', () => {
     [['10.0.0.0/8'], ['10.0.0.0/9', '10.128.0.0/10', '10.192.0.0/10'], []],
   ])('GIVEN %j and the union of %j WHEN compared THEN the blocks with an address outside it are %j', (blocks, by, expected) => {
     expect(notCoveredBy(blocks, by)).toEqual(expected);
+  });
+});
+
+describe('IPv4 addresses (ip-address)', () => {
+  test.each<[string, bigint | undefined]>([
+    ['10.0.1.2', 167772418n],
+    ['0.0.0.0', 0n],
+    ['255.255.255.255', 4294967295n],
+    ['::ffff:10.0.1.2', 167772418n],
+    ['::FFFF:10.0.1.2', 167772418n],
+    ['10.0.1.2/32', undefined],
+    ['010.0.1.2', undefined],
+    ['256.0.0.1', undefined],
+    ['10.0.1', undefined],
+    [' 10.0.1.2', undefined],
+    ['fe80::1', undefined],
+    ['not-an-ip', undefined],
+    ['', undefined],
+  ])('GIVEN %j THEN its value is %p', (address, value) => {
+    expect(ipv4Value(address)).toBe(value);
+  });
+
+  test('GIVEN blocks THEN an address is in them from the first address to the last, and what is no address never is', () => {
+    expect(['10.0.0.0', '10.0.31.255', '::ffff:10.0.31.255', '10.0.32.0', '9.255.255.255'].map((a) => inRanges(a, ['10.0.0.0/19']))).toEqual([true, true, true, false, false]);
+    expect(inRanges('10.0.0.1', ['192.168.0.0/16', '10.0.0.0/8'])).toBe(true);
+    expect(inRanges('10.0.0.1', [])).toBe(false);
+    expect(inRanges('10.0.0.1', ['not a block', '10.0.0.5/8'])).toBe(false);
+    expect(inRanges('10.0.0.0/8', ['10.0.0.0/8'])).toBe(false);
   });
 });

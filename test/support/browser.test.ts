@@ -46,6 +46,20 @@ describe('openFile (test/support/browser.ts)', () => {
     }
   });
 
+  test("GIVEN the unit project's global setup THEN every page opens in a context of its own of the run's one chromium", async () => {
+    expect(process.env.HOPLAB_TEST_BROWSER).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\//);
+    const file = page('shared.html', '<!doctype html><meta charset="utf-8"><title>shared</title><link rel="icon" href="data:,"><p>shared</p>');
+    const [one, two] = [await openFile(file), await openFile(file)];
+    try {
+      // A page of a browser it connected to (a browser of its own would be a persistent context, whose browser() is null).
+      expect(one.page.context().browser()?.isConnected()).toBe(true);
+      expect(two.page.context()).not.toBe(one.page.context());
+      expect(await two.page.textContent('p')).toBe('shared');
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+
   test('GIVEN no chromium WHEN a page is opened THEN the error says what is missing and how to install it', async () => {
     await expect(openFile(page('any.html', '<!doctype html>'), { chromium: join(dir, 'no-chromium') })).rejects.toThrow(
       `The browser tests need Debian's chromium at ${join(dir, 'no-chromium')}, and it is not there. Install it as root with \`apt-get update && apt-get install -y --no-install-recommends chromium\``,

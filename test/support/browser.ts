@@ -5,6 +5,12 @@
  * refused, so nothing leaves the machine and a test can assert there was
  * none; console errors and uncaught page errors are recorded too.
  *
+ * One chromium serves the whole jest run (browser-global-setup.ts starts it
+ * and names its endpoint in `HOPLAB_TEST_BROWSER`): each page opens in a
+ * context of its own, with nothing stored. Without that endpoint (a run
+ * without the unit project's global setup) a page starts a chromium of its own
+ * with a fresh, empty profile.
+ *
  * When chromium is missing the test fails (never skips) with how to install
  * it: `apt-get install -y --no-install-recommends chromium` as root, which
  * `.ci/run` does on CI.
@@ -14,6 +20,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
+
+/** The run's chromium (browser-global-setup.ts), when there is one. */
+const SHARED_BROWSER = 'HOPLAB_TEST_BROWSER';
 
 /** Where Debian's chromium package puts the browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -49,7 +58,7 @@ export interface OpenedPage {
   readonly consoleErrors: string[];
   /** Every request the page made that is not the file itself (each was refused). */
   readonly requests: string[];
-  /** Closes the browser and removes its profile folder. */
+  /** Closes the page's context (and its own browser and profile folder, when it started one). */
   close(): Promise<void>;
 }
 
@@ -59,9 +68,10 @@ export function drawnSizes(opened: OpenedPage, selector: string): Promise<{ widt
 }
 
 /**
- * Opens `path` (a file on disk) in headless chromium with a fresh, empty
- * profile and waits for its `load` event. `options.chromium` is for the
- * helper's own test of a missing browser; tests of pages leave it out. No timeout of its own: jest's
+ * Opens `path` (a file on disk) in headless chromium, in a fresh context of
+ * the run's browser (else of a browser of its own with a fresh, empty profile),
+ * and waits for its `load` event. `options.chromium` is for the helper's own
+ * test of a missing browser; tests of pages leave it out. No timeout of its own: jest's
  * global one is the safety net, so a busy machine makes it slow, not failed.
  */
 export async function openFile(path: string, options: { readonly chromium?: string } = {}): Promise<OpenedPage> {
@@ -80,27 +90,43 @@ export async function openFile(path: string, options: { readonly chromium?: stri
     throw new Error(`The browser tests need the devDependency playwright-core: run \`npm ci\` (${(error as Error).message})`);
   }
   const url = pathToFileURL(file).href;
-  const profile = mkdtempSync(join(tmpdir(), 'hoplab-chromium-'));
   const consoleErrors: string[] = [];
   const requests: string[] = [];
+  const shared = options.chromium === undefined ? process.env[SHARED_BROWSER] : undefined;
   let context: BrowserContext;
-  try {
-    // launchPersistentContext is how playwright takes a --user-data-dir: a fresh, empty one here.
-    context = await playwright.chromium.launchPersistentContext(profile, {
-      executablePath: chromium,
-      headless: true,
-      args: [...CHROMIUM_FLAGS],
-      timeout: 0,
-      offline: true,
-    });
-  } catch (error) {
-    rmSync(profile, { recursive: true, force: true });
-    throw new Error(`could not start ${chromium}: ${(error as Error).message}`);
+  let close: () => Promise<void>;
+  if (shared) {
+    let browser: import('playwright-core').Browser;
+    try {
+      browser = await playwright.chromium.connect(shared, { timeout: 0 });
+    } catch (error) {
+      throw new Error(`could not reach the run's chromium at ${shared} (test/support/browser-global-setup.ts): ${(error as Error).message}`);
+    }
+    context = await browser.newContext({ offline: true });
+    close = async () => {
+      await context.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+    };
+  } else {
+    const profile = mkdtempSync(join(tmpdir(), 'hoplab-chromium-'));
+    try {
+      // launchPersistentContext is how playwright takes a --user-data-dir: a fresh, empty one here.
+      context = await playwright.chromium.launchPersistentContext(profile, {
+        executablePath: chromium,
+        headless: true,
+        args: [...CHROMIUM_FLAGS],
+        timeout: 0,
+        offline: true,
+      });
+    } catch (error) {
+      rmSync(profile, { recursive: true, force: true });
+      throw new Error(`could not start ${chromium}: ${(error as Error).message}`);
+    }
+    close = async () => {
+      await context.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
+    };
   }
-  const close = async () => {
-    await context.close().catch(() => undefined);
-    rmSync(profile, { recursive: true, force: true });
-  };
   try {
     context.setDefaultTimeout(0);
     context.setDefaultNavigationTimeout(0);

@@ -21,8 +21,10 @@ export const FIXTURE_PROJECT = 'hoplab-demo';
 
 export type Scenario = 'clean' | 'leftovers';
 
-/** What the server answers for one request: one answer, `hang` (never), or answers in turn (the last one repeats). */
-export type Answer = { readonly status: number; readonly body: unknown } | 'hang' | readonly { readonly status: number; readonly body: unknown }[];
+/** One reply: a status and a body (JSON), headers if any; or `reset`, the connection closed without an answer. */
+export type Reply = { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> } | 'reset';
+/** What the server answers for one request: one reply, `hang` (never), or replies in turn (the last one repeats). */
+export type Answer = Reply | 'hang' | readonly Reply[];
 
 /** One request as the server saw it. */
 export interface Recorded {
@@ -52,14 +54,14 @@ export function fixture(scenario: Scenario, path: string): Json {
   return JSON.parse(readFileSync(join(GOOGLE_FIXTURES, scenario, `${path.replace(/^\//, '')}.json`), 'utf8'));
 }
 
-const send = (res: ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8' });
+const send = (res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}) => {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', ...headers });
   res.end(JSON.stringify(body));
 };
 
-/** The next answer of `answer` for a key asked `count` times before. */
-function nth(answer: Exclude<Answer, 'hang'>, count: number): { readonly status: number; readonly body: unknown } {
-  return Array.isArray(answer) ? answer[Math.min(count, answer.length - 1)] : (answer as { readonly status: number; readonly body: unknown });
+/** The next reply of `answer` for a key asked `count` times before. */
+function nth(answer: Exclude<Answer, 'hang'>, count: number): Reply {
+  return Array.isArray(answer) ? answer[Math.min(count, answer.length - 1)] : (answer as Reply);
 }
 
 /**
@@ -100,8 +102,9 @@ export async function serveGoogleFixtures(scenario: Scenario, answers: Record<st
     asked.set(key, count + 1);
     if (answer === 'hang') return; // never answers; the socket is destroyed on close
     if (answer) {
-      const { status, body } = nth(answer, count);
-      return send(res, status, body);
+      const reply = nth(answer, count);
+      if (reply === 'reset') return void req.socket.destroy();
+      return send(res, reply.status, reply.body, reply.headers);
     }
     const suffix = method === 'DELETE' ? '.DELETE' : pageToken ? `.page-${pageToken}` : '';
     const file = normalize(join(GOOGLE_FIXTURES, scenario, decodeURIComponent(url.pathname) + suffix + '.json'));

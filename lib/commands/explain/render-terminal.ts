@@ -11,7 +11,8 @@
  * - `exposure`: one exposure, a tall block per cloud for a projector.
  */
 import { highlight } from '../../kit/terminal/terminal';
-import { tableFits, textTable, wrap, wrapIndented } from '../../kit/terminal/text-table';
+import { tableFits, textTable, wrapIndented } from '../../kit/terminal/text-table';
+import { wrapWords } from '../../kit/text/wrap';
 import { EnvironmentGroup, groupIdentical, groupStackName, namesText } from './identical';
 import { neighbourText } from '../../lab/anatomy/matrix';
 import { hopsWords } from '../../lab/pictures/path-diagram';
@@ -185,13 +186,13 @@ function exposureScreen(group: EnvironmentGroup, cloud: CloudExplanation, mode: 
       : cloud.lb_synthesized
       ? `not in ${groupStackName(group, cloud.lb_stack)} (the lab's exposures leave it out)`
       : `${groupStackName(group, cloud.lb_stack)} was not synthesized`;
-    return [rule, ...wrap(where, width), rule, '', ...wrapIndented(why, width, '    ', '      ')];
+    return [rule, ...wrapWords(where, width), rule, '', ...wrapIndented(why, width, '    ', '      ')];
   }
   const item = (title: string, lines: readonly string[]) => ['', title, ...lines.flatMap((l) => wrapIndented(l, width, '    ', '      '))];
   const urls = group.names.map((name) => [name, urlOf(urlsGiven, name, cloud.cloud, mode)] as const).filter((x): x is readonly [string, string] => x[1] !== undefined);
   return [
     rule,
-    ...wrap(where, width),
+    ...wrapWords(where, width),
     rule,
     ...item('path', [e.path_summary]),
     ...item('hops from the load balancer to the Pod', [hopsText(e).replace(/, (no )?SNAT.*$/, '')]),
@@ -216,7 +217,7 @@ export function renderExplainTable(model: ExplainModel, options: TerminalOptions
       }
       continue;
     }
-    out.push(...wrap(groupHeading(group), width), '');
+    out.push(...wrapWords(groupHeading(group), width), '');
     for (const cloud of group.environment.clouds) {
       out.push(...(options.details ? detailsOfCloud(group, cloud, width, options.urls) : summaryOfCloud(group, cloud, options, width)), '');
     }

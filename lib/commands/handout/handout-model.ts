@@ -10,6 +10,7 @@ import { APP_NAMESPACE } from '../../model/names';
 import { isRefusal, parseGcpMember, parseIamPrincipal } from '../../model/identities';
 import { EnvironmentOutputs, ExposureInfo } from '../../lab/files/outputs';
 import { EnvironmentExplanation, ExposureExplanation } from '../../lab/anatomy/model';
+import { DATAPATH, DEFAULT_DATAPATH_EFFECT, DRAIN, EXTRA_HOP, ExerciseStep, ExerciseText, HUBBLE, LOCAL_HEALTH_CHECK, Measure, READINESS_GATES, READINESS_GATES_EXERCISE, SNAT } from './exercises';
 
 /** The demo app's Deployment (lib/constructs/k8s/demo-app.ts). */
 export const DEMO_DEPLOYMENT = 'echo';
@@ -189,207 +190,77 @@ function serviceName(exposure: HandoutExposure | undefined): string {
 
 const watch = (env: string, mode: string) => `npm run watch -- --env ${env} --exposure ${mode} --rate 5 --duration 300`;
 
-/** How to read a node's own rules for a Service, per dataplane. */
-function datapathSteps(dataplane: string | null, svc: string): { steps: Step[]; observe: string } {
-  const debug = `kubectl debug node/<node> -n ${APP_NAMESPACE} -it --profile=sysadmin --image=${DEBUG_IMAGE}`;
-  const conntrack = { say: 'And the connections the node is tracking for it (while you curl):', command: 'conntrack -L -p tcp --dport <node port>   # or: conntrack -L | grep <your address>' };
-  switch (dataplane) {
-    case 'kube-proxy-iptables':
-      return {
-        steps: [
-          { say: 'Open a shell on a node (the node list: kubectl get nodes):', command: debug },
-          { say: "Read kube-proxy's rules for the Service:", command: `iptables-save | grep ${svc}` },
-          conntrack,
-        ],
-        observe:
-          'KUBE-SVC/KUBE-SEP chains ending in a DNAT to a Pod address; on a Cluster Service a KUBE-MARK-MASQ rule (packets from outside are marked for MASQUERADE, the SNAT); on a Local Service no mark, and KUBE-XLB/EXT chains that send only to Pods on this node.',
-      };
-    case 'kube-proxy-nftables':
-      return {
-        steps: [
-          { say: 'Open a shell on a node (the node list: kubectl get nodes):', command: debug },
-          { say: "Read kube-proxy's nftables rules for the Service:", command: `nft list table ip kube-proxy | grep -B2 -A6 ${svc}` },
-          conntrack,
-        ],
-        observe:
-          "A service chain with a `dnat to` a Pod address per endpoint; on a Cluster Service a jump to mark-for-masquerade (the SNAT); on a Local Service none, and only this node's Pods as endpoints.",
-      };
-    case 'kube-proxy-ipvs':
-      return {
-        steps: [
-          { say: 'Open a shell on a node (the node list: kubectl get nodes):', command: debug },
-          { say: 'The virtual server for the node port and its real servers (the Pods):', command: 'ipvsadm -Ln' },
-          { say: 'The masquerade rules kube-proxy keeps beside IPVS:', command: 'iptables-save | grep -E "KUBE-(MARK-MASQ|NODE-PORT|POSTROUTING)"' },
-          conntrack,
-        ],
-        observe: "For the node port, a virtual server with every Pod as a real server (Cluster) or only this node's Pods (Local); the KUBE-MARK-MASQ rules that SNAT Cluster traffic, none for Local.",
-      };
-    case 'cilium-ebpf':
-      return {
-        steps: [
-          {
-            say: "Service handling is in eBPF, not in iptables: the node shows no KUBE-* rules for it. The host can list the datapath's load-balancing table (you have no exec in kube-system):",
-            command: 'kubectl -n kube-system exec ds/cilium -- cilium-dbg bpf lb list   # GKE Dataplane V2: ds/anetd, cilium bpf lb list',
-          },
-          { say: 'On a node, conntrack shows nothing for the Service either:', command: debug },
-        ],
-        observe: 'The node port maps to the Pod addresses in the eBPF table; `iptables-save | grep KUBE-SVC` on a node finds nothing for the Service.',
-      };
-    default:
-      return {
-        steps: [
-          { say: "Open a shell on a node and look for the Service in the node's rules:", command: debug },
-          { say: 'Then:', command: `iptables-save | grep ${svc}; nft list ruleset | grep ${svc}; ipvsadm -Ln` },
-          conntrack,
-        ],
-        observe: 'The DNAT to a Pod address; the MASQUERADE mark on a Cluster Service; its absence on a Local one.',
-      };
-  }
+/** `text` with its `{{name}}`s filled from `values`; a name without a value is a slip in exercises.ts, and an error. */
+export function fillExerciseText(text: string, values: Readonly<Record<string, string>>): string {
+  return text.replace(/\{\{([a-z][a-z-]*)\}\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`exercises.ts: {{${name}}} has no value here (${text})`);
+    return value;
+  });
 }
 
+/** One case of a text that is either one thing or a table of them by case. */
+function byCase<T>(id: string, table: T | Readonly<Record<string, T>>, isOne: (x: T | Readonly<Record<string, T>>) => x is T, key: string): T {
+  if (isOne(table)) return table;
+  const chosen = table[key];
+  if (chosen === undefined) throw new Error(`exercises.ts: ${id} has nothing for the case "${key}"`);
+  return chosen;
+}
+
+/** One exercise for one attendee: `text` about `target`, in case `key` where its steps or observe are a table by case. */
+function exercise(text: ExerciseText, target: HandoutExposure, values: Readonly<Record<string, string>>, measure: Readonly<Record<Measure, string>>, key = ''): Exercise {
+  const all = { ...values, cloud: CLOUD_NAMES[target.cloud], mode: target.mode, curl: target.curl ?? `curl -s <${target.mode} URL>` };
+  const steps = byCase(text.id, text.steps, (x): x is readonly ExerciseStep[] => Array.isArray(x), key);
+  const observe = byCase(text.id, text.observe, (x): x is string => typeof x === 'string', key);
+  return {
+    title: fillExerciseText(text.title, all),
+    lesson: fillExerciseText(text.lesson, all),
+    steps: steps.map((step) => ({ say: fillExerciseText(step.say, all), ...(step.command === undefined ? {} : { command: fillExerciseText(step.command, all) }) })),
+    observe: fillExerciseText(observe, all),
+    measure: text.measure.map((m) => measure[m]),
+  };
+}
+
+/** Which exercises a handout has, and about which exposure; their words are in exercises.ts. */
 function exercises(sources: HandoutSources, all: readonly HandoutExposure[]): Exercise[] {
   const env = sources.outputs.env;
-  const ns = APP_NAMESPACE;
   const compare = `npm run compare -- ${sources.outputsFile ? `--outputs ${sources.outputsFile} ` : ''}--probe --my-ip <your public address>`;
   const out: Exercise[] = [];
   const clouds = clustersWithExposures(sources, all).map((c) => c.cloud);
   const mode = (cloud: Cloud, m: string) => all.find((e) => e.cloud === cloud && e.mode === m);
   const first = (m: string) => clouds.map((c) => mode(c, m)).find((e) => e !== undefined);
+  const base = { ns: APP_NAMESPACE, deployment: DEMO_DEPLOYMENT, replicas: String(sources.replicas), 'debug-image': DEBUG_IMAGE };
+  const add = (text: ExerciseText, target: HandoutExposure, values: Readonly<Record<string, string>> = {}, key?: string) =>
+    out.push(exercise(text, target, { ...base, svc: serviceName(target), ...values }, { compare, watch: watch(env, target.mode) }, key));
 
-  // 1. SNAT: nodeport-l4 when deployed, else flip nodeport-local to Cluster.
+  // SNAT: nodeport-l4 when deployed, else flip nodeport-local to Cluster.
   const l4 = first('nodeport-l4');
   const local = first('nodeport-local');
-  if (l4 || local) {
-    const target = l4 ?? local!;
-    const svc = serviceName(target);
-    out.push({
-      title: `SNAT on a NodePort path: your address is gone (${target.mode}, ${CLOUD_NAMES[target.cloud]})`,
-      lesson:
-        'A passthrough load balancer to node ports with externalTrafficPolicy Cluster lets the receiving node forward to a Pod elsewhere, and it rewrites the source to its own address to do it.',
-      steps: l4
-        ? [{ say: 'Ask the nodeport-l4 exposure who you are:', command: l4.curl ?? `curl -s <${l4.mode} URL>` }]
-        : [
-            {
-              say: 'nodeport-l4 is not deployed in this lab; make nodeport-local behave like it: flip its Service to Cluster.',
-              command: `kubectl -n ${ns} patch service ${svc} -p '{"spec":{"externalTrafficPolicy":"Cluster"}}'`,
-            },
-            { say: 'Ask it who you are:', command: target.curl ?? `curl -s <${target.mode} URL>` },
-            { say: 'Flip it back:', command: `kubectl -n ${ns} patch service ${svc} -p '{"spec":{"externalTrafficPolicy":"Local"}}'` },
-          ],
-      observe: '`client_address` is a node address (10.x), not your public address, and no `x-forwarded-for`: the client IP is lost. Back on Local it is yours again.',
-      measure: [compare, watch(env, target.mode)],
-    });
-  }
-  // 2. nodeport-local: health checks fail on nodes without a Pod.
-  if (local) {
-    out.push({
-      title: `nodeport-local: nodes without a Pod fail the health check (${CLOUD_NAMES[local.cloud]})`,
-      lesson:
-        "With externalTrafficPolicy Local a node answers the load balancer's health check (the Service's healthCheckNodePort) only while it runs a ready Pod, so the load balancer stops sending to the others.",
-      steps: [
-        { say: 'See where the Pods run:', command: `kubectl -n ${ns} get pods -o wide` },
-        { say: 'Scale down to one Pod:', command: `kubectl -n ${ns} scale deployment ${DEMO_DEPLOYMENT} --replicas=1` },
-        { say: 'Send requests and look at the node names:', command: local.curl ?? `curl -s <${local.mode} URL>` },
-        { say: "Scale back to the lab's replica count:", command: `kubectl -n ${ns} scale deployment ${DEMO_DEPLOYMENT} --replicas=${sources.replicas}` },
-      ],
-      observe:
-        "Every reply names the one node that has the Pod; your address stays in `client_address`. The load balancer's target health shows the other nodes unhealthy (that is the health check failing, by design), and no request fails once they are out.",
-      measure: [watch(env, local.mode)],
-    });
-  }
-  // 3. Readiness gates during a rollout (Pod targets).
+  if (l4 || local) add(SNAT, (l4 ?? local)!, {}, l4 ? 'nodeport-l4' : 'nodeport-local');
+  // nodeport-local: health checks fail on nodes without a Pod.
+  if (local) add(LOCAL_HEALTH_CHECK, local);
+  // Readiness gates during a rollout (Pod targets).
   const native = first('native');
-  if (native) {
-    const gate = native.cloud === 'aws' ? 'target-health.elbv2.k8s.aws/…' : 'cloud.google.com/load-balancer-neg-ready';
-    out.push({
-      title: `Readiness gates hold a Pod out during a rollout (native, ${CLOUD_NAMES[native.cloud]})`,
-      lesson:
-        'When the load balancer targets Pods, a new Pod is not Ready until the load balancer has registered it and finds it healthy (a readiness gate), so a rollout never runs ahead of the load balancer.',
-      steps: [
-        { say: 'Start a rollout:', command: `kubectl -n ${ns} rollout restart deployment ${DEMO_DEPLOYMENT}` },
-        { say: 'Watch the Pods: READINESS GATES shows 0/1 for a while after the container is running:', command: `kubectl -n ${ns} get pods -o wide -w` },
-        { say: `Read a new Pod's conditions (the gate ${gate}):`, command: `kubectl -n ${ns} get pod <new pod> -o jsonpath='{range .status.conditions[*]}{.type}={.status}{"\\n"}{end}'` },
-      ],
-      observe: "The gate's condition is False, then True once the target is healthy; only then does the old Pod go. Requests keep succeeding through the whole rollout.",
-      measure: [watch(env, native.mode)],
-    });
-  }
-  // 4. The extra hop of NodePort paths.
+  if (native) add(READINESS_GATES_EXERCISE, native, { gate: READINESS_GATES[native.cloud] });
+  // The extra hop of NodePort paths.
   const nodeport = first('nodeport');
-  if (nodeport && native) {
-    out.push({
-      title: 'The extra hop of NodePort paths (native against nodeport)',
-      lesson: 'Targeting node ports adds a hop: the load balancer sends to any node, and kube-proxy (or eBPF) sends on to a Pod, often on another node. Targeting Pods skips it.',
-      steps: [
-        { say: 'Ask the native exposure a few times:', command: native.curl ?? `curl -s <native URL>` },
-        { say: 'Then the nodeport exposure:', command: nodeport.curl ?? `curl -s <nodeport URL>` },
-      ],
-      observe: "Both spread over the Pods; compare shows the nodeport path's replies often come from a Pod on another node than the one the load balancer chose, and a slightly higher p50.",
-      measure: [compare, watch(env, nodeport.mode)],
-    });
-  }
-  // 5. Drain a node.
-  if (native || nodeport) {
-    const m = (nodeport ?? native)!.mode;
-    out.push({
-      title: 'Drain a node while traffic flows',
-      lesson: "Draining evicts the node's Pods through the Eviction API (respecting the PodDisruptionBudget) after cordoning it; what the clients see depends on how fast each load balancer notices.",
-      steps: [
-        { say: 'Pick a node that runs a Pod:', command: `kubectl -n ${ns} get pods -o wide` },
-        { say: 'Drain it (your role allows cordon and drain on your own cluster):', command: 'kubectl drain <node> --ignore-daemonsets --delete-emptydir-data' },
-        { say: 'Put it back:', command: 'kubectl uncordon <node>' },
-      ],
-      observe: 'The Pods move to other nodes; the exposures that target Pods keep answering; a NodePort exposure may show errors until the load balancer marks the drained node out.',
-      measure: [watch(env, m)],
-    });
-  }
-  // 6. The datapath, seen from inside a node.
+  if (nodeport && native) add(EXTRA_HOP, nodeport, { 'native-curl': native.curl ?? 'curl -s <native URL>' });
+  // Drain a node.
+  if (native || nodeport) add(DRAIN, (nodeport ?? native)!);
+  // The datapath, seen from inside a node.
   for (const cluster of clustersWithExposures(sources, all)) {
     const target = mode(cluster.cloud, 'nodeport-local') ?? mode(cluster.cloud, 'nodeport');
     if (!target) continue;
-    const { steps, observe } = datapathSteps(cluster.dataplane, serviceName(target));
-    const effect = target.explanation?.datapath_effect;
-    out.push({
-      title: `The datapath in ${CLOUD_NAMES[cluster.cloud]}: ${cluster.dataplane ?? 'unknown'} (${target.mode})`,
-      lesson: `What the datapath does to this path: ${effect ?? 'whoever handles Service traffic on the node does the DNAT to a Pod and, on Cluster, the SNAT'}.`,
-      steps,
-      observe,
-      measure: [watch(env, target.mode)],
-    });
+    const known = cluster.dataplane !== null && Object.hasOwn(DATAPATH.steps, cluster.dataplane);
+    add(DATAPATH, target, { dataplane: cluster.dataplane ?? 'unknown', effect: target.explanation?.datapath_effect ?? DEFAULT_DATAPATH_EFFECT }, known ? cluster.dataplane! : 'unknown');
   }
-  // 7. Flows inside the cluster, where the datapath shows them (Hubble).
+  // Flows inside the cluster, where the datapath shows them (Hubble).
   for (const cluster of clustersWithExposures(sources, all)) {
     if (!sources.hubble?.[cluster.cloud]) continue;
     const target = mode(cluster.cloud, 'nodeport-local') ?? mode(cluster.cloud, 'nodeport') ?? mode(cluster.cloud, 'native');
-    if (!target) continue;
-    out.push({
-      title: `Flows inside the cluster in ${CLOUD_NAMES[cluster.cloud]}: Hubble (${target.mode})`,
-      lesson:
-        'Hubble shows each connection as the eBPF datapath handled it: which node it entered, the translation of the Service address to a Pod, and where it was forwarded or dropped, so the path is seen from inside, not only from the client.',
-      steps: [...hubbleSteps(cluster.cloud), { say: 'Meanwhile, send requests through the exposure:', command: target.curl ?? `curl -s <${target.mode} URL>` }],
-      observe: `One flow per request to the ${DEMO_DEPLOYMENT} Pods in namespace ${APP_NAMESPACE}, FORWARDED, with the source the Pod sees: a node address on a Cluster NodePort path (the SNAT), your address where the path keeps it; with \`--all\` the Service translation (pre-xlate-fwd, then post-xlate-fwd TRANSLATED) to the Pod; DROPPED flows while a node has no Pod or a Pod is not ready.`,
-      measure: [watch(env, target.mode)],
-    });
+    if (target) add(HUBBLE, target, {}, cluster.cloud);
   }
   return out;
-}
-
-/** How to watch the flows, per cloud (docs/datapaths.md, "Flows inside the cluster: Hubble"). Relay and UI live outside namespace hoplab, where attendees have no port-forward or exec: the host runs these on the projector. */
-function hubbleSteps(cloud: Cloud): Step[] {
-  const flows = `hubble observe --namespace ${APP_NAMESPACE} --follow`;
-  if (cloud === 'aws') {
-    return [
-      { say: 'The host forwards Hubble Relay (in kube-system, where you have no port-forward) to localhost:4245, with the cilium CLI:', command: 'cilium hubble port-forward &' },
-      { say: `Then follows the flows of namespace ${APP_NAMESPACE} (add --verdict DROPPED, --pod ${APP_NAMESPACE}/<pod> or --all):`, command: flows },
-      { say: 'Or opens the Hubble UI on http://localhost:12000:', command: 'kubectl -n kube-system port-forward svc/hubble-ui 12000:80' },
-    ];
-  }
-  return [
-    {
-      say: `The host follows the flows of namespace ${APP_NAMESPACE} with the hubble CLI inside the managed relay (namespace gke-managed-dpv2-observability, where you have no exec):`,
-      command: `kubectl -n gke-managed-dpv2-observability exec -it deployment/hubble-relay -c hubble-cli -- ${flows}`,
-    },
-  ];
 }
 
 function clustersWithExposures(sources: HandoutSources, all: readonly HandoutExposure[]): { cloud: Cloud; dataplane: string | null }[] {

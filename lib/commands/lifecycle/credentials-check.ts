@@ -6,6 +6,7 @@
  * sources the google provider reads (see google-credentials.ts).
  */
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { awsClientConfig } from '../../kit/aws/aws-clients';
 import { gcpCredentials } from '../../kit/google/google-credentials';
 
 export interface CredentialsCheckOptions {
@@ -28,7 +29,7 @@ export async function missingCredentials(options: CredentialsCheckOptions): Prom
     const awsIdentity =
       options.awsIdentity ??
       (async () => {
-        const identity = await new STSClient({ region: options.awsRegion, maxAttempts: 1 }).send(new GetCallerIdentityCommand({}));
+        const identity = await new STSClient(awsClientConfig({ region: options.awsRegion, maxAttempts: 1 })).send(new GetCallerIdentityCommand({}));
         return identity.Arn ?? '';
       });
     try {

@@ -10,7 +10,7 @@ import { DescribeLoadBalancersCommand, ElasticLoadBalancingV2Client } from '@aws
 import { GetPolicyCommand, GetRoleCommand, GetUserCommand, IAMClient, NoSuchEntityException, SimulatePrincipalPolicyCommand, Tag } from '@aws-sdk/client-iam';
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import '../../lab/leftovers/aws-leftovers'; // drops the SDK's Node 22 warning (see there)
+import { awsClientConfig } from '../../kit/aws/aws-clients';
 import { SynthStack, literalString, resourcesOf } from '../../kit/terraform/terraform-json';
 import { isRefusal, parseIamPrincipal } from '../../model/identities';
 import { TAG_KEYS } from '../../model/tags';
@@ -66,11 +66,7 @@ export function sameIdentity(callerArn: string, adminArn: string): boolean {
 }
 
 export async function awsFindings(input: AwsPreflightInput): Promise<Finding[]> {
-  const clientConfig = {
-    region: input.region,
-    maxAttempts: 2,
-    ...(input.endpoint ? { endpoint: input.endpoint, credentials: { accessKeyId: 'hoplab-local', secretAccessKey: 'hoplab-local' } } : {}),
-  };
+  const clientConfig = awsClientConfig({ region: input.region, endpoint: input.endpoint });
   const sts = new STSClient(clientConfig);
   const iam = new IAMClient(clientConfig);
   const ec2 = new EC2Client(clientConfig);

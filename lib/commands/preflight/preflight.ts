@@ -20,6 +20,7 @@ import { countedNeeds, PlacementReport, placementReport } from '../../lab/placem
 import { GcpCredentials, gcpCredentials } from '../../kit/google/google-credentials';
 import { findProviderMirror } from '../../kit/terraform/terraform';
 import { StackKind, STACK_KINDS } from '../../lab/selection/stack-graph';
+import { LabSelection } from '../../lab/selection/selection';
 import { awsFindings } from './aws-checks';
 import { blocking, Finding } from '../../lab/checks/finding';
 import { gcpFindings, GoogleApis } from './gcp-checks';
@@ -34,14 +35,8 @@ import { requiredPermissions } from './required-permissions';
 import { admitsAnyAddress, notCoveredBy } from '../../model/cidr';
 import { OUTSIDE_SOURCES_SEES, outsideSourcesFix } from '../../model/exposure-facts';
 
-export interface PreflightOptions {
-  readonly config: LabConfig;
-  /** Environment names; all when undefined. */
-  readonly envs?: readonly string[];
-  /** @default all four */
-  readonly kinds?: readonly StackKind[];
-  /** Local AWS emulator: AWS checks run against it, GCP is left out (only aws-cluster runs there). */
-  readonly awsEndpoint?: string;
+/** `awsEndpoint`: AWS checks run against the emulator, and GCP is left out (only aws-cluster runs there). */
+export interface PreflightOptions extends LabSelection {
   /** `--shard K/N` (shards need an s3 or gcs backend). @default - no sharding */
   readonly shard?: Shard;
   /** The host's public address (`--my-ip`); learned with one request when undefined. */

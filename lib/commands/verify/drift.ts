@@ -3,10 +3,8 @@
  * changes. A non-empty plan is read back with `terraform show -json` and
  * listed resource by resource with the attributes that differ.
  */
-import { spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { track } from '../../kit/terraform/child-processes';
+import { runTerraform, TerraformResult } from '../../kit/terraform/terraform';
 
 export interface DriftedResource {
   /** Terraform address, e.g. `aws_vpc.vpc_vpc_ABC`. */
@@ -37,34 +35,13 @@ export interface DriftResult {
   readonly seconds: number;
 }
 
-/** Runs terraform; resolves with its exit code and output (never rejects on a non-zero exit). `onLine` gets each output line as it comes. */
-export function terraform(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, logFile: string, onLine?: (line: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
-  appendFileSync(logFile, `\n$ terraform ${args.join(' ')}\n`);
-  return new Promise((resolve) => {
-    const child = track(spawn('terraform', [...args], { cwd, env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
-    let stdout = '';
-    let stderr = '';
-    let partial = '';
-    const lines = (text: string) => {
-      if (!onLine) return;
-      const all = (partial + text).split('\n');
-      partial = all.pop() ?? '';
-      for (const line of all) onLine(line);
-    };
-    child.stdout?.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      lines(c.toString());
-    });
-    child.stderr?.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      appendFileSync(logFile, c.toString());
-    });
-    child.on('error', (error) => resolve({ code: 127, stdout, stderr: `could not run terraform: ${error.message}` }));
-    child.on('close', (code) => {
-      if (!args.includes('-json')) appendFileSync(logFile, stdout);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-  });
+/**
+ * Runs terraform for verify; resolves however it ends (never rejects on a non-zero exit). In
+ * hoplab's process group: verify's plans only read, and a terminal's Ctrl-C reaches Terraform
+ * itself. `onLine` gets each output line as it comes.
+ */
+export function terraform(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, logFile: string, onLine?: (line: string) => void): Promise<TerraformResult> {
+  return runTerraform(args, { cwd, env, logFile, onLine, processGroup: 'shared' });
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -9,19 +9,18 @@ import { App } from 'cdktf';
 import { CompareCell, compareOutputs, CompareModel, probeModel } from '../../lab/probe/compare-model';
 import { parseOutputs } from '../../lab/files/outputs';
 import { nothingDeployed } from '../../lab/files/local-state';
-import { LabConfig } from '../../config/schema';
 import { exposureOutputName } from '../../model/contract';
 import { labEnvironments } from '../../config/environments';
 import { isRecord } from '../../kit/terraform/terraform-json';
 import { synthFresh } from '../../stacks/hoplab-app';
 import { addPlacedLab } from '../../lab/placement/placed-lab';
 import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
-import { StackKind, STACK_KINDS, stackGraph } from '../../lab/selection/stack-graph';
+import { STACK_KINDS, stackGraph } from '../../lab/selection/stack-graph';
+import { LabSelection } from '../../lab/selection/selection';
 import { findProviderMirror, writeMirrorCliConfig } from '../../kit/terraform/terraform';
 import { learnPublicAddress } from '../../lab/checks/host-checks';
-import { admitsAnyAddress } from '../../model/cidr';
+import { admitsAnyAddress, inRanges } from '../../model/cidr';
 import { OUTSIDE_SOURCES_SEES, outsideSourcesFix } from '../../model/exposure-facts';
-import { inRanges } from '../../lab/probe/peer';
 import { loopbackAddress } from '../../lab/probe/probe-summary';
 import { checkClaims, ClaimCheck, claimsOf } from './claims';
 import { checkDrift, DriftResult, terraform } from './drift';
@@ -32,13 +31,9 @@ import { plural, WritableTerminal } from '../../kit/terminal/terminal';
 import { ProbeProgress } from '../../lab/probe/progress';
 import { describeActivity, TerraformActivity } from '../../kit/terraform/terraform-progress';
 
-export interface VerifyOptions {
-  readonly config: LabConfig;
-  readonly envs?: readonly string[];
-  readonly kinds?: readonly StackKind[];
+export interface VerifyOptions extends LabSelection {
   /** Project directory (cdktf.out, state, .hoplab). @default process.cwd() */
   readonly cwd?: string;
-  readonly awsEndpoint?: string;
   /** Outputs as `cdktf output --outputs-file` writes them; else `terraform output -json` of each stack. */
   readonly outputsFile?: string;
   /** Wait per exposure for its load balancer to answer, ms. */

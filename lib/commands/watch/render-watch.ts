@@ -4,7 +4,8 @@
  * lines for `--format json`, and the summary at the end.
  */
 import { ExposureSnapshot, WatchEvent, WatchFrame, WatchResult } from './watch';
-import { abbreviate, Paint, Style, wrapWords } from '../../kit/terminal/terminal';
+import { Paint, Style } from '../../kit/terminal/terminal';
+import { abbreviate, wrapWords } from '../../kit/text/wrap';
 
 /** Events kept under the table on the live screen. */
 export const EVENT_LOG_LINES = 6;
@@ -85,7 +86,7 @@ export function screenLines(frame: WatchFrame, recent: readonly WatchEvent[], wi
   const rest = width - label - 1 - fixed.length - 2;
   const verdictColumn = rest >= 30;
   /** Lines of `text` within the width, starting at `indent`, continuation lines two columns further in. */
-  const wrap = (text: string, indent: string) => wrapWords(text, Math.max(1, width - indent.length - 2)).map((line, i) => `${indent}${i === 0 ? '' : '  '}${line}`);
+  const wrap = (text: string, indent: string) => wrapWords(text, Math.max(1, width - indent.length - 2), 'abbreviate').map((line, i) => `${indent}${i === 0 ? '' : '  '}${line}`);
   const lines = [
     ...wrap(single === undefined ? header : `${header}; environment ${single}`, ''),
     paint(`${'exposure'.padEnd(label)} ${fixed}${verdictColumn ? '  client IP' : ''}`.slice(0, width), 'bold'),

@@ -8,7 +8,8 @@
  * request has no latency: its lines break there rather than draw a zero.
  */
 import { escapeHtml } from '../../kit/svg/html-page';
-import { INK, svgDocument, text, wrapWords, charsIn } from '../../kit/svg/svg';
+import { INK, svgDocument, text, charsIn } from '../../kit/svg/svg';
+import { wrapWords } from '../../kit/text/wrap';
 
 /** One interval of one exposure. */
 export interface TimelinePoint {
@@ -194,7 +195,7 @@ export function timelineChartSvg({ title, points, marks = [] }: TimelineChartPro
   content.push(text(left + 200, y, 'failed requests', { size: 14 }));
   content.push(text(left + 340, y, marks.length ? 'numbered lines: the changes below' : 'no change while watch ran', { size: 14, fill: INK.muted }));
   for (const [i, m] of marks.entries()) {
-    const lines = wrapWords(`${i + 1}. ${chartTime(m.t_ms)} ${m.text}`, charsIn(right - left, 14));
+    const lines = wrapWords(`${i + 1}. ${chartTime(m.t_ms)} ${m.text}`, charsIn(right - left, 14), 'punctuation');
     y += 20;
     content.push(text(left, y, lines, { size: 14, fill: m.kind === 'errors' ? SERIES.errors : SERIES.verdict }));
     y += (lines.length - 1) * 18;

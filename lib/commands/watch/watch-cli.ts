@@ -9,8 +9,9 @@ import { compareOutputs, probeTargets } from '../../lab/probe/compare-model';
 import { CommandRunner, LabOutputs, readLabOutputs } from '../../lab/files/outputs';
 import { UsageError } from '../../kit/cli/cli';
 import { shardEnvironments } from '../../lab/selection/selection';
-import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal, wrapWords } from '../../kit/terminal/terminal';
-import { LiveScreen } from '../../kit/terminal/live-screen';
+import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal } from '../../kit/terminal/terminal';
+import { wrapWords } from '../../kit/text/wrap';
+import { LiveRegion } from '../../kit/terminal/live-region';
 import { WatchClock, WatchEvent, watchTargets } from './watch';
 import { WATCH_COMMAND } from './command';
 import { Sample } from '../../lab/probe/probe';
@@ -103,7 +104,8 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
 
   const live = settings.format === 'table' && redrawEnabled(io.stdout, env);
   const paint = painter(colorEnabled(io.stdout, env));
-  const screen = live ? new LiveScreen(io.stdout) : undefined;
+  // The screen lays out and paints its own lines within the width (render-watch.ts): not cut again.
+  const screen = live ? new LiveRegion(io.stdout, { env, hideCursor: true, cut: false }) : undefined;
   const recent: WatchEvent[] = [];
   const probed = targets.filter((t) => typeof t.url !== 'string').length;
   const header = (tMs: number) =>
@@ -127,7 +129,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
         );
       } else if (screen) {
         const height = terminalHeight(io.stdout, env);
-        screen.draw(screenLines(frame, recent, terminalWidth(io.stdout, env), paint, header(frame.t_ms), height === undefined ? undefined : height - 1));
+        screen.render(screenLines(frame, recent, terminalWidth(io.stdout, env), paint, header(frame.t_ms), height === undefined ? undefined : height - 1));
       } else {
         io.stdout.write(
           plainLines(frame)
@@ -154,7 +156,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     const width = terminalWidth(io.stdout, env);
     const fit = (line: string) => {
       const indent = /^ */.exec(line)![0];
-      return wrapWords(line, Math.max(1, width - indent.length - 2)).map((part, i) => `${indent}${i === 0 ? '' : '  '}${part}`);
+      return wrapWords(line, Math.max(1, width - indent.length - 2), 'abbreviate').map((part, i) => `${indent}${i === 0 ? '' : '  '}${part}`);
     };
     const lines = live ? summaryLines(result).flatMap(fit) : summaryLines(result);
     io.stdout.write(`${lines.join('\n')}\n`);

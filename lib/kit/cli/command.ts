@@ -17,7 +17,7 @@
  * meaning lives (lib/lab/selection/flags.ts, ...) with the builders below.
  */
 import { parseArgs } from 'node:util';
-import { wrapWords } from '../terminal/terminal';
+import { wrapWords } from '../text/wrap';
 import { UsageError } from './cli';
 
 /** What a flag's value is: `list` is comma-separated (`--env ann,bob`). */
@@ -368,7 +368,7 @@ function paragraphs(text: string, width: number): string[] {
     .filter((paragraph) => paragraph.trim() !== '')
     .map((paragraph) => {
       const lines = paragraph.split('\n').filter((line) => line.trim() !== '');
-      return lines.some((line) => /^\s/.test(line)) ? lines.map((line) => line.trimEnd()).join('\n') : wrapWords(lines.join(' '), width).join('\n');
+      return lines.some((line) => /^\s/.test(line)) ? lines.map((line) => line.trimEnd()).join('\n') : wrapWords(lines.join(' '), width, 'abbreviate').join('\n');
     });
 }
 
@@ -419,7 +419,7 @@ function items(form: string): string[] {
 function columns(rows: readonly (readonly [string, string])[], width: number): string[] {
   const column = Math.min(24, Math.max(...rows.map(([left]) => left.length)) + 2);
   return rows.flatMap(([left, text]) => {
-    const wrapped = wrapWords(text, width - column);
+    const wrapped = wrapWords(text, width - column, 'abbreviate');
     const lines = wrapped.map((line) => `${' '.repeat(column)}${line}`);
     if (left.length + 2 <= column) lines[0] = `${left.padEnd(column)}${wrapped[0]}`;
     else lines.unshift(left);

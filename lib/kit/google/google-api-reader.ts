@@ -4,7 +4,10 @@
  * requests with a bounded time each, the quota project header, every page of
  * a list, and aggregated lists that fail rather than hide a scope they could
  * not read. It only makes the calls of {@link GOOGLE_CALLS}, each of which names
- * the IAM permission it needs.
+ * the IAM permission it needs. A GET (idempotent: it changes nothing) that
+ * meets an overloaded or failing API (429, 500, 502, 503, 504) or a reset
+ * connection is tried again, a bounded number of times, after waits that grow
+ * ({@link GOOGLE_RETRY}); nothing else is.
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -25,6 +28,29 @@ export const RESOURCE_MANAGER_API = GOOGLE_API_BASES.resourceManager;
 
 /** Default per-request timeout of the leftover check. */
 export const GCP_REQUEST_TIMEOUT_MS = 20_000;
+
+/** How a GET that may succeed later is tried again. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  readonly attempts: number;
+  /** The wait before the second attempt; it doubles for each one after, and up to as much again at random is added (jitter). */
+  readonly firstDelayMs: number;
+  /** The longest wait, a `Retry-After` included: an API asking for a longer one is not waited for. */
+  readonly maxDelayMs: number;
+}
+
+/**
+ * Truncated exponential backoff with jitter, as Google advises for its APIs
+ * (https://cloud.google.com/iam/docs/retry-strategy, read 2026-12-02: wait 1 s
+ * plus a random fraction, then 2, then 4 ...): 4 attempts, waits of 1-2 s,
+ * 2-3 s and 4-5 s, a `Retry-After` of up to 30 s honoured.
+ */
+export const GOOGLE_RETRY: RetryPolicy = { attempts: 4, firstDelayMs: 1000, maxDelayMs: 30_000 };
+
+/** Answers worth another attempt: too many requests, and the server errors Google names as transient. */
+const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+/** Connection errors worth another attempt: the connection was reset or closed under the request. */
+const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
 /** A Compute Engine resource as the REST API returns it (only the fields the check reads). */
 export interface GoogleItem {
@@ -61,7 +87,16 @@ export interface GoogleApiReaderOptions {
    * @default - no Kubernetes calls
    */
   readonly kubernetes?: { readonly base: string; readonly caCertificate?: string };
+  /** How GETs are tried again. @default GOOGLE_RETRY */
+  readonly retry?: RetryPolicy;
+  /** Waits between attempts (tests: no real waiting). @default setTimeout */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** A random number in [0, 1), for the jitter. @default Math.random */
+  readonly random?: () => number;
 }
+
+/** How one attempt went: the parsed answer, or why not and whether another attempt may do better. */
+type Attempt = { readonly value: Record<string, unknown> } | { readonly error: ApiError; readonly transient: boolean; readonly retryAfterMs?: number };
 
 /** Options of one request. */
 export interface CallOptions {
@@ -94,12 +129,33 @@ export class GoogleApiReader {
     return this.send(call, this.url(call, params, options.query), options.body);
   }
 
+  /** One request, tried again as {@link RetryPolicy} says while it is a GET whose failure may pass. */
   private async send(call: GoogleCall, url: string, body?: unknown): Promise<Record<string, unknown>> {
+    const policy = this.options.retry ?? GOOGLE_RETRY;
+    const attempts = call.verb === 'GET' ? Math.max(1, policy.attempts) : 1;
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await this.attempt(call, url, body);
+      if ('value' in outcome) return outcome.value;
+      const tried = attempt === 1 ? '' : ` (${attempt} attempts)`;
+      if (!outcome.transient || attempt >= attempts) throw new ApiError(`${outcome.error.message}${tried}`, outcome.error.status);
+      let wait = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (attempt - 1) + (this.options.random ?? Math.random)() * policy.firstDelayMs);
+      if (outcome.retryAfterMs !== undefined) {
+        if (outcome.retryAfterMs > policy.maxDelayMs) {
+          const asked = `it asked to be tried again after ${Math.ceil(outcome.retryAfterMs / 1000)} s, longer than the ${policy.maxDelayMs / 1000} s hoplab waits`;
+          throw new ApiError(`${outcome.error.message} (${attempt} attempt${attempt === 1 ? '' : 's'}; ${asked})`, outcome.error.status);
+        }
+        wait = outcome.retryAfterMs;
+      }
+      await (this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))))(wait);
+    }
+  }
+
+  private async attempt(call: GoogleCall, url: string, body?: unknown): Promise<Attempt> {
     const verb = call.verb;
     const headers: Record<string, string> = { Authorization: `Bearer ${this.options.accessToken}`, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (this.options.quotaProject && QUOTA_PROJECT_APIS.has(call.api)) headers['x-goog-user-project'] = this.options.quotaProject;
-    let answer: { status: number; text: string };
+    let answer: Answer;
     try {
       answer = await transport(
         verb,
@@ -115,15 +171,20 @@ export class GoogleApiReader {
       const timedOut = name === 'TimeoutError' || name === 'AbortError';
       const errorCode = cause?.code ?? code;
       const why = timedOut ? `no answer within ${this.options.timeoutMs} ms` : `${message ?? String(error)}${errorCode && !(message ?? '').includes(errorCode) ? ` (${errorCode})` : ''}`;
-      throw new ApiError(`${verb} ${url} failed: ${why}`);
+      // A request that timed out is not tried again: the check stays bounded by one timeout.
+      return { error: new ApiError(`${verb} ${url} failed: ${why}`), transient: !timedOut && errorCode !== undefined && RETRY_ERROR_CODES.has(errorCode) };
     }
     if (answer.status < 200 || answer.status > 299) {
-      throw new ApiError(`${verb} ${url} answered ${answer.status}${googleStatus(answer.text)}`, answer.status);
+      return {
+        error: new ApiError(`${verb} ${url} answered ${answer.status}${googleStatus(answer.text)}`, answer.status),
+        transient: RETRY_STATUSES.has(answer.status),
+        ...retryAfter(answer.retryAfter),
+      };
     }
     try {
-      return (answer.text.trim() ? JSON.parse(answer.text) : {}) as Record<string, unknown>;
+      return { value: (answer.text.trim() ? JSON.parse(answer.text) : {}) as Record<string, unknown> };
     } catch {
-      throw new ApiError(`${verb} ${url} answered ${answer.status} with a body that is not JSON: ${answer.text.trim().slice(0, 200)}`, answer.status);
+      return { error: new ApiError(`${verb} ${url} answered ${answer.status} with a body that is not JSON: ${answer.text.trim().slice(0, 200)}`, answer.status), transient: false };
     }
   }
 
@@ -177,21 +238,31 @@ export class GoogleApiReader {
   }
 }
 
+/** An answer: its status, its body, and its `Retry-After` header if it had one. */
+interface Answer {
+  readonly status: number;
+  readonly text: string;
+  readonly retryAfter?: string;
+}
+
+/** A `Retry-After` header (seconds, or an HTTP date) as a wait; nothing when there is none or it cannot be read. */
+function retryAfter(header: string | undefined, now = Date.now()): { retryAfterMs?: number } {
+  if (header === undefined || header.trim() === '') return {};
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return { retryAfterMs: Number(text) * 1000 };
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? {} : { retryAfterMs: Math.max(0, at - now) };
+}
+
 /**
  * One HTTP exchange: `fetch` for the Google APIs; node's own client for a
  * cluster's API with its CA certificate (fetch cannot take a CA of its own).
  */
-async function transport(
-  verb: GoogleCall['verb'],
-  url: string,
-  headers: Record<string, string>,
-  body: string | undefined,
-  timeoutMs: number,
-  caCertificate: string | undefined,
-): Promise<{ status: number; text: string }> {
+async function transport(verb: GoogleCall['verb'], url: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number, caCertificate: string | undefined): Promise<Answer> {
   if (caCertificate === undefined) {
     const response = await fetch(url, { method: verb, headers, body, signal: AbortSignal.timeout(timeoutMs) });
-    return { status: response.status, text: await response.text() };
+    const after = response.headers.get('retry-after');
+    return { status: response.status, text: await response.text(), ...(after === null ? {} : { retryAfter: after }) };
   }
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -200,7 +271,8 @@ async function transport(
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      const after = res.headers['retry-after'];
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, ...(after === undefined ? {} : { retryAfter: after }) }));
       res.on('error', reject);
     });
     req.on('error', reject);

@@ -9,7 +9,9 @@
  *
  * Permission names: the "IAM Permissions" section of each method in the
  * Compute Engine, GKE, IAM, Resource Manager and Service Usage REST references
- * (collected in the research notes, gcp.md section 5). An aggregated list
+ * (cloud.google.com/compute/docs/reference/rest/v1, cloud.google.com/kubernetes-engine/docs/reference/rest,
+ * cloud.google.com/iam/docs/reference/rest, cloud.google.com/resource-manager/reference/rest,
+ * cloud.google.com/service-usage/docs/reference/rest; cited 2026-11). An aggregated list
  * returns the regional and global resources of a kind: it names both list
  * permissions, so a role that can list only one of them is caught.
  */
@@ -138,8 +140,6 @@ export const GOOGLE_CALLS = {
     'container.customResourceDefinitions.get',
   ]),
 } as const satisfies Record<string, GoogleCall>;
-
-export type GoogleCallId = keyof typeof GOOGLE_CALLS;
 
 /** The IAM permissions of some calls, sorted and without duplicates. */
 export function permissionsOf(calls: readonly GoogleCall[]): string[] {

@@ -5,6 +5,7 @@
  * one page). Everything is an attribute: no stylesheet, no external
  * reference, so each `<svg>` stands alone.
  */
+import { wrapWords } from '../text/wrap';
 import { escapeHtml } from './html-page';
 
 /** The font every diagram uses: fonts that are on the machine, nothing fetched. */
@@ -37,35 +38,6 @@ export function charsIn(width: number, size: number): number {
 /** The estimated width of `text` at `size`. */
 export function textWidth(text: string, size: number): number {
   return text.length * CHAR_WIDTH * size;
-}
-
-/**
- * Lines of at most `chars` characters, broken between words; a word longer
- * than a line is broken after a `/`, `-`, `.` or `:` where it can be, else cut.
- */
-export function wrapWords(text: string, chars: number): string[] {
-  const words = text.split(/\s+/).filter((w) => w !== '');
-  const pieces: string[] = [];
-  for (const word of words) {
-    let rest = word;
-    while (rest.length > chars) {
-      const cut = Math.max(...['/', '-', '.', ':', ','].map((c) => rest.lastIndexOf(c, chars - 1)));
-      const at = cut > 0 ? cut + 1 : chars;
-      pieces.push(rest.slice(0, at));
-      rest = rest.slice(at);
-    }
-    pieces.push(rest);
-  }
-  const lines: string[] = [];
-  for (const piece of pieces) {
-    const last = lines.length - 1;
-    if (last >= 0 && lines[last].length + 1 + piece.length <= chars) {
-      lines[last] += ` ${piece}`;
-    } else {
-      lines.push(piece);
-    }
-  }
-  return lines.length ? lines : [''];
 }
 
 export interface TextOptions {
@@ -130,10 +102,10 @@ export function labelledBox(
   options: BoxOptions & { readonly size?: number; readonly weight?: 'normal' | 'bold'; readonly textFill?: string } = {},
 ): string {
   let size = options.size ?? 15;
-  let lines = wrapWords(label, charsIn(width - 12, size));
+  let lines = wrapWords(label, charsIn(width - 12, size), 'punctuation');
   while (lines.length * size * 1.2 > height - 6 && size > 10) {
     size -= 1;
-    lines = wrapWords(label, charsIn(width - 12, size));
+    lines = wrapWords(label, charsIn(width - 12, size), 'punctuation');
   }
   const step = Math.round(size * 1.2);
   const first = y + height / 2 - ((lines.length - 1) * step) / 2 + size * 0.35;

@@ -77,7 +77,7 @@ export class LiveStatus {
     const env = options.env ?? process.env;
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.mode = options.mode ?? (redrawEnabled(options.stream, env) ? 'tty' : 'lines');
-    this.region = this.mode === 'tty' ? new LiveRegion(options.stream, env) : undefined;
+    this.region = this.mode === 'tty' ? new LiveRegion(options.stream, { env }) : undefined;
     this.color = this.mode === 'tty' && colorEnabled(options.stream, env);
     this.startedAt = this.clock.now();
   }

@@ -69,8 +69,6 @@ export function terminalHeight(stream: TerminalStream, env: TerminalEnv = proces
 export const COLORS = { red: 31, green: 32, yellow: 33, cyan: 36, bold: 1, dim: 2, reverse: 7 } as const;
 /** One of {@link COLORS}. */
 export type Style = keyof typeof COLORS;
-/** One of {@link COLORS} (the same as {@link Style}). */
-export type Color = Style;
 
 /** `text` in `style` when `enabled` (see {@link colorEnabled}), else `text` unchanged. */
 export function paint(text: string, style: Style, enabled: boolean): string {
@@ -91,11 +89,6 @@ export function stripAnsi(text: string): string {
   return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 }
 
-/** The columns `text` takes on a terminal: escape sequences take none, every other character one. */
-export function visibleLength(text: string): number {
-  return [...stripAnsi(text)].length;
-}
-
 /**
  * `text` cut to at most `width` visible characters, ending in `...` when cut.
  * Plain text only (cut before painting it).
@@ -104,37 +97,6 @@ export function fitWidth(text: string, width: number): string {
   if (text.length <= width) return text;
   if (width <= 3) return text.slice(0, Math.max(0, width));
   return `${text.slice(0, width - 3)}...`;
-}
-
-/**
- * Words laid out in lines of at most `width` columns: breaks only between
- * words, never inside one. A word longer than a whole line is abbreviated
- * (its start and `~`), never split across lines.
- */
-export function wrapWords(text: string, width: number): string[] {
-  const max = Math.max(1, width);
-  const lines: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const raw of paragraph.split(/\s+/).filter((w) => w !== '')) {
-      const word = abbreviate(raw, max);
-      if (line === '') line = word;
-      else if (line.length + 1 + word.length <= max) line += ` ${word}`;
-      else {
-        lines.push(line);
-        line = word;
-      }
-    }
-    lines.push(line);
-  }
-  return lines;
-}
-
-/** `word` if it fits in `width`, else its first `width - 1` characters and `~`. */
-export function abbreviate(word: string, width: number): string {
-  if (word.length <= width) return word;
-  if (width <= 1) return '~';
-  return `${word.slice(0, width - 1)}~`;
 }
 
 /** A duration for people: `42s`, `5m03s`, `1h02m`. */

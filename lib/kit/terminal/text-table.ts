@@ -7,39 +7,7 @@
  * cells on one line. Only a word longer than the whole width can give (a URL
  * on a very narrow terminal) is cut, as the one exception.
  */
-
-/**
- * Wraps `text` into lines of at most `width` characters, breaking only
- * between words (a word longer than `width`, the only exception, is cut).
- * Newlines in `text` start new lines.
- */
-export function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(/\s+/).filter((w) => w !== '')) {
-      let rest = word;
-      while (rest.length > width) {
-        if (line !== '') {
-          lines.push(line);
-          line = '';
-        }
-        lines.push(rest.slice(0, width));
-        rest = rest.slice(width);
-      }
-      if (line === '') {
-        line = rest;
-      } else if (line.length + 1 + rest.length <= width) {
-        line += ` ${rest}`;
-      } else {
-        lines.push(line);
-        line = rest;
-      }
-    }
-    lines.push(line);
-  }
-  return lines;
-}
+import { wrapWords } from '../text/wrap';
 
 /**
  * `text` wrapped to `width`, its first line after `first` and the others
@@ -47,7 +15,7 @@ export function wrap(text: string, width: number): string[] {
  */
 export function wrapIndented(text: string, width: number, first = '', rest = first): string[] {
   const room = Math.max(8, width - Math.max(first.length, rest.length));
-  return wrap(text, room).map((line, i) => `${i === 0 ? first : rest}${line}`.trimEnd());
+  return wrapWords(text, room).map((line, i) => `${i === 0 ? first : rest}${line}`.trimEnd());
 }
 
 /** The longest word of a cell. */
@@ -128,7 +96,7 @@ export function textTable(header: readonly string[], rows: readonly (readonly st
   const widths = fitColumns(least, natural, room) ?? header.map(() => Math.max(1, Math.floor(room / count)));
   const rule = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+`;
   const render = (cells: readonly string[]) => {
-    const wrapped = widths.map((w, i) => wrap(cells[i] ?? '', w));
+    const wrapped = widths.map((w, i) => wrapWords(cells[i] ?? '', w));
     const height = Math.max(...wrapped.map((w) => w.length));
     const lines: string[] = [];
     for (let line = 0; line < height; line += 1) {

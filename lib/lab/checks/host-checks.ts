@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { isIP } from 'node:net';
-import { inRanges } from '../probe/peer';
+import { inRanges } from '../../model/cidr';
 import { Finding } from './finding';
 
 /** Runs a tool and returns what it printed, or why it could not run. */

@@ -13,7 +13,7 @@ import { chooseStatePlacement, EMULATOR_STATE_DIR } from '../../stacks/state-bac
 import { isRecord } from '../../kit/terraform/terraform-json';
 
 /** What the stacks' state says. */
-export interface StateSurvey {
+interface StateSurvey {
   /** Stacks whose local state file holds at least one resource. */
   readonly deployed: readonly string[];
   /** Stacks whose local state file is missing or holds no resources. */
@@ -36,11 +36,6 @@ export function localStatePath(synthDir: string, stack: string): string | undefi
   } catch {
     return undefined;
   }
-}
-
-/** Sorts `stacks` of `synthDir` by what their local state holds. */
-export function surveyState(synthDir: string, stacks: readonly string[]): StateSurvey {
-  return surveyFiles(stacks, (stack) => localStatePath(synthDir, stack));
 }
 
 /**

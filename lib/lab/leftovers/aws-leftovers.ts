@@ -20,15 +20,7 @@ import { IAMClient, ListOpenIDConnectProviderTagsCommand, ListOpenIDConnectProvi
 import { controlPlaneLogGroupName } from '../../constructs/aws/eks-cluster';
 import { ENV_TAG } from '../../model/tags';
 import { Leftover } from './leftover';
-
-// The AWS SDK warns on every run that its releases from January 2027 need Node 22.
-// hoplab pins its SDK version and runs on Node 20 (docs/getting-started.md, Requirements): drop just that warning.
-const emitWarning = process.emitWarning.bind(process);
-process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-  const text = typeof warning === 'string' ? warning : warning.message;
-  if (text.includes('AWS SDK for JavaScript (v3)')) return;
-  (emitWarning as (w: string | Error, ...r: unknown[]) => void)(warning, ...rest);
-}) as typeof process.emitWarning;
+import { awsClientConfig } from '../../kit/aws/aws-clients';
 
 /** Tag the AWS Load Balancer Controller puts on everything it creates. */
 export const LB_CONTROLLER_CLUSTER_TAG = 'elbv2.k8s.aws/cluster';
@@ -77,11 +69,7 @@ export interface AwsLeftoverQuery {
  * reads: nothing it reports is deleted.
  */
 export async function findAwsLeftovers(query: AwsLeftoverQuery): Promise<Leftover[]> {
-  const config = {
-    region: query.region,
-    maxAttempts: 2,
-    ...(query.endpoint ? { endpoint: query.endpoint, credentials: { accessKeyId: 'hoplab-local', secretAccessKey: 'hoplab-local' } } : {}),
-  };
+  const config = awsClientConfig({ region: query.region, endpoint: query.endpoint });
   const ec2 = new EC2Client(config);
   const eks = new EKSClient(config);
   const iam = new IAMClient(config);

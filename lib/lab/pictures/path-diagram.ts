@@ -16,7 +16,8 @@
  */
 import { Cloud } from '../../model/contract';
 import { CloudExplanation, EnvironmentExplanation, ExposureExplanation, PathStep } from '../anatomy/model';
-import { arrow, badge, charsIn, INK, labelledBox, rect, svgDocument, text, wrapWords } from '../../kit/svg/svg';
+import { arrow, badge, charsIn, INK, labelledBox, rect, svgDocument, text } from '../../kit/svg/svg';
+import { wrapWords } from '../../kit/text/wrap';
 
 /** The namespace every diagram declares (a name, never fetched). */
 export const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
@@ -91,7 +92,7 @@ function factLines(e: ExposureExplanation, top: number): { svg: string[]; bottom
   const svg: string[] = [];
   let y = top;
   for (const row of rows) {
-    const lines = wrapWords(row.value, chars);
+    const lines = wrapWords(row.value, chars, 'punctuation');
     svg.push(text(16, y, `${row.label}:`, { size, weight: 'bold' }), text(16 + labelWidth, y, lines, { size, fill: row.color, leading: 1.3 }));
     y += Math.round(lines.length * size * 1.3) + 8;
   }
@@ -142,7 +143,7 @@ export function exposurePathSvg(exposure: ExposureExplanation, options: { readon
       parts.push(labelledBox(520, mid - 28, 130, 56, 'Pod', { fill: INK.pod, weight: 'bold' }));
       parts.push(arrow(360, mid, 518, mid, { width: 3 }));
       parts.push(hop(430, mid - 18, 'hop 1'));
-      parts.push(text(700, 140, wrapWords('The load balancer sends to the Pod IP itself: no DNAT, no SNAT on a node.', 30), { size: 13, fill: INK.good }));
+      parts.push(text(700, 140, wrapWords('The load balancer sends to the Pod IP itself: no DNAT, no SNAT on a node.', 30, 'punctuation'), { size: 13, fill: INK.good }));
       break;
     }
     case 'nodes-cluster': {
@@ -230,7 +231,7 @@ function column(e: ExposureExplanation, x: number, top: number): { parts: string
   ];
   let y = rows.pod + 64;
   for (const [line, color] of facts) {
-    const lines = wrapWords(line, charsIn(w, 14));
+    const lines = wrapWords(line, charsIn(w, 14), 'punctuation');
     parts.push(text(cx, y, lines, { size: 14, weight: 'bold', anchor: 'middle', fill: color }));
     y += lines.length * 18 + 4;
   }
@@ -239,7 +240,7 @@ function column(e: ExposureExplanation, x: number, top: number): { parts: string
 
 function absentColumn(mode: string, reason: string, cloud: Cloud, x: number, top: number): string[] {
   const w = COL - 20;
-  const lines = wrapWords(`not offered on ${cloud === 'gcp' ? 'GKE' : 'EKS'}: ${reason}`, charsIn(w - 8, 12));
+  const lines = wrapWords(`not offered on ${cloud === 'gcp' ? 'GKE' : 'EKS'}: ${reason}`, charsIn(w - 8, 12), 'punctuation');
   return [
     labelledBox(x + 10, top, w, 44, mode, { dashed: true, fill: '#ffffff', size: 15, weight: 'bold', textFill: INK.muted }),
     rect(x + 10, top + 62, w, 240, { dashed: true, fill: '#ffffff', stroke: INK.muted }),
@@ -312,7 +313,7 @@ export function overviewSvg(environment: EnvironmentExplanation, cloud: Cloud): 
   });
   absent.forEach((n, k) => parts.push(...absentColumn(n.mode, n.reason, cloud, LEFT + (exposures.length + k) * (COL + GAP), foot)));
   const legend = `Red: a node rewrites the source (SNAT), or the client's address is lost. Hops count from the load balancer to the Pod.`;
-  const legendLines = wrapWords(legend, charsIn(width - 32, 13));
+  const legendLines = wrapWords(legend, charsIn(width - 32, 13), 'punctuation');
   parts.push(text(16, bottom, legendLines, { size: 13, fill: INK.muted }));
   const height = bottom + legendLines.length * 17 + 8;
   const description =

@@ -1,5 +1,5 @@
 /** Who a reply came from, as the TCP peer address tells it: the prober, a node, a Google front end, or someone else. */
-import { parseCidr } from '../../model/cidr';
+import { inRanges } from '../../model/cidr';
 
 /** Source ranges of Google Front Ends and health checks (the TCP peer behind a Google L7 load balancer). */
 export const GOOGLE_FRONT_END_RANGES = ['35.191.0.0/16', '130.211.0.0/22'] as const;
@@ -7,28 +7,8 @@ export const GOOGLE_FRONT_END_RANGES = ['35.191.0.0/16', '130.211.0.0/22'] as co
 /** Who the Pod's TCP peer was. */
 export type PeerKind = 'prober' | 'node' | 'google-front-end' | 'other';
 
-function ipv4ToInt(address: string): bigint | undefined {
-  const parts = address.split('.');
-  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) {
-    return undefined;
-  }
-  return parts.reduce((acc, p) => acc * 256n + BigInt(p), 0n);
-}
-
 /** An IPv4 address as Node reports it on a dual-stack socket (`::ffff:10.0.1.2`), without the IPv6 prefix. */
 export const normalizeAddress = (address: string) => address.replace(/^::ffff:/, '');
-
-/** Whether `address` is in any of the CIDR blocks. */
-export function inRanges(address: string, ranges: readonly string[]): boolean {
-  const value = ipv4ToInt(address.replace(/^::ffff:/, ''));
-  if (value === undefined) {
-    return false;
-  }
-  return ranges.some((text) => {
-    const parsed = parseCidr(text);
-    return parsed.ok && value >= parsed.cidr.first && value <= parsed.cidr.last;
-  });
-}
 
 /** What kind of peer `peer` is: the prober itself, a node (SNAT), a Google front end, or another address. */
 export function classifyPeer(peer: string, proberAddress: string | null, nodeAddresses: ReadonlySet<string>, nodeRanges: readonly string[]): PeerKind {

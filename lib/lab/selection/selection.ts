@@ -7,6 +7,17 @@ import { checkShardBackend, formatShard, selectShard, Shard } from './shard';
 import { plural } from '../../kit/terminal/terminal';
 import { UsageError } from '../../kit/cli/cli';
 
+/** What a command works on, as its options name it: the config, its environments and stack kinds, and a local AWS emulator. */
+export interface LabSelection {
+  readonly config: LabConfig;
+  /** Environment names; all when undefined. */
+  readonly envs?: readonly string[];
+  /** @default all four */
+  readonly kinds?: readonly StackKind[];
+  /** A local AWS emulator's endpoint: only aws-cluster stacks run there. @default - real AWS */
+  readonly awsEndpoint?: string;
+}
+
 /** Throws a message naming the bad option, the value and what is allowed. */
 export function selectEnvironments(config: LabConfig, requested?: readonly string[]): string[] {
   const all = labEnvironments(config).map((e) => e.name);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { explainDir } from '../../../lib/lab/anatomy/explain-dir';
 import { diagramFileName, mermaidDiagram, writeDiagrams } from '../../../lib/commands/explain/mermaid';
 import { renderExplain, renderExplainJson, renderExplainMarkdown, renderExplainTable } from '../../../lib/commands/explain/render-explain';
-import { textTable, wrap } from '../../../lib/kit/terminal/text-table';
+import { textTable } from '../../../lib/kit/terminal/text-table';
 import { FIXTURE_APP, fixtureCopy, removeTempDirs } from '../../lab/anatomy/support';
 
 afterAll(removeTempDirs);
@@ -13,11 +13,6 @@ const model = explainDir(FIXTURE_APP);
 const exposure = (cloud: 'aws' | 'gcp', mode: string) => model.environments[0].clouds.find((c) => c.cloud === cloud)!.exposures.find((e) => e.mode === mode)!;
 
 describe('text tables', () => {
-  test('wrap keeps words whole and cuts only words longer than the width', () => {
-    expect(wrap('client -> ALB -> Pod', 10)).toEqual(['client ->', 'ALB -> Pod']);
-    expect(wrap('kubernetes_ingress_v1', 8)).toEqual(['kubernet', 'es_ingre', 'ss_v1']);
-  });
-
   test('every line of a table has the same width, within the width asked for', () => {
     const table = textTable(['', 'a', 'b'], [['row', 'some long text that wraps over lines', 'x']], { width: 50 });
     const widths = new Set(table.split('\n').map((l) => l.length));

@@ -157,7 +157,7 @@ describe('watch on a terminal', () => {
     expect(drawn.length).toBeGreaterThanOrEqual(3);
     expect(drawn[0].startsWith('\x1b[?25l')).toBe(true);
     // Each later frame moves the cursor back up over the previous one instead of scrolling.
-    expect(drawn[1]).toMatch(/^\x1b\[\d+F/);
+    expect(drawn[1]).toMatch(/^\r\x1b\[\d+A\x1b\[J/);
     for (const frame of drawn) {
       for (const line of stripAnsi(frame).split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     }
@@ -173,7 +173,7 @@ describe('watch on a terminal', () => {
   test('GIVEN NO_COLOR WHEN watching on a terminal THEN it is still redrawn in place, without a colour code', async () => {
     // Ctrl-C after the second frame: three frames in all (the last one the final), however busy the machine.
     const run = await watch(['--rate', '2'], { tty: { columns: 100 }, env: { NO_COLOR: '' }, onWrite: (n, stop) => (n === 2 ? stop() : undefined) });
-    expect(frames(run)[1]).toMatch(/^\x1b\[\d+F/);
+    expect(frames(run)[1]).toMatch(/^\r\x1b\[\d+A\x1b\[J/);
     expect(run.out).not.toMatch(/\x1b\[[\d;]*m/);
   });
 

@@ -10,6 +10,8 @@ import { FakeClock, FakeStream } from '../../support/fake-terminal';
 
 const UP = (n: number) => `\r\x1b[${n}A\x1b[J`;
 const BOLD = (s: string) => `\x1b[1m${s}\x1b[0m`;
+const HIDE = '\x1b[?25l';
+const SHOW = '\x1b[?25h';
 
 describe('off a terminal', () => {
   test('GIVEN two stacks applying for ten minutes WHEN the clock runs THEN each gets at most one line a minute, saying its phase, time and the resource it waits on', () => {
@@ -107,10 +109,31 @@ describe('on a terminal', () => {
 
   test('GIVEN a region WHEN cleared with lines THEN the lines take its place and nothing is left of it', () => {
     const stream = new FakeStream(true, 80);
-    const region = new LiveRegion(stream, {});
+    const region = new LiveRegion(stream, { env: {} });
     region.render(['a', 'b']);
     region.clear(['done']);
     region.render(['c']);
     expect(stream.writes).toEqual(['a\nb\n', `${UP(2)}done\n`, 'c\n']);
+  });
+
+  test("GIVEN watch's screen (cursor hidden, lines laid out by the caller) WHEN frames are drawn and it is released THEN the cursor is hidden once, each frame goes back up over the last, lines are not cut, and the cursor comes back", () => {
+    const stream = new FakeStream(true, 10);
+    const region = new LiveRegion(stream, { env: {}, hideCursor: true, cut: false });
+    const wide = `${BOLD('0123456789')}`;
+    region.render(['one', wide, 'three']);
+    region.render(['four']);
+    region.render(['five', 'six']);
+    region.release();
+    region.render(['seven']);
+    expect(stream.writes).toEqual([`${HIDE}one\n${wide}\nthree\n`, `${UP(3)}four\n`, `${UP(1)}five\nsix\n`, SHOW, `${HIDE}seven\n`]);
+  });
+
+  test('GIVEN a region that never hid the cursor WHEN released THEN nothing is written', () => {
+    const stream = new FakeStream(true, 80);
+    const region = new LiveRegion(stream, { env: {} });
+    region.render(['a']);
+    region.release();
+    region.render(['b']);
+    expect(stream.writes).toEqual(['a\n', 'b\n']);
   });
 });

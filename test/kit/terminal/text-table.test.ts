@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { fitColumns, tableFits, textTable, wrap, wrapIndented } from '../../../lib/kit/terminal/text-table';
+import { fitColumns, tableFits, textTable, wrapIndented } from '../../../lib/kit/terminal/text-table';
 
 /** The words of a cell, in order. */
 function wordsOf(text: string): string[] {
@@ -25,13 +25,7 @@ function cellsOf(table: string): string[][] {
   return rows;
 }
 
-describe('wrap', () => {
-  test('GIVEN words THEN it breaks between them only, and cuts only a word longer than the width', () => {
-    expect(wrap('client -> ALB -> Pod', 10)).toEqual(['client ->', 'ALB -> Pod']);
-    expect(wrap('nodeport-local nodeport-local', 16)).toEqual(['nodeport-local', 'nodeport-local']);
-    expect(wrap('kubernetes_ingress_v1', 8)).toEqual(['kubernet', 'es_ingre', 'ss_v1']);
-  });
-
+describe('wrapIndented', () => {
   test('GIVEN a hanging indent THEN the first line has the first prefix and the others the rest', () => {
     expect(wrapIndented('one two three four', 12, '- ', '  ')).toEqual(['- one two', '  three four']);
   });
@@ -48,6 +42,22 @@ describe('fitColumns', () => {
 
   test('GIVEN less room than the longest words THEN it says so (undefined)', () => {
     expect(fitColumns([10, 10], [10, 10], 19)).toBeUndefined();
+  });
+
+  test('GIVEN a wide-word column first and room that the shared level fills exactly THEN the level takes it all, and nothing is left to hand out first come first', () => {
+    // Level 10: 15 + 10 + 10 = 35 = the room. One level lower would leave 2 to hand out, and the first column (15, wanting 30) would take one.
+    expect(fitColumns([15, 1, 1], [30, 20, 20], 35)).toEqual([15, 10, 10]);
+    // One column less room: level 9, and the one left over goes to the first column that can grow.
+    expect(fitColumns([15, 1, 1], [30, 20, 20], 34)).toEqual([16, 9, 9]);
+  });
+
+  test('GIVEN such a table WHEN laid out in exactly the width its level needs THEN the columns after the wide word are equally wide', () => {
+    // 3 columns: 4 + 2 * 3 of borders and padding = 10, and the 35 of the level above: 45 columns.
+    // The first header's longest word is 15 wide, the others' 2 (each 20 on one line).
+    const table = textTable(['targetGroupARNs of the exposure', 'ab cd ef gh ij kl mn', 'ab cd ef gh ij kl mn'], [], { width: 45 });
+    const [rule] = table.split('\n');
+    expect(rule).toBe(`+${'-'.repeat(17)}+${'-'.repeat(12)}+${'-'.repeat(12)}+`);
+    expect(rule).toHaveLength(45);
   });
 });
 

@@ -1,5 +1,4 @@
 import { exposurePathSvg, overviewSvg, pathShape } from '../../../lib/lab/pictures/path-diagram';
-import { wrapWords } from '../../../lib/kit/svg/svg';
 import { demoEnvironment, exposureOf, externalReferences, unbalancedTags, unknownExposure } from '../../support/pictures';
 
 /** The text a diagram shows, tags removed and entities read back. */
@@ -129,15 +128,5 @@ describe('overviewSvg', () => {
     const svg = overviewSvg(env, 'gcp');
     expect(shownText(svg)).toContain('no GCP (GKE) stacks in environment solo');
     expect(svg).toContain('role="img"');
-  });
-});
-
-describe('wrapWords (diagram labels)', () => {
-  test.each([
-    ['each Pod IP on port http (HTTP /)', 12, ['each Pod IP', 'on port http', '(HTTP /)']],
-    ['kube-proxy-iptables', 10, ['kube-', 'proxy-', 'iptables']],
-    ['', 10, ['']],
-  ])('%j in %i characters', (input, chars, lines) => {
-    expect(wrapWords(input, chars)).toEqual(lines);
   });
 });

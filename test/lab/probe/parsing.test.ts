@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { addressInNodeName, forwardedAddresses, parseEchoReply } from '../../../lib/lab/probe/echo-reply';
 import { proberAddressFor, summarizeProbe } from '../../../lib/lab/probe/probe-summary';
-import { classifyPeer, inRanges } from '../../../lib/lab/probe/peer';
+import { classifyPeer } from '../../../lib/lab/probe/peer';
+import { inRanges } from '../../../lib/model/cidr';
 import { Sample } from '../../../lib/lab/probe/probe';
 import { latencyStats, percentile, tally } from '../../../lib/lab/probe/stats';
 import { fixture } from '../../support/fixtures';
