@@ -53,7 +53,9 @@ export const GKE_DATAPLANE_V2 = 'GKE Dataplane V2 (Cilium eBPF)';
  * when the Pod it picks is on another node (Cilium's kubeproxy-free docs, "by
  * default ... SNAT mode ... at a remote node"), and with no kube-proxy, port
  * 10256 is answered by Cilium's kube-proxy-replacement health server
- * (research gcp.md section 7: inferred for GKE, no Google doc states it).
+ * (Cilium's kubeproxy-free guide, `kubeProxyReplacementHealthzBindAddr`, e.g.
+ * `0.0.0.0:10256`). For GKE Dataplane V2 this is inferred from its being
+ * Cilium: no Google document states it.
  * `who` names it, e.g. `GKE Dataplane V2 (Cilium eBPF)`. explain words its
  * derived facts the same way (lib/lab/anatomy).
  */

@@ -12,9 +12,12 @@ export const GOOGLE_L7_SOURCE_RANGES = ['130.211.0.0/22', '35.191.0.0/16'] as co
 /**
  * Source ranges of the health checks of external passthrough Network Load
  * Balancers (`type: LoadBalancer` Services): the four GKE's own L4 rules open
- * (k8s.io/cloud-provider-gcp `L4LoadBalancerSrcRanges()`, flag
- * `--cloud-provider-gce-lb-src-cidrs`; research gcp.md section 8), so this
- * rule allows what GKE's does. Client traffic reaches the nodes from
+ * (Google's "Health checks overview", section "Probe IP ranges and firewall
+ * rules", cloud.google.com/load-balancing/docs/health-check-concepts: 35.191.0.0/16,
+ * 209.85.152.0/22 and 209.85.204.0/22 for backend-service-based passthrough
+ * NLBs, 130.211.0.0/22 for target pools; in GKE's code the cloud provider's
+ * `--cloud-provider-gce-lb-src-cidrs` flag in kubernetes/cloud-provider-gcp),
+ * so this rule allows what GKE's does. Client traffic reaches the nodes from
  * anywhere; GKE opens the Service port for it itself.
  */
 export const GOOGLE_L4_HEALTH_CHECK_RANGES = ['130.211.0.0/22', '35.191.0.0/16', '209.85.152.0/22', '209.85.204.0/22'] as const;
