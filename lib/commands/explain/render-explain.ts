@@ -100,8 +100,13 @@ export function renderExplainMarkdown(model: ExplainModel, options: { readonly u
   return `${out.join('\n').trimEnd()}\n`;
 }
 
+/**
+ * The model as hoplab.explain/v1: every field but each exposure's `plan`
+ * (the journey's addresses and ports, for the html page and the handout),
+ * so the schema and its output are what they were.
+ */
 export function renderExplainJson(model: ExplainModel): string {
-  return `${JSON.stringify(model, null, 2)}\n`;
+  return `${JSON.stringify(model, (key, value: unknown) => (key === 'plan' ? undefined : value), 2)}\n`;
 }
 
 /** Only `mode` in every cloud (for `--exposure` in Markdown and JSON). */
