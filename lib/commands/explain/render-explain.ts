@@ -8,7 +8,7 @@
 import { markdownTable } from '../../kit/terminal/text-table';
 import { EnvironmentGroup, groupIdentical, groupStackName } from './identical';
 import { ExplainModel, shown } from '../../lab/anatomy/model';
-import { renderExplainHtml } from './render-html';
+import { HtmlOptions, renderExplainHtml } from './render-html';
 import { renderExplainTable, TerminalOptions } from './render-terminal';
 import { capacityLines, CLOUD_TITLE, cloudNotes, datapathLines, ExposureUrls, FACT_ROWS, matrixRows, urlOf, hopsText, clientShort } from './words';
 import { pairTableMarkdown } from '../../lab/anatomy/pair-table';
@@ -19,7 +19,8 @@ export type { TerminalOptions } from './render-terminal';
 export const EXPLAIN_FORMATS = ['table', 'markdown', 'json', 'html'] as const;
 export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
 
-export type RenderOptions = TerminalOptions;
+/** The terminal's options, and what only the html page uses. */
+export type RenderOptions = TerminalOptions & Pick<HtmlOptions, 'measured'>;
 
 /** Both clouds side by side, one row per exposure mode. */
 function summaryRows(group: EnvironmentGroup): string[][] {

@@ -2,13 +2,15 @@
  * `explain --format html`: one self-contained page (lib/lab/pictures, drawn with lib/kit/svg):
  * for each environment (identical labs once, with their names) and cloud,
  * the overview of every exposure side by side with the one-variable pairs,
- * a summary table, then one picture per exposure with its facts and, when
- * outputs were given, its URL (as text to copy, not a link: the page
- * names nothing outside itself). The datapath, Pod capacity and notes are in
- * a closed `<details>` per cloud.
+ * a summary table, then one picture per exposure with its facts, the
+ * packet's journey step by step and, when outputs were given, its URL (as
+ * text to copy, not a link: the page names nothing outside itself). The
+ * datapath, Pod capacity and notes are in a closed `<details>` per cloud.
  */
 import { escapeHtml, htmlPage } from '../../kit/svg/html-page';
 import { clientVerdict, exposurePathSvg, overviewSvg } from '../../lab/pictures/path-diagram';
+import { exposureJourneyHtml, JOURNEY_CSS, JOURNEY_SCRIPT } from '../../lab/pictures/journey-html';
+import { MeasuredByExposure, measuredOfExposure } from '../../lab/probe/measured';
 import { EnvironmentGroup, groupIdentical, groupStackName, namesText } from './identical';
 import { CloudExplanation, ExplainModel, ExposureExplanation, shown } from '../../lab/anatomy/model';
 import { capacityLines, capacityShort, CLOUD_TITLE, cloudNotes, datapathLines, ExposureUrls, neighboursText, pairsText, shortPath, urlOf } from './words';
@@ -16,6 +18,8 @@ import { capacityLines, capacityShort, CLOUD_TITLE, cloudNotes, datapathLines, E
 export interface HtmlOptions {
   /** URLs from deployed outputs. @default - none */
   readonly urls?: ExposureUrls;
+  /** What a probe measured (`--measured`, a compare --probe report), for the journeys. @default - none */
+  readonly measured?: MeasuredByExposure;
   /** Only this exposure mode (no overview). @default - every exposure */
   readonly exposure?: string;
 }
@@ -65,7 +69,24 @@ function urlList(group: EnvironmentGroup, cloud: CloudExplanation, mode: string,
   return `<p>URLs:</p><ul>${found.map(([name, url]) => `<li>${e(name)}: <code class="url">${e(url)}</code></li>`).join('')}</ul>`;
 }
 
-function exposureFigure(group: EnvironmentGroup, cloud: CloudExplanation, x: ExposureExplanation, urls: ExposureUrls | undefined): string {
+/**
+ * The packet's journey through `x`: with the outputs' URL and the probe's
+ * measurements of a single lab; a group of identical labs keeps the examples
+ * (each attendee's lab has addresses of its own).
+ */
+function journeySection(group: EnvironmentGroup, cloud: CloudExplanation, x: ExposureExplanation, options: HtmlOptions): string {
+  const one = group.names.length === 1 ? group.names[0] : undefined;
+  const url = one === undefined ? undefined : urlOf(options.urls, one, cloud.cloud, x.mode);
+  const measured = one === undefined ? undefined : measuredOfExposure(options.measured, one, cloud.cloud, x.mode);
+  return exposureJourneyHtml(
+    x,
+    { ...(url ? { url } : {}), ...(measured ? { measured } : {}) },
+    { id: `journey-${anchor(group.environment.env, cloud.cloud, x.mode)}`, title: `The packet's journey through ${x.mode} on ${CLOUD_TITLE[cloud.cloud]}, step by step` },
+  );
+}
+
+function exposureFigure(group: EnvironmentGroup, cloud: CloudExplanation, x: ExposureExplanation, options: HtmlOptions): string {
+  const urls = options.urls;
   const id = anchor(group.environment.env, cloud.cloud, x.mode);
   const facts: [string, string][] = [
     ['path', x.path_summary],
@@ -82,6 +103,7 @@ function exposureFigure(group: EnvironmentGroup, cloud: CloudExplanation, x: Exp
     `<figure>${exposurePathSvg(x, { title: `${x.mode} on ${CLOUD_TITLE[cloud.cloud]}` })}<figcaption>${e(x.path_summary)}</figcaption></figure>`,
     urlList(group, cloud, x.mode, urls),
     `<table class="facts"><tbody>${facts.map(([k, v]) => `<tr><th scope="row">${e(k)}</th><td>${e(v)}</td></tr>`).join('')}</tbody></table>`,
+    journeySection(group, cloud, x, options),
     '</section>',
   ].join('\n');
 }
@@ -111,7 +133,7 @@ function cloudSection(group: EnvironmentGroup, cloud: CloudExplanation, options:
       parts.push(`<p class="muted">Not offered: <code>${e(n.mode)}</code>: ${e(n.reason)}</p>`);
     }
   }
-  parts.push(...exposures.map((x) => exposureFigure(group, cloud, x, options.urls)));
+  parts.push(...exposures.map((x) => exposureFigure(group, cloud, x, options)));
   const more = [...capacityLines(cloud.capacity), ...datapathLines(cloud.datapath ?? null), ...cloudNotes(cloud).filter((n) => !n.startsWith('not offered:'))];
   parts.push(`<details><summary>Datapath, Pod capacity and notes</summary><pre>${e(more.join('\n'))}</pre></details>`, '</section>');
   return parts.join('\n');
@@ -145,5 +167,6 @@ export function renderExplainHtml(model: ExplainModel, options: HtmlOptions = {}
     body.push(`<p class="muted">Ignored stacks (not &lt;env&gt;-&lt;aws|gcp&gt;-&lt;cluster|lb&gt;): ${model.ignored_stacks.map((s) => `<code>${e(s)}</code>`).join(', ')}</p>`);
   }
   const title = groups.length === 1 ? `hoplab explain: ${namesText(groups[0].names)}` : 'hoplab explain';
-  return htmlPage({ title, body: body.join('\n'), css: CSS });
+  body.push(JOURNEY_SCRIPT);
+  return htmlPage({ title, body: body.join('\n'), css: CSS + JOURNEY_CSS });
 }
