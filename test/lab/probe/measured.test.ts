@@ -52,12 +52,15 @@ afterAll(async () => {
 
 test('GIVEN a compare --probe report THEN per exposure the prober, the source the Pods saw most with its kind, and the Pod node from an EKS node name', () => {
   const measured = readMeasuredFile(reportFile);
+  // The successful replies of each exposure (all 8 on a quiet machine; a busy one may time some out).
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const ok = (mode: string): number => report.environments[0].rows.find((r: { mode: string }) => r.mode === mode).clouds.aws.probe.ok;
   expect(measuredOfExposure(measured, 'lab', 'aws', 'nodeport')).toEqual({
     client: '127.0.0.1',
-    seenByPod: { address: expect.stringMatching(/^10\.0\./), peer: 'node', replies: expect.any(Number), of: 8 },
+    seenByPod: { address: expect.stringMatching(/^10\.0\./), peer: 'node', replies: expect.any(Number), of: ok('nodeport') },
     podNode: expect.stringMatching(/^10\.0\.(1\.23|33\.41)$/),
   });
-  expect(measuredOfExposure(measured, 'lab', 'aws', 'nodeport-local')?.seenByPod).toEqual({ address: '127.0.0.1', peer: 'client', replies: 8, of: 8 });
+  expect(measuredOfExposure(measured, 'lab', 'aws', 'nodeport-local')?.seenByPod).toEqual({ address: '127.0.0.1', peer: 'client', replies: ok('nodeport-local'), of: ok('nodeport-local') });
   expect(measuredOfExposure(measured, 'lab', 'aws', 'native')?.seenByPod?.peer).toBe('load-balancer');
   expect(measuredOfExposure(measured, 'lab', 'gcp', 'native')).toBeUndefined();
 });
