@@ -134,3 +134,16 @@ export function subnet(outer: Cidr, newBits: number, index: number): Cidr {
   const first = outer.first + size * BigInt(index);
   return cidr(`${Address4.fromBigInt(first).correctForm()}/${prefix}`);
 }
+
+/**
+ * The address `offset` places after the network address of `block` (a valid
+ * CIDR block), e.g. `hostAt('10.0.0.0/19', 10)` is `10.0.0.10`; throws when the
+ * block is smaller than that. Examples drawn from a planned range use it.
+ */
+export function hostAt(block: string, offset: number): string {
+  const parsed = cidr(block);
+  if (offset < 0 || BigInt(offset) >= parsed.size) {
+    throw new Error(`${block} holds ${parsed.size} addresses; offset ${offset} is outside it`);
+  }
+  return Address4.fromBigInt(parsed.first + BigInt(offset)).correctForm();
+}

@@ -1,4 +1,4 @@
-import { admitsAnyAddress, cidr, contains, inRanges, ipv4Value, notCoveredBy, overlaps, parseCidr, subnet } from '../../lib/model/cidr';
+import { admitsAnyAddress, cidr, contains, inRanges, ipv4Value, notCoveredBy, overlaps, parseCidr, subnet, hostAt } from '../../lib/model/cidr';
 
 describe('CIDR math', () => {
   test.each([
@@ -83,5 +83,14 @@ describe('IPv4 addresses (ip-address)', () => {
     expect(inRanges('10.0.0.1', [])).toBe(false);
     expect(inRanges('10.0.0.1', ['not a block', '10.0.0.5/8'])).toBe(false);
     expect(inRanges('10.0.0.0/8', ['10.0.0.0/8'])).toBe(false);
+  });
+});
+
+describe('hostAt', () => {
+  test('GIVEN a block THEN the address offset places after its network address, and an offset outside it fails naming the size', () => {
+    expect(hostAt('10.0.0.0/19', 10)).toBe('10.0.0.10');
+    expect(hostAt('10.0.32.0/19', 300)).toBe('10.0.33.44');
+    expect(hostAt('203.0.113.0/24', 255)).toBe('203.0.113.255');
+    expect(() => hostAt('203.0.113.0/24', 256)).toThrow('203.0.113.0/24 holds 256 addresses; offset 256 is outside it');
   });
 });

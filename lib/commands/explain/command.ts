@@ -21,12 +21,16 @@ name.`,
     format: choiceFlag(EXPLAIN_FORMATS, {
       default: 'table',
       description:
-        'table (the terminal, fitted to its width), markdown (reports), json (scripts) or html (one self-contained page with a picture of every path: client -> load balancer -> node -> Pod, DNAT and SNAT where they happen, hops, client IP, health check; and per cloud every exposure side by side with the one-variable pairs)',
+        "table (the terminal, fitted to its width), markdown (reports), json (scripts) or html (one self-contained page with a picture of every path: client -> load balancer -> node -> Pod, DNAT and SNAT where they happen, hops, client IP, health check; the packet's journey step by step, source and destination at each point and what rewrote them; and per cloud every exposure side by side with the one-variable pairs)",
     }),
     out: stringFlag({ value: 'FILE', description: 'write to FILE instead of stdout (e.g. --format html --out explain.html)' }),
     details: booleanFlag({ description: 'table: every fact per exposure, the datapath, Pod capacity, notes (default: a summary, one row per exposure)' }),
     exposure: choiceFlag(EXPOSURE_MODES, { value: 'MODE', description: 'only this exposure; on the terminal one tall block per cloud, for a projector' }),
-    outputs: outputsFlag("add each exposure's URL, from `npx cdktf output --outputs-file FILE` (table, markdown and html)"),
+    outputs: outputsFlag("add each exposure's URL, from `npx cdktf output --outputs-file FILE` (table, markdown and html; in html the journeys' load balancer addresses too)"),
+    measured: stringFlag({
+      value: 'FILE',
+      description: "html: the addresses a probe saw (the prober's own, the source the Pods saw, the Pod's node) in each exposure's journey, from `npx hoplab compare --probe --format json > FILE`",
+    }),
     diagram: stringFlag({
       value: 'OUTDIR',
       description:
@@ -53,5 +57,6 @@ json: {"schema":"hoplab.explain/v1","dir",environments:[{env,clouds:[{cloud,
   identical or not.
 
 exit codes: 0 explained; 1 nothing to read (run \`npm run synth\` first), the exposure is in no
-selected environment, or a file cannot be read or written; 2 bad arguments.`,
+selected environment, or a file cannot be read or written (or is no compare report); 2 bad
+arguments.`,
 });

@@ -8,6 +8,7 @@ import { UsageError } from '../../kit/cli/cli';
 import { explainDir } from '../../lab/anatomy/explain-dir';
 import { ExplainModel } from '../../lab/anatomy/model';
 import { readOutputsFile } from '../../lab/files/outputs';
+import { MeasuredByExposure, readMeasuredFile } from '../../lab/probe/measured';
 import { writeDiagrams } from './mermaid';
 import { renderExplain } from './render-explain';
 import { EXPLAIN_COMMAND } from './command';
@@ -34,13 +35,16 @@ export function runExplain(argv: readonly string[], io: CommandIo): number {
   if (!values) return 0;
   const { format } = values;
   if (values.details && format !== 'table') throw new UsageError('--details is for --format table (markdown, json and html always have every detail)');
+  if (values.measured !== undefined && format !== 'html') throw new UsageError(`--measured is for --format html (the packet's journeys), not --format ${format}`);
   let model: ExplainModel;
   let urls: ExposureUrls | undefined;
+  let measured: MeasuredByExposure | undefined;
   try {
     model = explainDir(values.dir, values.env !== undefined ? { env: values.env } : {});
     urls = values.outputs !== undefined ? urlsFromOutputs(readOutputsFile(values.outputs)) : undefined;
+    measured = values.measured !== undefined ? readMeasuredFile(values.measured) : undefined;
   } catch (error) {
-    // Nothing to read, or an outputs file that cannot be read: said as the readers word it.
+    // Nothing to read, or an outputs file or compare report that cannot be read: said as the readers word it.
     io.err(`explain: ${(error as Error).message}\n`);
     return 1;
   }
@@ -57,6 +61,7 @@ export function runExplain(argv: readonly string[], io: CommandIo): number {
     details: values.details,
     ...(values.exposure !== undefined ? { exposure: values.exposure } : {}),
     ...(urls ? { urls } : {}),
+    ...(measured ? { measured } : {}),
   });
   if (toFile) {
     try {

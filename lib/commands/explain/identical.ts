@@ -54,3 +54,8 @@ export function groupStackName(group: EnvironmentGroup, stack: string): string {
 export function namesText(names: readonly string[]): string {
   return names.length <= 1 ? names[0] ?? '' : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
+
+/** `lab`, `ann and bob`, or for more than `shown` names the first ones and a count: `ann, bob, chen and 27 more`. */
+export function namesShort(names: readonly string[], shown = 3): string {
+  return names.length <= shown ? namesText(names) : `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
+}

@@ -8,7 +8,7 @@
 import { markdownTable } from '../../kit/terminal/text-table';
 import { EnvironmentGroup, groupIdentical, groupStackName } from './identical';
 import { ExplainModel, shown } from '../../lab/anatomy/model';
-import { renderExplainHtml } from './render-html';
+import { HtmlOptions, renderExplainHtml } from './render-html';
 import { renderExplainTable, TerminalOptions } from './render-terminal';
 import { capacityLines, CLOUD_TITLE, cloudNotes, datapathLines, ExposureUrls, FACT_ROWS, matrixRows, urlOf, hopsText, clientShort } from './words';
 import { pairTableMarkdown } from '../../lab/anatomy/pair-table';
@@ -19,7 +19,8 @@ export type { TerminalOptions } from './render-terminal';
 export const EXPLAIN_FORMATS = ['table', 'markdown', 'json', 'html'] as const;
 export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
 
-export type RenderOptions = TerminalOptions;
+/** The terminal's options, and what only the html page uses. */
+export type RenderOptions = TerminalOptions & Pick<HtmlOptions, 'measured'>;
 
 /** Both clouds side by side, one row per exposure mode. */
 function summaryRows(group: EnvironmentGroup): string[][] {
@@ -100,8 +101,13 @@ export function renderExplainMarkdown(model: ExplainModel, options: { readonly u
   return `${out.join('\n').trimEnd()}\n`;
 }
 
+/**
+ * The model as hoplab.explain/v1: every field but each exposure's `plan`
+ * (the journey's addresses and ports, for the html page and the handout),
+ * so the schema and its output are what they were.
+ */
 export function renderExplainJson(model: ExplainModel): string {
-  return `${JSON.stringify(model, null, 2)}\n`;
+  return `${JSON.stringify(model, (key, value: unknown) => (key === 'plan' ? undefined : value), 2)}\n`;
 }
 
 /** Only `mode` in every cloud (for `--exposure` in Markdown and JSON). */

@@ -1,27 +1,40 @@
 /**
  * `explain --format html`: one self-contained page (lib/lab/pictures, drawn with lib/kit/svg):
- * for each environment (identical labs once, with their names) and cloud,
- * the overview of every exposure side by side with the one-variable pairs,
- * a summary table, then one picture per exposure with its facts and, when
- * outputs were given, its URL (as text to copy, not a link: the page
- * names nothing outside itself). The datapath, Pod capacity and notes are in
- * a closed `<details>` per cloud.
+ * for each environment (identical labs once, with their names, a long list
+ * of them collapsed behind a count) and cloud, the overview of every
+ * exposure side by side with the one-variable pairs, a summary table, then
+ * one picture per exposure with its facts, the packet's journey step by step
+ * and, when outputs were given, its URL (as text to copy, not a link: the
+ * page names nothing outside itself). The datapath, Pod capacity and notes
+ * are in a closed `<details>` per cloud. It fits a 1024-pixel-wide projector
+ * without a horizontal scrollbar.
  */
 import { escapeHtml, htmlPage } from '../../kit/svg/html-page';
 import { clientVerdict, exposurePathSvg, overviewSvg } from '../../lab/pictures/path-diagram';
-import { EnvironmentGroup, groupIdentical, groupStackName, namesText } from './identical';
+import { exposureJourneyHtml, JOURNEY_CSS, JOURNEY_SCRIPT } from '../../lab/pictures/journey-html';
+import { MeasuredByExposure, measuredOfExposure } from '../../lab/probe/measured';
+import { EnvironmentGroup, groupIdentical, groupStackName, namesShort } from './identical';
 import { CloudExplanation, ExplainModel, ExposureExplanation, shown } from '../../lab/anatomy/model';
-import { capacityLines, capacityShort, CLOUD_TITLE, cloudNotes, datapathLines, ExposureUrls, neighboursText, pairsText, shortPath, urlOf } from './words';
+import { capacityLines, capacityShort, CLOUD_TITLE, cloudNotes, datapathLines, ExposureUrls, hopsReasons, neighboursText, pairsText, shortPath, urlOf } from './words';
 
 export interface HtmlOptions {
   /** URLs from deployed outputs. @default - none */
   readonly urls?: ExposureUrls;
+  /** What a probe measured (`--measured`, a compare --probe report), for the journeys. @default - none */
+  readonly measured?: MeasuredByExposure;
   /** Only this exposure mode (no overview). @default - every exposure */
   readonly exposure?: string;
 }
 
+/** Names shown in a heading before the rest collapse behind a count. */
+const NAMES_SHOWN = 3;
+
 const CSS = `
+.summary { font-size: 0.85rem; }
+.summary td { overflow-wrap: anywhere; }
 .summary td.bad, .summary td.good, .summary th code { white-space: nowrap; }
+.summary tfoot td { font-size: 0.9rem; }
+.names summary { cursor: pointer; }
 .facts { margin: 0.3rem 0 0; }
 .facts th { width: 13rem; }
 .url { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; overflow-wrap: anywhere; }
@@ -50,9 +63,10 @@ function summaryTable(cloud: CloudExplanation): string {
       `<td>${e(x.health_check)}</td></tr>`
     );
   });
+  const why = hopsReasons(cloud);
   return (
     '<table class="summary"><thead><tr><th>exposure</th><th>path</th><th>hops LB → Pod</th><th>source NAT</th><th>client IP at the Pod</th><th>health check</th></tr></thead>' +
-    `<tbody>${rows.join('')}</tbody></table>`
+    `<tbody>${rows.join('')}</tbody>${why.length ? `<tfoot>${why.map((w) => `<tr><td colspan="6">Why: ${e(w)}</td></tr>`).join('')}</tfoot>` : ''}</table>`
   );
 }
 
@@ -65,7 +79,24 @@ function urlList(group: EnvironmentGroup, cloud: CloudExplanation, mode: string,
   return `<p>URLs:</p><ul>${found.map(([name, url]) => `<li>${e(name)}: <code class="url">${e(url)}</code></li>`).join('')}</ul>`;
 }
 
-function exposureFigure(group: EnvironmentGroup, cloud: CloudExplanation, x: ExposureExplanation, urls: ExposureUrls | undefined): string {
+/**
+ * The packet's journey through `x`: with the outputs' URL and the probe's
+ * measurements of a single lab; a group of identical labs keeps the examples
+ * (each attendee's lab has addresses of its own).
+ */
+function journeySection(group: EnvironmentGroup, cloud: CloudExplanation, x: ExposureExplanation, options: HtmlOptions): string {
+  const one = group.names.length === 1 ? group.names[0] : undefined;
+  const url = one === undefined ? undefined : urlOf(options.urls, one, cloud.cloud, x.mode);
+  const measured = one === undefined ? undefined : measuredOfExposure(options.measured, one, cloud.cloud, x.mode);
+  return exposureJourneyHtml(
+    x,
+    { ...(url ? { url } : {}), ...(measured ? { measured } : {}) },
+    { id: `journey-${anchor(group.environment.env, cloud.cloud, x.mode)}`, title: `The packet's journey through ${x.mode} on ${CLOUD_TITLE[cloud.cloud]}, step by step` },
+  );
+}
+
+function exposureFigure(group: EnvironmentGroup, cloud: CloudExplanation, x: ExposureExplanation, options: HtmlOptions): string {
+  const urls = options.urls;
   const id = anchor(group.environment.env, cloud.cloud, x.mode);
   const facts: [string, string][] = [
     ['path', x.path_summary],
@@ -79,9 +110,10 @@ function exposureFigure(group: EnvironmentGroup, cloud: CloudExplanation, x: Exp
   return [
     `<section class="exposure" id="${id}">`,
     `<h4><code>${e(x.mode)}</code> on ${e(CLOUD_TITLE[cloud.cloud])}</h4>`,
-    `<figure>${exposurePathSvg(x, { title: `${x.mode} on ${CLOUD_TITLE[cloud.cloud]}` })}<figcaption>${e(x.path_summary)}</figcaption></figure>`,
+    `<figure>${exposurePathSvg(x, { title: `${x.mode} on ${CLOUD_TITLE[cloud.cloud]}` })}</figure>`,
     urlList(group, cloud, x.mode, urls),
     `<table class="facts"><tbody>${facts.map(([k, v]) => `<tr><th scope="row">${e(k)}</th><td>${e(v)}</td></tr>`).join('')}</tbody></table>`,
+    journeySection(group, cloud, x, options),
     '</section>',
   ].join('\n');
 }
@@ -111,7 +143,7 @@ function cloudSection(group: EnvironmentGroup, cloud: CloudExplanation, options:
       parts.push(`<p class="muted">Not offered: <code>${e(n.mode)}</code>: ${e(n.reason)}</p>`);
     }
   }
-  parts.push(...exposures.map((x) => exposureFigure(group, cloud, x, options.urls)));
+  parts.push(...exposures.map((x) => exposureFigure(group, cloud, x, options)));
   const more = [...capacityLines(cloud.capacity), ...datapathLines(cloud.datapath ?? null), ...cloudNotes(cloud).filter((n) => !n.startsWith('not offered:'))];
   parts.push(`<details><summary>Datapath, Pod capacity and notes</summary><pre>${e(more.join('\n'))}</pre></details>`, '</section>');
   return parts.join('\n');
@@ -129,21 +161,31 @@ export function renderExplainHtml(model: ExplainModel, options: HtmlOptions = {}
   if (groups.length > 1 || groups[0]?.environment.clouds.length > 1) {
     body.push(
       `<nav><ul>${groups
-        .flatMap((g) => g.environment.clouds.map((c) => `<li><a href="#${anchor(g.environment.env, c.cloud)}">${e(namesText(g.names))}: ${e(CLOUD_TITLE[c.cloud])}</a></li>`))
+        .flatMap((g) => g.environment.clouds.map((c) => `<li><a href="#${anchor(g.environment.env, c.cloud)}">${e(namesShort(g.names, NAMES_SHOWN))}: ${e(CLOUD_TITLE[c.cloud])}</a></li>`))
         .join('')}</ul></nav>`,
     );
   }
   for (const group of groups) {
-    const heading = group.names.length === 1 ? `Environment <code>${e(group.names[0])}</code>` : `Environments ${group.names.map((n) => `<code>${e(n)}</code>`).join(', ')}`;
+    const code = (names: readonly string[]) => names.map((n) => `<code>${e(n)}</code>`).join(', ');
+    const heading =
+      group.names.length === 1
+        ? `Environment <code>${e(group.names[0])}</code>`
+        : group.names.length <= NAMES_SHOWN
+        ? `Environments ${code(group.names)}`
+        : `Environments ${code(group.names.slice(0, NAMES_SHOWN))} and ${group.names.length - NAMES_SHOWN} more`;
     body.push(`<section class="page" id="${anchor(group.environment.env)}">`, `<h2>${heading}</h2>`);
     if (group.names.length > 1) {
       body.push(`<p>${group.names.length} identical labs (they differ only in their names), shown once.</p>`);
+    }
+    if (group.names.length > NAMES_SHOWN) {
+      body.push(`<details class="names"><summary>All ${group.names.length} names</summary><p>${code(group.names)}</p></details>`);
     }
     body.push(...group.environment.clouds.map((c) => cloudSection(group, c, options)), '</section>');
   }
   if (model.ignored_stacks.length) {
     body.push(`<p class="muted">Ignored stacks (not &lt;env&gt;-&lt;aws|gcp&gt;-&lt;cluster|lb&gt;): ${model.ignored_stacks.map((s) => `<code>${e(s)}</code>`).join(', ')}</p>`);
   }
-  const title = groups.length === 1 ? `hoplab explain: ${namesText(groups[0].names)}` : 'hoplab explain';
-  return htmlPage({ title, body: body.join('\n'), css: CSS });
+  body.push(JOURNEY_SCRIPT);
+  const title = groups.length === 1 ? `hoplab explain: ${namesShort(groups[0].names, NAMES_SHOWN)}` : 'hoplab explain';
+  return htmlPage({ title, body: body.join('\n'), css: CSS + JOURNEY_CSS });
 }

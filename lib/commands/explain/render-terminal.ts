@@ -28,6 +28,7 @@ import {
   datapathLines,
   ExposureUrls,
   FACT_ROWS,
+  hopsReasons,
   hopsText,
   pairsText,
   shortPath,
@@ -128,6 +129,7 @@ function summaryOfCloud(group: EnvironmentGroup, cloud: CloudExplanation, option
     } else {
       out.push(...cloud.exposures.flatMap((e) => summaryBlock(e, width)));
     }
+    out.push(...hopsReasons(cloud).flatMap((reason) => wrapIndented(`why: ${reason}`, width, '', '  ')));
   }
   const pairs = pairsText(cloud);
   if (pairs.length) {

@@ -49,6 +49,29 @@ export function shortPath(e: ExposureExplanation): string {
   return e.path.map((s) => s.at.replace(/^(node|Pod) \(.*\)$/, '$1')).join(' -> ');
 }
 
+/**
+ * Why two exposures of `cloud` that the summary shows on the same path have
+ * different hops (`nodeport-local`'s 1 and `nodeport-l4`'s 2): the traffic
+ * policy decides whether the receiving node may send the packet on to a Pod
+ * on another node. One line per such pair, in the words of the facts.
+ */
+export function hopsReasons(cloud: CloudExplanation): string[] {
+  const lines: string[] = [];
+  for (const local of cloud.exposures.filter((e) => e.targets === 'nodes' && e.external_traffic_policy === 'Local' && e.expected_hops !== null)) {
+    for (const other of cloud.exposures) {
+      if (other.targets !== 'nodes' || other.external_traffic_policy !== 'Cluster' || other.expected_hops === null || other.expected_hops === local.expected_hops) continue;
+      if (shortPath(other) !== shortPath(local)) continue;
+      lines.push(
+        `${local.mode} is ${hopsCount(local.expected_hops ?? 0)} on the same path as ${other.mode}'s ${other.expected_hops}: with externalTrafficPolicy Local the load balancer sends ` +
+          'only to nodes with a ready Pod, and each hands the packet to its own Pod; with Cluster any node may send it on to a Pod on another node (the second hop)',
+      );
+    }
+  }
+  return lines;
+}
+
+const hopsCount = (n: number) => `${n} hop${n === 1 ? '' : 's'}`;
+
 /** What the node does, in words: `yes: kube-proxy-iptables: DNAT ... + SNAT ...`, or why not. */
 export function snatText(e: ExposureExplanation): string {
   const nodeStep = e.path.find((s) => s.at.startsWith('node'));

@@ -4,6 +4,7 @@
  */
 import { escapeHtml, htmlPage } from '../../kit/svg/html-page';
 import { exposurePathSvg } from '../../lab/pictures/path-diagram';
+import { exposureJourneyHtml, JOURNEY_CSS, JOURNEY_SCRIPT } from '../../lab/pictures/journey-html';
 import { CLOUD_NAMES, Exercise, Handout, HandoutExposure, Step } from './handout-model';
 
 /** The file names of an environment's handout. */
@@ -97,6 +98,7 @@ function htmlExposure(e: HandoutExposure): string {
     `<h3>${escapeHtml(`${CLOUD_NAMES[e.cloud]} ${e.mode}`)}</h3>`,
     `<p class="url">URL: <code>${escapeHtml(e.url ?? 'none yet')}</code> · ${escapeHtml(e.info.lb_kind ?? 'unknown')} · hops: ${escapeHtml(hops(e))} · <strong>${escapeHtml(verdict(e))}</strong></p>`,
     e.explanation ? `<figure>${exposurePathSvg(e.explanation, { title: `${CLOUD_NAMES[e.cloud]} ${e.mode}` })}</figure>` : '',
+    e.explanation ? exposureJourneyHtml(e.explanation, { url: e.url }, { id: `journey-${id}`, title: "Your packet's journey, step by step", heading: 'h4' }) : '',
     e.curl ? pre(e.curl) : '',
     `<p><strong>The reply shows:</strong> ${inline(e.expect)}</p>`,
     `<p><strong>Why:</strong> ${inline(e.why)}</p>`,
@@ -144,7 +146,7 @@ export function handoutHtml(h: Handout): string {
     '<h2>Exercises</h2>',
     ...h.exercises.map((x, i) => htmlExercise(x, i + 1)),
   ].join('\n');
-  return htmlPage({ title: `hoplab handout: ${who(h)}`, body, css: CSS });
+  return htmlPage({ title: `hoplab handout: ${who(h)}`, body: body + JOURNEY_SCRIPT, css: CSS + JOURNEY_CSS });
 }
 
 /** The host's page: every attendee's handouts, with their URLs. */

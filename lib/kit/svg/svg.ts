@@ -137,17 +137,25 @@ export function arrow(x1: number, y1: number, x2: number, y2: number, options: A
   );
 }
 
-/** A label on a white patch, so it stays readable over lines. */
-export function badge(
-  cx: number,
-  cy: number,
-  label: string,
-  options: { readonly size?: number; readonly fill?: string; readonly color?: string; readonly stroke?: string; readonly weight?: 'normal' | 'bold' } = {},
-): string {
+export interface BadgeOptions {
+  readonly size?: number;
+  readonly fill?: string;
+  readonly color?: string;
+  readonly stroke?: string;
+  readonly weight?: 'normal' | 'bold';
+}
+
+/** The width and height {@link badge} draws `label` at. */
+export function badgeSize(label: string, options: Pick<BadgeOptions, 'size' | 'weight'> = {}): { readonly width: number; readonly height: number } {
   const size = options.size ?? 13;
   // Bold type is wider than the estimate.
-  const width = Math.ceil(textWidth(label, size) * (options.weight === 'normal' ? 1 : 1.1) + 14);
-  const height = Math.round(size * 1.6);
+  return { width: Math.ceil(textWidth(label, size) * (options.weight === 'normal' ? 1 : 1.1) + 14), height: Math.round(size * 1.6) };
+}
+
+/** A label on a white patch, so it stays readable over lines. */
+export function badge(cx: number, cy: number, label: string, options: BadgeOptions = {}): string {
+  const size = options.size ?? 13;
+  const { width, height } = badgeSize(label, options);
   return (
     rect(Math.round(cx - width / 2), Math.round(cy - height / 2), width, height, { fill: options.fill ?? INK.box, stroke: options.stroke ?? options.color ?? INK.line, strokeWidth: 1.5, radius: 4 }) +
     text(Math.round(cx), Math.round(cy + size * 0.35), label, { size, anchor: 'middle', weight: options.weight ?? 'bold', fill: options.color ?? INK.text })

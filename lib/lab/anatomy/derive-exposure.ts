@@ -11,6 +11,7 @@ import { ExposureResources } from './exposure-resources';
 import { ClusterContext, loadBalancerShape, LoadBalancerShape } from './load-balancer-shape';
 import { matrixVariables } from './matrix';
 import { ExposureExplanation, PathStep } from './model';
+import { ClusterAddressing, exposurePlan } from './exposure-plan';
 import { dig, literalNumber, SynthStack } from '../../kit/terraform/terraform-json';
 
 function trafficPolicy(exposure: ExposureResources): { policy: 'Cluster' | 'Local' | null; note?: string } {
@@ -126,7 +127,7 @@ export function deriveExposure(
   cloud: Cloud,
   stack: SynthStack,
   exposure: ExposureResources,
-  ctx: ClusterContext & { readonly dataplane: string; readonly datapath?: DatapathExplanation | null },
+  ctx: ClusterContext & { readonly dataplane: string; readonly datapath?: DatapathExplanation | null; readonly addressing?: ClusterAddressing },
 ): ExposureExplanation {
   const shape = loadBalancerShape(cloud, exposure, ctx);
   const { policy, note } = trafficPolicy(exposure);
@@ -170,5 +171,8 @@ export function deriveExposure(
     // Filled in by explainDir, which sees every exposure of the cloud.
     differs_in_one: [],
     notes,
+    ...(ctx.addressing
+      ? { plan: exposurePlan(cloud, stack, exposure, { dataplane: ctx.datapath?.dataplane ?? null, keepsClientAsSource: shape.keepsClientAsSource, addressing: ctx.addressing }) }
+      : {}),
   };
 }

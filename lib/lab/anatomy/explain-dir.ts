@@ -10,6 +10,7 @@ import { findExposures, namespaceLabels } from './exposure-resources';
 import { CloudExplanation, EnvironmentExplanation, ExplainModel } from './model';
 import { awsDatapath, gcpDatapath } from './datapath';
 import { awsCapacity, gcpCapacity, gcpVpcNative } from './pod-capacity';
+import { awsAddressing, gcpAddressing } from './exposure-plan';
 import { CloudStacks, readSynthDir } from '../files/synth-dir';
 
 export interface ExplainOptions {
@@ -38,11 +39,13 @@ function explainCloud(found: CloudStacks): CloudExplanation {
   }
   const datapath = cluster ? (cloud === 'aws' ? awsDatapath(cluster) : gcpDatapath(cluster)) : null;
   const dataplane = datapath?.dataplane ?? null;
+  const capacity = cluster ? (cloud === 'aws' ? awsCapacity(cluster) : gcpCapacity(cluster)) : null;
   const ctx = {
     vpcNative: cloud === 'aws' ? true : cluster ? gcpVpcNative(cluster) : null,
     namespaceLabels: lb ? namespaceLabels(lb) : new Map(),
     dataplane: dataplane ?? 'kube-proxy',
     datapath,
+    addressing: cloud === 'aws' ? awsAddressing(cluster, capacity) : gcpAddressing(cluster, capacity),
   };
   const derived = lb ? findExposures(lb).map((e) => deriveExposure(cloud, lb, e, ctx)) : [];
   const neighbours = oneVariableNeighbours(derived);
@@ -59,7 +62,7 @@ function explainCloud(found: CloudStacks): CloudExplanation {
     lb_synthesized: lb !== undefined,
     dataplane,
     datapath,
-    capacity: cluster ? (cloud === 'aws' ? awsCapacity(cluster) : gcpCapacity(cluster)) : null,
+    capacity,
     exposures,
     not_offered,
     notes,

@@ -84,6 +84,39 @@ export interface ExposureExplanation {
   readonly differs_in_one: readonly MatrixNeighbour[];
   /** Things that could not be derived, or that a reader should know. */
   readonly notes: readonly string[];
+  /**
+   * The addresses and ports the synthesized stacks give this exposure's way,
+   * for the packet's journey of the html page and the handout. Not in
+   * `--format json`: hoplab.explain/v1 is what it was (see renderExplainJson).
+   */
+  readonly plan?: ExposurePlan;
+}
+
+/**
+ * What the synthesized stacks say about the addresses and ports on an
+ * exposure's way (lib/lab/anatomy/exposure-plan.ts); `null` and empty lists
+ * mean the plan does not say. Ranges are CIDR blocks.
+ */
+export interface ExposurePlan {
+  readonly cloud: Cloud;
+  /** Who does the NodePort DNAT/SNAT, in the `dataplane` output's words. */
+  readonly dataplane: Dataplane | null;
+  /** The port the load balancer listens on (a Gateway's listener, an Ingress's HTTP listener, a LoadBalancer Service's port). */
+  readonly listener_port: number | null;
+  /** The port the Pod's container listens on (the Service's targetPort, a named one resolved through the Deployment). */
+  readonly target_port: number | null;
+  /** The Service's nodePort when the plan sets one; null when Kubernetes allocates it (30000-32767). */
+  readonly node_port: number | null;
+  /** Without SNAT on a node, whether the load balancer hands the client's address on as the TCP source (L4); false for proxies. */
+  readonly lb_keeps_client: boolean | null;
+  /** Where the nodes' addresses come from (AWS: the node group's subnets; GKE: the node subnet). */
+  readonly node_ranges: readonly string[];
+  /** Where Pod IPs come from (AWS: the same subnets, VPC CNI; GKE: the Pod secondary range). */
+  readonly pod_ranges: readonly string[];
+  /** GKE: the prefix of each node's alias range in the Pod range, e.g. 24; null on AWS. */
+  readonly per_node_pod_prefix: number | null;
+  /** Where the load balancer's own side connects from (AWS: the subnets tagged kubernetes.io/role/elb; GKE: the Google Front End ranges the L7 firewall rule admits). */
+  readonly lb_ranges: readonly string[];
 }
 
 /** Pod capacity limits of a cluster. */

@@ -16,7 +16,7 @@
  */
 import { Cloud } from '../../model/contract';
 import { CloudExplanation, EnvironmentExplanation, ExposureExplanation, PathStep } from '../anatomy/model';
-import { arrow, badge, charsIn, INK, labelledBox, rect, svgDocument, text } from '../../kit/svg/svg';
+import { arrow, badge, badgeSize, charsIn, INK, labelledBox, rect, svgDocument, text } from '../../kit/svg/svg';
 import { wrapWords } from '../../kit/text/wrap';
 
 /** The namespace every diagram declares (a name, never fetched). */
@@ -191,6 +191,41 @@ export function exposurePathSvg(exposure: ExposureExplanation, options: { readon
 const VARIABLE_COLOR: Readonly<Record<string, string>> = { layer: '#1f4e9c', api: '#6b2f8f', targets: '#0b6b2b', 'traffic policy': '#8a5300' };
 
 const COL = 176;
+/** The size of the one-variable arcs' labels. */
+const ARC_LABEL_SIZE = 13;
+
+/** The point at `t` (0 to 1) of an arc from (x1, foot) to (x2, foot) rising `h`: the cubic Bézier the arcs are drawn as, its control points `h` above the feet. */
+function arcPoint(x1: number, x2: number, foot: number, h: number, t: number): { x: number; y: number } {
+  return { x: x1 + (x2 - x1) * (3 * t * t - 2 * t * t * t), y: foot - h * 3 * t * (1 - t) };
+}
+
+/** Where along its own arc a label is tried: the top first, then ever nearer the feet, right before left. */
+const LABEL_TRIES = [0.5, 0.6, 0.4, 0.7, 0.3, 0.75, 0.25, 0.8, 0.2];
+
+/**
+ * The centre of each arc's label: the arc's top, unless another arc runs
+ * through the label there or an earlier label is in the way (nested arcs
+ * share a foot: the inner one's label would sit on the outer arc); then the
+ * first point along its own arc where the label is clear. When none is, the
+ * top.
+ */
+function labelPlaces(arcs: readonly { x1: number; x2: number; h: number; label: string }[], foot: number, size: number): { x: number; y: number }[] {
+  const samples = arcs.map((a) => Array.from({ length: 161 }, (_, k) => arcPoint(a.x1, a.x2, foot, a.h, k / 160)));
+  const placed: { left: number; top: number; right: number; bottom: number }[] = [];
+  return arcs.map((a, i) => {
+    const { width, height } = badgeSize(a.label, { size });
+    const boxAt = (t: number) => {
+      const c = arcPoint(a.x1, a.x2, foot, a.h, t);
+      return { c, left: c.x - width / 2 - 3, right: c.x + width / 2 + 3, top: c.y - height / 2 - 3, bottom: c.y + height / 2 + 3 };
+    };
+    const clear = (b: ReturnType<typeof boxAt>) =>
+      samples.every((points, j) => j === i || points.every((p) => p.x < b.left || p.x > b.right || p.y < b.top || p.y > b.bottom)) &&
+      placed.every((o) => o.right < b.left || b.right < o.left || o.bottom < b.top || b.bottom < o.top);
+    const chosen = LABEL_TRIES.map(boxAt).find(clear) ?? boxAt(0.5);
+    placed.push(chosen);
+    return { x: Math.round(chosen.c.x), y: Math.round(chosen.c.y) };
+  });
+}
 const GAP = 18;
 const LEFT = 16;
 
@@ -294,14 +329,16 @@ export function overviewSvg(environment: EnvironmentExplanation, cloud: Cloud): 
     }),
   );
   // Arcs first, so the labels (drawn after) sit on top of every line.
+  const arcs = pairs.map((p) => ({ x1: centre(p.a), x2: centre(p.b), h: rise(p.b - p.a), label: p.words }));
+  const places = labelPlaces(arcs, foot, ARC_LABEL_SIZE);
   const labels: string[] = [];
-  for (const p of pairs) {
-    const [x1, x2] = [centre(p.a), centre(p.b)];
-    const h = rise(p.b - p.a);
+  pairs.forEach((p, i) => {
+    const { x1, x2, h } = arcs[i];
     const color = VARIABLE_COLOR[p.variable] ?? INK.line;
-    parts.push(`<path d="M ${x1} ${foot} C ${x1} ${foot - h} ${x2} ${foot - h} ${x2} ${foot}" fill="none" stroke="${color}" stroke-width="2.5"/>`);
-    labels.push(badge((x1 + x2) / 2, foot - 0.75 * h, p.words, { size: 13, color }));
-  }
+    const pair = `${exposures[p.a].mode} ${exposures[p.b].mode}`;
+    parts.push(`<path d="M ${x1} ${foot} C ${x1} ${foot - h} ${x2} ${foot - h} ${x2} ${foot}" fill="none" stroke="${color}" stroke-width="2.5" data-arc="${p.variable}" data-pair="${pair}"/>`);
+    labels.push(`<g data-arc-label="${p.variable}" data-pair="${pair}">${badge(places[i].x, places[i].y, p.words, { size: ARC_LABEL_SIZE, color })}</g>`);
+  });
   parts.push(...labels);
   let bottom = foot + 310;
   exposures.forEach((e, i) => {

@@ -56,8 +56,14 @@ describe('renderExplainMarkdown and JSON', () => {
     expect(markdown).toMatchSnapshot();
   });
 
-  test('JSON is the model, with its schema tag', () => {
-    expect(JSON.parse(renderExplainJson(model))).toEqual(JSON.parse(JSON.stringify(model)));
+  test("JSON is the model but each exposure's plan (the journey's addresses), with its schema tag", () => {
+    const withoutPlans = {
+      ...model,
+      environments: model.environments.map((env) => ({ ...env, clouds: env.clouds.map((c) => ({ ...c, exposures: c.exposures.map((x) => ({ ...x, plan: undefined })) })) })),
+    };
+    expect(model.environments[0].clouds[0].exposures[0].plan).toBeDefined();
+    expect(JSON.parse(renderExplainJson(model))).toEqual(JSON.parse(JSON.stringify(withoutPlans)));
+    expect(renderExplainJson(model)).not.toContain('"plan"');
     expect(JSON.parse(renderExplain(model, 'json')).schema).toBe('hoplab.explain/v1');
   });
 });
