@@ -8,7 +8,8 @@ import { estimateCost, formatCostEstimate } from '../../lab/estimate/cost-estima
 import { abortOnSignals, confirm } from '../../kit/cli/cli';
 import { parseLifecycleArgs } from './cli';
 import { DEPLOY_COMMAND } from './command';
-import { checkLifecycleRequest, runLifecycle } from './lifecycle';
+import { checkLifecycleRequest, cloudsOf, runLifecycle } from './lifecycle';
+import { placeDeployed } from '../../lab/placement/deployed-placement';
 import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
 import { resolveParallelism } from '../../lab/selection/parallelism';
 import { estimateTime, formatTimeEstimate } from '../../lab/estimate/time-estimate';
@@ -19,13 +20,16 @@ export async function deploy(argv: readonly string[]): Promise<number> {
   const options = parseLifecycleArgs(DEPLOY_COMMAND, argv);
   if (!options) return 0;
   checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config, options.shard);
+  // Where each environment is deployed, from its state: a config that would move one is refused here, before preflight.
+  const deployed = await placeDeployed(options.config, { cwd: process.cwd(), awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined, clouds: cloudsOf(options.kinds) });
+  checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config, options.shard, { placed: deployed, envs: options.envs });
   // Said before anything runs: a deprecated datapath, or a change that recreates a cluster.
   for (const note of options.notes) console.log(`hoplab: note: ${note}`);
   if (options.shard && options.envs?.length === 0) {
     console.log(`hoplab deploy: ${emptyShardText(options.config, options.shard, options.requested)}; nothing to do`);
     return 0;
   }
-  const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, shard: options.shard, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined };
+  const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, shard: options.shard, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined, deployed };
   if (!(await preflightGate({ ...preflight, skip: options.skipPreflight, write: (line) => console.log(line) }))) {
     return 1;
   }
@@ -47,6 +51,7 @@ export async function deploy(argv: readonly string[]): Promise<number> {
     write: (line) => console.log(line),
     signal: abort.signal,
     progressStream: process.stdout,
+    deployed,
   });
   if (!result.ok) {
     console.error('hoplab deploy: not every stack applied (see above and .hoplab/logs); stacks that did apply keep costing money: fix and deploy again, or run npm run teardown');

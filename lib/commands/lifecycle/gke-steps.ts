@@ -11,6 +11,7 @@
 import { LabConfig } from '../../config/schema';
 import { gkeLocation } from '../../constructs/gcp/gke-cluster';
 import { labNames } from '../../model/names';
+import { GcpSlot } from '../../model/slots';
 import { GcpCredentials, gcpCredentials } from '../../kit/google/google-credentials';
 import { removeGkeControllerFirewalls } from './gke-firewall-cleanup';
 import { gkeControllerFirewall } from '../../lab/leftovers/gke-firewall-rules';
@@ -18,6 +19,8 @@ import { waitForGatewayCrds } from './gke-gateway-crds';
 
 export interface GkeStepsOptions {
   readonly config: LabConfig;
+  /** Each environment's GCP slot (placement: where its state says, for a deployed one). @default - gcp.project, gcp.region and gcp.zones */
+  readonly slots?: ReadonlyMap<string, GcpSlot>;
   /** Progress lines. */
   readonly write: (line: string) => void;
   readonly signal?: AbortSignal;
@@ -55,6 +58,13 @@ export class GkeSteps {
     return this.creds;
   }
 
+  /** Where `env`'s cluster is: its slot's project and location. */
+  private where(env: string): { readonly project: string; readonly location: string } {
+    const { gcp } = this.options.config;
+    const slot = this.options.slots?.get(env) ?? { project: gcp.project, region: gcp.region, zones: gcp.zones };
+    return { project: slot.project, location: gkeLocation(slot.region, slot.zones).location };
+  }
+
   /** Deploy, before `<env>-gcp-lb`: waits for the Gateway API CRDs when the gateway exposure is configured; rejects (the stack fails) if they never come. */
   async beforeLbApply(env: string, stack: string): Promise<void> {
     const { config } = this.options;
@@ -64,8 +74,7 @@ export class GkeSteps {
       throw new Error('no Google credentials to check that the cluster serves the Gateway API CRDs: run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN');
     }
     await waitForGatewayCrds({
-      project: config.gcp.project,
-      location: gkeLocation(config.gcp.region, config.gcp.zones).location,
+      ...this.where(env),
       clusterName: labNames({ name: env }).gkeCluster,
       accessToken: credentials.accessToken,
       quotaProject: credentials.quotaProject,
@@ -87,20 +96,21 @@ export class GkeSteps {
    */
   async destroyCluster(env: string, stack: string, destroy: () => Promise<void>): Promise<void> {
     const networkName = labNames({ name: env }).gkeCluster;
-    await this.cleanup(networkName, stack);
+    const { project } = this.where(env);
+    await this.cleanup(project, networkName, stack);
     try {
       await destroy();
     } catch (error) {
-      const rule = blockingFirewall(error, this.options.config.gcp.project, networkName);
+      const rule = blockingFirewall(error, project, networkName);
       if (!rule) throw error;
       this.options.write(`  step   ${stack}: deleting network ${networkName} was blocked by firewall rule ${rule}; removing it and destroying again`);
-      await this.cleanup(networkName, stack);
+      await this.cleanup(project, networkName, stack);
       await destroy();
     }
   }
 
   /** Removes the rules; a failure is said and the destroy goes on (it deletes the billed cluster before it reaches the network). */
-  private async cleanup(networkName: string, stack: string): Promise<void> {
+  private async cleanup(project: string, networkName: string, stack: string): Promise<void> {
     const say = (line: string) => this.options.write(`  step   ${stack}: ${line}`);
     const credentials = this.credentials();
     if (!credentials) {
@@ -109,7 +119,7 @@ export class GkeSteps {
     }
     try {
       const removed = await removeGkeControllerFirewalls({
-        project: this.options.config.gcp.project,
+        project,
         networkName,
         accessToken: credentials.accessToken,
         quotaProject: credentials.quotaProject,
@@ -121,7 +131,7 @@ export class GkeSteps {
     } catch (error) {
       say(
         `${error instanceof Error ? error.message : String(error)}; destroying anyway (the cluster goes first). If deleting the network fails on it, ` +
-          `delete it (gcloud compute firewall-rules delete <rule> --project ${this.options.config.gcp.project}) and run npm run teardown again`,
+          `delete it (gcloud compute firewall-rules delete <rule> --project ${project}) and run npm run teardown again`,
       );
     }
   }

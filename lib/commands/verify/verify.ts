@@ -14,6 +14,7 @@ import { labEnvironments } from '../../config/environments';
 import { isRecord } from '../../kit/terraform/terraform-json';
 import { synthFresh } from '../../stacks/hoplab-app';
 import { addPlacedLab } from '../../lab/placement/placed-lab';
+import { deployedPlacementProblems, placeDeployed } from '../../lab/placement/deployed-placement';
 import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
 import { STACK_KINDS, stackGraph } from '../../lab/selection/stack-graph';
 import { LabSelection } from '../../lab/selection/selection';
@@ -124,8 +125,12 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
 
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
+  // Each environment where its state says it is, as deploy and teardown place it; a state that says not where is a problem.
+  const clouds = (['aws', 'gcp'] as const).filter((c) => kinds.some((k) => k.startsWith(c)));
+  const placed = await placeDeployed(options.config, { cwd, awsEndpoint: options.awsEndpoint, clouds });
+  problems.push(...deployedPlacementProblems(options.config, placed, { moves: false, envs, clouds }).map((p) => p.detail));
   // Emulator state under this project directory (cwd), as deploy and teardown keep it, not under the process's.
-  addPlacedLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir: join(cwd, EMULATOR_STATE_DIR) });
+  addPlacedLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir: join(cwd, EMULATOR_STATE_DIR), placement: placed.placement });
   synthFresh(app);
   const stacks = stackGraph(envs, 'deploy', kinds).map((t) => t.stack);
   // Local state with nothing in it: said in one line, and no plan or probe runs.

@@ -1,13 +1,15 @@
 /**
  * Every reason `deploy` or `teardown` refuses a request before anything runs, found at once: a
  * placeholder project, world-open API endpoints, stacks the emulator cannot run, a cluster
- * destroyed without its lb stack, shards on local state. `preflight` reports the same as
+ * destroyed without its lb stack, shards on local state, a deployed environment the config would
+ * move or whose state says not where it is (lib/lab/placement/deployed-placement.ts). `preflight` reports the same as
  * failing findings, and deploy's refusal lists them all, so fixing one never leads to the next
  * refusal.
  */
 import { DEFAULT_GCP_PROJECT, LabConfig } from '../../config/schema';
 import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
 import { Finding } from '../checks/finding';
+import { DEPLOYED_PLACEMENT_CHECK, DeployedPlacement, deployedPlacementProblems } from '../placement/deployed-placement';
 import { Shard } from './shard';
 import { Direction, StackKind } from './stack-graph';
 
@@ -19,14 +21,18 @@ export interface LifecycleRequest {
   readonly awsEndpoint?: string;
   /** `--shard K/N`. @default - no sharding */
   readonly shard?: Shard;
+  /** The environments acted on. @default - every environment */
+  readonly envs?: readonly string[];
+  /** The lab placed where its states say it is (placeDeployed). @default - not checked */
+  readonly deployed?: DeployedPlacement;
 }
 
 /** The check names of the request problems, as preflight lists them. */
-export const REQUEST_CHECKS = ['shard backend', 'emulator stacks', 'gcp project', 'api endpoints', 'destroy order'] as const;
+export const REQUEST_CHECKS = ['shard backend', 'emulator stacks', 'gcp project', 'api endpoints', 'destroy order', DEPLOYED_PLACEMENT_CHECK] as const;
 
 /** Every problem with the request, as failing findings (check, detail, fix); empty when it may go ahead. */
 export function requestProblems(request: LifecycleRequest): Finding[] {
-  const { direction, kinds, config, awsEndpoint, shard } = request;
+  const { direction, kinds, config, awsEndpoint, shard, deployed } = request;
   const problems: Finding[] = [];
   if (shard && config.backend.type === 'local') {
     problems.push({
@@ -79,6 +85,10 @@ export function requestProblems(request: LifecycleRequest): Finding[] {
         });
       }
     }
+  }
+  if (deployed) {
+    const clouds = (['aws', 'gcp'] as const).filter((cloud) => kinds.some((k) => k.startsWith(`${cloud}-`)));
+    problems.push(...deployedPlacementProblems(config, deployed, { moves: direction === 'deploy', envs: request.envs, clouds }));
   }
   return problems;
 }

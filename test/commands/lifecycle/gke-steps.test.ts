@@ -9,6 +9,7 @@ import { validConfig } from '../../../lib/config/load';
 import { blockingFirewall, GkeSteps } from '../../../lib/commands/lifecycle/gke-steps';
 import { stackTask } from '../../../lib/commands/lifecycle/lifecycle';
 import { stackGraph, StackTask } from '../../../lib/lab/selection/stack-graph';
+import { GcpSlot, gcpSlot } from '../../../lib/model/slots';
 import {
   Answer,
   crdObject,
@@ -37,12 +38,18 @@ afterEach(async () => {
 });
 
 /** Steps against the fixtures, with the lines they print and the order things happened in. */
-async function steps(options: { scenario?: Scenario; exposures?: string[]; zones?: string[]; answers?: Record<string, Answer>; credentials?: null } = {}) {
+async function steps(
+  options: { scenario?: Scenario; exposures?: string[]; zones?: string[]; answers?: Record<string, Answer>; credentials?: null; project?: string; slots?: ReadonlyMap<string, GcpSlot> } = {},
+) {
   google = await serveGoogleFixtures(options.scenario ?? 'leftovers', options.answers);
   const events: string[] = [];
-  const config = validConfig({ gcp: { project: PROJECT, ...(options.zones ? { zones: options.zones } : {}) }, ...(options.exposures ? { exposures: options.exposures } : {}) }, 'test');
+  const config = validConfig(
+    { gcp: { project: options.project ?? PROJECT, ...(options.zones ? { zones: options.zones } : {}) }, ...(options.exposures ? { exposures: options.exposures } : {}) },
+    'test',
+  );
   const gke = new GkeSteps({
     config,
+    slots: options.slots,
     write: (line) => events.push(line.replace(/deleted in \d+\.\d s/, 'deleted in N s').replace(/\b\d+m\d\ds\b|(?<![a-z0-9])\d+s\b/g, 'T')),
     overrides: {
       compute: google.compute,
@@ -162,6 +169,28 @@ describe('deploy of <env>-gcp-lb: the Gateway API CRDs first', () => {
     await expect(gke.beforeLbApply('lab', 'lab-gcp-lb')).rejects.toThrow(
       'no Google credentials to check that the cluster serves the Gateway API CRDs: run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN',
     );
+  });
+});
+
+describe("each environment's steps in its slot", () => {
+  // The config names another project: the environments' slots (where their states say they are) are the fixture project's.
+  const slots = new Map([
+    ['lab', gcpSlot(PROJECT, 'us-central1', ['us-central1-a'])],
+    ['bob', gcpSlot(PROJECT, 'us-central1', ['us-central1-b'])],
+  ]);
+
+  test("GIVEN lab's slot in another project than gcp.project WHEN its cluster stack is destroyed THEN the firewall rules are removed in the slot's project", async () => {
+    const { gke, events } = await steps({ project: 'acme-other-1', slots });
+    await gke.destroyCluster('lab', 'lab-gcp-cluster', terraform(events));
+    expect(deletes()).toEqual([GATEWAY, INGRESS]);
+    expect(new Set(google!.requests.map((r) => r.path.split('/').slice(0, 5).join('/')))).toEqual(new Set([COMPUTE]));
+  });
+
+  test("GIVEN bob's slot WHEN its lb stack is about to be applied THEN its cluster is asked for in the slot's project and zone", async () => {
+    kubernetes = await serveKubernetesApi((name) => crdObject(name, true));
+    const { gke } = await steps({ scenario: 'clean', project: 'acme-other-1', slots });
+    await gke.beforeLbApply('bob', 'bob-gcp-lb');
+    expect(google!.requests.map((r) => r.path)).toEqual([`/container/v1/projects/${PROJECT}/locations/us-central1-b/clusters/bob-gke`]);
   });
 });
 
