@@ -7,7 +7,7 @@ import { addPlacedLab } from '../../lab/placement/placed-lab';
 import { DeployedPlacement, placeDeployed } from '../../lab/placement/deployed-placement';
 import { checkSlotLeftovers, LeftoverFinders } from '../../lab/leftovers/slot-leftovers';
 import { Leftover } from '../../lab/leftovers/leftover';
-import { findProviderMirror, writeMirrorCliConfig } from '../../kit/terraform/terraform';
+import { labTerraformEnv } from '../../lab/files/terraform-env';
 import { EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../../stacks/state-backend';
 import { formatRefusal, requestProblems } from '../../lab/selection/request-problems';
 import { Shard } from '../../lab/selection/shard';
@@ -103,15 +103,9 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   if (options.awsEndpoint) await prepareEmulatorState(options.awsEndpoint, emulatorStateDir, labStacks, options.config);
 
   // One provider download per machine, not one per stack (30 attendees would otherwise fetch 120 copies).
-  const pluginCache = join(cwd, '.hoplab', 'plugin-cache');
-  mkdirSync(pluginCache, { recursive: true });
-  const tfEnv: NodeJS.ProcessEnv = { TF_PLUGIN_CACHE_DIR: process.env.TF_PLUGIN_CACHE_DIR || pluginCache };
-  const mirror = providerMirrorFor(options.awsEndpoint);
+  const tfEnv = labTerraformEnv(cwd, options.awsEndpoint);
   if (process.env.HOPLAB_PROVIDER_MIRROR && !options.awsEndpoint) {
     options.write('note: HOPLAB_PROVIDER_MIRROR is ignored for real clouds (providers come from the registry); it only applies with HOPLAB_AWS_ENDPOINT');
-  }
-  if (mirror) {
-    Object.assign(tfEnv, writeMirrorCliConfig(join(cwd, '.hoplab', 'terraform.rc'), mirror));
   }
   const tasks = stackGraph(envs, direction, kinds);
   const verb = direction === 'deploy' ? 'apply' : 'destroy';
@@ -224,17 +218,7 @@ export function stackTask(
   };
 }
 
-/**
- * The provider mirror Terraform installs from, or undefined for the registry.
- * Only emulator runs (offline, AWS provider only) use a mirror: a real deploy
- * with a mirror-only CLI config would apply `<env>-aws-cluster` and then fail
- * at init of `<env>-aws-lb` for want of the helm and kubernetes providers,
- * leaving a billed cluster running. (The parentheses matter: `A || B ? x : y`
- * is `(A || B) ? x : y`, which made HOPLAB_PROVIDER_MIRROR alone switch real runs to the mirror.)
- */
-export function providerMirrorFor(awsEndpoint: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return awsEndpoint ? findProviderMirror(env) : undefined;
-}
+export { providerMirrorFor } from '../../lab/files/terraform-env';
 
 /** Makes the emulator's state places exist: the local directory, and the S3 bucket an `s3` backend is redirected to. */
 async function prepareEmulatorState(endpoint: string, stateDir: string, labStacks: readonly LabStacks[], config: LabConfig): Promise<void> {

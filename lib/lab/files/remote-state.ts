@@ -2,10 +2,13 @@
  * Reads the state of stacks whose backend is remote (s3, gcs, or an s3 backend
  * redirected to the emulator): `terraform state pull` in a folder of each stack
  * holding nothing but its backend, as `addStateBackend` writes it (so the state
- * is read where the stacks keep it, with the credentials Terraform uses). Such a
- * folder needs no provider, so `terraform init` there downloads nothing. The
- * folders are `.hoplab/state-read/stacks/<stack>`; logs `.hoplab/logs/<stack>.state.log`
- * (the command lines and errors; never the state, which can hold secrets).
+ * is read where the stacks keep it, with the credentials Terraform uses). `terraform
+ * init` there still installs the providers the state's resources name (Terraform
+ * wants them for the resources it tracks), from the project's provider cache that
+ * deploy and teardown fill anyway; one init at a time, so two first installs into
+ * the cache never race. The folders are `.hoplab/state-read/stacks/<stack>`; logs
+ * `.hoplab/logs/<stack>.state.log` (the command lines and errors; never the state,
+ * which can hold secrets).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +16,7 @@ import { App, TerraformStack } from 'cdktf';
 import { BackendConfig } from '../../config/schema';
 import { addStateBackend, EMULATOR_STATE_DIR } from '../../stacks/state-backend';
 import { runTerraform } from '../../kit/terraform/terraform';
+import { labTerraformEnv } from './terraform-env';
 
 /** One stack's pulled state: its JSON (undefined: no state there), or why it could not be read. */
 export type PulledState = { readonly state: unknown } | { readonly error: string };
@@ -35,10 +39,15 @@ export async function pullStates(backend: BackendConfig, stacks: readonly string
   const emulator = options.awsEndpoint ? { endpoint: options.awsEndpoint, stateDir: join(options.cwd, EMULATOR_STATE_DIR) } : undefined;
   for (const stack of stacks) addStateBackend(new TerraformStack(app, stack), backend, stack, emulator);
   app.synth();
+  const env = labTerraformEnv(options.cwd, options.awsEndpoint);
+  let inits: Promise<unknown> = Promise.resolve();
   const pull = async (stack: string): Promise<PulledState> => {
-    const run = (args: string[]) => runTerraform(args, { cwd: join(outdir, 'stacks', stack), env: {}, logFile: join(logDir, `${stack}.state.log`), processGroup: 'shared', logStdout: false });
+    const run = (args: string[]) =>
+      runTerraform(args, { cwd: join(outdir, 'stacks', stack), env, logFile: join(logDir, `${stack}.state.log`), processGroup: 'shared', logStdout: args[0] !== 'state' });
     // -reconfigure: the backend block may have changed since the last read (a new bucket); nothing is migrated.
-    const init = await run(['init', '-input=false', '-reconfigure', '-no-color']);
+    const next = inits.then(() => run(['init', '-input=false', '-reconfigure', '-no-color']));
+    inits = next.catch(() => undefined);
+    const init = await next;
     if (init.code !== 0) return { error: `terraform init of its backend failed: ${lastError(init.stderr, init.tail)}` };
     const pulled = await run(['state', 'pull']);
     if (pulled.code !== 0) return { error: `terraform state pull failed: ${lastError(pulled.stderr, pulled.tail)}` };

@@ -63,8 +63,11 @@ function rawState(state: unknown): RawState | undefined {
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 const list = (value: unknown) => (typeof value === 'string' && value !== '' ? value.split(',') : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
 
-/** `arn:<partition>:<service>:<region>:<account>:...`: region (empty for global services) and account. */
-const ARN = /^arn:aws[a-z-]*:[a-z0-9-]+:([a-z0-9-]*):(\d{12}):/;
+/**
+ * `arn:<partition>:<service>:<region>:<account>:...`: region (empty for global services) and account (empty
+ * where the provider built the ARN without asking the account, as with `skip_requesting_account_id`).
+ */
+const ARN = /^arn:aws[a-z-]*:[a-z0-9-]+:([a-z0-9-]*):(\d{12})?:/;
 
 /** The role name of `arn:aws:iam::<id>:role/<name>` (hoplab's accounts have no role path). */
 const ROLE_ARN = /^arn:aws[a-z-]*:iam::(\d{12}):role\/(?:.*\/)?([^/]+)$/;
@@ -93,7 +96,7 @@ export function awsStateLocation(state: unknown, config: Pick<LabConfig, 'aws'>)
   const raw = rawState(state);
   if (!raw) return { kind: 'empty' };
   const arns = [text(raw.outputs.oidc_provider_arn), ...raw.instances.map((i) => text(i.attributes.arn))].flatMap((a) => (a ? [ARN.exec(a)] : [])).filter((m) => m !== null);
-  const accountId = arns[0]?.[2];
+  const accountId = arns.map((m) => m[2]).find((id) => id !== undefined);
   const placement = placementOf(raw.outputs, 'aws');
   if (placement) {
     const region = String(placement.region);

@@ -83,6 +83,14 @@ describe('awsStateLocation', () => {
     });
   });
 
+  test('GIVEN ARNs the provider built without the account (skip_requesting_account_id, as against the emulator) THEN the region still, and the account of another ARN', () => {
+    const state = tfState({}, [
+      ['aws_vpc', { arn: 'arn:aws:ec2:us-east-1::vpc/vpc-1' }],
+      ['aws_iam_role', { arn: 'arn:aws:iam::123456789012:role/lab-eks-cluster' }],
+    ]);
+    expect(awsStateLocation(state, config())).toMatchObject({ kind: 'deployed', accountId: '123456789012', slot: { id: 'host/us-east-1', zones: ['us-east-1a', 'us-east-1b'] } });
+  });
+
   test('GIVEN only global resources and no outputs THEN where they are cannot be read', () => {
     expect(awsStateLocation(tfState({}, [['aws_iam_role', { arn: 'arn:aws:iam::444455556666:role/lab-eks-cluster' }]]), config())).toEqual({
       kind: 'unknown',
