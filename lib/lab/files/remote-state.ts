@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { BackendConfig } from '../../config/schema';
-import { addStateBackend, EMULATOR_STATE_DIR } from '../../stacks/state-backend';
+import { addStateBackend, EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../../stacks/state-backend';
 import { runTerraform } from '../../kit/terraform/terraform';
 import { labTerraformEnv } from './terraform-env';
 
@@ -40,6 +40,15 @@ export async function pullStates(backend: BackendConfig, stacks: readonly string
   for (const stack of stacks) addStateBackend(new TerraformStack(app, stack), backend, stack, emulator);
   app.synth();
   const env = labTerraformEnv(options.cwd, options.awsEndpoint);
+  // A fresh emulator has no bucket yet (its first deploy makes it): its s3 backend would fail to init, not find nothing.
+  if (options.awsEndpoint && backend.type === 's3' && stacks.length > 0) {
+    try {
+      await ensureEmulatorStateBucket(options.awsEndpoint, backend.bucket, backend.region);
+    } catch (error) {
+      const reason: PulledState = { error: error instanceof Error ? error.message : String(error) };
+      return new Map(stacks.map((stack) => [stack, reason]));
+    }
+  }
   let inits: Promise<unknown> = Promise.resolve();
   const pull = async (stack: string): Promise<PulledState> => {
     const run = (args: string[]) =>
