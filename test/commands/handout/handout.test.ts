@@ -451,6 +451,10 @@ describe('handout', () => {
     const text = readFileSync(join(plain, 'lab.md'), 'utf8');
     expect(text).toContain('- AWS identity: none (the host runs kubectl for you on EKS)');
     expect(text).toContain('You have no Google identity in this workshop: the host runs kubectl on GKE for you');
+    // The card's kubectl lines are the same: no command, who runs kubectl instead.
+    const card = readFileSync(join(plain, 'lab.card.html'), 'utf8');
+    expect(card).toContain('<li>You have no Google identity in this workshop: the host runs kubectl on GKE for you');
+    expect(card).not.toContain('<pre>');
   });
 
   test.each([
