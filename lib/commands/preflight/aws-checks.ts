@@ -487,7 +487,7 @@ async function quotaFindings(clients: Clients, slot: AwsSlotInput, where: string
           }, not checked: AWS sets its value per account and Service Quotas did not answer (${message(error).slice(0, 100)})`,
           fix: denied
             ? 'allow servicequotas:GetServiceQuota to check it'
-            : `look it up: aws service-quotas get-service-quota --service-code ${quota.serviceCode} --quota-code ${quota.quotaCode} --region ${slot.slot.region}`,
+            : `look it up${at}: aws service-quotas get-service-quota --service-code ${quota.serviceCode} --quota-code ${quota.quotaCode} --region ${slot.slot.region}`,
         });
         continue;
       }
