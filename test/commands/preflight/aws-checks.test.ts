@@ -462,6 +462,9 @@ describe('AWS preflight per slot, each with its own region and account', () => {
   });
 
   test('GIVEN an account whose role cannot be assumed WHEN checked THEN its identity fails and its slots are said not to be checked', async () => {
+    // An account of its own: assumed credentials may be kept per role between clients.
+    const LOCKED = '444455556666';
+    const role = `arn:aws:iam::${LOCKED}:role/OrganizationAccountAccessRole`;
     const answer = async function (command: object): Promise<unknown> {
       if (command instanceof AssumeRoleCommand)
         throw Object.assign(new Error(`User: arn:aws:iam::${ACCOUNT}:user/host is not authorized to perform: sts:AssumeRole on resource: ${role}`), { name: 'AccessDenied' });
@@ -479,7 +482,7 @@ describe('AWS preflight per slot, each with its own region and account', () => {
         clusterAdminArns: [],
         workshop: 'k8s-101',
         actions: ACTIONS,
-        slots: [{ slot: awsSlot('us-east-2', ['us-east-2a', 'us-east-2b'], { id: OTHER, roleName: 'OrganizationAccountAccessRole' }), clusterStacks: [], needs: NO_NEEDS }],
+        slots: [{ slot: awsSlot('us-east-2', ['us-east-2a', 'us-east-2b'], { id: LOCKED, roleName: 'OrganizationAccountAccessRole' }), clusterStacks: [], needs: NO_NEEDS }],
       });
       expect(findings).toEqual([
         {
@@ -491,7 +494,7 @@ describe('AWS preflight per slot, each with its own region and account', () => {
         {
           check: 'aws slots not checked',
           verdict: 'skip',
-          detail: `no identity in account ${OTHER}, so ${OTHER}/us-east-2 was not checked with credentials: zones, quotas (vCPUs included) and names`,
+          detail: `no identity in account ${LOCKED}, so ${LOCKED}/us-east-2 was not checked with credentials: zones, quotas (vCPUs included) and names`,
         },
       ]);
     } finally {
