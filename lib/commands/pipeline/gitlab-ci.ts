@@ -145,9 +145,10 @@ export function gitlabPipeline(input: PipelineInput): GeneratedFile {
       extends: '.hoplab-clouds',
       stage: 'leftovers',
       needs: ['teardown'],
-      // Also after a failed shard (it lists what that shard left), never without the confirmation.
+      // Also after a failed shard (it lists what that shard left), never without the confirmation: checked before any credential.
       rules: onAction('teardown', 'always'),
-      script: [COMMANDS.confirm, COMMANDS.leftovers],
+      before_script: ['npm ci', COMMANDS.confirm, ...INSTALL_TOOLS, ...FEDERATE],
+      script: [COMMANDS.leftovers],
       timeout: '60 minutes',
     },
     reap: {

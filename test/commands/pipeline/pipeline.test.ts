@@ -261,8 +261,10 @@ describe('GitLab CI pipeline', () => {
     expect(doc.confirm.id_tokens).toBeUndefined();
     expect(doc.confirm.extends).toBeUndefined();
     expect(doc.teardown.environment).toEqual({ name: 'hoplab-teardown' });
-    // when: always runs the leftover check after a failed shard; the check inside it keeps it from running after a refused confirmation.
-    expect(doc.leftovers.script).toEqual(['npx hoplab pipeline --confirm-workshop', 'npx hoplab teardown --leftovers-only --yes']);
+    // when: always runs the leftover check after a failed shard; the check inside it, before its credentials, keeps it from running after a refused confirmation.
+    expect(doc.leftovers.before_script.slice(0, 2)).toEqual(['npm ci', 'npx hoplab pipeline --confirm-workshop']);
+    expect(doc.leftovers.before_script.findIndex((line: string) => line.includes('AWS_ID_TOKEN'))).toBeGreaterThan(1);
+    expect(doc.leftovers.script).toEqual(['npx hoplab teardown --leftovers-only --yes']);
   });
 
   test('GIVEN the outputs job THEN it writes the handouts from the gathered file even when a shard sent nothing, and its artifact keeps only their pages and Markdown', () => {
