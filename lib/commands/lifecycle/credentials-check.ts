@@ -63,13 +63,6 @@ export interface AccountCheckOptions {
   readonly identity?: (roleArn: string | undefined) => Promise<string>;
 }
 
-/** Why a role could not be assumed: the error's first line without the role the line already names. */
-const why = (error: unknown, roleArn: string) => {
-  const message = error instanceof Error ? error.message.split('\n')[0].trim() : String(error);
-  const prefix = `could not assume ${roleArn}: `;
-  return message.startsWith(prefix) ? message.slice(prefix.length) : oneLine(error);
-};
-
 const few = (envs: readonly string[]) => (envs.length <= 4 ? envs.join(', ') : `${envs.slice(0, 3).join(', ')} and ${envs.length - 3} more`);
 
 /**
@@ -97,9 +90,8 @@ export async function unreachableAccounts(options: AccountCheckOptions): Promise
     } catch (error) {
       lines.push(
         account.roleArn
-          ? `aws: cannot assume ${account.roleArn}, where ${few(account.envs)} ${account.envs.length === 1 ? 'is' : 'are'} deployed (${why(
+          ? `aws: cannot assume ${account.roleArn}, where ${few(account.envs)} ${account.envs.length === 1 ? 'is' : 'are'} deployed (${oneLine(
               error,
-              account.roleArn,
             )}); the host's credentials need sts:AssumeRole on it, and the role must trust them`
           : `aws: no usable credentials (${oneLine(error)}); give Terraform and hoplab the same AWS credentials: AWS_PROFILE, \`aws sso login\`, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY`,
       );

@@ -12,7 +12,7 @@ import { checkLifecycleRequest, cloudsOf, runLifecycle } from './lifecycle';
 import { placeDeployed } from '../../lab/placement/deployed-placement';
 import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
 import { resolveParallelism } from '../../lab/selection/parallelism';
-import { estimateTime, formatTimeEstimate } from '../../lab/estimate/time-estimate';
+import { estimateTime, formatTimeEstimate, placementSlotOf } from '../../lab/estimate/time-estimate';
 import { preflightGate } from '../preflight/preflight-cli';
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
@@ -34,10 +34,11 @@ export async function deploy(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const envs = selectEnvironments(options.config, options.envs);
-  for (const line of formatCostEstimate(estimateCost(options.config, { envs, kinds: options.kinds }))) console.log(line);
+  for (const line of formatCostEstimate(estimateCost(options.config, { envs, kinds: options.kinds, placement: deployed.placement }))) console.log(line);
   const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, options.kinds);
   if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
-  for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism })], options.kinds)) console.log(line);
+  const slotOf = placementSlotOf(deployed.placement);
+  for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism, slotOf })], options.kinds)) console.log(line);
   if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
     return 1;
   }

@@ -91,17 +91,12 @@ function assumedRole(roleArn: string, base: Omit<AwsClientConfig, 'credentials'>
 }
 
 async function assumeRole(roleArn: string, base: Omit<AwsClientConfig, 'credentials'> & { readonly credentials?: AwsCredentials }): Promise<AwsCredentials> {
+  // STS's own errors are thrown as they are: AccessDenied names the caller and the role; callers say what they were assuming.
   const sts = new STSClient(base);
   try {
-    const answer = await sts.send(new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: ROLE_SESSION_NAME }));
-    const c = answer.Credentials;
+    const c = (await sts.send(new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: ROLE_SESSION_NAME }))).Credentials;
     if (!c?.AccessKeyId || !c.SecretAccessKey) throw new Error(`STS AssumeRole of ${roleArn} answered without credentials`);
     return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken, expiration: c.Expiration };
-  } catch (error) {
-    // The SDK's error name (AccessDenied, CredentialsProviderError) stays the error's; its message names the role.
-    const name = error instanceof Error ? error.name : 'Error';
-    const message = error instanceof Error ? error.message : String(error);
-    throw Object.assign(new Error(`could not assume ${roleArn}: ${name !== 'Error' ? `${name}: ` : ''}${message}`), { name, cause: error });
   } finally {
     sts.destroy();
   }

@@ -34,7 +34,8 @@ describe('unreachableAccounts', () => {
   const ROLE = 'arn:aws:iam::111122223333:role/OrganizationAccountAccessRole';
   /** The accounts the credentials are: the host's 123456789012; the role's its own; a role named Denied cannot be assumed. */
   const identity = async (roleArn: string | undefined) => {
-    if (roleArn?.endsWith('/Denied')) throw Object.assign(new Error(`could not assume ${roleArn}: AccessDenied: not authorized to perform sts:AssumeRole`), { name: 'AccessDenied' });
+    if (roleArn?.endsWith('/Denied'))
+      throw Object.assign(new Error(`User: arn:aws:iam::123456789012:user/host is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`), { name: 'AccessDenied' });
     return roleArn ? roleArn.split(':')[4] : '123456789012';
   };
 
@@ -49,7 +50,7 @@ describe('unreachableAccounts', () => {
       { accountId: '999999999999', envs: ['cy'] },
     ];
     expect(await unreachableAccounts({ accounts, region: 'us-east-1', identity })).toEqual([
-      'aws: cannot assume arn:aws:iam::444455556666:role/Denied, where a01, a02, a03 and 2 more are deployed (AccessDenied: not authorized to perform sts:AssumeRole); ' +
+      'aws: cannot assume arn:aws:iam::444455556666:role/Denied, where a01, a02, a03 and 2 more are deployed (AccessDenied: User: arn:aws:iam::123456789012:user/host is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::444455556666:role/Denied); ' +
         "the host's credentials need sts:AssumeRole on it, and the role must trust them",
       "aws: the host's credentials are account 123456789012, but the state of cy says it is in account 999999999999; " +
         "use that account's credentials (AWS_PROFILE): a destroy in another account finds nothing and drops the resources from the state while they keep billing",
