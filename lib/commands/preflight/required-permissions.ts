@@ -289,8 +289,10 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
 
 /**
  * What the commands themselves call beside Terraform: preflight's own checks,
- * the AWS CLI's EKS token, and teardown's leftover check; on GCP also
- * teardown's firewall cleanup and deploy's Gateway API wait.
+ * the AWS CLI's EKS token, teardown's leftover check and its removal of the
+ * controller's backend security group; on GCP also teardown's firewall and
+ * orphaned backend service cleanups, deploy's CRD wait and its detach of a
+ * Cloud Armor policy the config no longer asks for.
  */
 export const COMMAND_NEEDS = {
   aws: [
@@ -308,6 +310,11 @@ export const COMMAND_NEEDS = {
     'elasticloadbalancing:DescribeTargetGroups',
     'elasticloadbalancing:DescribeTags',
     'servicequotas:GetServiceQuota',
+    // Teardown: the AWS Load Balancer Controller's shared backend security group it left (aws-backend-group-cleanup.ts).
+    'ec2:DescribeSecurityGroups',
+    'ec2:DescribeSecurityGroupRules',
+    'ec2:RevokeSecurityGroupIngress',
+    'ec2:DeleteSecurityGroup',
   ],
   // Every Google API call of the leftover check, the GKE firewall cleanup, the Gateway API wait and preflight
   // itself names its permission in lib/kit/google/google-calls.ts; this is all of them.

@@ -175,18 +175,51 @@ describe('stackTask: where the steps go', () => {
         await destroy();
       },
     };
-    return { calls, gke, terraform: async (task: StackTask) => void calls.push(`terraform ${task.stack}`) };
+    const aws = {
+      destroyLb: async (_env: string, stack: string, destroy: (extraArgs?: readonly string[]) => Promise<void>) => {
+        calls.push(`check ${stack}`);
+        await destroy(['-refresh=false']);
+        calls.push(`cleanup after ${stack}`);
+      },
+      destroyCluster: async (_env: string, stack: string, destroy: () => Promise<void>) => {
+        calls.push(`cleanup ${stack}`);
+        await destroy();
+      },
+    };
+    const terraform = async (task: StackTask, extraArgs?: readonly string[]) => void calls.push(`terraform ${task.stack}${extraArgs ? ` ${extraArgs.join(' ')}` : ''}`);
+    return { calls, steps: { gke, aws }, terraform };
   };
 
   test.each([
     ['deploy', undefined, ['terraform a-aws-cluster', 'terraform a-aws-lb', 'terraform a-gcp-cluster', 'wait a-gcp-lb', 'terraform a-gcp-lb']],
-    ['destroy', undefined, ['terraform a-aws-cluster', 'terraform a-aws-lb', 'cleanup a-gcp-cluster', 'terraform a-gcp-cluster', 'terraform a-gcp-lb']],
+    [
+      'destroy',
+      undefined,
+      [
+        'cleanup a-aws-cluster',
+        'terraform a-aws-cluster',
+        'check a-aws-lb',
+        'terraform a-aws-lb -refresh=false',
+        'cleanup after a-aws-lb',
+        'cleanup a-gcp-cluster',
+        'terraform a-gcp-cluster',
+        'terraform a-gcp-lb',
+      ],
+    ],
     ['deploy', 'http://127.0.0.1:5000', ['terraform a-aws-cluster', 'terraform a-aws-lb', 'terraform a-gcp-cluster', 'terraform a-gcp-lb']],
-  ] as const)('GIVEN a %s (emulator %s) WHEN each task runs THEN the GKE steps go before the gcp-lb apply and around the gcp-cluster destroy only', async (direction, endpoint, expected) => {
-    const { calls, gke, terraform } = recorder();
-    const run = stackTask(direction, endpoint, gke, terraform);
-    // Run in graph order: stackGraph lists each environment's tasks cluster before lb.
-    for (const task of stackGraph(['a'], direction)) await run(task);
-    expect(calls).toEqual(expected);
-  });
+    [
+      'destroy',
+      'http://127.0.0.1:5000',
+      ['cleanup a-aws-cluster', 'terraform a-aws-cluster', 'check a-aws-lb', 'terraform a-aws-lb -refresh=false', 'cleanup after a-aws-lb', 'terraform a-gcp-cluster', 'terraform a-gcp-lb'],
+    ],
+  ] as const)(
+    'GIVEN a %s (emulator %s) WHEN each task runs THEN the GKE steps go before the gcp-lb apply and around the gcp-cluster destroy (real clouds only), the AWS steps around both AWS destroys (the emulator too)',
+    async (direction, endpoint, expected) => {
+      const { calls, steps, terraform } = recorder();
+      const run = stackTask(direction, endpoint, steps, terraform);
+      // Run in graph order: stackGraph lists each environment's tasks cluster before lb.
+      for (const task of stackGraph(['a'], direction)) await run(task);
+      expect(calls).toEqual(expected);
+    },
+  );
 });
