@@ -19,7 +19,7 @@ export const GOOGLE_FIXTURES = join(__dirname, '..', 'lab', 'leftovers', 'fixtur
 export const FIXTURE_TOKEN = 'ya29.test-token-for-loopback';
 export const FIXTURE_PROJECT = 'hoplab-demo';
 
-export type Scenario = 'clean' | 'leftovers';
+export type Scenario = 'clean' | 'leftovers' | 'armored';
 
 /** One reply: a status and a body (JSON), headers if any; or `reset`, the connection closed without an answer. */
 export type Reply = { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> } | 'reset';

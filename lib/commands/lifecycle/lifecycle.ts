@@ -183,19 +183,25 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
 
 /**
  * What running one stack task is: Terraform's apply or destroy, with each
- * cloud's steps beside it. GKE (real clouds only): before `<env>-gcp-lb` is
- * applied, the wait for the CRDs its plan needs; around its destroy, the
- * environment's orphaned backend services; `<env>-gcp-cluster`'s destroy with
- * the removal of the network's GKE-made firewall rules before it (the graph
- * runs it after `<env>-gcp-lb`'s destroy). AWS: `<env>-aws-lb`'s destroy with
- * the check for load balancers hoplab did not make before it and the
- * controller's backend security group after it, and `<env>-aws-cluster`'s
- * destroy with that group before it (also against the emulator).
+ * cloud's steps beside it. GKE (real clouds only): before `<env>-gcp-cluster`
+ * is applied, the check that no backend service still holds a Cloud Armor
+ * policy the config dropped; before `<env>-gcp-lb` is applied, the wait for
+ * the CRDs its plan needs, and after it, the detach of that policy; around
+ * `<env>-gcp-lb`'s destroy, the environment's orphaned backend services;
+ * `<env>-gcp-cluster`'s destroy with those and the removal of the network's
+ * GKE-made firewall rules before it (the graph runs it after `<env>-gcp-lb`'s
+ * destroy). AWS: `<env>-aws-lb`'s destroy with the check for load balancers
+ * hoplab did not make before it and the controller's backend security group
+ * after it, and `<env>-aws-cluster`'s destroy with that group before it (also
+ * against the emulator).
  */
 export function stackTask(
   direction: Direction,
   awsEndpoint: string | undefined,
-  steps: { readonly gke: Pick<GkeSteps, 'beforeLbApply' | 'destroyCluster'>; readonly aws: Pick<AwsSteps, 'destroyLb' | 'destroyCluster'> },
+  steps: {
+    readonly gke: Pick<GkeSteps, 'beforeClusterApply' | 'beforeLbApply' | 'afterLbApply' | 'destroyLb' | 'destroyCluster'>;
+    readonly aws: Pick<AwsSteps, 'destroyLb' | 'destroyCluster'>;
+  },
   terraform: (task: StackTask, extraArgs?: readonly string[]) => Promise<void>,
 ): (task: StackTask) => Promise<void> {
   const { gke, aws } = steps;
@@ -206,12 +212,17 @@ export function stackTask(
       return aws.destroyCluster(task.env, task.stack, () => terraform(task));
     }
     if (awsEndpoint) return terraform(task);
-    if (direction === 'deploy' && task.kind === 'gcp-lb') {
-      await gke.beforeLbApply(task.env, task.stack);
+    if (direction === 'destroy') {
+      if (task.kind === 'gcp-lb') return gke.destroyLb(task.env, task.stack, () => terraform(task));
+      return gke.destroyCluster(task.env, task.stack, () => terraform(task));
+    }
+    if (task.kind === 'gcp-cluster') {
+      await gke.beforeClusterApply(task.env, task.stack);
       return terraform(task);
     }
-    if (direction === 'destroy' && task.kind === 'gcp-cluster') return gke.destroyCluster(task.env, task.stack, () => terraform(task));
-    return terraform(task);
+    await gke.beforeLbApply(task.env, task.stack);
+    await terraform(task);
+    await gke.afterLbApply(task.env, task.stack);
   };
 }
 

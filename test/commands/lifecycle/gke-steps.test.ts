@@ -117,10 +117,14 @@ describe('teardown of <env>-gcp-cluster: the network’s GKE-made firewall rules
     expect(events.at(-1)).toBe('terraform destroy #1');
   });
 
-  test('GIVEN no Google credentials WHEN destroyed THEN it says the rules were not looked for, and Terraform runs', async () => {
+  test('GIVEN no Google credentials WHEN destroyed THEN it says the orphaned backend services and the rules were not looked for, and Terraform runs', async () => {
     const { gke, events } = await steps({ credentials: null });
     await gke.destroyCluster('lab', 'lab-gcp-cluster', terraform(events));
-    expect(events).toEqual([`${STEP}no Google credentials: GKE-made firewall rules of network lab-gke not looked for; deleting the network may fail on one`, 'terraform destroy #1']);
+    expect(events).toEqual([
+      `${STEP}no Google credentials: orphaned backend services of lab not looked for; deleting the Cloud Armor policy or the network may fail on one`,
+      `${STEP}no Google credentials: GKE-made firewall rules of network lab-gke not looked for; deleting the network may fail on one`,
+      'terraform destroy #1',
+    ]);
     expect(google!.requests).toEqual([]);
   });
 
@@ -169,7 +173,13 @@ describe('stackTask: where the steps go', () => {
   const recorder = () => {
     const calls: string[] = [];
     const gke = {
+      beforeClusterApply: async (_env: string, stack: string) => void calls.push(`policy check ${stack}`),
       beforeLbApply: async (_env: string, stack: string) => void calls.push(`wait ${stack}`),
+      afterLbApply: async (_env: string, stack: string) => void calls.push(`detach ${stack}`),
+      destroyLb: async (_env: string, stack: string, destroy: () => Promise<void>) => {
+        calls.push(`orphans ${stack}`);
+        await destroy();
+      },
       destroyCluster: async (_env: string, stack: string, destroy: () => Promise<void>) => {
         calls.push(`cleanup ${stack}`);
         await destroy();
@@ -191,7 +201,7 @@ describe('stackTask: where the steps go', () => {
   };
 
   test.each([
-    ['deploy', undefined, ['terraform a-aws-cluster', 'terraform a-aws-lb', 'terraform a-gcp-cluster', 'wait a-gcp-lb', 'terraform a-gcp-lb']],
+    ['deploy', undefined, ['terraform a-aws-cluster', 'terraform a-aws-lb', 'policy check a-gcp-cluster', 'terraform a-gcp-cluster', 'wait a-gcp-lb', 'terraform a-gcp-lb', 'detach a-gcp-lb']],
     [
       'destroy',
       undefined,
@@ -203,6 +213,7 @@ describe('stackTask: where the steps go', () => {
         'cleanup after a-aws-lb',
         'cleanup a-gcp-cluster',
         'terraform a-gcp-cluster',
+        'orphans a-gcp-lb',
         'terraform a-gcp-lb',
       ],
     ],
@@ -213,7 +224,7 @@ describe('stackTask: where the steps go', () => {
       ['cleanup a-aws-cluster', 'terraform a-aws-cluster', 'check a-aws-lb', 'terraform a-aws-lb -refresh=false', 'cleanup after a-aws-lb', 'terraform a-gcp-cluster', 'terraform a-gcp-lb'],
     ],
   ] as const)(
-    'GIVEN a %s (emulator %s) WHEN each task runs THEN the GKE steps go before the gcp-lb apply and around the gcp-cluster destroy (real clouds only), the AWS steps around both AWS destroys (the emulator too)',
+    'GIVEN a %s (emulator %s) WHEN each task runs THEN the GKE steps go around both GCP stacks (real clouds only), the AWS steps around both AWS destroys (the emulator too)',
     async (direction, endpoint, expected) => {
       const { calls, steps, terraform } = recorder();
       const run = stackTask(direction, endpoint, steps, terraform);
