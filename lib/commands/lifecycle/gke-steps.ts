@@ -97,7 +97,13 @@ export class GkeSteps {
     const credentials = this.credentials();
     if (!credentials) return say('no Google credentials: not checked whether a Cloud Armor policy the config no longer asks for is still in use');
     const options = this.backend(env, credentials, say);
-    const users = await policyUsers(options);
+    let users: string[];
+    try {
+      users = await policyUsers(options);
+    } catch (error) {
+      // Terraform reads the same project next and says what is wrong with it; this check only adds to it.
+      return say(`could not check whether Cloud Armor policy ${options.policyName} is still in use (${error instanceof Error ? error.message : String(error)}); applying anyway`);
+    }
     if (users.length === 0) return;
     const why = admitsAnyAddress(this.options.config.app.allowedSourceCidrs) ? 'app.allowedSourceCidrs admits every address' : 'no Ingress or Gateway exposure is left in exposures';
     throw new Error(
@@ -145,7 +151,17 @@ export class GkeSteps {
     const say = (line: string) => this.options.write(`  step   ${stack}: ${line}`);
     const credentials = this.credentials();
     if (!credentials) return say('no Google credentials: a Cloud Armor policy the config no longer asks for was not looked for');
-    await detachPolicy(this.backend(env, credentials, say));
+    const options = this.backend(env, credentials, say);
+    try {
+      await detachPolicy(options);
+    } catch (error) {
+      // The lb stack is applied; the cluster stack's check says again what still holds the policy.
+      say(
+        `${error instanceof Error ? error.message : String(error)}; detach it (gcloud compute backend-services update <name> --global --security-policy="" --project ${
+          options.project
+        }), then run npx hoplab deploy`,
+      );
+    }
   }
 
   /**

@@ -16,7 +16,18 @@ import { validConfig } from '../../../lib/config/load';
 import { GkeSteps } from '../../../lib/commands/lifecycle/gke-steps';
 import { orphanedBackendServices } from '../../../lib/commands/lifecycle/gke-backend-services';
 import { gcpLbCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
-import { Answer, crdObject, fixture, FIXTURE_PROJECT as PROJECT, FIXTURE_TOKEN as TOKEN, FixtureApi, KubernetesApi, serveGoogleFixtures, serveKubernetesApi } from '../../support/google-api';
+import {
+  Answer,
+  crdObject,
+  fixture,
+  FIXTURE_PROJECT as PROJECT,
+  FIXTURE_TOKEN as TOKEN,
+  FixtureApi,
+  googleError,
+  KubernetesApi,
+  serveGoogleFixtures,
+  serveKubernetesApi,
+} from '../../support/google-api';
 import { Json } from '../../support/synth';
 
 const COMPUTE = `/compute/v1/projects/${PROJECT}`;
@@ -164,6 +175,21 @@ describe('deploy: a Cloud Armor policy the config dropped', () => {
       ]),
     );
     expect(changes()).toEqual([`POST /global/backendServices/${ORPHAN}/setSecurityPolicy`, `POST /global/backendServices/${NATIVE}/setSecurityPolicy`]);
+  });
+
+  test('GIVEN the project cannot be read (Compute Engine API not enabled yet) WHEN the cluster stack is about to be applied, or the detach is refused THEN each says so and deploy goes on', async () => {
+    const denied = { status: 403, body: googleError(403, 'PERMISSION_DENIED', 'Compute Engine API has not been used in project hoplab-demo before or it is disabled.', 'accessNotConfigured') };
+    const { gke, events } = await steps({ answers: { [`${COMPUTE}/global/backendServices`]: denied } });
+    await gke.beforeClusterApply('lab', 'lab-gcp-cluster');
+    await gke.afterLbApply('lab', 'lab-gcp-lb');
+    expect(events).toEqual([
+      expect.stringMatching(
+        /^ {2}step {3}lab-gcp-cluster: could not check whether Cloud Armor policy lab-gke-sources is still in use \(GET \S+ answered 403 \(PERMISSION_DENIED\): .*\); applying anyway$/,
+      ),
+      expect.stringMatching(
+        /^ {2}step {3}lab-gcp-lb: GET \S+ answered 403 .*; detach it \(gcloud compute backend-services update <name> --global --security-policy="" --project hoplab-demo\), then run npx hoplab deploy$/,
+      ),
+    ]);
   });
 
   test('GIVEN the policy detached WHEN the cluster stack is about to be applied (step two) THEN it goes ahead', async () => {
