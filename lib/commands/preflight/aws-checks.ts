@@ -16,6 +16,7 @@ import { isRefusal, parseIamPrincipal } from '../../model/identities';
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../lab/checks/finding';
 import { AWS_DEFAULT_QUOTAS, AwsQuotaNeeds } from '../../lab/estimate/quotas';
+import { awsNotChecked, UncheckedScope } from './not-checked';
 
 export interface AwsPreflightInput {
   readonly region: string;
@@ -85,25 +86,28 @@ export async function awsFindings(input: AwsPreflightInput): Promise<Finding[]> 
       findings.push({ check: 'aws identity', verdict: 'pass', detail: `${callerArn} (account ${account}) in ${where}` });
     } catch (error) {
       findings.push({ check: 'aws identity', verdict: 'fail', detail: `no AWS identity: ${message(error)}`, fix: CREDENTIALS_FIX });
-      return findings;
+      return [...findings, ...awsNotChecked(uncheckedScope(input), 'no AWS identity')];
     }
-    const listed = input.clusterAdminArns.filter((a) => sameIdentity(callerArn, a));
-    findings.push(
-      listed.length > 0
-        ? {
-            check: 'aws cluster admins',
-            verdict: 'fail',
-            detail: `aws.clusterAdminArns lists the deployer (${listed.join(
-              ', ',
-            )}); the deployer already gets cluster admin as the cluster's creator, and EKS refuses a second access entry for it (ResourceInUseException)`,
-            fix: `remove ${listed.join(', ')} from aws.clusterAdminArns`,
-          }
-        : {
-            check: 'aws cluster admins',
-            verdict: 'pass',
-            detail: `the deployer is not in aws.clusterAdminArns (${input.clusterAdminArns.length} other admin${input.clusterAdminArns.length === 1 ? '' : 's'})`,
-          },
-    );
+    // The cluster stack makes the access entries (the creator's and clusterAdminArns'): an aws-lb deploy by a listed admin is fine.
+    const listed = input.clusterStacks.length > 0 ? input.clusterAdminArns.filter((a) => sameIdentity(callerArn, a)) : undefined;
+    if (listed) {
+      findings.push(
+        listed.length > 0
+          ? {
+              check: 'aws cluster admins',
+              verdict: 'fail',
+              detail: `aws.clusterAdminArns lists the deployer (${listed.join(
+                ', ',
+              )}); the deployer already gets cluster admin as the cluster's creator, and EKS refuses a second access entry for it (ResourceInUseException)`,
+              fix: `remove ${listed.join(', ')} from aws.clusterAdminArns`,
+            }
+          : {
+              check: 'aws cluster admins',
+              verdict: 'pass',
+              detail: `the deployer is not in aws.clusterAdminArns (${input.clusterAdminArns.length} other admin${input.clusterAdminArns.length === 1 ? '' : 's'})`,
+            },
+      );
+    }
     findings.push(await simulate(iam, callerArn, input));
     findings.push(...(await attendeeFindings(iam, account, input.attendees ?? [])));
     findings.push(...(await quotaFindings({ ec2, eks, elb, quotas }, input)));
@@ -112,6 +116,16 @@ export async function awsFindings(input: AwsPreflightInput): Promise<Finding[]> 
     for (const client of [sts, iam, ec2, eks, elb, quotas]) client.destroy();
   }
   return findings;
+}
+
+/** What the checks after the identity would have covered (said when there is no identity). */
+function uncheckedScope(input: AwsPreflightInput): UncheckedScope {
+  return {
+    clusterEnvs: input.clusterStacks.map((c) => c.env),
+    permissions: input.actions.length,
+    quotas: AWS_DEFAULT_QUOTAS.filter((q) => input.needs[q.need] > 0).map((q) => q.need),
+    attendees: input.attendees?.length ?? 0,
+  };
 }
 
 async function simulate(iam: IAMClient, callerArn: string, input: AwsPreflightInput): Promise<Finding> {

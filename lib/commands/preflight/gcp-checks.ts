@@ -12,6 +12,7 @@ import { GKE_ATTENDEE_PROJECT_ROLE, inClusterPermissions, projectRoleReach } fro
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../lab/checks/finding';
 import { GcpQuotaNeeds } from '../../lab/estimate/quotas';
+import { gcpNotChecked, UncheckedScope } from './not-checked';
 
 /** Google API bases; tests serve recorded-format responses on loopback. */
 export type GoogleApis = Omit<GoogleApiBases, 'tokenInfo'> & {
@@ -67,6 +68,17 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 /** Whether an API error is a 404 (the name is free). */
 const notFound = (error: unknown) => error instanceof ApiError && error.status === 404;
 
+/** What the checks after the identity would have covered (said when there is none). */
+function uncheckedScope(input: GcpPreflightInput): UncheckedScope {
+  return {
+    clusterEnvs: input.clusterStacks.map((c) => c.env),
+    permissions: input.permissions.length,
+    apis: input.requiredApis,
+    quotas: input.needs.quotas.filter((q) => q.need > 0).map((q) => q.metric),
+    attendees: input.attendees?.length ?? 0,
+  };
+}
+
 export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> {
   const apis = { ...GOOGLE_APIS, ...input.apis };
   const timeoutMs = input.timeoutMs ?? 15_000;
@@ -79,6 +91,7 @@ export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> 
         detail: 'no Google credentials: Application Default Credentials are not set up',
         fix: 'run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN',
       },
+      ...gcpNotChecked(uncheckedScope(input), 'no Google credentials'),
     ];
   }
   const reader = new GoogleApiReader({ accessToken: token, timeoutMs, quotaProject: input.quotaProject, bases: apis });
@@ -98,7 +111,7 @@ export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> 
       detail: `the Google token was refused: ${message(error).split(token).join('<token>')}`,
       fix: 'run gcloud auth application-default login again (the token may have expired)',
     });
-    return findings;
+    return [...findings, ...gcpNotChecked(uncheckedScope(input), 'the Google token was refused')];
   }
 
   try {

@@ -245,3 +245,20 @@ describe('AWS preflight: attendees’ identities', () => {
     expect(attendeeFindings((await preflight({ principals })).findings)).toEqual([]);
   });
 });
+
+describe('AWS preflight: the deployer in aws.clusterAdminArns', () => {
+  const admin = `arn:aws:iam::${ACCOUNT}:role/hoplab-admin`;
+  const session = `arn:aws:sts::${ACCOUNT}:assumed-role/hoplab-admin/host`;
+  const clusterStack = { env: 'lab', stack: { name: 'lab-aws-cluster', file: 'cdk.tf.json', json: {} } };
+  const admins = (findings: Finding[]) => findings.filter((f) => f.check === 'aws cluster admins');
+
+  test('GIVEN aws-lb stacks only (deploy --stacks aws-lb) WHEN the deployer is a listed admin THEN it is not refused: the cluster stack makes the access entries', async () => {
+    expect(admins((await preflight({ callerArn: session }, { clusterAdminArns: [admin], clusterStacks: [] })).findings)).toEqual([]);
+  });
+
+  test('GIVEN aws-cluster stacks WHEN the deployer is a listed admin THEN it fails, as EKS refuses a second access entry for the creator', async () => {
+    expect(admins((await preflight({ callerArn: session }, { clusterAdminArns: [admin], clusterStacks: [clusterStack] })).findings)).toEqual([
+      expect.objectContaining({ verdict: 'fail', fix: `remove ${admin} from aws.clusterAdminArns` }),
+    ]);
+  });
+});

@@ -137,7 +137,9 @@ describe('GCP preflight on loopback', () => {
     }
   });
 
-  test('GIVEN no credentials or a refused token WHEN checked THEN identity fails with the fix and nothing else is asked', async () => {
+  test('GIVEN no credentials or a refused token WHEN checked THEN identity fails with the fix, nothing else is asked, and what was not checked is listed', async () => {
+    const notChecked = (why: string) =>
+      ['gcp apis', 'gcp permissions', 'gcp quotas', 'gcp names'].map((check) => ({ check, verdict: 'skip', detail: expect.stringMatching(`^not checked \\(${why}\\): `) }));
     expect(await gcpFindings(input('http://127.0.0.1:9', { accessToken: undefined }))).toEqual([
       {
         check: 'gcp identity',
@@ -145,14 +147,16 @@ describe('GCP preflight on loopback', () => {
         detail: 'no Google credentials: Application Default Credentials are not set up',
         fix: 'run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN',
       },
+      ...notChecked('no Google credentials'),
     ]);
     const api = await serve({ enabled: APIS, granted: (p) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 0 } });
     try {
       const findings = await gcpFindings(input(api.base, { apis: { tokenInfo: `${api.base}/nowhere` } }));
-      expect(findings).toHaveLength(1);
+      expect(findings.slice(1)).toEqual(notChecked('the Google token was refused'));
       expect(findings[0]).toMatchObject({ check: 'gcp identity', verdict: 'fail' });
       expect(findings[0].detail).toMatch(/^the Google token was refused: GET .*access_token=<token> answered 404/);
       expect(findings[0].detail).not.toContain(TOKEN);
+      expect(api.requests.map((r) => r.path)).toEqual(['/nowhere']);
     } finally {
       await api.close();
     }
