@@ -66,8 +66,14 @@ export class GkeSteps {
     return this.creds;
   }
 
-  /** What every backend call of `env` is given. */
-  private backend(env: string, credentials: GcpCredentials, say: (line: string) => void): GkeBackendOptions {
+  /** What every backend call of `env` is given (its lines go to `stack`'s), or undefined without credentials, saying `withoutCredentials` if given. */
+  private backend(env: string, stack: string, withoutCredentials?: string): GkeBackendOptions | undefined {
+    const say = (line: string) => this.options.write(`  step   ${stack}: ${line}`);
+    const credentials = this.credentials();
+    if (!credentials) {
+      if (withoutCredentials) say(withoutCredentials);
+      return undefined;
+    }
     const names = labNames({ name: env });
     return {
       project: this.options.config.gcp.project,
@@ -93,16 +99,14 @@ export class GkeSteps {
    */
   async beforeClusterApply(env: string, stack: string): Promise<void> {
     if (this.wantsPolicy()) return;
-    const say = (line: string) => this.options.write(`  step   ${stack}: ${line}`);
-    const credentials = this.credentials();
-    if (!credentials) return say('no Google credentials: not checked whether a Cloud Armor policy the config no longer asks for is still in use');
-    const options = this.backend(env, credentials, say);
+    const options = this.backend(env, stack, 'no Google credentials: not checked whether a Cloud Armor policy the config no longer asks for is still in use');
+    if (!options) return;
     let users: string[];
     try {
       users = await policyUsers(options);
     } catch (error) {
       // Terraform reads the same project next and says what is wrong with it; this check only adds to it.
-      return say(`could not check whether Cloud Armor policy ${options.policyName} is still in use (${error instanceof Error ? error.message : String(error)}); applying anyway`);
+      return options.write(`could not check whether Cloud Armor policy ${options.policyName} is still in use (${error instanceof Error ? error.message : String(error)}); applying anyway`);
     }
     if (users.length === 0) return;
     const why = admitsAnyAddress(this.options.config.app.allowedSourceCidrs) ? 'app.allowedSourceCidrs admits every address' : 'no Ingress or Gateway exposure is left in exposures';
@@ -148,15 +152,13 @@ export class GkeSteps {
    */
   async afterLbApply(env: string, stack: string): Promise<void> {
     if (this.wantsPolicy()) return;
-    const say = (line: string) => this.options.write(`  step   ${stack}: ${line}`);
-    const credentials = this.credentials();
-    if (!credentials) return say('no Google credentials: a Cloud Armor policy the config no longer asks for was not looked for');
-    const options = this.backend(env, credentials, say);
+    const options = this.backend(env, stack, 'no Google credentials: a Cloud Armor policy the config no longer asks for was not looked for');
+    if (!options) return;
     try {
       await detachPolicy(options);
     } catch (error) {
       // The lb stack is applied; the cluster stack's check says again what still holds the policy.
-      say(
+      options.write(
         `${error instanceof Error ? error.message : String(error)}; detach it (gcloud compute backend-services update <name> --global --security-policy="" --project ${
           options.project
         }), then run npx hoplab deploy`,
@@ -206,17 +208,16 @@ export class GkeSteps {
 
   /** Removes the environment's orphaned backend services and their NEGs (said only when there are some); how many. A failure is said and the teardown goes on. */
   private async orphans(env: string, stack: string, sayWithoutCredentials: boolean): Promise<number> {
-    const say = (line: string) => this.options.write(`  step   ${stack}: ${line}`);
-    const credentials = this.credentials();
-    if (!credentials) {
-      if (sayWithoutCredentials) say(`no Google credentials: orphaned backend services of ${env} not looked for; deleting the Cloud Armor policy or the network may fail on one`);
-      return 0;
-    }
-    const options = this.backend(env, credentials, say);
+    const options = this.backend(
+      env,
+      stack,
+      sayWithoutCredentials ? `no Google credentials: orphaned backend services of ${env} not looked for; deleting the Cloud Armor policy or the network may fail on one` : undefined,
+    );
+    if (!options) return 0;
     try {
       return (await removeOrphanedBackendServices(options)).length;
     } catch (error) {
-      say(
+      options.write(
         `${error instanceof Error ? error.message : String(error)}; going on. If a delete fails on it, delete it ` +
           `(gcloud compute backend-services delete <name> --global --project ${options.project}) and run npx hoplab teardown again`,
       );

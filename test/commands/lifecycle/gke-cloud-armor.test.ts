@@ -13,21 +13,10 @@
  *   stack makes those objects.
  */
 import { validConfig } from '../../../lib/config/load';
-import { GkeSteps } from '../../../lib/commands/lifecycle/gke-steps';
 import { orphanedBackendServices } from '../../../lib/commands/lifecycle/gke-backend-services';
 import { gcpLbCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
-import {
-  Answer,
-  crdObject,
-  fixture,
-  FIXTURE_PROJECT as PROJECT,
-  FIXTURE_TOKEN as TOKEN,
-  FixtureApi,
-  googleError,
-  KubernetesApi,
-  serveGoogleFixtures,
-  serveKubernetesApi,
-} from '../../support/google-api';
+import { Answer, crdObject, fixture, FIXTURE_PROJECT as PROJECT, googleError } from '../../support/google-api';
+import { loopbackGke, terraformStandIn } from '../../support/gke-steps';
 import { Json } from '../../support/synth';
 
 const COMPUTE = `/compute/v1/projects/${PROJECT}`;
@@ -36,45 +25,27 @@ const ORPHAN_NEG = 'k8s1-4f2a9c1d-hoplab-echo-gateway-80-5e7c1a9f';
 const NATIVE = 'k8s1-4f2a9c1d-hoplab-echo-native-80-6b1f0e2a';
 const NARROW = ['203.0.113.0/24', '198.51.100.7/32'];
 
-let google: FixtureApi | undefined;
-let kubernetes: KubernetesApi | undefined;
-afterEach(async () => {
-  await google?.close();
-  await kubernetes?.close();
-  google = kubernetes = undefined;
-});
+const loopback = loopbackGke();
 
-/** Steps of `lab` against scenario `armored`, with the lines they print and Terraform's stand-in runs. */
-async function steps(options: { allowedSourceCidrs?: string[]; exposures?: string[]; answers?: Record<string, Answer> } = {}) {
-  google = await serveGoogleFixtures('armored', options.answers);
-  const events: string[] = [];
-  const config = validConfig(
+/** Steps of `lab` against scenario `armored`, with the lines they print. */
+const steps = (options: { allowedSourceCidrs?: string[]; exposures?: string[]; answers?: Record<string, Answer> } = {}) =>
+  loopback.steps(
+    'armored',
     {
       gcp: { project: PROJECT, zones: ['us-central1-a'] },
       ...(options.allowedSourceCidrs ? { app: { allowedSourceCidrs: options.allowedSourceCidrs } } : {}),
       ...(options.exposures ? { exposures: options.exposures } : {}),
     },
-    'test',
+    options,
   );
-  const gke = new GkeSteps({
-    config,
-    write: (line) => events.push(line.replace(/in \d+\.\d s/, 'in N s').replace(/\b\d+m\d\ds\b|(?<![a-z0-9])\d+s\b/g, 'T')),
-    overrides: { compute: google.compute, container: google.container, kubernetes: kubernetes?.base, credentials: { accessToken: TOKEN, source: 'GOOGLE_OAUTH_ACCESS_TOKEN' }, pollMs: 10 },
-  });
-  return { gke, events };
-}
 
-/** A Terraform stand-in that fails with the given errors in turn, then succeeds. */
-const terraform = (events: string[], failures: string[] = []) => {
-  let call = 0;
-  return async () => {
-    events.push(`terraform #${++call}`);
-    const failure = failures[call - 1];
-    if (failure) throw new Error(failure);
-  };
-};
+const terraform = (events: string[], failures: string[] = []) => terraformStandIn(events, failures, 'terraform');
 
-const changes = () => google!.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(COMPUTE, '')}`);
+const changes = () =>
+  loopback
+    .google()
+    .requests.filter((r) => r.method !== 'GET')
+    .map((r) => `${r.method} ${r.path.replace(COMPUTE, '')}`);
 
 /** The orphan's lines, as teardown prints them for `stack`. */
 const orphanLines = (stack: string) => [
@@ -100,10 +71,12 @@ describe('teardown: the environment’s orphaned backend services (gke-gateway-a
     expect(events.at(-1)).toBe('terraform #1');
     expect(changes().filter((c) => !c.includes('/firewalls/'))).toEqual(ORPHAN_DELETES);
     // Each delete waited for its operation: the global one, then the NEG's in its zone.
-    expect(google!.requests.filter((r) => r.path.includes('/operations/')).map((r) => r.path.replace(COMPUTE, '').replace(/operation-\d+-.*/, 'op'))).toEqual([
-      '/global/operations/op',
-      '/zones/us-central1-a/operations/op',
-    ]);
+    expect(
+      loopback
+        .google()
+        .requests.filter((r) => r.path.includes('/operations/'))
+        .map((r) => r.path.replace(COMPUTE, '').replace(/operation-\d+-.*/, 'op')),
+    ).toEqual(['/global/operations/op', '/zones/us-central1-a/operations/op']);
   });
 
   test('GIVEN the orphan appears while lab-gcp-lb is destroyed (the namespace then waits on its NEG and the destroy fails) WHEN destroyed THEN it is removed and Terraform runs once more', async () => {
@@ -162,7 +135,7 @@ describe('deploy: a Cloud Armor policy the config dropped', () => {
     await gke.beforeClusterApply('lab', 'lab-gcp-cluster');
     await gke.afterLbApply('lab', 'lab-gcp-lb');
     expect(events).toEqual([]);
-    expect(google!.requests).toEqual([]);
+    expect(loopback.google().requests).toEqual([]);
   });
 
   test('GIVEN the widened list WHEN lab-gcp-lb was applied (step one) THEN lab’s policy is detached from each of lab’s backend services that hold it, printed, and bob’s stays', async () => {
@@ -213,7 +186,7 @@ describe('deploy: the CRDs of lab-gcp-lb’s objects', () => {
   });
 
   test('GIVEN a narrowed list with Ingress and Gateway exposures WHEN lab-gcp-lb is about to be applied THEN it waits for the Gateway API, BackendConfig and GCPBackendPolicy CRDs', async () => {
-    kubernetes = await serveKubernetesApi((name, count) => (name.startsWith('gcpbackendpolicies.') && count === 0 ? 'absent' : crdObject(name, true)));
+    const kubernetes = await loopback.serveKubernetes((name, count) => (name.startsWith('gcpbackendpolicies.') && count === 0 ? 'absent' : crdObject(name, true)));
     const { gke, events } = await steps({ allowedSourceCidrs: NARROW });
     await gke.beforeLbApply('lab', 'lab-gcp-lb');
     expect(events).toEqual([
