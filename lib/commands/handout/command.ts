@@ -18,7 +18,7 @@ a NodePort path, nodeport-local health checks, readiness gates in a rollout, the
 draining a node, the datapath seen from a node), each with what confirms it and the compare or
 watch command that measures it.`,
   flags: {
-    outputs: outputsFlag('outputs as `npx cdktf output --outputs-file FILE` writes them (default: run `npx cdktf output` for every stack in DIR, as compare does)'),
+    outputs: outputsFlag('the outputs to write handouts from (default: run `npx cdktf output` for every stack in DIR, as compare does)'),
     dir: synthDirFlag('the synthesized app: its plan draws the pictures; without it the config is synthesized in memory'),
     env: envFlag("only this attendee's environment"),
     format: choiceFlag(HANDOUT_FORMATS, { defaultText: 'both', description: 'write only this form' }),
