@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { UsageError } from '../../kit/cli/cli';
 import { selectEnvironments } from '../../lab/selection/selection';
 import { resolveParallelism } from '../../lab/selection/parallelism';
@@ -30,7 +30,7 @@ export async function pipeline(argv: readonly string[]): Promise<number> {
   }
   const targets = [values['github-actions'] && 'github', values['gitlab-ci'] && 'gitlab'].filter(Boolean);
   if (targets.length === 0) throw new UsageError('say which CI: --github-actions or --gitlab-ci');
-  const config = loadConfig().config;
+  const config = readLabConfig().config;
   checkShardBackend(config.backend, { index: 1, total: shards });
   const options = { shards, parallelism: values.parallelism };
   // A runner's memory is unknown here: size the job for the configured number, or 4 for auto.
