@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { githubActionsWorkflows } from '../../lib/commands/pipeline/github-actions';
 import { gitlabPipeline } from '../../lib/commands/pipeline/gitlab-ci';
 import { PIPELINE_VERSIONS } from '../../lib/commands/pipeline/versions';
+import { PipelineInput } from '../../lib/commands/pipeline/jobs';
 
 const ROOT = resolve(__dirname, '..', '..');
 const read = (...parts: string[]) => readFileSync(join(ROOT, ...parts), 'utf8');
@@ -32,12 +33,13 @@ describe('the current Node LTS', () => {
   test('GIVEN the generated pipelines WHEN written THEN both use the LTS CI tests on', () => {
     const lts = ciLts.installed!;
     expect([PIPELINE_VERSIONS.node, PIPELINE_VERSIONS.gitlabImage]).toEqual([lts, `node:${lts}-bookworm`]);
-    const github = githubActionsWorkflows({ shards: 2 }, 3600)
+    const input: PipelineInput = { shards: 2, expiresAt: '2026-12-30T22:00:00Z', verify: { run: true }, jobMinutes: 60, reapMinutes: 60 };
+    const github = githubActionsWorkflows(input)
       .map((f) => f.text)
       .join('\n');
     expect([...github.matchAll(/node-version: "?(\d+)"?/g)].map((m) => m[1])).toEqual(expect.arrayContaining([lts]));
     expect(new Set([...github.matchAll(/node-version: "?(\d+)"?/g)].map((m) => m[1]))).toEqual(new Set([lts]));
-    expect(gitlabPipeline({ shards: 2 }, 60).text).toContain(`image: node:${lts}-bookworm`);
+    expect(gitlabPipeline(input).text).toContain(`image: node:${lts}-bookworm`);
   });
 
   test("GIVEN package.json WHEN read THEN engines admits the LTS (and the machine's Node, which CI runs too)", () => {
