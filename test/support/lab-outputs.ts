@@ -10,6 +10,7 @@ import { Cloud, exposureOutputName } from '../../lib/model/contract';
 import { EXPOSURE_FACTS } from '../../lib/model/exposure-facts';
 import { EXPOSURE_MODES, ExposureMode } from '../../lib/model/modes';
 import { fixture } from './fixtures';
+import { exposureOutput } from './handout-outputs';
 
 /** Every exposure a cloud offers, in matrix order. */
 export const offered = (cloud: Cloud): ExposureMode[] => EXPOSURE_MODES.filter((mode) => EXPOSURE_FACTS[cloud][mode] !== undefined);
@@ -22,7 +23,7 @@ export function labOutputs(envs: readonly string[], url: (env: string, cloud: Cl
     for (const cloud of ['aws', 'gcp'] as const) {
       const cluster = fixtureOutputs[`lab-${cloud}-cluster`];
       outputs[`${env}-${cloud}-cluster`] = { ...cluster, cluster_name: String(cluster.cluster_name).replace(/^lab-/, `${env}-`) };
-      outputs[`${env}-${cloud}-lb`] = Object.fromEntries(offered(cloud).map((mode) => [exposureOutputName(mode), { mode, cloud, ...EXPOSURE_FACTS[cloud][mode], url: url(env, cloud, mode) }]));
+      outputs[`${env}-${cloud}-lb`] = Object.fromEntries(offered(cloud).map((mode) => [exposureOutputName(mode), { ...exposureOutput(cloud, mode, undefined), url: url(env, cloud, mode) }]));
     }
   }
   return outputs;
