@@ -12,7 +12,7 @@ import { stackGraph } from '../../lab/selection/stack-graph';
 import { nothingDeployedFor } from '../../lab/files/local-state';
 import { DeployedPlacement, deployedPlacementProblems, placeDeployed } from '../../lab/placement/deployed-placement';
 import { checkSlotLeftovers, LeftoverFinders } from '../../lab/leftovers/slot-leftovers';
-import { AccountToReach, missingCredentials, unreachableAccounts } from './credentials-check';
+import { AccountToReach, missingCredentials, unreachableAccounts } from '../../lab/checks/credentials';
 
 /** What teardown asks outside itself (tests). */
 export interface TeardownDeps {

@@ -28,6 +28,8 @@ export type DeployedSlot<S extends AwsSlot | GcpSlot> = StateLocation<S> & {
 
 /** A cluster state that holds resources but could not be read, or says not where they are. */
 export interface UnreadState {
+  /** `not read`: the state itself could not be read; `no location`: it was, and holds resources but says not where. */
+  readonly kind: 'not read' | 'no location';
   readonly env: string;
   readonly cloud: Cloud;
   readonly stack: string;
@@ -82,7 +84,7 @@ export async function readDeployedSlots(config: LabConfig, options: ReadDeployed
       try {
         state = JSON.parse(readFileSync(s.path, 'utf8')) as unknown;
       } catch (error) {
-        unread.push({ env: s.env, cloud: s.cloud, stack: s.stack, where, reason: `could not be read: ${error instanceof Error ? error.message : String(error)}` });
+        unread.push({ kind: 'not read', env: s.env, cloud: s.cloud, stack: s.stack, where, reason: `could not be read: ${error instanceof Error ? error.message : String(error)}` });
         continue;
       }
     } else {
@@ -92,7 +94,7 @@ export async function readDeployedSlots(config: LabConfig, options: ReadDeployed
         continue;
       }
       if ('error' in got) {
-        unread.push({ env: s.env, cloud: s.cloud, stack: s.stack, where, reason: `could not be read: ${got.error}` });
+        unread.push({ kind: 'not read', env: s.env, cloud: s.cloud, stack: s.stack, where, reason: `could not be read: ${got.error}` });
         continue;
       }
       state = got.state;
@@ -100,7 +102,7 @@ export async function readDeployedSlots(config: LabConfig, options: ReadDeployed
     const reading: StateReading<AwsSlot | GcpSlot> = s.cloud === 'aws' ? awsStateLocation(state, config) : gcpStateLocation(state);
     if (reading.kind === 'empty') continue;
     if (reading.kind === 'unknown') {
-      unread.push({ env: s.env, cloud: s.cloud, stack: s.stack, where, reason: reading.reason, ...(reading.fix ? { fix: reading.fix } : {}) });
+      unread.push({ kind: 'no location', env: s.env, cloud: s.cloud, stack: s.stack, where, reason: reading.reason, ...(reading.fix ? { fix: reading.fix } : {}) });
       continue;
     }
     const deployed = { slot: reading.slot, from: reading.from, ...(reading.accountId ? { accountId: reading.accountId } : {}), env: s.env, stack: s.stack, where };

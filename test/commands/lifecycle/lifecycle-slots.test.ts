@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deploy } from '../../../lib/commands/lifecycle/deploy';
 import { teardown } from '../../../lib/commands/lifecycle/teardown';
-import { AccountCheckOptions } from '../../../lib/commands/lifecycle/credentials-check';
+import { AccountCheckOptions } from '../../../lib/lab/checks/credentials';
 import { AwsLeftoverQuery } from '../../../lib/lab/leftovers/aws-leftovers';
 import { GcpLeftoverQuery } from '../../../lib/lab/leftovers/gcp-leftovers';
 import { LeftoverFinders } from '../../../lib/lab/leftovers/slot-leftovers';

@@ -46,8 +46,9 @@ describe('readDeployedSlots', () => {
     writeState(join(cwd, 'terraform.bob-gcp-cluster.tfstate'), tfState({}, [['random_id', { hex: 'ab' }]]));
     const deployed = await readDeployedSlots(validConfig(WORKSHOP, 'test'), { cwd });
     expect(deployed.unread).toEqual([
-      { env: 'ann', cloud: 'aws', stack: 'ann-aws-cluster', where: 'terraform.ann-aws-cluster.tfstate', reason: expect.stringMatching(/^could not be read: .*JSON/) },
+      { kind: 'not read', env: 'ann', cloud: 'aws', stack: 'ann-aws-cluster', where: 'terraform.ann-aws-cluster.tfstate', reason: expect.stringMatching(/^could not be read: .*JSON/) },
       {
+        kind: 'no location',
         env: 'bob',
         cloud: 'gcp',
         stack: 'bob-gcp-cluster',
@@ -76,6 +77,7 @@ describe('readDeployedSlots', () => {
     expect(summary(deployed.aws)).toEqual({ ann: 'host/us-east-2 placement output s3://acme-state/ws/ann-aws-cluster.tfstate' });
     expect(deployed.unread).toEqual([
       {
+        kind: 'not read',
         env: 'cy',
         cloud: 'aws',
         stack: 'cy-aws-cluster',
