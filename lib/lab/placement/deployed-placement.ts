@@ -124,34 +124,20 @@ function awsNotOffered(config: LabConfig, deployed: DeployedPlacement, from: Aws
       keep: `add { "id": "${from.account.id}", "roleName": "${from.account.roleName}" } back to aws.accounts`,
     });
   }
-  if (!(config.aws.regions ?? [config.aws.region]).includes(from.region)) {
-    parts.push(
-      config.aws.regions
-        ? { what: `aws.regions no longer lists ${from.region}`, keep: `add ${from.region} back to aws.regions` }
-        : { what: `aws.region is now ${config.aws.region}`, keep: `set aws.region back to ${from.region}` },
-    );
-  }
-  return both(parts);
+  return both([...parts, ...restore('aws.region', 'aws.regions', config.aws.region, config.aws.regions, from.region)]);
 }
 
 function gcpNotOffered(config: LabConfig, from: GcpSlot): { what: string; keep: string } {
-  const projects = config.gcp.projects;
-  const parts: { what: string; keep: string }[] = [];
-  if (!(projects ?? [config.gcp.project]).includes(from.project)) {
-    parts.push(
-      projects
-        ? { what: `gcp.projects no longer lists ${from.project}`, keep: `add ${from.project} back to gcp.projects` }
-        : { what: `gcp.project is now ${config.gcp.project}`, keep: `set gcp.project back to ${from.project}` },
-    );
-  }
-  if (!(config.gcp.regions ?? [config.gcp.region]).includes(from.region)) {
-    parts.push(
-      config.gcp.regions
-        ? { what: `gcp.regions no longer lists ${from.region}`, keep: `add ${from.region} back to gcp.regions` }
-        : { what: `gcp.region is now ${config.gcp.region}`, keep: `set gcp.region back to ${from.region}` },
-    );
-  }
-  return both(parts);
+  return both([
+    ...restore('gcp.project', 'gcp.projects', config.gcp.project, config.gcp.projects, from.project),
+    ...restore('gcp.region', 'gcp.regions', config.gcp.region, config.gcp.regions, from.region),
+  ]);
+}
+
+/** What differs when `value` is not in the list field (or, without the list, not the single field), and how to put it back. */
+function restore(single: string, listField: string, current: string, list: readonly string[] | undefined, value: string): { what: string; keep: string }[] {
+  if ((list ?? [current]).includes(value)) return [];
+  return [list ? { what: `${listField} no longer lists ${value}`, keep: `add ${value} back to ${listField}` } : { what: `${single} is now ${current}`, keep: `set ${single} back to ${value}` }];
 }
 
 /** Account (or project) and region, each as it differs. */

@@ -7,8 +7,7 @@
  * move one before Terraform runs; without credentials, the leftover check says one
  * line per cloud and slot, and never "NOT clean" for what it could not look at.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deploy } from '../../../lib/commands/lifecycle/deploy';
 import { teardown } from '../../../lib/commands/lifecycle/teardown';
@@ -16,6 +15,7 @@ import { AccountCheckOptions } from '../../../lib/lab/checks/credentials';
 import { AwsLeftoverQuery } from '../../../lib/lab/leftovers/aws-leftovers';
 import { GcpLeftoverQuery } from '../../../lib/lab/leftovers/gcp-leftovers';
 import { LeftoverFinders } from '../../../lib/lab/leftovers/slot-leftovers';
+import { commandDir } from '../../support/command-dir';
 import { fakeTerraformOnPath } from '../../support/fake-terraform';
 import { attendeeNames, EIGHT_AWS_REGIONS, EIGHT_GCP_PROJECTS } from '../../support/placed-lab';
 import { placedAwsState, writeState } from '../../support/tf-state';
@@ -25,37 +25,18 @@ const ROLE = 'arn:aws:iam::111122223333:role/OrganizationAccountAccessRole';
 const EAST2 = { slot: '111122223333/us-east-2', account: '111122223333', region: 'us-east-2', zones: ['us-east-2a', 'us-east-2b'], role_arn: ROLE };
 
 describe('deploy, teardown and leftovers in each environment’s slot', () => {
-  const saved = { cwd: process.cwd(), config: process.env.HOPLAB_CONFIG, endpoint: process.env.HOPLAB_AWS_ENDPOINT };
-  let dir: string;
-  let lines: string[];
-  let errors: string[];
+  const { dir, lines, errors } = commandDir('hoplab-slots-');
   let terraform: { restore: () => void; calls: () => string[] };
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'hoplab-slots-'));
-    process.chdir(dir);
-    delete process.env.HOPLAB_CONFIG;
-    delete process.env.HOPLAB_AWS_ENDPOINT;
-    lines = [];
-    errors = [];
-    jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
-    jest.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
     // A Terraform that records each call's folder and command, and succeeds.
-    const log = join(dir, 'terraform-calls.log');
+    const log = join(dir(), 'terraform-calls.log');
     const fake = fakeTerraformOnPath('hoplab-slots-tf-', `#!/bin/sh\necho "$(basename "$PWD") $1" >> ${JSON.stringify(log)}\necho "$1 ok"\nexit 0\n`);
     terraform = { restore: fake.restore, calls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []) };
   });
+  afterEach(() => terraform.restore());
 
-  afterEach(() => {
-    jest.restoreAllMocks();
-    terraform.restore();
-    process.chdir(saved.cwd);
-    if (saved.config !== undefined) process.env.HOPLAB_CONFIG = saved.config;
-    if (saved.endpoint !== undefined) process.env.HOPLAB_AWS_ENDPOINT = saved.endpoint;
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const config = (value: unknown) => writeFileSync(join(dir, 'hoplab.config.json'), JSON.stringify(value));
+  const config = (value: unknown) => writeFileSync(join(dir(), 'hoplab.config.json'), JSON.stringify(value));
 
   /** Leftover finders that record where each environment was looked for, and find `found` of it. */
   const recorder = (found: Record<string, string[]> = {}) => {
@@ -79,7 +60,7 @@ describe('deploy, teardown and leftovers in each environment’s slot', () => {
   const MOVED = { ...DEPLOYED_WITH, aws: { accounts: [{ id: '111122223333' }], regions: ['us-west-2'] } };
 
   test('GIVEN ann deployed in us-east-2 and the config moved to us-west-2 WHEN torn down THEN each stack is destroyed where its state says, as its account role, and its leftovers are looked for there', async () => {
-    writeState(join(dir, 'terraform.ann-aws-cluster.tfstate'), placedAwsState(EAST2));
+    writeState(join(dir(), 'terraform.ann-aws-cluster.tfstate'), placedAwsState(EAST2));
     config(MOVED);
     const { asked, finders } = recorder();
     const accounts: AccountCheckOptions[] = [];
@@ -91,11 +72,11 @@ describe('deploy, teardown and leftovers in each environment’s slot', () => {
       },
       leftoverFinders: finders,
     });
-    expect(errors).toEqual([]);
+    expect(errors()).toEqual([]);
     expect(code).toBe(0);
-    expect(lines.at(-1)).toBe('hoplab teardown: every stack destroyed and nothing left');
+    expect(lines().at(-1)).toBe('hoplab teardown: every stack destroyed and nothing left');
     // The synthesized stacks Terraform destroyed: ann's where its state says, bob's (never deployed) where the config places him.
-    const stack = (name: string) => JSON.parse(readFileSync(join(dir, 'cdktf.out', 'stacks', name, 'cdk.tf.json'), 'utf8'));
+    const stack = (name: string) => JSON.parse(readFileSync(join(dir(), 'cdktf.out', 'stacks', name, 'cdk.tf.json'), 'utf8'));
     expect(stack('ann-aws-cluster').provider.aws[0]).toMatchObject({ region: 'us-east-2', assume_role: [{ role_arn: ROLE }] });
     expect(stack('ann-aws-lb').provider.kubernetes[0].exec[0].args).toEqual(expect.arrayContaining(['--region', 'us-east-2', '--role-arn', ROLE]));
     expect(stack('bob-aws-cluster').provider.aws[0]).toMatchObject({ region: 'us-west-2', assume_role: [{ role_arn: ROLE }] });
@@ -110,7 +91,7 @@ describe('deploy, teardown and leftovers in each environment’s slot', () => {
   });
 
   test('GIVEN ann deployed in us-east-2 and the config moved to us-west-2 WHEN deployed THEN it is refused before preflight and before Terraform, naming where she is', async () => {
-    writeState(join(dir, 'terraform.ann-aws-cluster.tfstate'), placedAwsState(EAST2));
+    writeState(join(dir(), 'terraform.ann-aws-cluster.tfstate'), placedAwsState(EAST2));
     config(MOVED);
     await expect(deploy(['--stacks', 'aws-cluster,aws-lb', '--yes'])).rejects.toThrow(
       "ann's AWS environment is deployed in 111122223333/us-east-2 (its state, terraform.ann-aws-cluster.tfstate), but aws.regions no longer lists us-east-2: " +
@@ -118,18 +99,18 @@ describe('deploy, teardown and leftovers in each environment’s slot', () => {
         'to keep it, add us-east-2 back to aws.regions, or tear it down first (npx hoplab teardown --env ann destroys it where its state says)',
     );
     expect(terraform.calls()).toEqual([]);
-    expect(existsSync(join(dir, 'cdktf.out'))).toBe(false);
+    expect(existsSync(join(dir(), 'cdktf.out'))).toBe(false);
   });
 
   test('GIVEN a role the credentials cannot assume WHEN torn down THEN nothing is destroyed, and the line names the role and the environments', async () => {
-    writeState(join(dir, 'terraform.ann-aws-cluster.tfstate'), placedAwsState(EAST2));
+    writeState(join(dir(), 'terraform.ann-aws-cluster.tfstate'), placedAwsState(EAST2));
     config(DEPLOYED_WITH);
     const code = await teardown(['--stacks', 'aws-cluster,aws-lb', '--yes'], {
       credentials: async () => [],
       accounts: async (options) => options.accounts.map((a) => `aws: cannot assume ${a.roleArn}, where ${a.envs.join(', ')} are deployed`),
     });
     expect(code).toBe(1);
-    expect(errors).toEqual([`hoplab teardown: aws: cannot assume ${ROLE}, where ann, bob are deployed`, 'hoplab teardown: nothing destroyed; run it again with credentials']);
+    expect(errors()).toEqual([`hoplab teardown: aws: cannot assume ${ROLE}, where ann, bob are deployed`, 'hoplab teardown: nothing destroyed; run it again with credentials']);
     expect(terraform.calls()).toEqual([]);
   });
 
@@ -140,16 +121,16 @@ describe('deploy, teardown and leftovers in each environment’s slot', () => {
       leftoverFinders: { aws: () => Promise.reject(noCredentials), gcp: () => Promise.reject(new Error('not asked')), gcpCredentials: () => undefined },
     });
     expect(code).toBe(1);
-    expect(errors).toEqual([]);
+    expect(errors()).toEqual([]);
     const hint = ' (the same credentials Terraform uses: AWS_PROFILE, `aws sso login`, or AWS_ACCESS_KEY_ID)';
-    expect(lines).toHaveLength(8 + 8 + 1);
-    expect(lines[0]).toBe(`leftover check could not run: aws host/us-east-1 (a01, a02, a03, a04): Could not load credentials from any providers${hint}`);
-    expect(lines[7]).toBe(`leftover check could not run: aws host/ap-southeast-2 (a29, a30): Could not load credentials from any providers${hint}`);
-    expect(lines[8]).toBe(
+    expect(lines()).toHaveLength(8 + 8 + 1);
+    expect(lines()[0]).toBe(`leftover check could not run: aws host/us-east-1 (a01, a02, a03, a04): Could not load credentials from any providers${hint}`);
+    expect(lines()[7]).toBe(`leftover check could not run: aws host/ap-southeast-2 (a29, a30): Could not load credentials from any providers${hint}`);
+    expect(lines()[8]).toBe(
       'leftover check could not run: gcp hoplab-ws-1/us-central1 (a01, a02, a03, a04): no credentials: run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN',
     );
-    expect(lines[16]).toBe('leftovers: 16 slots of 16 not looked at (above); look again once the check can run: npx hoplab teardown --leftovers-only');
-    expect(lines.every((l) => !l.includes('NOT clean'))).toBe(true);
+    expect(lines()[16]).toBe('leftovers: 16 slots of 16 not looked at (above); look again once the check can run: npx hoplab teardown --leftovers-only');
+    expect(lines().every((l) => !l.includes('NOT clean'))).toBe(true);
   });
 
   test('GIVEN some slots found clean and one that could not be looked at WHEN only the leftovers are checked THEN the summary says so', async () => {
@@ -160,18 +141,18 @@ describe('deploy, teardown and leftovers in each environment’s slot', () => {
     });
     expect(code).toBe(1);
     expect(asked).toEqual(['aws a01 us-east-1 host environment', 'aws a02 us-east-1 host environment', 'aws a03 us-east-1 host environment', 'aws a04 us-east-1 host environment']);
-    expect(lines).toEqual([
+    expect(lines()).toEqual([
       'leftover check could not run: aws host/us-east-2 (a05, a06): Throttling: Rate exceeded',
       'leftovers: 1 slot of 2 not looked at (above); nothing found in the 1 other; look again once the check can run: npx hoplab teardown --leftovers-only',
     ]);
   });
 
   test('GIVEN leftovers in one slot WHEN only the leftovers are checked THEN they are listed with the slot they are in', async () => {
-    writeState(join(dir, 'terraform.ann-aws-cluster.tfstate'), placedAwsState(EAST2));
+    writeState(join(dir(), 'terraform.ann-aws-cluster.tfstate'), placedAwsState(EAST2));
     config(MOVED);
     const { asked, finders } = recorder({ ann: ['vpc-1'] });
     expect(await teardown(['--leftovers-only', '--stacks', 'aws-cluster,aws-lb'], { leftoverFinders: finders })).toBe(1);
     expect(asked.sort()).toEqual([`aws ann us-east-2 ${ROLE} environment`, `aws bob us-west-2 ${ROLE} environment`]);
-    expect(lines.slice(0, 2)).toEqual(['leftovers: 1 resource of ann, bob still exist (in aws 111122223333/us-east-2):', '  aws ec2:vpc vpc-1 (tag hoplab-env=ann)']);
+    expect(lines().slice(0, 2)).toEqual(['leftovers: 1 resource of ann, bob still exist (in aws 111122223333/us-east-2):', '  aws ec2:vpc vpc-1 (tag hoplab-env=ann)']);
   });
 });
