@@ -5,7 +5,8 @@
  * Kubernetes API, trusted only through that CA.
  */
 import { GATEWAY_API_CRDS, waitForGatewayCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
-import { Answer, crdObject, fixture, FIXTURE_PROJECT as PROJECT, FIXTURE_TOKEN as TOKEN, FixtureApi, KubernetesApi, OTHER_CA, serveGoogleFixtures, serveKubernetesApi } from '../../support/google-api';
+import { Answer, fixture, FIXTURE_PROJECT as PROJECT, FIXTURE_TOKEN as TOKEN, FixtureApi, serveGoogleFixtures } from '../../support/google-api';
+import { crdObject, KubeAnswer, KubernetesApi, OTHER_CA, serveCrds } from '../../support/kubernetes-api';
 import { Json } from '../../support/synth';
 
 const CLUSTER = `/container/v1/projects/${PROJECT}/locations/us-central1-b/clusters/bob-gke`;
@@ -18,9 +19,12 @@ afterEach(async () => {
   google = kubernetes = undefined;
 });
 
-async function wait(crd: Parameters<typeof serveKubernetesApi>[0], options: { waitMs?: number; answers?: Record<string, Answer>; quotaProject?: string } = {}) {
+/** The CRDs' answers: `crd(name, count)` for the `count`-th look at that name (0 first). */
+type Crds = (name: string, count: number) => KubeAnswer;
+
+async function wait(crd: Crds, options: { waitMs?: number; answers?: Record<string, Answer>; quotaProject?: string } = {}) {
   google = await serveGoogleFixtures('clean', options.answers);
-  kubernetes = await serveKubernetesApi(crd);
+  kubernetes = await serveCrds(crd);
   const lines: string[] = [];
   const run = waitForGatewayCrds({
     project: PROJECT,

@@ -9,18 +9,8 @@ import { validConfig } from '../../../lib/config/load';
 import { blockingFirewall, GkeSteps } from '../../../lib/commands/lifecycle/gke-steps';
 import { stackTask } from '../../../lib/commands/lifecycle/lifecycle';
 import { stackGraph, StackTask } from '../../../lib/lab/selection/stack-graph';
-import {
-  Answer,
-  crdObject,
-  Scenario,
-  FIXTURE_PROJECT as PROJECT,
-  FIXTURE_TOKEN as TOKEN,
-  FixtureApi,
-  googleError,
-  KubernetesApi,
-  serveGoogleFixtures,
-  serveKubernetesApi,
-} from '../../support/google-api';
+import { Answer, Scenario, FIXTURE_PROJECT as PROJECT, FIXTURE_TOKEN as TOKEN, FixtureApi, googleError, serveGoogleFixtures } from '../../support/google-api';
+import { crdObject, KubernetesApi, serveCrds } from '../../support/kubernetes-api';
 
 const COMPUTE = `/compute/v1/projects/${PROJECT}`;
 const GATEWAY = 'gkegw1-x7k2-l7-lab-gke-global';
@@ -140,7 +130,7 @@ describe('teardown of <env>-gcp-cluster: the network’s GKE-made firewall rules
 
 describe('deploy of <env>-gcp-lb: the Gateway API CRDs first', () => {
   test('GIVEN the gateway exposure WHEN bob’s lb stack is about to be applied THEN it waits until the cluster serves the CRDs, saying so', async () => {
-    kubernetes = await serveKubernetesApi((name, count) => (count === 0 ? 'absent' : crdObject(name, true)));
+    kubernetes = await serveCrds((name, count) => (count === 0 ? 'absent' : crdObject(name, true)));
     const { gke, events } = await steps({ scenario: 'clean', zones: ['us-central1-b'] });
     await gke.beforeLbApply('bob', 'bob-gcp-lb');
     expect(events).toEqual([

@@ -6,7 +6,7 @@ import { collectOutputs, parseOutputs, readOutputsFile } from '../../../lib/lab/
 import { nothingDeployed } from '../../../lib/lab/files/local-state';
 import { renderCompare } from '../../../lib/commands/compare/render-compare';
 import { fixture } from '../../support/fixtures';
-import { LOOPBACK_CA } from '../../support/google-api';
+import { LOOPBACK_CA } from '../../support/kubernetes-api';
 
 const FIXTURE = fixture('outputs.json');
 const tmp = () => mkdtempSync(join(tmpdir(), 'hoplab-compare-test-'));
