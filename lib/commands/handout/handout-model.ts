@@ -6,14 +6,12 @@
  */
 import { AttendeeIdentities } from '../../config/attendees';
 import { Cloud } from '../../model/contract';
-import { APP_NAMESPACE } from '../../model/names';
-import { isRefusal, parseGcpMember, parseIamPrincipal } from '../../model/identities';
+import { APP_NAMESPACE, DEMO_DEPLOYMENT } from '../../model/names';
 import { EnvironmentOutputs, ExposureInfo } from '../../lab/files/outputs';
 import { EnvironmentExplanation, ExposureExplanation } from '../../lab/anatomy/model';
 import { DATAPATH, DEFAULT_DATAPATH_EFFECT, DRAIN, EXTRA_HOP, ExerciseStep, ExerciseText, HUBBLE, LOCAL_HEALTH_CHECK, Measure, READINESS_GATES, READINESS_GATES_EXERCISE, SNAT } from './exercises';
 
-/** The demo app's Deployment (lib/constructs/k8s/demo-app.ts). */
-export const DEMO_DEPLOYMENT = 'echo';
+export { DEMO_DEPLOYMENT } from '../../model/names';
 /** An image with iptables, nft, ipvsadm and conntrack, for `kubectl debug node/...`. */
 export const DEBUG_IMAGE = 'nicolaka/netshoot';
 
@@ -48,6 +46,8 @@ export interface HandoutExposure {
 }
 
 export interface Exercise {
+  /** Its id in exercises.ts (progress checks name exercises by it). */
+  readonly id: string;
   readonly title: string;
   /** The lesson in one sentence. */
   readonly lesson: string;
@@ -74,10 +74,8 @@ export interface HandoutSources {
   readonly outputs: EnvironmentOutputs;
   readonly attendee?: AttendeeIdentities;
   readonly explanation?: EnvironmentExplanation;
-  /** The GCP project (config `gcp.project`). */
-  readonly gcpProject: string;
-  /** Zone or region of the GKE cluster (the `cluster_location` output, else from the config). */
-  readonly gkeLocation: string;
+  /** How the attendee reaches each cluster (handout-access.ts: where it is, their kubeconfig). @default - "ask the host" */
+  readonly access?: Partial<Record<Cloud, readonly Step[]>>;
   /**
    * Whether the cluster shows flows with Hubble: config `aws.cilium.hubble` with `aws.datapath: "cilium"`,
    * `gcp.observability` with `gcp.datapath: "dataplane-v2"` (no stack output says so).
@@ -90,51 +88,16 @@ export interface HandoutSources {
   readonly replicas: number;
 }
 
-function awsAccess(env: string, cluster: string, region: string, attendee?: AttendeeIdentities): Step[] {
-  const base = `aws eks update-kubeconfig --name ${cluster} --region ${region} --alias ${env}-eks`;
-  if (!attendee?.aws) {
-    return [{ say: 'You have no AWS identity in this workshop: the host runs kubectl on EKS for you (or adds `aws: <your role ARN>` to your attendee entry and deploys again).' }];
-  }
-  const principal = parseIamPrincipal(attendee.aws);
-  if (!isRefusal(principal) && principal.kind === 'role') {
-    return [
-      { say: `Your access entry is for the IAM role ${attendee.aws}. With credentials allowed to assume it:`, command: `${base} --role-arn ${attendee.aws}` },
-      { say: 'Or, with an AWS CLI profile that is that role (SSO or `role_arn` in ~/.aws/config), the same without --role-arn:', command: `${base} --profile <your profile>` },
-    ];
-  }
-  return [{ say: `Your access entry is for the IAM user ${attendee.aws}. With that user's credentials (e.g. a profile):`, command: `${base} --profile <your profile>` }];
-}
-
-function gcpAccess(cluster: string, location: string, project: string, attendee?: AttendeeIdentities): Step[] {
-  const base = `gcloud container clusters get-credentials ${cluster} --location ${location} --project ${project}`;
-  if (!attendee?.gcp) {
-    return [{ say: 'You have no Google identity in this workshop: the host runs kubectl on GKE for you (or adds `gcp: user:<your email>` to your attendee entry and deploys again).' }];
-  }
-  const member = parseGcpMember(attendee.gcp);
-  const email = isRefusal(member) ? attendee.gcp : member.email;
-  const signIn = !isRefusal(member) && member.kind === 'serviceAccount' ? `gcloud config set auth/impersonate_service_account ${email}` : `gcloud auth login ${email}`;
-  return [
-    { say: `Sign in as ${email} (your project role is Kubernetes Engine Cluster Viewer: enough to fetch credentials, nothing more):`, command: signIn },
-    { say: 'Then fetch credentials for your cluster:', command: base },
-  ];
-}
-
-const CHECK = 'kubectl auth can-i patch deployments -n hoplab   # yes; and "kubectl get nodes" works, "kubectl get secrets -A" does not';
-
 function clusters(sources: HandoutSources): HandoutCluster[] {
-  const { outputs, attendee } = sources;
-  const out: HandoutCluster[] = [];
-  const aws = outputs.clusters.aws;
-  if (aws) {
-    const access = aws.cluster_name && aws.region ? awsAccess(outputs.env, aws.cluster_name, aws.region, attendee) : [{ say: 'The cluster stack has no cluster_name or region output: ask the host.' }];
-    out.push({ cloud: 'aws', clusterName: aws.cluster_name, dataplane: dataplaneOf(sources, 'aws'), access: attendee?.aws ? [...access, { say: 'Check what you may do:', command: CHECK }] : access });
-  }
-  const gcp = outputs.clusters.gcp;
-  if (gcp) {
-    const access = gcp.cluster_name ? gcpAccess(gcp.cluster_name, sources.gkeLocation, sources.gcpProject, attendee) : [{ say: 'The cluster stack has no cluster_name output: ask the host.' }];
-    out.push({ cloud: 'gcp', clusterName: gcp.cluster_name, dataplane: dataplaneOf(sources, 'gcp'), access: attendee?.gcp ? [...access, { say: 'Check what you may do:', command: CHECK }] : access });
-  }
-  return out;
+  const { outputs } = sources;
+  return (['aws', 'gcp'] as const)
+    .filter((cloud) => outputs.clusters[cloud] !== undefined)
+    .map((cloud) => ({
+      cloud,
+      clusterName: outputs.clusters[cloud]!.cluster_name,
+      dataplane: dataplaneOf(sources, cloud),
+      access: sources.access?.[cloud] ?? [{ say: 'The handout has no access steps for this cluster: ask the host.' }],
+    }));
 }
 
 /** What the echo server's reply shows for an exposure, and why. */
@@ -213,6 +176,7 @@ function exercise(text: ExerciseText, target: HandoutExposure, values: Readonly<
   const steps = byCase(text.id, text.steps, (x): x is readonly ExerciseStep[] => Array.isArray(x), key);
   const observe = byCase(text.id, text.observe, (x): x is string => typeof x === 'string', key);
   return {
+    id: text.id,
     title: fillExerciseText(text.title, all),
     lesson: fillExerciseText(text.lesson, all),
     steps: steps.map((step) => ({ say: fillExerciseText(step.say, all), ...(step.command === undefined ? {} : { command: fillExerciseText(step.command, all) }) })),

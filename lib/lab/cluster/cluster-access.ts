@@ -43,7 +43,7 @@ export interface Unreachable {
   readonly why: string;
 }
 
-export function isUnreachable(value: ClusterTarget | Unreachable): value is Unreachable {
+export function isUnreachable<T extends object>(value: T | Unreachable): value is Unreachable {
   return 'why' in value;
 }
 

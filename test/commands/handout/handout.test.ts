@@ -45,20 +45,33 @@ describe('handout', () => {
   test('GIVEN the outputs fixture WHEN run THEN it writes the attendee’s Markdown and page and the index, and skips bob (no outputs) saying so', () => {
     expect(result).toEqual({
       code: 0,
-      out: `handout: wrote 1 handout (markdown and html) and index.html to ${out}/\n`,
+      out:
+        `handout: wrote 1 handout (markdown and html) and index.html to ${out}/\n` +
+        `handout: kubeconfigs in ${out}/ (mode 0600)\n` +
+        '+----------------+---------+----------------------------+\n' +
+        '| file           | context | kubectl authenticates with |\n' +
+        '+----------------+---------+----------------------------+\n' +
+        '| lab.kubeconfig | lab-eks | own AWS identity           |\n' +
+        '| lab.kubeconfig | lab-gke | own Google identity        |\n' +
+        '+----------------+---------+----------------------------+\n',
       err: `handout: no outputs for environment bob (not deployed, or not in ${fixture('outputs.json')}): skipped\n`,
     });
-    expect(readdirSync(out).sort()).toEqual(['index.html', 'lab.html', 'lab.md']);
+    expect(readdirSync(out).sort()).toEqual(['index.html', 'lab.html', 'lab.kubeconfig', 'lab.md']);
   });
 
-  test('GIVEN the handout THEN it names the attendee’s identities and gives the kubeconfig commands for their clusters with them', () => {
+  test('GIVEN the handout THEN it names the attendee’s identities, where each cluster is, and how kubectl reaches it with their kubeconfig and that identity (no aws eks update-kubeconfig: it needs eks:DescribeCluster)', () => {
     expect(markdown).toContain("# hoplab: lab's lab (environment `lab`)");
     expect(markdown).toContain('- AWS identity: `arn:aws:iam::123456789012:role/workshop/lab`');
     expect(markdown).toContain('- Google identity: `user:lab@example.com`');
-    expect(markdown).toContain('  aws eks update-kubeconfig --name lab-eks --region us-east-1 --alias lab-eks --role-arn arn:aws:iam::123456789012:role/workshop/lab\n');
-    expect(markdown).toContain('  aws eks update-kubeconfig --name lab-eks --region us-east-1 --alias lab-eks --profile <your profile>\n');
+    expect(markdown).toContain("- Your cluster lab-eks is in the host's AWS account, region us-east-1.\n");
+    expect(markdown).toContain('  AWS_PROFILE=<your profile> kubectl --kubeconfig lab.kubeconfig --context lab-eks get pods\n');
+    expect(markdown).toContain('use the context lab-eks-assume-role: it adds --role-arn.');
+    // The GKE location is the cluster_location output, not computed from the config.
+    expect(markdown).toContain('- Your cluster lab-gke is in Google Cloud project acme-lab, zone us-central1-a.\n');
     expect(markdown).toContain('  gcloud auth login lab@example.com\n');
-    expect(markdown).toContain('  gcloud container clusters get-credentials lab-gke --location us-central1-a --project acme-lab\n');
+    expect(markdown).toContain('  kubectl --kubeconfig lab.kubeconfig --context lab-gke get pods\n');
+    expect(markdown).not.toContain('update-kubeconfig');
+    expect(markdown).not.toContain('get-credentials');
   });
 
   test.each([
@@ -126,7 +139,7 @@ describe('handout', () => {
   test('GIVEN --format markdown and --env WHEN run THEN only the Markdown of that environment is written', async () => {
     const only = join(dir, 'md');
     expect((await run('--outputs', fixture('outputs.json'), '--format', 'markdown', '--env', 'lab', '--out', only)).code).toBe(0);
-    expect(readdirSync(only).sort()).toEqual(['index.html', 'lab.md']);
+    expect(readdirSync(only).sort()).toEqual(['index.html', 'lab.kubeconfig', 'lab.md']);
   });
 
   test.each([
@@ -197,19 +210,21 @@ describe('handout', () => {
     });
   });
 
-  test('GIVEN an attendee without identities THEN the handout says the host runs kubectl for them', async () => {
-    const plain = join(dir, 'plain');
+  test('GIVEN a single environment (no attendee) THEN the handout gives the host’s own commands, and no kubeconfig is written', async () => {
+    const single = join(dir, 'single');
     let err = '';
-    const code = await handout(['--outputs', fixture('outputs.json'), '--out', plain], {
+    const code = await handout(['--outputs', fixture('outputs.json'), '--out', single], {
       out: () => undefined,
       err: (t) => (err += t),
-      config: () => validConfig({ attendees: ['lab'], gcp: { project: 'acme-lab' } }, 'test'),
+      config: () => validConfig({ name: 'lab', gcp: { project: 'acme-lab' } }, 'test'),
       explain,
     });
     expect([code, err]).toEqual([0, '']);
-    const text = readFileSync(join(plain, 'lab.md'), 'utf8');
-    expect(text).toContain('- AWS identity: none (the host runs kubectl for you on EKS)');
-    expect(text).toContain('You have no Google identity in this workshop: the host runs kubectl on GKE for you');
+    const text = readFileSync(join(single, 'lab.md'), 'utf8');
+    expect(text).toContain('- AWS identity: none (this environment is no attendee’s)');
+    expect(text).toContain('  aws eks update-kubeconfig --name lab-eks --region us-east-1\n');
+    expect(text).toContain('  gcloud container clusters get-credentials lab-gke --location us-central1-a --project acme-lab\n');
+    expect(readdirSync(single).sort()).toEqual(['index.html', 'lab.html', 'lab.md']);
   });
 
   test.each([
