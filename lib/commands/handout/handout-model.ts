@@ -46,8 +46,10 @@ export interface HandoutExposure {
 }
 
 export interface Exercise {
-  /** Its id in exercises.ts (progress checks name exercises by it). */
+  /** Its id in exercises.ts, and the exposure it is about (progress checks name exercises by them). */
   readonly id: string;
+  readonly cloud: Cloud;
+  readonly mode: string;
   readonly title: string;
   /** The lesson in one sentence. */
   readonly lesson: string;
@@ -177,6 +179,8 @@ function exercise(text: ExerciseText, target: HandoutExposure, values: Readonly<
   const observe = byCase(text.id, text.observe, (x): x is string => typeof x === 'string', key);
   return {
     id: text.id,
+    cloud: target.cloud,
+    mode: target.mode,
     title: fillExerciseText(text.title, all),
     lesson: fillExerciseText(text.lesson, all),
     steps: steps.map((step) => ({ say: fillExerciseText(step.say, all), ...(step.command === undefined ? {} : { command: fillExerciseText(step.command, all) }) })),

@@ -18,6 +18,7 @@ import { explainLab } from '../../lab/anatomy/explain-lab';
 import { ExplainModel } from '../../lab/anatomy/model';
 import { clusterTarget, HostTokens, hostTokens } from '../../lab/cluster/cluster-access';
 import { collectOutputs, EnvironmentOutputs, LabOutputs, readOutputsFile } from '../../lab/files/outputs';
+import { hubbleClouds } from '../../lab/progress/exercise-plan';
 import { HANDOUT_COMMAND, HANDOUT_FORMATS, HandoutFormat } from './command';
 import { accessSteps, refreshCommand } from './handout-access';
 import { buildHandout, Handout } from './handout-model';
@@ -167,7 +168,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
         access,
         ...(values.outputs !== undefined ? { outputsFile: values.outputs } : {}),
         replicas: config.app.replicas,
-        hubble: { aws: config.aws.datapath === 'cilium' && config.aws.cilium?.hubble === true, gcp: config.gcp.datapath === 'dataplane-v2' && config.gcp.observability },
+        hubble: hubbleClouds(config),
       }),
     );
   }
