@@ -23,6 +23,7 @@ import { HANDOUT_COMMAND, HANDOUT_FORMATS, HandoutFormat } from './command';
 import { accessSteps, refreshCommand } from './handout-access';
 import { buildHandout, Handout } from './handout-model';
 import { EnvironmentKubeconfig, environmentKubeconfig } from './kubeconfig';
+import { cardHtml } from './render-card';
 import { handoutFiles, handoutHtml, handoutMarkdown, indexHtml } from './render-handout';
 
 /** What the command reads and where it writes; tests replace parts. */
@@ -169,6 +170,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
         ...(values.outputs !== undefined ? { outputsFile: values.outputs } : {}),
         replicas: config.app.replicas,
         hubble: hubbleClouds(config),
+        ...(config.workshop.expiresAt !== undefined ? { expiresAt: config.workshop.expiresAt } : {}),
       }),
     );
   }
@@ -176,10 +178,11 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
     const files = handoutFiles(h.env);
     if (formats.includes('markdown')) writeFileSync(join(out, files.markdown), handoutMarkdown(h));
     if (formats.includes('html')) writeFileSync(join(out, files.html), handoutHtml(h));
+    if (formats.includes('card')) writeFileSync(join(out, files.card), cardHtml(h, files.html));
   }
   const kubeconfigNames = new Map([...kubeconfigs].filter(([, k]) => k.text !== undefined).map(([env, k]) => [env, k.secret ? 'yes (a token: hand it over in person)' : 'yes (their own identity)']));
   writeFileSync(join(out, 'index.html'), indexHtml(handouts, formats, kubeconfigNames));
-  io.out(`handout: wrote ${handouts.length} handout${handouts.length === 1 ? '' : 's'} (${formats.join(' and ')}) and index.html to ${out}/\n`);
+  io.out(`handout: wrote ${handouts.length} handout${handouts.length === 1 ? '' : 's'} (${formats.join(', ')}) and index.html to ${out}/\n`);
   if (kubeconfigs.size > 0) io.out(report.text);
   sayProblems();
   return failed ? 1 : 0;

@@ -8,11 +8,10 @@
  * request is sent here. The credentials are the host's (the SDK's default
  * chain), or a role's they assume.
  */
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { awsClientConfig } from './aws-clients';
+import { assumedRoleCredentials } from './assume-role';
 
 /** What a token starts with. */
 export const EKS_TOKEN_PREFIX = 'k8s-aws-v1.';
@@ -85,9 +84,5 @@ export async function eksToken(options: EksTokenOptions): Promise<EksToken> {
  * `roleArn`, a role's that those assume (an environment placed in an account of `aws.accounts`).
  */
 export async function awsCredentials(options: { readonly region: string; readonly roleArn?: string }): Promise<AwsCredentials> {
-  if (options.roleArn === undefined) return defaultProvider()();
-  const answer = await new STSClient(awsClientConfig({ region: options.region })).send(new AssumeRoleCommand({ RoleArn: options.roleArn, RoleSessionName: 'hoplab' }));
-  const c = answer.Credentials;
-  if (!c?.AccessKeyId || !c.SecretAccessKey) throw new Error(`sts:AssumeRole of ${options.roleArn} returned no credentials`);
-  return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, ...(c.SessionToken ? { sessionToken: c.SessionToken } : {}) };
+  return options.roleArn === undefined ? defaultProvider()() : assumedRoleCredentials({ region: options.region }, options.roleArn)();
 }

@@ -190,8 +190,8 @@ describe('kubeconfigs', () => {
     expect(gke.requests.find((r) => r.path === '/api/v1/namespaces/hoplab/pods')?.user).toBe('ann@example.com');
   });
 
-  test('GIVEN the handouts and the index WHEN read THEN no token is in any page; the index lists who got a kubeconfig and links none', () => {
-    const pages = ['ann.md', 'ann.html', 'dee.md', 'dee.html', 'index.html'].map((f) => readFileSync(join(first.out, f), 'utf8')).join('\n');
+  test('GIVEN the handouts, the access cards and the index WHEN read THEN no token is in any page; the index lists who got a kubeconfig and links none', () => {
+    const pages = ['ann.md', 'ann.html', 'ann.card.html', 'dee.md', 'dee.html', 'dee.card.html', 'index.html'].map((f) => readFileSync(join(first.out, f), 'utf8')).join('\n');
     for (const t of [...eks.issued, ...gke.issued]) expect(pages).not.toContain(t.token);
     const index = readFileSync(join(first.out, 'index.html'), 'utf8');
     expect(index).not.toMatch(/href="[^"]*kubeconfig/);
@@ -200,6 +200,8 @@ describe('kubeconfigs', () => {
     const dee = readFileSync(join(first.out, 'dee.md'), 'utf8');
     expect(dee).toContain('valid until 2026-12-08T08:00:00Z. It is a secret');
     expect(dee).toContain('`npx hoplab handout --refresh-kubeconfigs --env dee`');
+    // The card's kubectl line is the kubeconfig's, the token stays in the file.
+    expect(readFileSync(join(first.out, 'dee.card.html'), 'utf8').replace(/<[^>]+>/g, '')).toContain('kubectl --kubeconfig dee.kubeconfig --context dee-eks get pods');
   });
 
   test('GIVEN --refresh-kubeconfigs WHEN run THEN only the kubeconfigs are written again, with new tokens, still 0600; the handouts stay', async () => {
