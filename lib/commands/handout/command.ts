@@ -34,6 +34,7 @@ lifetime asked); --refresh-kubeconfigs mints new tokens and rewrites only the ku
     env: envFlag("only this attendee's environment"),
     format: choiceFlag(HANDOUT_FORMATS, { defaultText: 'all three', description: 'write only this form (card: the one-page access card)' }),
     out: stringFlag({ value: 'DIR', default: 'handouts', description: 'where to write' }),
+    'no-kubeconfigs': booleanFlag({ description: 'write no kubeconfig and mint no token (a pipeline, whose artifacts must never hold one)' }),
     'refresh-kubeconfigs': booleanFlag({ description: 'only mint new tokens and rewrite OUT/<attendee>.kubeconfig; the handouts and the index stay as they are' }),
     'token-hours': integerFlag({ min: 1, max: 48, value: 'HOURS', default: 12, description: 'the lifetime asked for each minted token (the cluster may shorten it)' }),
   },

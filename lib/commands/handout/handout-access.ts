@@ -67,7 +67,9 @@ export function accessSteps(
     return [
       where,
       {
-        say: `Your kubeconfig \`${file}\` (from the host) holds a token of the ServiceAccount ${ATTENDEE_SERVICE_ACCOUNT} in this cluster, valid until ${auth.expirationTimestamp}. It is a secret: whoever has the file is you here. kubectl is all you need:`,
+        say: `Your kubeconfig \`${file}\` (from the host) holds a token of the ServiceAccount ${ATTENDEE_SERVICE_ACCOUNT} in this cluster, ${
+          auth.expirationTimestamp ? `valid until ${auth.expirationTimestamp}` : 'valid until the time the host tells you'
+        }. It is a secret: whoever has the file is you here. kubectl is all you need:`,
         command: use,
       },
       { say: `When it runs out, the host mints a new one (\`${refreshCommand(env)}\`) and hands you the new file.` },

@@ -63,7 +63,7 @@ function writeSecretFile(file: string, text: string): void {
 /** The kubeconfigs written, one row per cluster, for the host: where, how, until when; and what could not be written. */
 function kubeconfigReport(out: string, kubeconfigs: readonly EnvironmentKubeconfig[]): { text: string; problems: string[] } {
   const rows = kubeconfigs.flatMap((k) =>
-    k.entries.map((e) => [k.file, e.context, e.auth.kind === 'token' ? `token until ${e.auth.expirationTimestamp}` : e.auth.kind === 'aws' ? 'own AWS identity' : 'own Google identity']),
+    k.entries.map((e) => [k.file, e.context, e.auth.kind === 'token' ? `token until ${e.auth.expirationTimestamp ?? '?'}` : e.auth.kind === 'aws' ? 'own AWS identity' : 'own Google identity']),
   );
   const problems = kubeconfigs.flatMap((k) => Object.entries(k.missing).map(([cloud, why]) => `handout: ${k.env}: no ${cloud === 'aws' ? 'EKS' : 'GKE'} context in ${k.file}: ${why}`));
   const warnings = kubeconfigs.flatMap((k) => k.entries.flatMap((e) => (e.auth.kind === 'token' ? e.auth.warnings.map((w) => `${e.context}: the cluster says: ${w}`) : [])));
@@ -82,6 +82,7 @@ function kubeconfigReport(out: string, kubeconfigs: readonly EnvironmentKubeconf
 export async function handout(argv: readonly string[], io: HandoutIo = defaultIo): Promise<number> {
   const values = HANDOUT_COMMAND.parse(argv, io);
   if (!values) return 0;
+  if (values['no-kubeconfigs'] && values['refresh-kubeconfigs']) throw new UsageError('--no-kubeconfigs and --refresh-kubeconfigs contradict each other; give one of them');
   const formats: HandoutFormat[] = values.format === undefined ? [...HANDOUT_FORMATS] : [values.format];
   const config = io.config ? io.config() : loadConfig().config;
   const environments = labEnvironments(config);
@@ -129,12 +130,13 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
       config,
       tokens,
       tokenSeconds: values['token-hours'] * 3600,
+      write: !values['no-kubeconfigs'],
       ...(io.clusterTimeoutMs === undefined ? {} : { timeoutMs: io.clusterTimeoutMs }),
     });
     kubeconfigs.set(envOutputs.env, kubeconfig);
     if (kubeconfig.text !== undefined) writeSecretFile(join(out, kubeconfig.file), kubeconfig.text);
   }
-  const report = kubeconfigReport(out, [...kubeconfigs.values()]);
+  const report = kubeconfigReport(out, values['no-kubeconfigs'] ? [] : [...kubeconfigs.values()]);
   const failed = report.problems.length > 0;
   const sayProblems = () => {
     for (const problem of report.problems) io.err(`${problem}\n`);
@@ -183,7 +185,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   const kubeconfigNames = new Map([...kubeconfigs].filter(([, k]) => k.text !== undefined).map(([env, k]) => [env, k.secret ? 'yes (a token: hand it over in person)' : 'yes (their own identity)']));
   writeFileSync(join(out, 'index.html'), indexHtml(handouts, formats, kubeconfigNames));
   io.out(`handout: wrote ${handouts.length} handout${handouts.length === 1 ? '' : 's'} (${formats.join(', ')}) and index.html to ${out}/\n`);
-  if (kubeconfigs.size > 0) io.out(report.text);
+  if (kubeconfigs.size > 0 && !values['no-kubeconfigs']) io.out(report.text);
   sayProblems();
   return failed ? 1 : 0;
 }

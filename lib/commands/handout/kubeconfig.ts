@@ -28,7 +28,12 @@ export const GKE_AUTH_PLUGIN_HINT = 'Install gke-gcloud-auth-plugin for use with
 
 /** How the attendee authenticates to one cluster. */
 export type KubeconfigAuth =
-  | { readonly kind: 'token'; readonly expirationTimestamp: string; readonly warnings: readonly string[] }
+  | {
+      readonly kind: 'token';
+      /** When the minted token expires, as the cluster answered; undefined when none was minted here (--no-kubeconfigs). */
+      readonly expirationTimestamp?: string;
+      readonly warnings: readonly string[];
+    }
   | { readonly kind: 'aws'; readonly identity: string; readonly assumeRoleContext?: string }
   | { readonly kind: 'gcloud'; readonly identity: string };
 
@@ -62,6 +67,8 @@ export interface KubeconfigSources {
   readonly tokenSeconds: number;
   /** Bound of each request to a cluster. @default - the client's */
   readonly timeoutMs?: number;
+  /** Mint tokens and make the file; false: only say what it would hold (the handout's words), mint nothing. @default true */
+  readonly write?: boolean;
 }
 
 /** The attendee's authentication to `target`: their identity, or a token minted now; or why neither. */
@@ -72,6 +79,7 @@ async function authFor(target: ClusterTarget, sources: KubeconfigSources): Promi
     const principal = parseIamPrincipal(identity);
     return { auth: { kind: 'aws', identity, ...(!isRefusal(principal) && principal.kind === 'role' ? { assumeRoleContext: `${target.clusterName}-assume-role` } : {}) } };
   }
+  if (sources.write === false) return { auth: { kind: 'token', warnings: [] } };
   try {
     const minted = await mintAttendeeToken(hostClusterClient(target, sources.tokens, sources.timeoutMs), sources.tokenSeconds);
     return { auth: { kind: 'token', expirationTimestamp: minted.expirationTimestamp, warnings: minted.warnings }, token: minted.token };
@@ -122,7 +130,7 @@ export async function environmentKubeconfig(sources: KubeconfigSources): Promise
   }
   const secret = entries.some((e) => e.auth.kind === 'token');
   const result = { env, file: kubeconfigFile(env), entries: entries.map(({ target, context, auth }) => ({ target, context, auth })), missing, secret };
-  if (entries.length === 0) return result;
+  if (entries.length === 0 || sources.write === false) return result;
   const parts = entries.map(usersOf);
   const config: Kubeconfig = {
     clusters: entries.map((e) => ({ name: e.target.clusterName, server: e.target.server, certificateAuthorityData: e.target.caCertificateData })),

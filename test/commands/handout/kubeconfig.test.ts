@@ -11,7 +11,7 @@
  * - a cluster that does not answer: the others are written, and the command says so.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -216,6 +216,19 @@ describe('kubeconfigs', () => {
     expect(renewed).toContain(eks.issued[eks.issued.length - 1].token);
     expect(statSync(join(first.out, 'dee.kubeconfig')).mode & 0o777).toBe(0o600);
     writeFileSync(join(first.out, 'dee.md'), before);
+  });
+
+  test('GIVEN --no-kubeconfigs (a pipeline) WHEN handed out THEN no kubeconfig is written and no token minted; the handout still says how kubectl will work', async () => {
+    const asked = hostAsked.length;
+    const issued = eks.issued.length + gke.issued.length;
+    const result = await run('pipeline', { ...clusters('ann'), ...clusters('dee') }, '--no-kubeconfigs');
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toMatch(/^handout: (ann|dee): /m);
+    expect(readdirSync(result.out).filter((f) => f.endsWith('.kubeconfig'))).toEqual([]);
+    expect([hostAsked.length - asked, eks.issued.length + gke.issued.length - issued]).toEqual([0, 0]);
+    expect(result.stdout).not.toContain('kubeconfigs in');
+    expect(readFileSync(join(result.out, 'dee.md'), 'utf8')).toContain('valid until the time the host tells you');
+    await expect(run('pipeline', clusters('dee'), '--no-kubeconfigs', '--refresh-kubeconfigs')).rejects.toThrow('--no-kubeconfigs and --refresh-kubeconfigs contradict each other; give one of them');
   });
 
   test('GIVEN outputs whose CA did not sign the server’s certificate WHEN handed out THEN the host refuses to mint there, and kubectl refuses an identity kubeconfig: nothing reaches the server', async () => {
