@@ -4,7 +4,7 @@
  *   answers from test/lab/leftovers/fixtures/gcp (written in the documented
  *   formats by generate.ts there), as the leftover check and the firewall
  *   cleanup read them;
- * - the GKE cluster's own Kubernetes API is in kubernetes-api.ts.
+ * - a GKE cluster's own Kubernetes API is in kubernetes-api.ts.
  * Each records the requests it was sent (method, path, query, the headers that matter).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ export const GOOGLE_FIXTURES = join(__dirname, '..', 'lab', 'leftovers', 'fixtur
 export const FIXTURE_TOKEN = 'ya29.test-token-for-loopback';
 export const FIXTURE_PROJECT = 'hoplab-demo';
 
-export type Scenario = 'clean' | 'leftovers';
+export type Scenario = 'clean' | 'leftovers' | 'armored';
 
 /** One reply: a status and a body (JSON), headers if any; or `reset`, the connection closed without an answer. */
 export type Reply = { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> } | 'reset';

@@ -221,9 +221,14 @@ export async function serveKubernetesApi(options: KubernetesApiOptions = {}): Pr
   };
 }
 
-/** A cluster that serves CustomResourceDefinitions only: `crd(name, count)` answers the `count`-th look at CRD `name` (0 first). */
-export function serveCrds(crd: (name: string, count: number) => KubeAnswer): Promise<KubernetesApi> {
+/**
+ * A cluster that serves CustomResourceDefinitions, and lists: `crd(name, count)` answers the `count`-th
+ * look at CRD `name` (0 first); `lists` answers `GET <path>` with a List of those items (the kinds a
+ * cluster serves); any other path is Kubernetes' 404.
+ */
+export function serveCrds(crd: (name: string, count: number) => KubeAnswer, lists: Readonly<Record<string, readonly Json[]>> = {}): Promise<KubernetesApi> {
   return serveKubernetesApi({
+    objects: Object.fromEntries(Object.entries(lists).map(([path, items]) => [path, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '48213' }, items }])),
     route: (path, count) => {
       const match = /^\/apis\/apiextensions\.k8s\.io\/v1\/customresourcedefinitions\/([^/]+)$/.exec(path);
       return match ? crd(decodeURIComponent(match[1]), count) : undefined;

@@ -29,7 +29,7 @@ they have none, a token of their ServiceAccount minted now with the host's admin
 a page, a card or the index. Its expiry is the one the cluster answered (it may shorten the
 lifetime asked); --refresh-kubeconfigs mints new tokens and rewrites only the kubeconfig files.`,
   flags: {
-    outputs: outputsFlag('outputs as `npx cdktf output --outputs-file FILE` writes them (default: run `npx cdktf output` for every stack in DIR, as compare does)'),
+    outputs: outputsFlag('the outputs to write handouts from (default: run `npx cdktf output` for every stack in DIR, as compare does)'),
     dir: synthDirFlag('the synthesized app: its plan draws the pictures; without it the config is synthesized in memory'),
     env: envFlag("only this attendee's environment"),
     format: choiceFlag(HANDOUT_FORMATS, { defaultText: 'all three', description: 'write only this form (card: the one-page access card)' }),

@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AttendeeIdentities } from '../../config/attendees';
 import { labEnvironments, narrowedConfig } from '../../config/environments';
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { LabConfig } from '../../config/schema';
 import { UsageError } from '../../kit/cli/cli';
 import { textTable, wrapIndented } from '../../kit/terminal/text-table';
@@ -84,7 +84,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   if (!values) return 0;
   if (values['no-kubeconfigs'] && values['refresh-kubeconfigs']) throw new UsageError('--no-kubeconfigs and --refresh-kubeconfigs contradict each other; give one of them');
   const formats: HandoutFormat[] = values.format === undefined ? [...HANDOUT_FORMATS] : [values.format];
-  const config = io.config ? io.config() : loadConfig().config;
+  const config = io.config ? io.config() : readLabConfig().config;
   const environments = labEnvironments(config);
   if (values.env !== undefined) {
     try {
