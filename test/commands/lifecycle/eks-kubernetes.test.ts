@@ -1,11 +1,10 @@
 /**
  * The minimal EKS read behind the check before the AWS Load Balancer
- * Controller is uninstalled: the token from `aws eks get-token` (a stand-in
- * `aws` first on the PATH) and the lists over HTTPS from a loopback cluster API
- * trusted through its CA only.
+ * Controller is uninstalled: the lists over HTTPS from a loopback cluster API
+ * trusted through its CA only. (Its token is the shared EKS token's, held to
+ * the AWS CLI's byte for byte in test/kit/aws/eks-token.test.ts.)
  */
-import { eksToken, httpsKubernetesLists } from '../../../lib/commands/lifecycle/eks-kubernetes';
-import { fakeTerraformOnPath } from '../../support/fake-terraform';
+import { httpsKubernetesLists } from '../../../lib/commands/lifecycle/eks-kubernetes';
 import { FIXTURE_TOKEN } from '../../support/google-api';
 import { KubernetesApi, LOOPBACK_CA, OTHER_CA, serveCrds } from '../../support/kubernetes-api';
 
@@ -13,33 +12,6 @@ let kubernetes: KubernetesApi | undefined;
 afterEach(async () => {
   await kubernetes?.close();
   kubernetes = undefined;
-});
-
-describe('eksToken', () => {
-  test('GIVEN the AWS CLI WHEN a token is asked for THEN it runs aws eks get-token for the cluster, region and role, and returns the ExecCredential’s token', async () => {
-    const fake = fakeTerraformOnPath(
-      'hoplab-aws-cli-',
-      `#!/bin/sh\necho "{\\"kind\\":\\"ExecCredential\\",\\"apiVersion\\":\\"client.authentication.k8s.io/v1beta1\\",\\"spec\\":{},\\"status\\":{\\"expirationTimestamp\\":\\"2026-12-07T06:14:00Z\\",\\"token\\":\\"k8s-aws-v1.$*\\"}}"\n`,
-      'aws',
-    );
-    try {
-      const token = await eksToken({ clusterName: 'lab-eks', region: 'eu-west-1', roleArn: 'arn:aws:iam::123456789012:role/hoplab', awsCli: `${fake.dir}/aws` });
-      expect(token).toBe('k8s-aws-v1.eks get-token --cluster-name lab-eks --region eu-west-1 --role-arn arn:aws:iam::123456789012:role/hoplab --output json');
-    } finally {
-      fake.restore();
-    }
-  });
-
-  test('GIVEN an AWS CLI that fails WHEN a token is asked for THEN the error is its last line', async () => {
-    const fake = fakeTerraformOnPath('hoplab-aws-cli-', '#!/bin/sh\necho "Unable to locate credentials. You can configure credentials by running \\"aws configure\\"." >&2\nexit 255\n', 'aws');
-    try {
-      await expect(eksToken({ clusterName: 'lab-eks', region: 'eu-west-1', awsCli: `${fake.dir}/aws` })).rejects.toThrow(
-        /eks get-token failed: Unable to locate credentials\. You can configure credentials by running "aws configure"\.$/,
-      );
-    } finally {
-      fake.restore();
-    }
-  });
 });
 
 describe('httpsKubernetesLists', () => {
