@@ -9,12 +9,10 @@ import { LoadBalancerController, READINESS_GATE_INJECT_LABEL } from '../construc
 import { NlbServiceExposure, NlbTargetType } from '../constructs/aws/nlb-service-exposure';
 import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../constructs/k8s/demo-app';
 import { GatewayApiCrds } from '../constructs/k8s/gateway-api-crds';
-import { AttendeeRbac } from '../constructs/k8s/attendee-rbac';
-import { AttendeeServiceAccount } from '../constructs/k8s/attendee-service-account';
 import { DatapathInspector } from '../constructs/k8s/datapath-inspector';
 import { awsDataplane } from '../model/datapaths';
 import { APP_NAMESPACE_POD_SECURITY, podSecurityLabels, podSecurityVersion } from '../model/pod-security';
-import { ATTENDEE_KUBERNETES_GROUP, ATTENDEE_SERVICE_ACCOUNT } from '../model/identities';
+import { ATTENDEE_KUBERNETES_GROUP } from '../model/identities';
 import { APP_NAMESPACE } from '../model/names';
 import { labTags } from '../model/tags';
 import { PLACEMENT_OUTPUT, PLACEMENT_OUTPUT_DESCRIPTION } from '../model/contract';
@@ -22,6 +20,7 @@ import { placementOutput } from '../model/slots';
 import { CILIUM_AGENT_IMAGE, kubectlImage } from '../model/versions';
 import { AwsClusterStack } from './aws-cluster-stack';
 import { Exposure, ExposureProps } from '../constructs/exposure';
+import { AttendeeAccess, addAttendeeAccess } from './attendee-access';
 import { composeExposures } from './compose-exposures';
 
 /** Namespace of the demo app and its exposures. */
@@ -60,12 +59,10 @@ export class AwsLbStack extends TerraformStack {
   /** The exposures, in the order of `config.exposures`. */
   public readonly exposures: readonly Exposure[];
   /**
-   * The attendee's RBAC: with an AWS identity, node operations (see, cordon, drain) bound to their access entry's group;
-   * without one, view, edit in the app's namespace and node operations bound to their ServiceAccount.
+   * The attendee's access: with an AWS identity, node operations (see, cordon, drain) bound to their access entry's group;
+   * without one, a ServiceAccount of theirs with view, edit in the app's namespace and node operations.
    */
-  public readonly attendeeRbac?: AttendeeRbac;
-  /** The ServiceAccount of an attendee without an AWS identity (their kubeconfig's token is minted for it by `handout`). */
-  public readonly attendeeServiceAccount?: AttendeeServiceAccount;
+  public readonly attendeeAccess?: AttendeeAccess;
   /** The read-only datapath inspector attendees read with `kubectl logs` (its own privileged namespace). */
   public readonly inspector: DatapathInspector;
 
@@ -148,16 +145,8 @@ export class AwsLbStack extends TerraformStack {
     });
 
     // View and edit come from the access entry's policies (<env>-aws-cluster); RBAC adds only what they lack: nodes, for cordon and drain.
-    if (config.attendee?.aws) {
-      this.attendeeRbac = new AttendeeRbac(this, 'attendee-rbac', { subject: { kind: 'Group', name: ATTENDEE_KUBERNETES_GROUP }, namespace: this.app.namespace, viewAndEdit: false });
-    } else if (config.attendee) {
-      // No AWS identity: a ServiceAccount of their own, bound to what an identity gets (view, edit in hoplab, node operations).
-      this.attendeeServiceAccount = new AttendeeServiceAccount(this, 'attendee-service-account', { name: ATTENDEE_SERVICE_ACCOUNT, namespace: this.app.namespace, attendee: config.attendee.name });
-      this.attendeeRbac = new AttendeeRbac(this, 'attendee-rbac', {
-        subject: { kind: 'ServiceAccount', name: this.attendeeServiceAccount.name, namespace: this.app.namespace },
-        namespace: this.app.namespace,
-      });
-    }
+    const identity = config.attendee?.aws ? { subject: { kind: 'Group', name: ATTENDEE_KUBERNETES_GROUP } as const, viewAndEdit: false } : undefined;
+    this.attendeeAccess = addAttendeeAccess(this, config.attendee, this.app.namespace, identity);
 
     if (cluster.slot) new TerraformOutput(this, PLACEMENT_OUTPUT, { value: placementOutput(cluster.slot), description: PLACEMENT_OUTPUT_DESCRIPTION });
 

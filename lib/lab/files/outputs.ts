@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPOSURE_MODES } from '../../model/modes';
-import { AWS_CLUSTER_OUTPUTS, ClientIpVia, CLUSTER_OUTPUTS, Cloud, GCP_CLUSTER_OUTPUTS, PLACEMENT_OUTPUT, PlacementOutput } from '../../model/contract';
+import { AWS_CLUSTER_OUTPUTS, ClientIpVia, CLUSTER_OUTPUTS, ClusterStackOutputs, Cloud, GCP_CLUSTER_OUTPUTS, PLACEMENT_OUTPUT, PlacementOutput } from '../../model/contract';
 import { isClientIpVia } from '../../model/exposure-facts';
 import { parseStackName } from './synth-dir';
 import { isRecord } from '../../kit/terraform/terraform-json';
@@ -35,12 +35,12 @@ export interface ExposureInfo {
   readonly external_traffic_policy: string | null;
 }
 
-/** The outputs of a `<env>-<cloud>-cluster` stack that compare shows. */
-export interface ClusterInfo {
-  readonly cluster_name: string | null;
-  readonly region: string | null;
-  readonly node_count: number | null;
-  readonly max_pods_per_node: number | null;
+/** Outputs of the contract as read back: each null where the stack has none or an odd value. */
+type AsRead<T> = { readonly [K in keyof T]: T[K] | null };
+
+/** The outputs of a `<env>-<cloud>-cluster` stack that compare shows: the contract's, as read back, and the ones read into another shape. */
+export interface ClusterInfo extends AsRead<Pick<ClusterStackOutputs, 'cluster_name' | 'region' | 'node_count' | 'max_pods_per_node'>> {
+  /** CIDR blocks Pod IPs come from; empty when the output is missing. */
   readonly pod_address_range: readonly string[];
   /** CIDR blocks of the nodes' own addresses where the cloud separates them from Pods (GKE's node subnet); empty on AWS, where nodes and Pods share the private subnets. */
   readonly node_address_range: readonly string[];
