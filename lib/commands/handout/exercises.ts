@@ -1,9 +1,9 @@
 /**
  * The handout's exercises, as a teacher edits them: plain data, no logic.
  * Each exercise has an id, a title, the lesson in one sentence, its steps
- * (what to say, the command to run, and whether only the host runs it), what
- * the reply or the cluster shows that confirms it, which commands measure it,
- * and whether the host leads it. When an exercise is handed out, and against
+ * (`step(what to say, the command to run)`, or `hostStep(…)` for one only the
+ * host runs), what the reply or the cluster shows that confirms it, which
+ * commands measure it, and whether the host leads it. When an exercise is handed out, and against
  * which exposure, is decided in handout-model.ts; the words are here.
  *
  * `{{name}}` is filled in for each attendee:
@@ -57,6 +57,12 @@ export interface ExerciseText {
   readonly hostOnly?: boolean;
 }
 
+/** A step: what to say, then the command to run. */
+const step = (say: string, command: string): ExerciseStep => ({ say, command });
+
+/** A step only the host runs (ExerciseStep.hostOnly). */
+const hostStep = (say: string, command: string): ExerciseStep => ({ say, command, hostOnly: true });
+
 const HUBBLE_FLOWS = 'hubble observe --namespace {{ns}} --follow';
 
 /**
@@ -82,14 +88,14 @@ export const SNAT: ExerciseText = {
       'A passthrough load balancer to node ports with externalTrafficPolicy Cluster lets the receiving node forward to a Pod elsewhere, and the node rewrites the source to its own address to do it (kube-proxy for every request, Cilium only when the Pod is on another node).',
   },
   steps: {
-    'nodeport-l4': [{ say: 'Ask the nodeport-l4 exposure who you are:', command: '{{curl}}' }],
+    'nodeport-l4': [step('Ask the nodeport-l4 exposure who you are:', '{{curl}}')],
     'nodeport-local': [
-      {
-        say: 'nodeport-l4 is not deployed in this lab; make nodeport-local behave like it: flip its Service to Cluster.',
-        command: `kubectl -n {{ns}} patch service {{svc}} -p '{"spec":{"externalTrafficPolicy":"Cluster"}}'`,
-      },
-      { say: 'Ask it who you are:', command: '{{curl}}' },
-      { say: 'Flip it back:', command: `kubectl -n {{ns}} patch service {{svc}} -p '{"spec":{"externalTrafficPolicy":"Local"}}'` },
+      step(
+        'nodeport-l4 is not deployed in this lab; make nodeport-local behave like it: flip its Service to Cluster.',
+        `kubectl -n {{ns}} patch service {{svc}} -p '{"spec":{"externalTrafficPolicy":"Cluster"}}'`,
+      ),
+      step('Ask it who you are:', '{{curl}}'),
+      step('Flip it back:', `kubectl -n {{ns}} patch service {{svc}} -p '{"spec":{"externalTrafficPolicy":"Local"}}'`),
     ],
   },
   observe: {
@@ -106,10 +112,10 @@ export const LOCAL_HEALTH_CHECK: ExerciseText = {
   lesson:
     "With externalTrafficPolicy Local a node answers the load balancer's health check (the Service's healthCheckNodePort) only while it runs a ready Pod, so the load balancer stops sending to the others.",
   steps: [
-    { say: 'See where the Pods run:', command: 'kubectl -n {{ns}} get pods -o wide' },
-    { say: 'Scale down to one Pod:', command: 'kubectl -n {{ns}} scale deployment {{deployment}} --replicas=1' },
-    { say: 'Send requests and look at the node names:', command: '{{curl}}' },
-    { say: "Scale back to the lab's replica count:", command: 'kubectl -n {{ns}} scale deployment {{deployment}} --replicas={{replicas}}' },
+    step('See where the Pods run:', 'kubectl -n {{ns}} get pods -o wide'),
+    step('Scale down to one Pod:', 'kubectl -n {{ns}} scale deployment {{deployment}} --replicas=1'),
+    step('Send requests and look at the node names:', '{{curl}}'),
+    step("Scale back to the lab's replica count:", 'kubectl -n {{ns}} scale deployment {{deployment}} --replicas={{replicas}}'),
   ],
   observe:
     "Every reply names the one node that has the Pod; your address stays in `client_address`. The load balancer's target health shows the other nodes unhealthy (that is the health check failing, by design), and no request fails once they are out.",
@@ -126,9 +132,9 @@ export const READINESS_GATES_EXERCISE: ExerciseText = {
   lesson:
     'When the load balancer targets Pods, a new Pod is not Ready until the load balancer has registered it and finds it healthy (a readiness gate), so a rollout never runs ahead of the load balancer.',
   steps: [
-    { say: 'Start a rollout:', command: 'kubectl -n {{ns}} rollout restart deployment {{deployment}}' },
-    { say: 'Watch the Pods: READINESS GATES shows 0/1 for a while after the container is running:', command: 'kubectl -n {{ns}} get pods -o wide -w' },
-    { say: "Read a new Pod's conditions (the gate {{gate}}):", command: `kubectl -n {{ns}} get pod <new pod> -o jsonpath='{range .status.conditions[*]}{.type}={.status}{"\\n"}{end}'` },
+    step('Start a rollout:', 'kubectl -n {{ns}} rollout restart deployment {{deployment}}'),
+    step('Watch the Pods: READINESS GATES shows 0/1 for a while after the container is running:', 'kubectl -n {{ns}} get pods -o wide -w'),
+    step("Read a new Pod's conditions (the gate {{gate}}):", `kubectl -n {{ns}} get pod <new pod> -o jsonpath='{range .status.conditions[*]}{.type}={.status}{"\\n"}{end}'`),
   ],
   observe: "The gate's condition is False, then True once the target is healthy; only then does the old Pod go. Requests keep succeeding through the whole rollout.",
   measure: ['watch'],
@@ -139,10 +145,7 @@ export const EXTRA_HOP: ExerciseText = {
   id: 'extra-hop',
   title: 'The extra hop of NodePort paths (native against nodeport)',
   lesson: 'Targeting node ports adds a hop: the load balancer sends to any node, and kube-proxy (or eBPF) sends on to a Pod, often on another node. Targeting Pods skips it.',
-  steps: [
-    { say: 'Ask the native exposure a few times:', command: '{{native-curl}}' },
-    { say: 'Then the nodeport exposure:', command: '{{curl}}' },
-  ],
+  steps: [step('Ask the native exposure a few times:', '{{native-curl}}'), step('Then the nodeport exposure:', '{{curl}}')],
   observe: "Both spread over the Pods; compare shows the nodeport path's replies often come from a Pod on another node than the one the load balancer chose, and a slightly higher p50.",
   measure: ['compare', 'watch'],
 };
@@ -157,10 +160,10 @@ export const DRAIN: ExerciseText = {
   title: 'Drain a node while traffic flows',
   lesson: "Draining evicts the node's Pods through the Eviction API (respecting the PodDisruptionBudget) after cordoning it; what the clients see depends on how fast each load balancer notices.",
   steps: [
-    { say: 'Pick a node that runs a Pod:', command: 'kubectl -n {{ns}} get pods -o wide' },
-    { say: 'Drain it (your role allows cordon and drain on your own cluster):', command: 'kubectl drain <node> --ignore-daemonsets --delete-emptydir-data' },
-    { say: 'See where the evicted Pod went:', command: 'kubectl -n {{ns}} get pods -o wide' },
-    { say: 'Put the node back:', command: 'kubectl uncordon <node>' },
+    step('Pick a node that runs a Pod:', 'kubectl -n {{ns}} get pods -o wide'),
+    step('Drain it (your role allows cordon and drain on your own cluster):', 'kubectl drain <node> --ignore-daemonsets --delete-emptydir-data'),
+    step('See where the evicted Pod went:', 'kubectl -n {{ns}} get pods -o wide'),
+    step('Put the node back:', 'kubectl uncordon <node>'),
   ],
   observe:
     "The evicted Pod starts on another node, in another zone if the drained node was its zone's only one: the app's zone spread leaves out nodes that are cordoned (it honours their taint), so the Pod does not wait Pending for the drained node. The exposures that target Pods keep answering; a NodePort exposure may show errors until the load balancer marks the drained node out. Uncordoning does not move the Pod back.",
@@ -189,13 +192,13 @@ export const DATAPATH: ExerciseText = {
   title: 'The datapath in {{cloud}}: {{dataplane}} ({{mode}})',
   lesson: 'What the datapath does to this path: {{effect}}.',
   steps: [
-    { say: 'See which nodes run a Pod:', command: 'kubectl -n {{ns}} get pods -o wide' },
-    { say: 'Send a few requests, so the nodes have connections to show:', command: '{{curl}}' },
-    {
-      say: "Read the datapath inspector: a read-only DaemonSet the host's stack runs on every node prints there, every {{inspector-interval}} seconds, what the node's datapath does with the {{ns}} Services. A dump holds {{inspector-sections}}. The latest dump of every node, each line prefixed with its Pod:",
-      command: '{{inspector}}',
-    },
-    { say: 'Or the latest dump of one node (a name from kubectl get nodes):', command: '{{inspector-node}}' },
+    step('See which nodes run a Pod:', 'kubectl -n {{ns}} get pods -o wide'),
+    step('Send a few requests, so the nodes have connections to show:', '{{curl}}'),
+    step(
+      "Read the datapath inspector: a read-only DaemonSet the host's stack runs on every node prints there, every {{inspector-interval}} seconds, what the node's datapath does with the {{ns}} Services. A dump holds {{inspector-sections}}. The latest dump of every node, each line prefixed with its Pod:",
+      '{{inspector}}',
+    ),
+    step('Or the latest dump of one node (a name from kubectl get nodes):', '{{inspector-node}}'),
   ],
   observe: {
     'kube-proxy-iptables':
@@ -226,18 +229,17 @@ export const HUBBLE: ExerciseText = {
     'Hubble shows each connection as the eBPF datapath handled it: which node it entered, the translation of the Service address to a Pod, and where it was forwarded or dropped, so the path is seen from inside, not only from the client.',
   steps: {
     aws: [
-      { say: 'The host forwards Hubble Relay (in kube-system, where you have no port-forward) to localhost:4245, with the cilium CLI:', command: 'cilium hubble port-forward &', hostOnly: true },
-      { say: 'Then follows the flows of namespace {{ns}} (add --verdict DROPPED, --pod {{ns}}/<pod> or --all):', command: HUBBLE_FLOWS, hostOnly: true },
-      { say: 'Or opens the Hubble UI on http://localhost:12000:', command: 'kubectl -n kube-system port-forward svc/hubble-ui 12000:80', hostOnly: true },
-      { say: 'Meanwhile, send requests through the exposure:', command: '{{curl}}' },
+      hostStep('The host forwards Hubble Relay (in kube-system, where you have no port-forward) to localhost:4245, with the cilium CLI:', 'cilium hubble port-forward &'),
+      hostStep('Then follows the flows of namespace {{ns}} (add --verdict DROPPED, --pod {{ns}}/<pod> or --all):', HUBBLE_FLOWS),
+      hostStep('Or opens the Hubble UI on http://localhost:12000:', 'kubectl -n kube-system port-forward svc/hubble-ui 12000:80'),
+      step('Meanwhile, send requests through the exposure:', '{{curl}}'),
     ],
     gcp: [
-      {
-        say: 'The host follows the flows of namespace {{ns}} with the hubble CLI inside the managed relay (namespace gke-managed-dpv2-observability, where you have no exec):',
-        command: `kubectl -n gke-managed-dpv2-observability exec -it deployment/hubble-relay -c hubble-cli -- ${HUBBLE_FLOWS}`,
-        hostOnly: true,
-      },
-      { say: 'Meanwhile, send requests through the exposure:', command: '{{curl}}' },
+      hostStep(
+        'The host follows the flows of namespace {{ns}} with the hubble CLI inside the managed relay (namespace gke-managed-dpv2-observability, where you have no exec):',
+        `kubectl -n gke-managed-dpv2-observability exec -it deployment/hubble-relay -c hubble-cli -- ${HUBBLE_FLOWS}`,
+      ),
+      step('Meanwhile, send requests through the exposure:', '{{curl}}'),
     ],
   },
   observe:

@@ -66,6 +66,11 @@ export function awsClientConfig(target: AwsTarget): AwsClientConfig {
   return target.roleArn ? { ...base, credentials: assumedRole(target.roleArn, base) } : base;
 }
 
+/** The credentials of `target.roleArn`, assumed as {@link awsClientConfig} assumes it (once per role and endpoint while they last), for what signs without a client (the EKS token). */
+export function assumedRoleCredentials(target: AwsTarget & { readonly roleArn: string }): () => Promise<AwsCredentials> {
+  return awsClientConfig(target).credentials as () => Promise<AwsCredentials>;
+}
+
 /** Assumed roles' credentials, by endpoint and role: one AssumeRole per role for every client and region. */
 const assumed = new Map<string, () => Promise<AwsCredentials>>();
 

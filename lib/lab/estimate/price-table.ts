@@ -60,6 +60,20 @@ export interface GcpRegionPrices {
   readonly forwardingRuleHour?: number;
 }
 
+/** The Compute Engine machine types priced per region, in the order {@link gce} takes their prices. */
+const GCE_MACHINE_TYPES = ['e2-medium', 'e2-standard-2', 'e2-standard-4', 'n2-standard-2', 'n2-standard-4'] as const;
+
+/** A price for each of a list of names, in its order. */
+type PriceOfEach<Names extends readonly string[]> = { readonly [I in keyof Names]: number };
+
+/**
+ * A GCP region's Compute Engine prices ({@link PRICE_SOURCES}.gce): per VM-hour of each machine
+ * type in the order of {@link GCE_MACHINE_TYPES}, and pd-balanced per GB-month.
+ */
+function gce(perVmHour: PriceOfEach<typeof GCE_MACHINE_TYPES>, pdBalancedGbMonth: number): GcpRegionPrices {
+  return { machineHour: Object.fromEntries(GCE_MACHINE_TYPES.map((type, i) => [type, perVmHour[i]])), pdBalancedGbMonth };
+}
+
 const US_EAST_1_INSTANCES = {
   't3.small': 0.0208,
   't3.medium': 0.0416,
@@ -87,129 +101,48 @@ export const PRICE_TABLE = {
   },
   gcp: {
     everyRegion: { gkeClusterHour: 0.1 },
+    // Per region: gce([e2-medium, e2-standard-2, e2-standard-4, n2-standard-2, n2-standard-4 per VM-hour], pd-balanced per GB-month).
     regions: {
       'us-central1': {
-        machineHour: { 'e2-medium': 0.03350571, 'e2-standard-2': 0.06701142, 'e2-standard-4': 0.13402284, 'n2-standard-2': 0.097118, 'n2-standard-4': 0.194236 },
-        pdBalancedGbMonth: 0.1,
+        ...gce([0.03350571, 0.06701142, 0.13402284, 0.097118, 0.194236], 0.1),
         // Recorded 2025-06 (PRICE_SOURCES.gcpRecorded2025): the Cyclenerd data has no per-VM Cloud NAT or forwarding-rule prices.
         natPerVmHour: 0.0014,
         forwardingRuleHour: 0.025,
       },
-      'us-east1': { machineHour: { 'e2-medium': 0.03350571, 'e2-standard-2': 0.06701142, 'e2-standard-4': 0.13402284, 'n2-standard-2': 0.097118, 'n2-standard-4': 0.194236 }, pdBalancedGbMonth: 0.1 },
-      'us-east4': { machineHour: { 'e2-medium': 0.03773541, 'e2-standard-2': 0.07547082, 'e2-standard-4': 0.15094164, 'n2-standard-2': 0.109378, 'n2-standard-4': 0.218756 }, pdBalancedGbMonth: 0.11 },
-      'us-east5': { machineHour: { 'e2-medium': 0.03350571, 'e2-standard-2': 0.06701142, 'e2-standard-4': 0.13402284, 'n2-standard-2': 0.097118, 'n2-standard-4': 0.194236 }, pdBalancedGbMonth: 0.1 },
-      'us-south1': {
-        machineHour: { 'e2-medium': 0.03953674, 'e2-standard-2': 0.07907348, 'e2-standard-4': 0.15814696, 'n2-standard-2': 0.11459924, 'n2-standard-4': 0.22919848 },
-        pdBalancedGbMonth: 0.12,
-      },
-      'us-west1': { machineHour: { 'e2-medium': 0.03350571, 'e2-standard-2': 0.06701142, 'e2-standard-4': 0.13402284, 'n2-standard-2': 0.097118, 'n2-standard-4': 0.194236 }, pdBalancedGbMonth: 0.1 },
-      'us-west2': { machineHour: { 'e2-medium': 0.04024494, 'e2-standard-2': 0.08048988, 'e2-standard-4': 0.16097976, 'n2-standard-2': 0.116652, 'n2-standard-4': 0.233304 }, pdBalancedGbMonth: 0.12 },
-      'us-west3': { machineHour: { 'e2-medium': 0.04024494, 'e2-standard-2': 0.08048988, 'e2-standard-4': 0.16097976, 'n2-standard-2': 0.116652, 'n2-standard-4': 0.233304 }, pdBalancedGbMonth: 0.12 },
-      'us-west4': { machineHour: { 'e2-medium': 0.03773541, 'e2-standard-2': 0.07547082, 'e2-standard-4': 0.15094164, 'n2-standard-2': 0.109374, 'n2-standard-4': 0.218748 }, pdBalancedGbMonth: 0.11 },
-      'northamerica-northeast1': {
-        machineHour: { 'e2-medium': 0.03688602, 'e2-standard-2': 0.07377204, 'e2-standard-4': 0.14754408, 'n2-standard-2': 0.106916, 'n2-standard-4': 0.213832 },
-        pdBalancedGbMonth: 0.11,
-      },
-      'northamerica-northeast2': {
-        machineHour: { 'e2-medium': 0.03688602, 'e2-standard-2': 0.07377204, 'e2-standard-4': 0.14754408, 'n2-standard-2': 0.106916, 'n2-standard-4': 0.213832 },
-        pdBalancedGbMonth: 0.11,
-      },
-      'southamerica-east1': {
-        machineHour: { 'e2-medium': 0.0531852, 'e2-standard-2': 0.1063704, 'e2-standard-4': 0.2127408, 'n2-standard-2': 0.15416, 'n2-standard-4': 0.30832 },
-        pdBalancedGbMonth: 0.15,
-      },
-      'europe-west1': {
-        machineHour: { 'e2-medium': 0.03685773, 'e2-standard-2': 0.07371546, 'e2-standard-4': 0.14743092, 'n2-standard-2': 0.106834, 'n2-standard-4': 0.213668 },
-        pdBalancedGbMonth: 0.1,
-      },
-      'europe-west2': {
-        machineHour: { 'e2-medium': 0.04316778, 'e2-standard-2': 0.08633556, 'e2-standard-4': 0.17267112, 'n2-standard-2': 0.125124, 'n2-standard-4': 0.250248 },
-        pdBalancedGbMonth: 0.12,
-      },
-      'europe-west3': {
-        machineHour: { 'e2-medium': 0.04316778, 'e2-standard-2': 0.08633556, 'e2-standard-4': 0.17267112, 'n2-standard-2': 0.125124, 'n2-standard-4': 0.250248 },
-        pdBalancedGbMonth: 0.12,
-      },
-      'europe-west4': {
-        machineHour: { 'e2-medium': 0.03688602, 'e2-standard-2': 0.07377204, 'e2-standard-4': 0.14754408, 'n2-standard-2': 0.106916, 'n2-standard-4': 0.213832 },
-        pdBalancedGbMonth: 0.11,
-      },
-      'europe-west6': {
-        machineHour: { 'e2-medium': 0.04389133, 'e2-standard-2': 0.08778266, 'e2-standard-4': 0.17556532, 'n2-standard-2': 0.127226, 'n2-standard-4': 0.254452 },
-        pdBalancedGbMonth: 0.13,
-      },
-      'europe-west8': {
-        machineHour: { 'e2-medium': 0.038866, 'e2-standard-2': 0.077732, 'e2-standard-4': 0.155464, 'n2-standard-2': 0.11265688, 'n2-standard-4': 0.22531376 },
-        pdBalancedGbMonth: 0.116,
-      },
-      'europe-west9': {
-        machineHour: { 'e2-medium': 0.038866, 'e2-standard-2': 0.077732, 'e2-standard-4': 0.155464, 'n2-standard-2': 0.11265688, 'n2-standard-4': 0.22531376 },
-        pdBalancedGbMonth: 0.116,
-      },
-      'europe-west10': {
-        machineHour: { 'e2-medium': 0.04316911, 'e2-standard-2': 0.08633822, 'e2-standard-4': 0.17267644, 'n2-standard-2': 0.12512788, 'n2-standard-4': 0.25025576 },
-        pdBalancedGbMonth: 0.154,
-      },
-      'europe-west12': {
-        machineHour: { 'e2-medium': 0.043222366, 'e2-standard-2': 0.086444732, 'e2-standard-4': 0.172889464, 'n2-standard-2': 0.12528222, 'n2-standard-4': 0.25056444 },
-        pdBalancedGbMonth: 0.12,
-      },
-      'europe-north1': {
-        machineHour: { 'e2-medium': 0.03688878, 'e2-standard-2': 0.07377756, 'e2-standard-4': 0.14755512, 'n2-standard-2': 0.106924, 'n2-standard-4': 0.213848 },
-        pdBalancedGbMonth: 0.11,
-      },
-      'europe-central2': {
-        machineHour: { 'e2-medium': 0.04054188, 'e2-standard-2': 0.08108376, 'e2-standard-4': 0.16216752, 'n2-standard-2': 0.117516, 'n2-standard-4': 0.235032 },
-        pdBalancedGbMonth: 0.13,
-      },
-      'europe-southwest1': {
-        machineHour: { 'e2-medium': 0.039538, 'e2-standard-2': 0.079076, 'e2-standard-4': 0.158152, 'n2-standard-2': 0.11459924, 'n2-standard-4': 0.22919848 },
-        pdBalancedGbMonth: 0.12,
-      },
-      'asia-east1': {
-        machineHour: { 'e2-medium': 0.03879594, 'e2-standard-2': 0.07759188, 'e2-standard-4': 0.15518376, 'n2-standard-2': 0.112452, 'n2-standard-4': 0.224904 },
-        pdBalancedGbMonth: 0.1,
-      },
-      'asia-east2': {
-        machineHour: { 'e2-medium': 0.04688067, 'e2-standard-2': 0.09376134, 'e2-standard-4': 0.18752268, 'n2-standard-2': 0.135886, 'n2-standard-4': 0.271772 },
-        pdBalancedGbMonth: 0.11,
-      },
-      'asia-northeast1': {
-        machineHour: { 'e2-medium': 0.04298286, 'e2-standard-2': 0.08596572, 'e2-standard-4': 0.17193144, 'n2-standard-2': 0.124588, 'n2-standard-4': 0.249176 },
-        pdBalancedGbMonth: 0.13,
-      },
-      'asia-northeast2': {
-        machineHour: { 'e2-medium': 0.04298286, 'e2-standard-2': 0.08596572, 'e2-standard-4': 0.17193144, 'n2-standard-2': 0.124718, 'n2-standard-4': 0.249436 },
-        pdBalancedGbMonth: 0.13,
-      },
-      'asia-northeast3': {
-        machineHour: { 'e2-medium': 0.04298286, 'e2-standard-2': 0.08596572, 'e2-standard-4': 0.17193144, 'n2-standard-2': 0.124718, 'n2-standard-4': 0.249436 },
-        pdBalancedGbMonth: 0.13,
-      },
-      'asia-south1': {
-        machineHour: { 'e2-medium': 0.04024218, 'e2-standard-2': 0.08048436, 'e2-standard-4': 0.16096872, 'n2-standard-2': 0.116644, 'n2-standard-4': 0.233288 },
-        pdBalancedGbMonth: 0.12,
-      },
-      'asia-south2': {
-        machineHour: { 'e2-medium': 0.04024218, 'e2-standard-2': 0.08048436, 'e2-standard-4': 0.16096872, 'n2-standard-2': 0.116644, 'n2-standard-4': 0.233288 },
-        pdBalancedGbMonth: 0.12,
-      },
-      'asia-southeast1': {
-        machineHour: { 'e2-medium': 0.04133307, 'e2-standard-2': 0.08266614, 'e2-standard-4': 0.16533228, 'n2-standard-2': 0.119806, 'n2-standard-4': 0.239612 },
-        pdBalancedGbMonth: 0.11,
-      },
-      'asia-southeast2': {
-        machineHour: { 'e2-medium': 0.045053043, 'e2-standard-2': 0.090106086, 'e2-standard-4': 0.180212172, 'n2-standard-2': 0.13058854, 'n2-standard-4': 0.26117708 },
-        pdBalancedGbMonth: 0.13,
-      },
-      'australia-southeast1': {
-        machineHour: { 'e2-medium': 0.047541, 'e2-standard-2': 0.095082, 'e2-standard-4': 0.190164, 'n2-standard-2': 0.1378, 'n2-standard-4': 0.2756 },
-        pdBalancedGbMonth: 0.135,
-      },
-      'australia-southeast2': {
-        machineHour: { 'e2-medium': 0.040408, 'e2-standard-2': 0.080816, 'e2-standard-4': 0.161632, 'n2-standard-2': 0.117128, 'n2-standard-4': 0.234256 },
-        pdBalancedGbMonth: 0.135,
-      },
+      'us-east1': gce([0.03350571, 0.06701142, 0.13402284, 0.097118, 0.194236], 0.1),
+      'us-east4': gce([0.03773541, 0.07547082, 0.15094164, 0.109378, 0.218756], 0.11),
+      'us-east5': gce([0.03350571, 0.06701142, 0.13402284, 0.097118, 0.194236], 0.1),
+      'us-south1': gce([0.03953674, 0.07907348, 0.15814696, 0.11459924, 0.22919848], 0.12),
+      'us-west1': gce([0.03350571, 0.06701142, 0.13402284, 0.097118, 0.194236], 0.1),
+      'us-west2': gce([0.04024494, 0.08048988, 0.16097976, 0.116652, 0.233304], 0.12),
+      'us-west3': gce([0.04024494, 0.08048988, 0.16097976, 0.116652, 0.233304], 0.12),
+      'us-west4': gce([0.03773541, 0.07547082, 0.15094164, 0.109374, 0.218748], 0.11),
+      'northamerica-northeast1': gce([0.03688602, 0.07377204, 0.14754408, 0.106916, 0.213832], 0.11),
+      'northamerica-northeast2': gce([0.03688602, 0.07377204, 0.14754408, 0.106916, 0.213832], 0.11),
+      'southamerica-east1': gce([0.0531852, 0.1063704, 0.2127408, 0.15416, 0.30832], 0.15),
+      'europe-west1': gce([0.03685773, 0.07371546, 0.14743092, 0.106834, 0.213668], 0.1),
+      'europe-west2': gce([0.04316778, 0.08633556, 0.17267112, 0.125124, 0.250248], 0.12),
+      'europe-west3': gce([0.04316778, 0.08633556, 0.17267112, 0.125124, 0.250248], 0.12),
+      'europe-west4': gce([0.03688602, 0.07377204, 0.14754408, 0.106916, 0.213832], 0.11),
+      'europe-west6': gce([0.04389133, 0.08778266, 0.17556532, 0.127226, 0.254452], 0.13),
+      'europe-west8': gce([0.038866, 0.077732, 0.155464, 0.11265688, 0.22531376], 0.116),
+      'europe-west9': gce([0.038866, 0.077732, 0.155464, 0.11265688, 0.22531376], 0.116),
+      'europe-west10': gce([0.04316911, 0.08633822, 0.17267644, 0.12512788, 0.25025576], 0.154),
+      'europe-west12': gce([0.043222366, 0.086444732, 0.172889464, 0.12528222, 0.25056444], 0.12),
+      'europe-north1': gce([0.03688878, 0.07377756, 0.14755512, 0.106924, 0.213848], 0.11),
+      'europe-central2': gce([0.04054188, 0.08108376, 0.16216752, 0.117516, 0.235032], 0.13),
+      'europe-southwest1': gce([0.039538, 0.079076, 0.158152, 0.11459924, 0.22919848], 0.12),
+      'asia-east1': gce([0.03879594, 0.07759188, 0.15518376, 0.112452, 0.224904], 0.1),
+      'asia-east2': gce([0.04688067, 0.09376134, 0.18752268, 0.135886, 0.271772], 0.11),
+      'asia-northeast1': gce([0.04298286, 0.08596572, 0.17193144, 0.124588, 0.249176], 0.13),
+      'asia-northeast2': gce([0.04298286, 0.08596572, 0.17193144, 0.124718, 0.249436], 0.13),
+      'asia-northeast3': gce([0.04298286, 0.08596572, 0.17193144, 0.124718, 0.249436], 0.13),
+      'asia-south1': gce([0.04024218, 0.08048436, 0.16096872, 0.116644, 0.233288], 0.12),
+      'asia-south2': gce([0.04024218, 0.08048436, 0.16096872, 0.116644, 0.233288], 0.12),
+      'asia-southeast1': gce([0.04133307, 0.08266614, 0.16533228, 0.119806, 0.239612], 0.11),
+      'asia-southeast2': gce([0.045053043, 0.090106086, 0.180212172, 0.13058854, 0.26117708], 0.13),
+      'australia-southeast1': gce([0.047541, 0.095082, 0.190164, 0.1378, 0.2756], 0.135),
+      'australia-southeast2': gce([0.040408, 0.080816, 0.161632, 0.117128, 0.234256], 0.135),
     } as Readonly<Record<string, GcpRegionPrices>>,
   },
 } as const;
