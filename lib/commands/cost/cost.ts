@@ -30,7 +30,8 @@ export async function cost(argv: readonly string[]): Promise<number> {
   const chosen = resolveParallelism(p ?? config.deploy.parallelism, kinds);
   const estimate = estimateCost(config, { envs, kinds });
   const time = {
-    deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards }),
+    // Deploy's canary, as deploy picks it: the first environment, verified before the others (not with shards).
+    deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards, canary: envs[0] }),
     teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards }),
   };
   // Where each environment goes, when the config places them (one environment synthesized on its own gives the figures).
