@@ -33,7 +33,7 @@ export function fakeTerraformOnPath(prefix: string, script = CLEAN_TERRAFORM): {
  * `<stack> <subcommand>` (the stack is the folder it runs in) to `$HOPLAB_TF_LOG`. `apply` writes
  * the stack's local state file (`$HOPLAB_TF_STATE/terraform.<stack>.tfstate`, where a local backend
  * keeps it, with one resource) and says what it added, or, when the file is there, "No changes."
- * as Terraform 1.11 does; `destroy` empties it. A `<stack> <subcommand>` line in `$HOPLAB_TF_FAIL`
+ * as Terraform 1.11 does; `destroy` empties it, or says "No changes." when it is empty. A `<stack> <subcommand>` line in `$HOPLAB_TF_FAIL`
  * makes that call fail; a stack named in `$HOPLAB_TF_DRIFT` plans a change (`plan
  * -detailed-exitcode` exits 2; `show -json` names one resource). `output -json` prints
  * `$HOPLAB_TF_OUTPUTS/<stack>.json`, else `{}`.
@@ -57,8 +57,12 @@ case "$1" in
       echo "Apply complete! Resources: 1 added, 0 changed, 0 destroyed."
     fi ;;
   destroy)
-    echo '{"version":4,"resources":[]}' > "$state"
-    echo "Destroy complete! Resources: 1 destroyed." ;;
+    if grep -q aws_vpc "$state" 2>/dev/null; then
+      echo '{"version":4,"resources":[]}' > "$state"
+      echo "Destroy complete! Resources: 1 destroyed."
+    else
+      printf 'No changes. No objects need to be destroyed.\n\nDestroy complete! Resources: 0 destroyed.\n'
+    fi ;;
   plan)
     if [ -f "$HOPLAB_TF_DRIFT" ] && grep -qx "$stack" "$HOPLAB_TF_DRIFT"; then
       echo "Plan: 0 to add, 1 to change, 0 to destroy."

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
 import { deploy } from '../../../lib/commands/lifecycle/deploy';
+import { runLifecycle } from '../../../lib/commands/lifecycle/lifecycle';
 import { chooseCanary } from '../../../lib/commands/lifecycle/canary';
 import { estimateCost } from '../../../lib/lab/estimate/cost-estimate';
 import { WallClock } from '../../../lib/kit/cli/wall-clock';
@@ -205,5 +206,38 @@ describe('chooseCanary', () => {
     ['--no-canary with one environment', ['ann'], { noCanary: true }, {}],
   ])('GIVEN %s THEN %j', (_name, envs, options, expected) => {
     expect(chooseCanary(envs, { noCanary: false, ...options })).toEqual(expected);
+  });
+});
+
+describe('a teardown run again', () => {
+  const saved = { env: { ...process.env } };
+  let dir: string;
+  let restorePath: () => void;
+  afterEach(() => {
+    restorePath();
+    for (const name of Object.keys(process.env)) if (!(name in saved.env)) delete process.env[name];
+    Object.assign(process.env, saved.env);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('GIVEN a stack destroyed by an earlier teardown WHEN destroyed again THEN its line says there was nothing to destroy', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hoplab-destroy-again-'));
+    restorePath = fakeTerraformOnPath('hoplab-destroy-tf-', LOGGING_TERRAFORM).restore;
+    // Emulator mode (its state in .hoplab/emulator), at an address nothing answers: the leftover check cannot run, said.
+    const stateDir = join(dir, '.hoplab', 'emulator');
+    mkdirSync(stateDir, { recursive: true });
+    Object.assign(process.env, { HOPLAB_TF_LOG: join(dir, 'calls.log'), HOPLAB_TF_STATE: stateDir });
+    writeFileSync(join(stateDir, 'terraform.lab-aws-cluster.tfstate'), '{"version":4,"resources":[{"type":"aws_vpc","name":"vpc"}]}');
+    const destroy = async () => {
+      const lines: string[] = [];
+      const result = await runLifecycle('destroy', { config: validConfig({}, 'test'), kinds: ['aws-cluster'], cwd: dir, awsEndpoint: 'http://127.0.0.1:9', write: (l) => lines.push(l) });
+      return { lines, result };
+    };
+    const first = await destroy();
+    expect(first.lines).toContainEqual(expect.stringMatching(/^ {2}done {3}lab-aws-cluster in \d+\.\d s$/));
+    expect(first.result.unchanged).toEqual([]);
+    const again = await destroy();
+    expect(again.lines).toContainEqual(expect.stringMatching(/^ {2}done {3}lab-aws-cluster in \d+\.\d s \(nothing to destroy, already gone\)$/));
+    expect(again.result.unchanged).toEqual(['lab-aws-cluster']);
   });
 });
