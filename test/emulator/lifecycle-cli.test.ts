@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Emulator } from '../../lib/commands/local/moto';
-import { runCommand, sharedEmulator } from './harness';
+import { expiryAhead, runCommand, sharedEmulator } from './harness';
 
 describe('deploy and teardown command lines against the AWS emulator', () => {
   let moto: Emulator;
@@ -17,7 +17,7 @@ describe('deploy and teardown command lines against the AWS emulator', () => {
   beforeAll(async () => {
     moto = await sharedEmulator();
     cwd = mkdtempSync(join(tmpdir(), 'hoplab-lifecycle-cli-'));
-    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['ws1'], workshop: { name: 'itest', expiresAt: '2026-12-01T18:00:00Z' } }));
+    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['ws1'], workshop: { name: 'itest', expiresAt: expiryAhead() } }));
     // Something "deployed" (a resource in the emulator's local state), so teardown gets as far as its question.
     mkdirSync(join(cwd, '.hoplab', 'emulator'), { recursive: true });
     writeFileSync(join(cwd, '.hoplab', 'emulator', 'terraform.ws1-aws-cluster.tfstate'), JSON.stringify({ version: 4, resources: [{ type: 'aws_vpc', name: 'vpc' }] }));
