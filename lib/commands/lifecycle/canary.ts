@@ -53,7 +53,7 @@ export interface CanaryRun {
   readonly write: (line: string) => void;
   /** The verdict lines of a stop (stderr). */
   readonly error: (line: string) => void;
-  /** Ctrl-C: stop after the canary's apply, before its verify. */
+  /** Ctrl-C: stop after the canary's apply or verify, before the others. */
   readonly signal?: AbortSignal;
 }
 
@@ -84,6 +84,10 @@ export async function runCanary(run: CanaryRun): Promise<number | undefined> {
   run.write(`canary: ${env} applied; verify ${env} before the others`);
   const report = await run.verify(env);
   const where = `report: ${report.files.markdown}`;
+  if (run.signal?.aborted) {
+    stop(`interrupted during verify of ${env} (${where})`, `costs about ${run.costPerHour}`);
+    return 130;
+  }
   if (report.verdict === 'failed') {
     for (const line of renderVerify(report, 'table').trimEnd().split('\n')) run.write(line);
     stop(`verify of ${env} FAILED (${where})`, `costs about ${run.costPerHour}`);

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
 import { deploy } from '../../../lib/commands/lifecycle/deploy';
 import { runLifecycle } from '../../../lib/commands/lifecycle/lifecycle';
-import { chooseCanary } from '../../../lib/commands/lifecycle/canary';
+import { chooseCanary, runCanary } from '../../../lib/commands/lifecycle/canary';
+import { runVerify } from '../../../lib/commands/verify/verify';
 import { estimateCost } from '../../../lib/lab/estimate/cost-estimate';
 import { WallClock } from '../../../lib/kit/cli/wall-clock';
 import { fakeTerraformOnPath, LOGGING_TERRAFORM } from '../../support/fake-terraform';
@@ -169,6 +170,41 @@ describe("deploy's canary, and a deploy run again", () => {
     expect(out.at(-1)).toBe('hoplab deploy: every stack applied (3 stacks already applied: no changes); see the outputs with npm run compare');
     // Every stack was planned again (apply plans first); only ann's verify came between the canary and the others.
     expect(calls().filter((c) => c.endsWith(' apply'))).toHaveLength(8);
+  });
+
+  test("GIVEN the canary's exposure outside what this machine may reach WHEN deployed THEN its verify is INCOMPLETE, said, and the other environment goes ahead", async () => {
+    // app.allowedSourceCidrs narrowed, this machine (--my-ip) outside it, the exposure's address not loopback: left out, not waited for.
+    writeFileSync(join(dir, 'hoplab.config.json'), JSON.stringify({ ...CONFIG, app: { allowedSourceCidrs: ['203.0.113.0/24'] } }));
+    const value = { mode: 'nodeport-local', cloud: 'aws', url: 'http://198.51.100.80/', lb_kind: 'nlb', target_type: 'instance', expected_hops: 1, source_nat: false, client_ip_via: 'tcp-source' };
+    writeFileSync(join(dir, 'outputs', 'ann-aws-lb.json'), JSON.stringify({ exposure_nodeport_local: { value } }));
+    expect(await deploy(['--yes', '--skip-preflight', '--my-ip', '192.0.2.9'], CLOCK)).toBe(0);
+    expect(out).toContainEqual(
+      expect.stringMatching(/^canary: verify of ann INCOMPLETE: nothing that ran failed, but 2 checks could not run \(report: .*\.md\); going on with the other environment \(bob\)$/),
+    );
+    expect(calls().filter((c) => c === 'bob-aws-lb apply')).toHaveLength(1);
+  });
+
+  test("GIVEN Ctrl-C during the canary's verify WHEN it ends THEN the others are not started, and the exit is 130", async () => {
+    const config = validConfig(CONFIG, 'test');
+    const abort = new AbortController();
+    const errors: string[] = [];
+    const code = await runCanary({
+      env: 'ann',
+      others: ['bob'],
+      apply: (envs) => runLifecycle('deploy', { config, envs: [...envs], write: () => undefined, signal: abort.signal, now: NOW }),
+      // The real verify; Ctrl-C comes while it runs.
+      verify: async (env) => {
+        abort.abort();
+        return runVerify({ config, envs: [env], waitMs: 0, probe: { count: 1, concurrency: 1, timeoutMs: 1000, myIp: '127.0.0.1' }, progress: () => undefined });
+      },
+      costPerHour: '$0.66/h',
+      write: () => undefined,
+      error: (line) => errors.push(line),
+      signal: abort.signal,
+    });
+    expect(code).toBe(130);
+    expect(errors[0]).toMatch(/^hoplab deploy: stopped after the canary: interrupted during verify of ann \(report: .*\.md\); the other environment \(bob\) was not started\.$/);
+    expect(calls().filter((c) => c.startsWith('bob-'))).toEqual([]);
   });
 
   test('GIVEN --no-canary WHEN deployed THEN it says so loudly, nothing is verified, and every environment applies in one run', async () => {
