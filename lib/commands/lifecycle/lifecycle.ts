@@ -64,7 +64,8 @@ export interface LifecycleResult {
 /**
  * Refuses a request that would go wrong, before anything runs, naming every reason at once (see
  * {@link requestProblems}): a placeholder project, world-open API endpoints (deploy), stacks the
- * emulator cannot run, a cluster destroyed without its lb stack (teardown), shards on local state.
+ * emulator cannot run, a cluster destroyed without its lb stack (teardown), shards on local state,
+ * a workshop.expiresAt before `now` (deploy).
  */
 export function checkLifecycleRequest(direction: Direction, kinds: readonly StackKind[], awsEndpoint?: string, config?: LabConfig, shard?: Shard, now?: Date): void {
   if (!config) return;

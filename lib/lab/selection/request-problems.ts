@@ -1,9 +1,9 @@
 /**
  * Every reason `deploy` or `teardown` refuses a request before anything runs, found at once: a
  * placeholder project, world-open API endpoints, stacks the emulator cannot run, a cluster
- * destroyed without its lb stack, shards on local state, a workshop whose expiry has passed (deploy). `preflight` reports the same as
- * failing findings, and deploy's refusal lists them all, so fixing one never leads to the next
- * refusal.
+ * destroyed without its lb stack, shards on local state, a workshop whose expiry has passed
+ * (deploy). `preflight` reports the same as failing findings, and deploy's refusal lists them all,
+ * so fixing one never leads to the next refusal.
  */
 import { DEFAULT_GCP_PROJECT, LabConfig } from '../../config/schema';
 import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
