@@ -15,7 +15,7 @@ const COMMANDS = {
   explain: ['explain', "each exposure's path, hops, client IP, health check and Pod capacity"],
   compare: ['compare', 'deployed environments side by side; --probe measures them, all exposures at once'],
   watch: ['watch', 'live view of the traffic per exposure while attendees change things'],
-  handout: ['handout', 'a Markdown file and a self-contained HTML page per attendee, and an index'],
+  handout: ['handout', 'Markdown, a self-contained page and an access card per attendee; an index'],
   cost: ['cost', 'estimated cost and wall time of deploy and teardown'],
   preflight: ['preflight', 'everything that blocks a deploy, before any spend'],
   deploy: ['deploy', 'preflight, estimate, confirmation, then every stack in dependency order'],

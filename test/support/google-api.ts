@@ -233,12 +233,28 @@ export interface PreflightScenario {
   readonly customRoles?: Readonly<Record<string, readonly string[]>>;
   /** Answer getIamPolicy with this error instead. @default - the policy */
   readonly iamPolicyError?: { readonly status: number; readonly body: unknown };
+  /**
+   * Compute Engine quotas: each region's (regions.get answers for these regions only, with zones `-a`, `-b`,
+   * `-c`) and the project's (projects.get). @default us-central1 (zones a, b, c, f) and the quotas below
+   */
+  readonly quotas?: { readonly regions: Readonly<Record<string, readonly GoogleQuota[]>>; readonly project: readonly GoogleQuota[] };
+  /** The project's Cloud Quotas quota preferences; POST and PATCH change this list. @default none */
+  readonly preferences?: Json[];
+}
+
+/** A quota as regions.get and projects.get list it. */
+export interface GoogleQuota {
+  readonly metric: string;
+  readonly limit: number;
+  readonly usage: number;
 }
 
 export interface PreflightApi {
   readonly base: string;
   /** The permissions of each testIamPermissions call. */
   readonly posts: string[][];
+  /** The bodies of the Cloud Quotas POST and PATCH requests, with their query. */
+  readonly quotaWrites: { readonly method: string; readonly query: string; readonly body: Json }[];
   readonly requests: Recorded[];
   close(): Promise<void>;
 }
@@ -253,6 +269,8 @@ export interface PreflightApi {
 export async function servePreflightApi(s: PreflightScenario): Promise<PreflightApi> {
   const posts: string[][] = [];
   const requests: Recorded[] = [];
+  const quotaWrites: { method: string; query: string; body: Json }[] = [];
+  const preferences = s.preferences ?? [];
   const project = PREFLIGHT_PROJECT;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -301,10 +319,19 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
       const permissions = s.customRoles?.[decodeURIComponent(role[1])];
       return permissions ? send(res, 200, { name: `projects/${project}/roles/${role[1]}`, title: role[1], includedPermissions: permissions, stage: 'GA', etag: 'BwYq7bWTfxE=' }) : notFound();
     }
+    const region = new RegExp(`^/compute/v1/projects/${project}/regions/([^/]+)$`).exec(url.pathname);
+    if (region && s.quotas) {
+      const quotas = s.quotas.regions[region[1]];
+      if (!quotas) return notFound();
+      const zones = ['a', 'b', 'c'].map((z) => `https://www.googleapis.com/compute/v1/projects/${project}/zones/${region[1]}-${z}`);
+      return send(res, 200, { kind: 'compute#region', name: region[1], status: 'UP', zones, quotas });
+    }
     if (url.pathname === `/compute/v1/projects/${project}/regions/us-central1`) {
       return send(res, 200, {
         kind: 'compute#region',
         name: 'us-central1',
+        status: 'UP',
+        zones: ['a', 'b', 'c', 'f'].map((z) => `https://www.googleapis.com/compute/v1/projects/${project}/zones/us-central1-${z}`),
         quotas: [
           { metric: 'CPUS', ...s.cpus },
           { metric: 'IN_USE_ADDRESSES', limit: 8, usage: 1 },
@@ -318,7 +345,7 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
       return send(res, 200, {
         kind: 'compute#project',
         name: project,
-        quotas: [
+        quotas: s.quotas?.project ?? [
           { metric: 'BACKEND_SERVICES', limit: 9, usage: 2 },
           { metric: 'FORWARDING_RULES', limit: 15, usage: 0 },
           { metric: 'GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', limit: 15, usage: 0 },
@@ -327,6 +354,38 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
           { metric: 'NETWORKS', limit: 5, usage: 1 },
         ],
       });
+    }
+    // Cloud Quotas: the project's quota preferences (list, get, create, patch), in the API's formats.
+    const preferencesPath = `/cloudquotas/v1/projects/${project}/locations/global/quotaPreferences`;
+    if (url.pathname === preferencesPath || url.pathname.startsWith(`${preferencesPath}/`)) {
+      const id = url.pathname.slice(preferencesPath.length + 1);
+      const named = (p: Json) => String(p.name).split('/').pop() === id;
+      if (req.method === 'GET' && !id) return send(res, 200, preferences.length > 0 ? { quotaPreferences: preferences } : {});
+      if (req.method === 'GET') {
+        const found = preferences.find(named);
+        return found ? send(res, 200, found) : notFound();
+      }
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const asked = JSON.parse(body || '{}') as Json;
+        quotaWrites.push({ method: req.method ?? '', query: url.search, body: asked });
+        const config = asked.quotaConfig as Json;
+        if (req.method === 'POST') {
+          const name = `projects/123456789012/locations/global/quotaPreferences/${url.searchParams.get('quotaPreferenceId') ?? 'generated'}`;
+          if (preferences.some((p) => p.quotaId === asked.quotaId && JSON.stringify(p.dimensions ?? {}) === JSON.stringify(asked.dimensions ?? {}))) {
+            return send(res, 409, { error: { code: 409, status: 'ALREADY_EXISTS', message: 'a quota preference for this quota and dimensions exists' } });
+          }
+          const created = { ...asked, name, etag: 'etag-1', reconciling: true, quotaConfig: { ...config, grantedValue: '5', requestOrigin: 'ORIGIN_UNSPECIFIED' } };
+          preferences.push(created);
+          return send(res, 200, created);
+        }
+        const found = preferences.find(named);
+        if (!found) return notFound();
+        Object.assign(found, { reconciling: true, etag: 'etag-2', quotaConfig: { ...(found.quotaConfig as Json), ...config } });
+        return send(res, 200, found);
+      });
+      return;
     }
     if (url.pathname === `/container/v1/projects/${project}/locations/-/clusters`) return send(res, 200, { clusters: s.clusters });
     const resource = url.pathname.split('/').pop() ?? '';
@@ -340,6 +399,7 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
   return {
     base,
     posts,
+    quotaWrites,
     requests,
     close: () =>
       new Promise<void>((r) => {

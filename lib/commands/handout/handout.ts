@@ -18,6 +18,7 @@ import { ExplainModel } from '../../lab/anatomy/model';
 import { collectOutputs, LabOutputs, readOutputsFile } from '../../lab/files/outputs';
 import { HANDOUT_COMMAND, HANDOUT_FORMATS, HandoutFormat } from './command';
 import { buildHandout, Handout } from './handout-model';
+import { cardHtml } from './render-card';
 import { handoutFiles, handoutHtml, handoutMarkdown, indexHtml } from './render-handout';
 
 /** What the command reads and where it writes; tests replace parts. */
@@ -81,6 +82,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
         gkeLocation: location,
         ...(values.outputs !== undefined ? { outputsFile: values.outputs } : {}),
         replicas: config.app.replicas,
+        ...(config.workshop.expiresAt !== undefined ? { expiresAt: config.workshop.expiresAt } : {}),
         hubble: { aws: config.aws.datapath === 'cilium' && config.aws.cilium?.hubble === true, gcp: config.gcp.datapath === 'dataplane-v2' && config.gcp.observability },
       }),
     );
@@ -95,8 +97,9 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
     const files = handoutFiles(h.env);
     if (formats.includes('markdown')) writeFileSync(join(out, files.markdown), handoutMarkdown(h));
     if (formats.includes('html')) writeFileSync(join(out, files.html), handoutHtml(h));
+    if (formats.includes('card')) writeFileSync(join(out, files.card), cardHtml(h, files.html));
   }
   writeFileSync(join(out, 'index.html'), indexHtml(handouts, formats));
-  io.out(`handout: wrote ${handouts.length} handout${handouts.length === 1 ? '' : 's'} (${formats.join(' and ')}) and index.html to ${out}/\n`);
+  io.out(`handout: wrote ${handouts.length} handout${handouts.length === 1 ? '' : 's'} (${formats.join(', ')}) and index.html to ${out}/\n`);
   return 0;
 }

@@ -15,17 +15,17 @@ import { checkLifecycleRequest, LifecycleResult, runLifecycle } from './lifecycl
 import { chooseCanary, runCanary } from './canary';
 import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
 import { resolveParallelism } from '../../lab/selection/parallelism';
-import { estimateTime, formatTimeEstimate } from '../../lab/estimate/time-estimate';
+import { estimateTime, formatTimeEstimate, placementSlotOf } from '../../lab/estimate/time-estimate';
+import { placeLab } from '../../lab/placement/lab-placement';
 import { preflightGate } from '../preflight/preflight-cli';
 import { runVerify } from '../verify/verify';
 import { parseVerifyArgs } from '../verify/verify-cli';
 
-/** `$0.62/h (AWS $0.41/h + GCP $0.21/h)`: one environment's cost per hour, with the clouds priced. */
+/** `$0.62/h (AWS $0.41/h + GCP $0.21/h) at list prices read 2026-12-05`: the estimate's cost per hour (one environment's), with the clouds priced. */
 function perHour(estimate: CostEstimate): string {
   const clouds = (['aws', 'gcp'] as const).filter((c) => estimate.stacks.some((k) => k.startsWith(`${c}-`)));
-  const total = clouds.reduce((sum, c) => sum + estimate.perEnvironmentHour[c], 0);
-  const parts = clouds.map((c) => `${c.toUpperCase()} $${estimate.perEnvironmentHour[c].toFixed(2)}/h`);
-  return `$${total.toFixed(2)}/h${parts.length > 1 ? ` (${parts.join(' + ')})` : ''} at list prices of ${estimate.asOf}`;
+  const parts = clouds.map((c) => `${c.toUpperCase()} $${estimate.hour[c].toFixed(2)}/h`);
+  return `$${estimate.hour.total.toFixed(2)}/h${parts.length > 1 ? ` (${parts.join(' + ')})` : ''} at list prices read ${estimate.asOf}`;
 }
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. `clock`: the date it runs on (tests). */
@@ -50,7 +50,11 @@ export async function deploy(argv: readonly string[], clock: WallClock = SYSTEM_
   for (const line of formatCostEstimate(estimateCost(options.config, { envs, kinds: options.kinds }))) console.log(line);
   const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, options.kinds);
   if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
-  for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism, canary: canary.env })], options.kinds)) console.log(line);
+  const placement = placeLab(options.config);
+  const slotOf = placementSlotOf(placement);
+  for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism, slotOf, canary: canary.env })], options.kinds)) {
+    console.log(line);
+  }
   if (canary.note) console.log(`hoplab deploy: ${canary.note}`);
   if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
     return 1;
@@ -83,7 +87,7 @@ export async function deploy(argv: readonly string[], clock: WallClock = SYSTEM_
         const args = parseVerifyArgs(['--env', env, '--stacks', options.kinds.join(','), ...(options.myIp ? ['--my-ip', options.myIp] : [])]);
         return runVerify({ ...args!.options, awsEndpoint, progress: (line) => console.log(line), progressStream: process.stdout });
       },
-      costPerHour: perHour(estimateCost(options.config, { envs: [canary.env], kinds: options.kinds })),
+      costPerHour: perHour(estimateCost(options.config, { envs: [canary.env], kinds: options.kinds, placement })),
       write: (line) => console.log(line),
       error: (line) => console.error(line),
       signal: abort.signal,

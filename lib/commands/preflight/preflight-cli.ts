@@ -18,6 +18,9 @@ export interface PreflightArgs {
   readonly shard?: Shard;
   readonly myIp?: string;
   readonly format: ReportFormat;
+  /** `--request-quotas`: file a request for each quota found short. */
+  readonly requestQuotas: boolean;
+  readonly yes: boolean;
 }
 
 /** Parses the command line; undefined after printing --help. `now`: the date the config's hints are worded on. */
@@ -27,7 +30,7 @@ export function parsePreflightArgs(argv: readonly string[], now?: Date): Preflig
   const config = loadConfig({ now }).config;
   // A shard on local state is one of the findings, with every other reason deploy would refuse.
   const { envs, kinds, shard } = parseSelection(config, values, false);
-  return { config, envs, kinds, shard, myIp: values['my-ip'], format: values.format };
+  return { config, envs, kinds, shard, myIp: values['my-ip'], format: values.format, requestQuotas: values['request-quotas'] ?? false, yes: values.yes ?? false };
 }
 
 /**

@@ -304,6 +304,9 @@ export const COMMAND_NEEDS = {
     'iam:ListOpenIDConnectProviders',
     'iam:ListOpenIDConnectProviderTags',
     'ec2:DescribeNetworkInterfaces',
+    // Preflight: each slot's Availability Zones, and the vCPUs of its running instances (quota L-1216C47A).
+    'ec2:DescribeAvailabilityZones',
+    'ec2:DescribeInstances',
     'elasticloadbalancing:DescribeLoadBalancers',
     'elasticloadbalancing:DescribeTargetGroups',
     'elasticloadbalancing:DescribeTags',

@@ -12,7 +12,12 @@ export const ATTENDEE_NODES_ROLE = 'hoplab-attendee-nodes';
  * get/list/watch nodes, patch a node's `spec.unschedulable` (cordon), list
  * the Pods on it across namespaces, look up DaemonSets (drain skips their
  * Pods), evict Pods (the Eviction API, which respects PodDisruptionBudgets)
- * and watch them go. `kubectl debug node/<node>` also reads the node.
+ * and watch them go. Nothing here reaches inside a node: the handout's node-level
+ * exercise reads the datapath inspector's log (`kubectl logs -n hoplab-inspector`:
+ * get/list of pods and pods/log, which the built-in `view` and EKS's
+ * AmazonEKSViewPolicy both hold: the EKS user guide's access policy reference,
+ * read 2026-12-07), and `kubectl debug node/...` is refused in `hoplab` by Pod
+ * Security baseline.
  */
 export const ATTENDEE_NODES_RULES = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'patch'] },

@@ -75,8 +75,20 @@ export class DemoApp extends Construct {
             // (externalTrafficPolicy Local health-checks only those), and over nodes, so "a node
             // without a Pod" is a node the hop goes through, not chance. Zones are a hard rule:
             // left to scoring, two Pods share a zone about a third of the time.
+            // The zone rule counts only nodes whose taints the Pod tolerates (nodeTaintsPolicy Honor;
+            // the default, Ignore, counts every node): a drained node is cordoned, which taints it
+            // node.kubernetes.io/unschedulable, so when it is its zone's only node the zone drops out
+            // of the count and the evicted Pod goes to another zone instead of waiting Pending for it
+            // (kubernetes.io/docs/concepts/scheduling-eviction/topology-spread-constraints/, "nodeTaintsPolicy",
+            // read 2026-12-07; beta and on by default since Kubernetes 1.26).
             topologySpreadConstraint: [
-              { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: [{ matchLabels: { ...DEMO_APP_LABELS } }] },
+              {
+                maxSkew: 1,
+                topologyKey: 'topology.kubernetes.io/zone',
+                whenUnsatisfiable: 'DoNotSchedule',
+                nodeTaintsPolicy: 'Honor',
+                labelSelector: [{ matchLabels: { ...DEMO_APP_LABELS } }],
+              },
               { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: [{ matchLabels: { ...DEMO_APP_LABELS } }] },
             ],
             container: [

@@ -139,6 +139,8 @@ export interface GcpQuotaNeed {
   readonly need: number;
   /** What was counted, in words (said in the finding). */
   readonly counted: string;
+  /** The region a region-scoped need is in, when the needs are a project's over several regions (preflight). */
+  readonly region?: string;
 }
 
 /** What the selected GCP environments take (Compute Engine quota metrics). */

@@ -139,11 +139,11 @@ describe("deploy's canary, and a deploy run again", () => {
     expect(out).toContain('hoplab verify: FAILED (ann)');
     expect(out).toContain('  drift   ann-aws-cluster: DRIFT');
     expect(out).toContain('            would change: aws_vpc.vpc update (tags)');
-    const cost = estimateCost(validConfig(CONFIG, 'test'), { envs: ['ann'] }).perEnvironmentHour;
+    const { hour: cost, asOf } = estimateCost(validConfig(CONFIG, 'test'), { envs: ['ann'] });
     const usd = (n: number) => `$${n.toFixed(2)}/h`;
     expect(err).toEqual([
       expect.stringMatching(/^hoplab deploy: stopped after the canary: verify of ann FAILED \(report: .*\.md\); the other environment \(bob\) was not started\.$/),
-      `  ann stands and costs about ${usd(cost.aws + cost.gcp)} (AWS ${usd(cost.aws)} + GCP ${usd(cost.gcp)}) at list prices of 2025-06 while it does: ` +
+      `  ann stands and costs about ${usd(cost.total)} (AWS ${usd(cost.aws)} + GCP ${usd(cost.gcp)}) at list prices read ${asOf} while it does: ` +
         'fix the cause and deploy again (what applied shows no changes, the rest continue), or remove it: npx hoplab teardown --env ann',
     ]);
     expect(out.join('\n')).not.toContain('every stack applied');
@@ -155,7 +155,7 @@ describe("deploy's canary, and a deploy run again", () => {
     expect(calls().filter((c) => !c.startsWith('ann-'))).toEqual([]);
     expect(calls().filter((c) => c.endsWith(' plan'))).toEqual([]);
     expect(err[0]).toBe('hoplab deploy: stopped after the canary: not every stack of ann applied (see above and .hoplab/logs); the other environment (bob) was not started.');
-    expect(err[1]).toMatch(/^ {2}ann stands and costs up to \$\d+\.\d\d\/h \(AWS .*\) at list prices of 2025-06 \(all its stacks\) while it does: /);
+    expect(err[1]).toMatch(/^ {2}ann stands and costs up to \$\d+\.\d\d\/h \(AWS .*\) at list prices read \S+ \(all its stacks\) while it does: /);
 
     rmSync(join(dir, 'fail'));
     writeFileSync(join(dir, 'terraform-calls.log'), '');

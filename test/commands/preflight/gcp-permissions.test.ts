@@ -85,6 +85,11 @@ const DOCUMENTED: readonly [string, RegExp, readonly string[]][] = [
   // testIamPermissions needs no permission: any caller may ask which of the given permissions it holds.
   ['POST', /^\/crm\/v1\/projects\/[^/]+:testIamPermissions$/, []],
   ['GET', /^\/serviceusage\/v1\/projects\/[^/]+\/services$/, ['serviceusage.services.list']],
+  // Cloud Quotas: quota preferences (preflight --request-quotas, and the status of those it filed).
+  ['GET', /^\/cloudquotas\/v1\/projects\/[^/]+\/locations\/global\/quotaPreferences$/, ['cloudquotas.quotas.get']],
+  ['GET', /^\/cloudquotas\/v1\/projects\/[^/]+\/locations\/global\/quotaPreferences\/[^/]+$/, ['cloudquotas.quotas.get']],
+  ['POST', /^\/cloudquotas\/v1\/projects\/[^/]+\/locations\/global\/quotaPreferences$/, ['cloudquotas.quotas.update']],
+  ['PATCH', /^\/cloudquotas\/v1\/projects\/[^/]+\/locations\/global\/quotaPreferences\/[^/]+$/, ['cloudquotas.quotas.update']],
   // tokeninfo reads the token itself.
   ['GET', /^\/tokeninfo$/, []],
   // The cluster's Kubernetes API: GKE authorizes it with IAM before RBAC.
@@ -149,7 +154,7 @@ async function recordCalls(): Promise<Record<string, Recorded[]>> {
     const stack = synthStacks({}).find((s) => s.name === 'lab-gcp-cluster')!;
     await gcpFindings({
       project: PREFLIGHT_PROJECT,
-      region: 'us-central1',
+      regions: [{ region: 'us-central1', zones: ['us-central1-a'] }],
       accessToken: PREFLIGHT_TOKEN,
       apis: {
         compute: `${preflight.base}/compute/v1`,
@@ -206,8 +211,8 @@ describe('what hoplab’s own Google calls need, derived from the calls they mak
       'resourcemanager.projects.getIamPolicy',
       'serviceusage.services.list',
     ]);
-    // Only reading an attendee's custom role is optional; preflight says so when it cannot.
-    expect(optionalPermissions()).toEqual(['iam.roles.get']);
+    // Optional: reading an attendee's custom role, and the Cloud Quotas calls of --request-quotas; preflight says so when it cannot.
+    expect(optionalPermissions()).toEqual(['cloudquotas.quotas.get', 'cloudquotas.quotas.update', 'iam.roles.get']);
     expect(preflightList).not.toContain('iam.roles.get');
     expect(needed('leftover check')).toEqual([
       'compute.addresses.list',
@@ -245,7 +250,16 @@ describe('what hoplab’s own Google calls need, derived from the calls they mak
   test('GIVEN the call table hoplab’s reader takes calls from WHEN each call is compared with the documented method THEN its permissions are the documented ones', () => {
     const path = (c: (typeof GOOGLE_CALLS)[keyof typeof GOOGLE_CALLS]) => {
       const filled = c.path.replace(/\{(\w+)\}/g, (_, k: string) => (k === 'location' ? 'us-central1-a' : `x-${k}`));
-      const api = { compute: '/compute/v1', container: '/container/v1', iam: '/iam/v1', resourceManager: '/crm/v1', serviceUsage: '/serviceusage/v1', tokenInfo: '/tokeninfo', kubernetes: '' }[c.api];
+      const api = {
+        compute: '/compute/v1',
+        container: '/container/v1',
+        iam: '/iam/v1',
+        resourceManager: '/crm/v1',
+        serviceUsage: '/serviceusage/v1',
+        cloudQuotas: '/cloudquotas/v1',
+        tokenInfo: '/tokeninfo',
+        kubernetes: '',
+      }[c.api];
       return filled ? `${api}/${filled}` : api;
     };
     const mismatched = Object.entries(GOOGLE_CALLS)
