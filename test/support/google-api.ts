@@ -4,8 +4,8 @@
  *   answers from test/lab/leftovers/fixtures/gcp (written in the documented
  *   formats by generate.ts there), as the leftover check and the firewall
  *   cleanup read them;
- * - {@link serveKubernetesApi}: CustomResourceDefinitions over HTTPS with the
- *   test CA of test/fixtures/tls.
+ * - {@link serveKubernetesApi}: CustomResourceDefinitions, and lists of
+ *   objects, over HTTPS with the test CA of test/fixtures/tls.
  * Each records the requests it was sent (method, path, query, the headers that matter).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ export const GOOGLE_FIXTURES = join(__dirname, '..', 'lab', 'leftovers', 'fixtur
 export const FIXTURE_TOKEN = 'ya29.test-token-for-loopback';
 export const FIXTURE_PROJECT = 'hoplab-demo';
 
-export type Scenario = 'clean' | 'leftovers';
+export type Scenario = 'clean' | 'leftovers' | 'armored';
 
 /** One reply: a status and a body (JSON), headers if any; or `reset`, the connection closed without an answer. */
 export type Reply = { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> } | 'reset';
@@ -147,9 +147,14 @@ export interface KubernetesApi {
  * {@link LOOPBACK_CA}): `GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/<name>`
  * answers what `crd(name, count)` returns for the `count`-th request of that
  * name (0 first): a CRD object, `absent` (Kubernetes' 404 Status), or an HTTP
- * status with a Status body. Requests without the bearer token get 401.
+ * status with a Status body. `lists` answers `GET <path>` with a list of those
+ * items (the kinds a cluster serves; another path is Kubernetes' 404). Requests
+ * without the bearer token get 401.
  */
-export async function serveKubernetesApi(crd: (name: string, count: number) => Json | 'absent' | { readonly status: number; readonly reason: string }): Promise<KubernetesApi> {
+export async function serveKubernetesApi(
+  crd: (name: string, count: number) => Json | 'absent' | { readonly status: number; readonly reason: string },
+  lists: Readonly<Record<string, readonly Json[]>> = {},
+): Promise<KubernetesApi> {
   const requests: Recorded[] = [];
   const asked = new Map<string, number>();
   const status = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
@@ -163,6 +168,8 @@ export async function serveKubernetesApi(crd: (name: string, count: number) => J
       userProject: req.headers['x-goog-user-project'] as string | undefined,
     });
     if (req.headers.authorization !== `Bearer ${FIXTURE_TOKEN}`) return send(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
+    const items = lists[url.pathname];
+    if (items) return send(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '48213' }, items });
     const match = /^\/apis\/apiextensions\.k8s\.io\/v1\/customresourcedefinitions\/([^/]+)$/.exec(url.pathname);
     if (!match) return send(res, 404, status(404, 'NotFound', 'the server could not find the requested resource'));
     const name = decodeURIComponent(match[1]);

@@ -1,5 +1,5 @@
 /** `npm run cost`: the estimated cost and wall time of the configured lab, as `deploy` prints them first. */
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { estimateCost, formatCostEstimate } from '../../lab/estimate/cost-estimate';
 import { UsageError } from '../../kit/cli/cli';
 import { selectEnvironments, stackKinds } from '../../lab/selection/selection';
@@ -20,7 +20,7 @@ export async function cost(argv: readonly string[]): Promise<number> {
   const { shards } = values;
   const p = values.parallelism;
   const kinds = stackKinds(values.stacks);
-  const config = loadConfig().config;
+  const config = readLabConfig().config;
   let envs: string[];
   try {
     envs = selectEnvironments(config, values.env);

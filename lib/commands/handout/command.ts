@@ -21,7 +21,7 @@ datapath seen from a node through the read-only inspector's kubectl logs), each 
 confirms it, a curl loop the attendee runs to measure it, and the compare or watch command the
 host runs (marked host only, as are the steps only the host can run).`,
   flags: {
-    outputs: outputsFlag('outputs as `npx cdktf output --outputs-file FILE` writes them (default: run `npx cdktf output` for every stack in DIR, as compare does)'),
+    outputs: outputsFlag('the outputs to write handouts from (default: run `npx cdktf output` for every stack in DIR, as compare does)'),
     dir: synthDirFlag('the synthesized app: its plan draws the pictures; without it the config is synthesized in memory'),
     env: envFlag("only this attendee's environment"),
     format: choiceFlag(HANDOUT_FORMATS, { defaultText: 'all three', description: 'write only this form (card: the one-page access card)' }),

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { labEnvironments, narrowedConfig } from '../../config/environments';
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { LabConfig } from '../../config/schema';
 import { gkeLocation } from '../../constructs/gcp/gke-cluster';
 import { UsageError } from '../../kit/cli/cli';
@@ -44,7 +44,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   const values = HANDOUT_COMMAND.parse(argv, io);
   if (!values) return 0;
   const formats: HandoutFormat[] = values.format === undefined ? [...HANDOUT_FORMATS] : [values.format];
-  const config = io.config ? io.config() : loadConfig().config;
+  const config = io.config ? io.config() : readLabConfig().config;
   const environments = labEnvironments(config);
   if (values.env !== undefined) {
     try {

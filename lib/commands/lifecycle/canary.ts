@@ -59,7 +59,7 @@ export interface CanaryRun {
 
 /**
  * Applies the canary and verifies it. Resolves with undefined when the others may go ahead (verify
- * PASSED, or INCOMPLETE: nothing that ran failed, said), else with the exit code deploy stops with,
+ * PASSED, or INCOMPLETE with something checked and nothing failed, said), else with the exit code deploy stops with,
  * having said why, what the canary costs while it stands and what to do.
  */
 export async function runCanary(run: CanaryRun): Promise<number | undefined> {
@@ -91,6 +91,12 @@ export async function runCanary(run: CanaryRun): Promise<number | undefined> {
   if (report.verdict === 'failed') {
     for (const line of renderVerify(report, 'table').trimEnd().split('\n')) run.write(line);
     stop(`verify of ${env} FAILED (${where})`, `costs about ${run.costPerHour}`);
+    return 1;
+  }
+  // INCOMPLETE with nothing run (no credentials for verify, say) checked nothing: not a canary that passed.
+  if (report.verdict === 'incomplete' && report.drift.length + report.readiness.length + report.claims.length === 0) {
+    for (const line of renderVerify(report, 'table').trimEnd().split('\n')) run.write(line);
+    stop(`verify of ${env} could check nothing (${where})`, `costs about ${run.costPerHour}`);
     return 1;
   }
   if (report.verdict === 'incomplete') {

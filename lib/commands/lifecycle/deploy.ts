@@ -18,7 +18,7 @@ import { resolveParallelism } from '../../lab/selection/parallelism';
 import { estimateTime, formatTimeEstimate, placementSlotOf } from '../../lab/estimate/time-estimate';
 import { placeLab } from '../../lab/placement/lab-placement';
 import { preflightGate } from '../preflight/preflight-cli';
-import { runVerify } from '../verify/verify';
+import { runVerify, VerifyOptions } from '../verify/verify';
 import { parseVerifyArgs } from '../verify/verify-cli';
 
 /** `$0.62/h (AWS $0.41/h + GCP $0.21/h) at list prices read 2026-12-05`: the estimate's cost per hour (one environment's), with the clouds priced. */
@@ -28,9 +28,17 @@ function perHour(estimate: CostEstimate): string {
   return `$${estimate.hour.total.toFixed(2)}/h${parts.length > 1 ? ` (${parts.join(' + ')})` : ''} at list prices read ${estimate.asOf}`;
 }
 
-/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. `clock`: the date it runs on (tests). */
-export async function deploy(argv: readonly string[], clock: WallClock = SYSTEM_WALL_CLOCK): Promise<number> {
-  const now = clock.now();
+/** What deploy asks outside itself (tests). */
+export interface DeployDeps {
+  /** The date it runs on: the workshop's expiry, the config's hints. @default SYSTEM_WALL_CLOCK */
+  readonly clock?: WallClock;
+  /** Which clouds lack credentials, for the canary's verify. @default verify's own check (STS, a Google token) */
+  readonly credentials?: VerifyOptions['credentials'];
+}
+
+/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
+export async function deploy(argv: readonly string[], deps: DeployDeps = {}): Promise<number> {
+  const now = (deps.clock ?? SYSTEM_WALL_CLOCK).now();
   const options = parseLifecycleArgs(DEPLOY_COMMAND, argv, now);
   if (!options) return 0;
   const awsEndpoint = process.env.HOPLAB_AWS_ENDPOINT || undefined;
@@ -85,7 +93,7 @@ export async function deploy(argv: readonly string[], clock: WallClock = SYSTEM_
       // As `npx hoplab verify --env <canary> --stacks <these>` runs it, progress on stdout with deploy's.
       verify: async (env) => {
         const args = parseVerifyArgs(['--env', env, '--stacks', options.kinds.join(','), ...(options.myIp ? ['--my-ip', options.myIp] : [])]);
-        return runVerify({ ...args!.options, awsEndpoint, progress: (line) => console.log(line), progressStream: process.stdout });
+        return runVerify({ ...args!.options, awsEndpoint, progress: (line) => console.log(line), progressStream: process.stdout, credentials: deps.credentials });
       },
       costPerHour: perHour(estimateCost(options.config, { envs: [canary.env], kinds: options.kinds, placement })),
       write: (line) => console.log(line),

@@ -40,7 +40,8 @@ export class StackRunner {
     mkdirSync(options.logDir, { recursive: true });
   }
 
-  async run(task: StackTask, direction: Direction): Promise<void> {
+  /** `extraArgs` go after `apply` or `destroy` (a retried destroy's `-refresh=false`). */
+  async run(task: StackTask, direction: Direction, extraArgs: readonly string[] = []): Promise<void> {
     const runner = new TerraformRunner({
       cwd: join(this.options.outdir, 'stacks', task.stack),
       env: this.options.env,
@@ -59,7 +60,7 @@ export class StackRunner {
       const action = direction === 'deploy' ? 'apply' : 'destroy';
       this.options.onPhase?.(task.stack, action);
       // apply and destroy plan again first, so a stack that is already as it should be changes nothing.
-      const out = await runner.run([action, '-auto-approve', '-input=false', '-no-color']);
+      const out = await runner.run([action, '-auto-approve', '-input=false', '-no-color', ...extraArgs]);
       if (/^No changes\. /m.test(out)) this.unchanged.add(task.stack);
       else this.unchanged.delete(task.stack);
     } finally {

@@ -7,7 +7,6 @@
 import { expiryExample } from '../../config/expiry';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { loadConfig } from '../../config/load';
 import { LabConfig } from '../../config/schema';
 import { UsageError } from '../../kit/cli/cli';
 import { plural } from '../../kit/terminal/terminal';
@@ -17,6 +16,7 @@ import { estimateTime } from '../../lab/estimate/time-estimate';
 import { resolveParallelism } from '../../lab/selection/parallelism';
 import { selectEnvironments } from '../../lab/selection/selection';
 import { checkShardBackend } from '../../lab/selection/shard';
+import { readLabConfig } from '../../lab/files/config-file';
 import { admitsAnyAddress } from '../../model/cidr';
 import { PIPELINE_COMMAND } from './command';
 import { checkConfigTracked } from './config-tracked';
@@ -69,12 +69,12 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
   ].filter((u): u is string => typeof u === 'string');
   if (uses.length > 1) throw new UsageError(`${uses.join(' and ')} are separate uses; give one`);
   if (values['confirm-workshop']) {
-    const { config, source } = loadConfig({ cwd, env });
+    const { config, source } = readLabConfig({ cwd, env });
     out(confirmWorkshop(config, source, env[CONFIRM_VARIABLE], cwd));
     return 0;
   }
   if (values['check-expiry'] !== undefined) {
-    const { config, source } = loadConfig({ cwd, env });
+    const { config, source } = readLabConfig({ cwd, env });
     out(checkExpiry(config, source, values['check-expiry'], cwd));
     return 0;
   }
@@ -88,7 +88,7 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
     return gathered.missing.length === 0 ? 0 : 1;
   }
 
-  const { config, source } = loadConfig({ cwd, env });
+  const { config, source } = readLabConfig({ cwd, env });
   const from = configSourceText(source, cwd);
   const run = io.run ?? runTool;
   const reasons: string[] = [];

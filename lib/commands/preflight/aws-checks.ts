@@ -32,6 +32,7 @@ import { AWS_QUOTAS, AwsQuotaId, QuotaSpec, sizesSlots } from '../../model/quota
 import { AwsSlot, slotGroup } from '../../model/slots';
 import { awsSlotClientConfig } from './aws-slot-clients';
 import { awsQuotaRequest, awsRequestCommand } from './quota-requests';
+import { awsNotChecked } from './not-checked';
 
 /** What preflight checks in one AWS slot (account x region). */
 export interface AwsSlotInput {
@@ -185,7 +186,7 @@ async function accountFindings(input: AwsPreflightInput, slots: readonly AwsSlot
         detail: `no AWS identity${assumed}: ${message(error)}`,
         fix: first.account ? `let the host's credentials assume ${first.account.roleArn} (its trust policy), or correct aws.accounts` : CREDENTIALS_FIX,
       });
-      return { findings };
+      return { findings: [...findings, ...accountNotChecked(input, slots, where, 'no AWS identity')] };
     }
     if (first.account && account !== first.account.id) {
       findings.push({
@@ -197,23 +198,27 @@ async function accountFindings(input: AwsPreflightInput, slots: readonly AwsSlot
       return { findings };
     }
     findings.push({ check: named('aws identity', where), verdict: 'pass', detail: `${callerArn} (account ${account}) in ${place}` });
-    const listed = input.clusterAdminArns.filter((a) => sameIdentity(callerArn, a));
-    findings.push(
-      listed.length > 0
-        ? {
-            check: named('aws cluster admins', where),
-            verdict: 'fail',
-            detail: `aws.clusterAdminArns lists the deployer (${listed.join(
-              ', ',
-            )}); the deployer already gets cluster admin as the cluster's creator, and EKS refuses a second access entry for it (ResourceInUseException)`,
-            fix: `remove ${listed.join(', ')} from aws.clusterAdminArns`,
-          }
-        : {
-            check: named('aws cluster admins', where),
-            verdict: 'pass',
-            detail: `the deployer is not in aws.clusterAdminArns (${input.clusterAdminArns.length} other admin${input.clusterAdminArns.length === 1 ? '' : 's'})`,
-          },
-    );
+    // The cluster stack makes the access entries (the creator's and clusterAdminArns'): an aws-lb deploy by a listed admin is fine.
+    const clusterStacks = slots.flatMap((s) => s.clusterStacks);
+    const listed = clusterStacks.length > 0 ? input.clusterAdminArns.filter((a) => sameIdentity(callerArn, a)) : undefined;
+    if (listed) {
+      findings.push(
+        listed.length > 0
+          ? {
+              check: named('aws cluster admins', where),
+              verdict: 'fail',
+              detail: `aws.clusterAdminArns lists the deployer (${listed.join(
+                ', ',
+              )}); the deployer already gets cluster admin as the cluster's creator, and EKS refuses a second access entry for it (ResourceInUseException)`,
+              fix: `remove ${listed.join(', ')} from aws.clusterAdminArns`,
+            }
+          : {
+              check: named('aws cluster admins', where),
+              verdict: 'pass',
+              detail: `the deployer is not in aws.clusterAdminArns (${input.clusterAdminArns.length} other admin${input.clusterAdminArns.length === 1 ? '' : 's'})`,
+            },
+      );
+    }
     const simulated = await simulate(clients.iam, callerArn, input);
     findings.push({ ...simulated, check: named(simulated.check, where) });
     const attendees = slots.flatMap((s) => s.attendees ?? []);
@@ -253,6 +258,22 @@ async function zoneFinding(ec2: EC2Client, slot: AwsSlot, where: string | undefi
   }
   const ids = slot.zones.map((z) => `${z} (${available.find((a) => a.name === z)!.id})`).join(', ');
   return { check, verdict: 'pass', detail: `${ids} ${slot.zones.length === 1 ? 'is' : 'are'} available in this account's ${slot.region} (zone IDs differ by account)` };
+}
+
+/**
+ * What the account's own checks would have covered, said when it gave no identity: the cluster admins,
+ * policy simulation and the attendees (the zones, quotas and names of its slots are said per slot).
+ */
+function accountNotChecked(input: AwsPreflightInput, slots: readonly AwsSlotInput[], where: string | undefined, why: string): Finding[] {
+  const scope = {
+    clusterEnvs: slots.flatMap((s) => s.clusterStacks.map((c) => c.env)),
+    permissions: input.actions.length,
+    quotas: [],
+    attendees: slots.reduce((n, s) => n + (s.attendees?.length ?? 0), 0),
+  };
+  return awsNotChecked(scope, why)
+    .filter((f) => f.check !== 'aws names')
+    .map((f) => ({ ...f, check: named(f.check, where) }));
 }
 
 async function simulate(iam: IAMClient, callerArn: string, input: AwsPreflightInput): Promise<Finding> {

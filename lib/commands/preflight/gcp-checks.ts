@@ -16,6 +16,7 @@ import { Finding } from '../../lab/checks/finding';
 import { GcpQuotaNeeds } from '../../lab/estimate/quotas';
 import { GCP_QUOTAS } from '../../model/quotas';
 import { gcpQuotaRequest, gcpRequestCommand, quotasConsoleUrl } from './quota-requests';
+import { gcpNotChecked, UncheckedScope } from './not-checked';
 
 /** Google API bases; tests serve recorded-format responses on loopback. */
 export type GoogleApis = Omit<GoogleApiBases, 'tokenInfo'> & {
@@ -96,6 +97,18 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 /** Whether an API error is a 404 (the name is free). */
 const notFound = (error: unknown) => error instanceof ApiError && error.status === 404;
 
+/** What the checks after the identity would have covered (said when there is none). */
+function uncheckedScope(input: GcpPreflightInput): UncheckedScope {
+  return {
+    clusterEnvs: input.clusterStacks.map((c) => c.env),
+    permissions: input.permissions.length,
+    apis: input.requiredApis,
+    quotas: input.needs.quotas.filter((q) => q.need > 0).map((q) => `${q.metric} ${q.need}${q.scope === 'region' && q.region ? ` in ${q.region}` : ''}`),
+    zoneRegions: input.regions.map((r) => r.region),
+    attendees: input.attendees?.length ?? 0,
+  };
+}
+
 export async function gcpFindings(input: GcpPreflightInput): Promise<GcpPreflightResult> {
   const found = await projectFindings(input);
   if (!input.named) return found;
@@ -117,7 +130,7 @@ async function projectFindings(input: GcpPreflightInput): Promise<GcpPreflightRe
           detail: 'no Google credentials: Application Default Credentials are not set up',
           fix: 'run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN',
         },
-        notChecked(input),
+        ...notChecked(input, 'no Google credentials'),
       ],
       shortfalls: [],
     };
@@ -141,7 +154,7 @@ async function projectFindings(input: GcpPreflightInput): Promise<GcpPreflightRe
       detail: `the Google token was refused: ${message(error).split(token).join('<token>')}`,
       fix: 'run gcloud auth application-default login again (the token may have expired)',
     });
-    return { findings: [...findings, notChecked(input)], shortfalls: [] };
+    return { findings: [...findings, ...notChecked(input, 'the Google token was refused')], shortfalls: [] };
   }
 
   let enabled: ReadonlySet<string> | undefined;
@@ -215,16 +228,9 @@ async function projectFindings(input: GcpPreflightInput): Promise<GcpPreflightRe
   return { findings, shortfalls: quotas.shortfalls, ...(email ? { email } : {}) };
 }
 
-/** What was not checked of a project for want of a Google identity. */
-function notChecked(input: GcpPreflightInput): Finding {
-  const needs = input.needs.quotas.filter((q) => q.need > 0).map((q) => `${q.metric} ${q.need}${q.scope === 'region' && q.region ? ` in ${q.region}` : ''}`);
-  return {
-    check: 'gcp not checked',
-    verdict: 'skip',
-    detail:
-      `without a Google identity nothing of project ${input.project} was checked with credentials: its APIs, the deployer's permissions, ` +
-      `the zones of ${input.regions.map((r) => r.region).join(', ')}, the quotas the lab needs (${needs.join(', ') || 'none'}) and the names`,
-  };
+/** What a project's checks would have covered, said when there is no identity (`why`). */
+function notChecked(input: GcpPreflightInput, why: string): Finding[] {
+  return gcpNotChecked(uncheckedScope(input), why);
 }
 
 /** Whether the quota requests for this project can be filed through the Cloud Quotas API (`preflight --request-quotas`). */

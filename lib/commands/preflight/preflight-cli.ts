@@ -2,7 +2,7 @@
  * The `preflight` command line, and the gate `deploy` runs before it applies
  * anything. Kept apart from bin/preflight.ts so tests can run it in-process.
  */
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { LabConfig } from '../../config/schema';
 import { parseSelection } from '../../lab/selection/selection';
 import { Shard } from '../../lab/selection/shard';
@@ -27,7 +27,7 @@ export interface PreflightArgs {
 export function parsePreflightArgs(argv: readonly string[], now?: Date): PreflightArgs | undefined {
   const values = PREFLIGHT_COMMAND.parse(argv);
   if (!values) return undefined;
-  const config = loadConfig({ now }).config;
+  const config = readLabConfig({ now }).config;
   // A shard on local state is one of the findings, with every other reason deploy would refuse.
   const { envs, kinds, shard } = parseSelection(config, values, false);
   return { config, envs, kinds, shard, myIp: values['my-ip'], format: values.format, requestQuotas: values['request-quotas'] ?? false, yes: values.yes ?? false };

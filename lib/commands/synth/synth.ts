@@ -5,7 +5,7 @@
  */
 import { App } from 'cdktf';
 import { SYNTH_COMMAND } from './command';
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { synthFresh } from '../../stacks/hoplab-app';
 import { defaultLimitNotes, exposuresOfOutputs, labQuotaNeeds } from '../../lab/estimate/quotas';
 import { countedNeeds, formatPlacement, placementReport } from '../../lab/placement/placement-report';
@@ -20,7 +20,7 @@ import { SYSTEM_WALL_CLOCK, WallClock } from '../../kit/cli/wall-clock';
 export async function synth(argv: readonly string[], clock: WallClock = SYSTEM_WALL_CLOCK): Promise<number> {
   if (!SYNTH_COMMAND.parse(argv)) return 0;
   const now = clock.now();
-  const loaded = loadConfig({ now });
+  const loaded = readLabConfig({ now });
   for (const note of loaded.notes) console.error(`hoplab: note: ${note}`);
   // Synthesized all the same (the stacks are what they are); deploy is what refuses it.
   const expired = expiryNote(loaded.config, now);

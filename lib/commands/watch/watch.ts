@@ -14,6 +14,7 @@ import { Limiter } from '../../lab/probe/limiter';
 import { probeOnce, Sample, STOPPED } from '../../lab/probe/probe';
 import { proberAddressFor, summarizeProbe } from '../../lab/probe/probe-summary';
 import { ProbeTarget } from '../../lab/probe/compare-model';
+import { onAbort } from '../../kit/cli/on-abort';
 
 /** Time as the watch sees it: milliseconds, and a sleep that an abort ends early. */
 export interface WatchClock {
@@ -27,13 +28,14 @@ export const REAL_CLOCK: WatchClock = {
   sleep: (ms, signal) =>
     new Promise((resolve) => {
       if (signal.aborted) return resolve();
+      // One listener on the signal for every sleeper (each sender sleeps on it), ended with the sleep.
       const done = () => {
         clearTimeout(timer);
-        signal.removeEventListener('abort', done);
+        stopWaiting();
         resolve();
       };
       const timer = setTimeout(done, Math.max(0, ms));
-      signal.addEventListener('abort', done, { once: true });
+      const stopWaiting = onAbort(signal, done);
     }),
 };
 

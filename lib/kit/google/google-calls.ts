@@ -1,6 +1,7 @@
 /**
  * Every Google API call hoplab's own code makes (the leftover check, the
- * firewall cleanup before a GKE network goes, the Gateway API wait, preflight),
+ * firewall and orphaned backend service cleanups before a GKE network goes,
+ * the CRD wait, the Cloud Armor policy's detach, preflight),
  * as one table: the method's name in Google's reference, its HTTP verb and
  * path, and the IAM permissions the caller needs for it. The reader
  * ({@link GoogleApiReader}) only takes calls from this table, so a call cannot
@@ -111,6 +112,22 @@ export const GOOGLE_CALLS = {
   // Deleting a firewall rule needs updatePolicy on the rule's network too (as creating one does).
   firewallsDelete: call('compute.firewalls.delete', 'compute', 'DELETE', 'projects/{project}/global/firewalls/{firewall}', ['compute.firewalls.delete', 'compute.networks.updatePolicy']),
   globalOperationsGet: call('compute.globalOperations.get', 'compute', 'GET', 'projects/{project}/global/operations/{operation}', ['compute.globalOperations.get']),
+  zoneOperationsGet: call('compute.zoneOperations.get', 'compute', 'GET', 'projects/{project}/zones/{zone}/operations/{operation}', ['compute.zoneOperations.get']),
+  // Teardown's removal of a Gateway's orphaned backend services and their NEGs (gke-gateway-api#41).
+  backendServicesDelete: call('compute.backendServices.delete', 'compute', 'DELETE', 'projects/{project}/global/backendServices/{backendService}', ['compute.backendServices.delete']),
+  networkEndpointGroupsDelete: call('compute.networkEndpointGroups.delete', 'compute', 'DELETE', 'projects/{project}/zones/{zone}/networkEndpointGroups/{neg}', [
+    'compute.networkEndpointGroups.delete',
+  ]),
+  // Deploy's detach of the Cloud Armor policy a narrowed app.allowedSourceCidrs no longer wants (an empty reference detaches).
+  backendServicesSetSecurityPolicy: call(
+    'compute.backendServices.setSecurityPolicy',
+    'compute',
+    'POST',
+    'projects/{project}/global/backendServices/{backendService}/setSecurityPolicy',
+    ['compute.backendServices.setSecurityPolicy', 'compute.securityPolicies.use'],
+    undefined,
+    'deploy detaches a Cloud Armor policy only from a live lab whose config dropped it, and says what failed',
+  ),
   // GKE
   clustersList: call('container.projects.locations.clusters.list', 'container', 'GET', 'projects/{project}/locations/-/clusters', ['container.clusters.list']),
   clustersGet: call('container.projects.locations.clusters.get', 'container', 'GET', 'projects/{project}/locations/{location}/clusters/{cluster}', ['container.clusters.get']),

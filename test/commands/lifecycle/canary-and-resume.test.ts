@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
-import { deploy } from '../../../lib/commands/lifecycle/deploy';
+import { deploy, DeployDeps } from '../../../lib/commands/lifecycle/deploy';
 import { runLifecycle } from '../../../lib/commands/lifecycle/lifecycle';
 import { chooseCanary, runCanary } from '../../../lib/commands/lifecycle/canary';
 import { runVerify } from '../../../lib/commands/verify/verify';
@@ -22,6 +22,8 @@ import { RunningServer, startEchoServer } from '../../support/echo-servers';
 
 const NOW = new Date('2026-12-07T10:00:00Z');
 const CLOCK: WallClock = { now: () => NOW };
+/** A fixed date, and credentials for both clouds as verify asks for them (none exist here; the stand-in Terraform needs none). */
+const DEPS: DeployDeps = { clock: CLOCK, credentials: async () => ({}) };
 const ENVS = ['ann', 'bob'];
 const CIDRS = ['203.0.113.0/24'];
 /** Both clouds; an exposure without the Gateway (GKE's Gateway CRD wait needs Google credentials) whose claims the echo server keeps. */
@@ -101,7 +103,7 @@ describe("deploy's canary, and a deploy run again", () => {
     return i;
   };
   const stacksOf = (env: string) => ['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb'].map((k) => `${env}-${k}`);
-  const run = (...flags: string[]) => deploy(['--yes', '--skip-preflight', '--my-ip', '127.0.0.1', ...flags], CLOCK);
+  const run = (...flags: string[]) => deploy(['--yes', '--skip-preflight', '--my-ip', '127.0.0.1', ...flags], DEPS);
 
   test('GIVEN two environments WHEN deployed THEN the first is applied end to end on both clouds, verified, and only then the other starts', async () => {
     expect(await run()).toBe(0);
@@ -134,8 +136,7 @@ describe("deploy's canary, and a deploy run again", () => {
   test('GIVEN the canary drifts right after its apply WHEN deployed THEN deploy stops with the verify report and what it costs while it stands; the others never start', async () => {
     writeFileSync(join(dir, 'drift'), 'ann-aws-cluster\n');
     expect(await run()).toBe(1);
-    const log = calls();
-    expect(log.filter((c) => !c.startsWith('ann-'))).toEqual([]);
+    expect(calls().filter((c) => c.startsWith('bob-'))).toEqual([]);
     expect(out).toContain('hoplab verify: FAILED (ann)');
     expect(out).toContain('  drift   ann-aws-cluster: DRIFT');
     expect(out).toContain('            would change: aws_vpc.vpc update (tags)');
@@ -152,7 +153,7 @@ describe("deploy's canary, and a deploy run again", () => {
   test('GIVEN a stack of the canary fails WHEN deployed, then deployed again once it is fixed THEN the first stops at the canary, and the second continues: applied stacks say no changes, the failed one and the others apply', async () => {
     writeFileSync(join(dir, 'fail'), 'ann-gcp-lb apply\n');
     expect(await run()).toBe(1);
-    expect(calls().filter((c) => !c.startsWith('ann-'))).toEqual([]);
+    expect(calls().filter((c) => c.startsWith('bob-'))).toEqual([]);
     expect(calls().filter((c) => c.endsWith(' plan'))).toEqual([]);
     expect(err[0]).toBe('hoplab deploy: stopped after the canary: not every stack of ann applied (see above and .hoplab/logs); the other environment (bob) was not started.');
     expect(err[1]).toMatch(/^ {2}ann stands and costs up to \$\d+\.\d\d\/h \(AWS .*\) at list prices read \S+ \(all its stacks\) while it does: /);
@@ -177,7 +178,7 @@ describe("deploy's canary, and a deploy run again", () => {
     writeFileSync(join(dir, 'hoplab.config.json'), JSON.stringify({ ...CONFIG, app: { allowedSourceCidrs: ['203.0.113.0/24'] } }));
     const value = { mode: 'nodeport-local', cloud: 'aws', url: 'http://198.51.100.80/', lb_kind: 'nlb', target_type: 'instance', expected_hops: 1, source_nat: false, client_ip_via: 'tcp-source' };
     writeFileSync(join(dir, 'outputs', 'ann-aws-lb.json'), JSON.stringify({ exposure_nodeport_local: { value } }));
-    expect(await deploy(['--yes', '--skip-preflight', '--my-ip', '192.0.2.9'], CLOCK)).toBe(0);
+    expect(await deploy(['--yes', '--skip-preflight', '--my-ip', '192.0.2.9'], DEPS)).toBe(0);
     expect(out).toContainEqual(
       expect.stringMatching(/^canary: verify of ann INCOMPLETE: nothing that ran failed, but 2 checks could not run \(report: .*\.md\); going on with the other environment \(bob\)$/),
     );
@@ -195,7 +196,14 @@ describe("deploy's canary, and a deploy run again", () => {
       // The real verify; Ctrl-C comes while it runs.
       verify: async (env) => {
         abort.abort();
-        return runVerify({ config, envs: [env], waitMs: 0, probe: { count: 1, concurrency: 1, timeoutMs: 1000, myIp: '127.0.0.1' }, progress: () => undefined });
+        return runVerify({
+          config,
+          envs: [env],
+          waitMs: 0,
+          probe: { count: 1, concurrency: 1, timeoutMs: 1000, myIp: '127.0.0.1' },
+          progress: () => undefined,
+          credentials: DEPS.credentials,
+        });
       },
       costPerHour: '$0.66/h',
       write: () => undefined,
@@ -204,6 +212,14 @@ describe("deploy's canary, and a deploy run again", () => {
     });
     expect(code).toBe(130);
     expect(errors[0]).toMatch(/^hoplab deploy: stopped after the canary: interrupted during verify of ann \(report: .*\.md\); the other environment \(bob\) was not started\.$/);
+    expect(calls().filter((c) => c.startsWith('bob-'))).toEqual([]);
+  });
+
+  test("GIVEN no credentials for the canary's verify WHEN deployed THEN verify checks nothing, and deploy stops there rather than take that for a pass", async () => {
+    const missing = { aws: 'aws: no usable credentials', gcp: 'gcp: no credentials' };
+    expect(await deploy(['--yes', '--skip-preflight', '--my-ip', '127.0.0.1'], { clock: CLOCK, credentials: async () => missing })).toBe(1);
+    expect(out).toContain('hoplab verify: INCOMPLETE (ann)');
+    expect(err[0]).toMatch(/^hoplab deploy: stopped after the canary: verify of ann could check nothing \(report: .*\.md\); the other environment \(bob\) was not started\.$/);
     expect(calls().filter((c) => c.startsWith('bob-'))).toEqual([]);
   });
 

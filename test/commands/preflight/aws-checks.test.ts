@@ -442,12 +442,10 @@ describe('AWS preflight per slot, each with its own region and account', () => {
     expect(calls.filter((c) => c.command === 'DescribeVpcsCommand').map((c) => c.region)).toEqual(['us-east-1', 'us-east-2']);
     expect(result.findings.map((f) => [f.check, f.verdict])).toEqual([
       ['aws identity (host account)', 'pass'],
-      ['aws cluster admins (host account)', 'pass'],
       ['aws permissions (host account)', 'pass'],
       ['aws zones (host/us-east-1)', 'pass'],
       ['aws quota vpcs (host/us-east-1)', 'pass'],
       [`aws identity (account ${OTHER})`, 'pass'],
-      [`aws cluster admins (account ${OTHER})`, 'pass'],
       [`aws permissions (account ${OTHER})`, 'pass'],
       [`aws zones (${OTHER}/us-east-2)`, 'pass'],
       [`aws quota vpcs (${OTHER}/us-east-2)`, 'fail'],
@@ -491,6 +489,7 @@ describe('AWS preflight per slot, each with its own region and account', () => {
           detail: `no AWS identity (assuming ${role}): AccessDenied: User: arn:aws:iam::${ACCOUNT}:user/host is not authorized to perform: sts:AssumeRole on resource: ${role}`,
           fix: `let the host's credentials assume ${role} (its trust policy), or correct aws.accounts`,
         },
+        { check: 'aws permissions', verdict: 'skip', detail: 'not checked (no AWS identity): IAM policy simulation of the 4 actions the stacks need' },
         {
           check: 'aws slots not checked',
           verdict: 'skip',
@@ -500,5 +499,22 @@ describe('AWS preflight per slot, each with its own region and account', () => {
     } finally {
       for (const spy of spies) spy.mockRestore();
     }
+  });
+});
+
+describe('AWS preflight: the deployer in aws.clusterAdminArns', () => {
+  const admin = `arn:aws:iam::${ACCOUNT}:role/hoplab-admin`;
+  const session = `arn:aws:sts::${ACCOUNT}:assumed-role/hoplab-admin/host`;
+  const clusterStack = { env: 'lab', stack: { name: 'lab-aws-cluster', file: 'cdk.tf.json', json: {} } };
+  const admins = (findings: Finding[]) => findings.filter((f) => f.check === 'aws cluster admins');
+
+  test('GIVEN aws-lb stacks only (deploy --stacks aws-lb) WHEN the deployer is a listed admin THEN it is not refused: the cluster stack makes the access entries', async () => {
+    expect(admins((await preflight({ callerArn: session }, { clusterStacks: [] }, { clusterAdminArns: [admin] })).findings)).toEqual([]);
+  });
+
+  test('GIVEN aws-cluster stacks WHEN the deployer is a listed admin THEN it fails, as EKS refuses a second access entry for the creator', async () => {
+    expect(admins((await preflight({ callerArn: session }, { clusterStacks: [clusterStack] }, { clusterAdminArns: [admin] })).findings)).toEqual([
+      expect.objectContaining({ verdict: 'fail', fix: `remove ${admin} from aws.clusterAdminArns` }),
+    ]);
   });
 });
