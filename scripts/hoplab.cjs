@@ -16,6 +16,7 @@ const COMMANDS = {
   compare: ['compare', 'deployed environments side by side; --probe measures them, all exposures at once'],
   watch: ['watch', 'live view of the traffic per exposure while attendees change things'],
   handout: ['handout', 'Markdown, a self-contained page and an access card per attendee; an index'],
+  progress: ['progress', "each attendee's handout exercises: done, not yet, or could not check"],
   cost: ['cost', 'estimated cost and wall time of deploy and teardown'],
   preflight: ['preflight', 'everything that blocks a deploy, before any spend'],
   deploy: ['deploy', 'preflight, estimate, confirmation, then every stack in dependency order'],

@@ -34,6 +34,7 @@ export interface ClusterStackOutputs {
 /** The outputs of `<env>-aws-cluster`. */
 export interface AwsClusterStackOutputs extends ClusterStackOutputs {
   readonly cluster_endpoint: string;
+  readonly cluster_ca_certificate: string;
   readonly vpc_id: string;
   readonly oidc_provider_arn: string;
   readonly lb_controller_role_arn: string;
@@ -44,6 +45,7 @@ export interface AwsClusterStackOutputs extends ClusterStackOutputs {
 export interface GcpClusterStackOutputs extends ClusterStackOutputs {
   readonly cluster_location: string;
   readonly cluster_endpoint: string;
+  readonly cluster_ca_certificate: string;
   readonly kubernetes_version: string;
   readonly release_channel: string;
   readonly per_node_pod_range_prefix: number;
@@ -72,6 +74,7 @@ const SHARED_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof ClusterStackOut
 export const AWS_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof AwsClusterStackOutputs]: string } = {
   ...SHARED_CLUSTER_OUTPUT_DESCRIPTIONS,
   cluster_endpoint: 'The EKS API server endpoint (HTTPS URL)',
+  cluster_ca_certificate: "The cluster's CA certificate, base64-encoded PEM, as a kubeconfig's certificate-authority-data takes it",
   vpc_id: 'ID of the lab VPC',
   oidc_provider_arn: "ARN of the IAM OIDC provider of the cluster's service account issuer (IRSA)",
   lb_controller_role_arn: "ARN of the AWS Load Balancer Controller's IAM role (IRSA), read by <env>-aws-lb",
@@ -83,6 +86,7 @@ export const GCP_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof GcpClusterS
   ...SHARED_CLUSTER_OUTPUT_DESCRIPTIONS,
   cluster_location: 'Zone (zonal cluster) or region (regional cluster) of the GKE cluster',
   cluster_endpoint: "The control plane's public endpoint (IP address)",
+  cluster_ca_certificate: "The cluster's CA certificate, base64-encoded PEM, as a kubeconfig's certificate-authority-data takes it",
   kubernetes_version: "The control plane's Kubernetes version (changes as the release channel upgrades it)",
   release_channel: 'GKE release channel',
   per_node_pod_range_prefix: 'Prefix length of the alias range each node gets from the Pod range, e.g. 24',
@@ -124,6 +128,8 @@ export const CLUSTER_OUTPUTS = {
 /** Extra outputs of `<env>-aws-cluster`, read by `<env>-aws-lb`. */
 export const AWS_CLUSTER_OUTPUTS = {
   clusterEndpoint: 'cluster_endpoint',
+  /** The cluster's CA certificate (base64 PEM): with the endpoint, what a kubeconfig needs. */
+  clusterCaCertificate: 'cluster_ca_certificate',
   vpcId: 'vpc_id',
   oidcProviderArn: 'oidc_provider_arn',
   lbControllerRoleArn: 'lb_controller_role_arn',
@@ -136,6 +142,8 @@ export const GCP_CLUSTER_OUTPUTS = {
   clusterLocation: 'cluster_location',
   /** The control plane's public endpoint (IP address). */
   clusterEndpoint: 'cluster_endpoint',
+  /** The cluster's CA certificate (base64 PEM): with the endpoint, what a kubeconfig needs. */
+  clusterCaCertificate: 'cluster_ca_certificate',
   /** The control plane's Kubernetes version (changes as the release channel upgrades it). */
   kubernetesVersion: 'kubernetes_version',
   /** Release channel. */

@@ -10,10 +10,11 @@ import { NlbServiceExposure, NlbTargetType } from '../constructs/aws/nlb-service
 import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../constructs/k8s/demo-app';
 import { GatewayApiCrds } from '../constructs/k8s/gateway-api-crds';
 import { AttendeeRbac } from '../constructs/k8s/attendee-rbac';
+import { AttendeeServiceAccount } from '../constructs/k8s/attendee-service-account';
 import { DatapathInspector } from '../constructs/k8s/datapath-inspector';
 import { awsDataplane } from '../model/datapaths';
 import { APP_NAMESPACE_POD_SECURITY, podSecurityLabels, podSecurityVersion } from '../model/pod-security';
-import { ATTENDEE_KUBERNETES_GROUP } from '../model/identities';
+import { ATTENDEE_KUBERNETES_GROUP, ATTENDEE_SERVICE_ACCOUNT } from '../model/identities';
 import { APP_NAMESPACE } from '../model/names';
 import { labTags } from '../model/tags';
 import { PLACEMENT_OUTPUT, PLACEMENT_OUTPUT_DESCRIPTION } from '../model/contract';
@@ -58,8 +59,13 @@ export class AwsLbStack extends TerraformStack {
   public readonly gatewayApiCrds?: GatewayApiCrds;
   /** The exposures, in the order of `config.exposures`. */
   public readonly exposures: readonly Exposure[];
-  /** The attendee's node operations (see, cordon, drain), bound to their access entry's group, when the attendee has an AWS identity. */
+  /**
+   * The attendee's RBAC: with an AWS identity, node operations (see, cordon, drain) bound to their access entry's group;
+   * without one, view, edit in the app's namespace and node operations bound to their ServiceAccount.
+   */
   public readonly attendeeRbac?: AttendeeRbac;
+  /** The ServiceAccount of an attendee without an AWS identity (their kubeconfig's token is minted for it by `handout`). */
+  public readonly attendeeServiceAccount?: AttendeeServiceAccount;
   /** The read-only datapath inspector attendees read with `kubectl logs` (its own privileged namespace). */
   public readonly inspector: DatapathInspector;
 
@@ -144,6 +150,13 @@ export class AwsLbStack extends TerraformStack {
     // View and edit come from the access entry's policies (<env>-aws-cluster); RBAC adds only what they lack: nodes, for cordon and drain.
     if (config.attendee?.aws) {
       this.attendeeRbac = new AttendeeRbac(this, 'attendee-rbac', { subject: { kind: 'Group', name: ATTENDEE_KUBERNETES_GROUP }, namespace: this.app.namespace, viewAndEdit: false });
+    } else if (config.attendee) {
+      // No AWS identity: a ServiceAccount of their own, bound to what an identity gets (view, edit in hoplab, node operations).
+      this.attendeeServiceAccount = new AttendeeServiceAccount(this, 'attendee-service-account', { name: ATTENDEE_SERVICE_ACCOUNT, namespace: this.app.namespace, attendee: config.attendee.name });
+      this.attendeeRbac = new AttendeeRbac(this, 'attendee-rbac', {
+        subject: { kind: 'ServiceAccount', name: this.attendeeServiceAccount.name, namespace: this.app.namespace },
+        namespace: this.app.namespace,
+      });
     }
 
     if (cluster.slot) new TerraformOutput(this, PLACEMENT_OUTPUT, { value: placementOutput(cluster.slot), description: PLACEMENT_OUTPUT_DESCRIPTION });

@@ -9,11 +9,12 @@ import { gkeL4Backends, GkeLoadBalancerServiceExposure } from '../constructs/gcp
 import { GkeProviders } from '../constructs/gcp/gke-providers';
 import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../constructs/k8s/demo-app';
 import { AttendeeRbac } from '../constructs/k8s/attendee-rbac';
+import { AttendeeServiceAccount } from '../constructs/k8s/attendee-service-account';
 import { DatapathInspector } from '../constructs/k8s/datapath-inspector';
 import { gcpDataplane } from '../model/datapaths';
 import { APP_NAMESPACE_POD_SECURITY, podSecurityLabels } from '../model/pod-security';
 import { CILIUM_AGENT_IMAGE } from '../model/versions';
-import { isRefusal, parseGcpMember } from '../model/identities';
+import { ATTENDEE_SERVICE_ACCOUNT, isRefusal, parseGcpMember } from '../model/identities';
 import { APP_NAMESPACE } from '../model/names';
 import { labTags } from '../model/tags';
 import { PLACEMENT_OUTPUT, PLACEMENT_OUTPUT_DESCRIPTION } from '../model/contract';
@@ -50,8 +51,10 @@ export class GcpLbStack extends TerraformStack {
   public readonly app: DemoApp;
   /** The exposures created, by mode. */
   public readonly exposures: Partial<Record<ExposureMode, Exposure>> = {};
-  /** The attendee's RBAC (view, edit in the app's namespace, node operations), when the attendee has a Google identity. */
+  /** The attendee's RBAC (view, edit in the app's namespace, node operations): bound to their Google identity, or to their ServiceAccount without one. */
   public readonly attendeeRbac?: AttendeeRbac;
+  /** The ServiceAccount of an attendee without a Google identity (their kubeconfig's token is minted for it by `handout`). */
+  public readonly attendeeServiceAccount?: AttendeeServiceAccount;
   /** The read-only datapath inspector attendees read with `kubectl logs` (its own privileged namespace). */
   public readonly inspector: DatapathInspector;
 
@@ -119,6 +122,13 @@ export class GcpLbStack extends TerraformStack {
       const member = parseGcpMember(config.attendee.gcp);
       if (isRefusal(member)) throw new Error(`GcpLbStack ${id}: attendee ${config.attendee.name}'s gcp identity "${config.attendee.gcp}" ${member.reason}`);
       this.attendeeRbac = new AttendeeRbac(this, 'attendee-rbac', { subject: { kind: 'User', name: member.email }, namespace: this.app.namespace });
+    } else if (config.attendee) {
+      // No Google identity: a ServiceAccount of their own, bound to what an identity gets.
+      this.attendeeServiceAccount = new AttendeeServiceAccount(this, 'attendee-service-account', { name: ATTENDEE_SERVICE_ACCOUNT, namespace: this.app.namespace, attendee: config.attendee.name });
+      this.attendeeRbac = new AttendeeRbac(this, 'attendee-rbac', {
+        subject: { kind: 'ServiceAccount', name: this.attendeeServiceAccount.name, namespace: this.app.namespace },
+        namespace: this.app.namespace,
+      });
     }
   }
 }

@@ -21,7 +21,8 @@ import { httpsKubernetesLists } from '../../lib/commands/lifecycle/eks-kubernete
 import { StackTask } from '../../lib/lab/selection/stack-graph';
 import { Emulator } from '../../lib/commands/local/moto';
 import { fakeTerraformOnPath } from '../support/fake-terraform';
-import { FIXTURE_TOKEN, KubernetesApi, LOOPBACK_CA, serveKubernetesApi } from '../support/google-api';
+import { FIXTURE_TOKEN } from '../support/google-api';
+import { KubernetesApi, LOOPBACK_CA, serveCrds } from '../support/kubernetes-api';
 import { Json } from '../support/synth';
 import { sharedEmulator } from './harness';
 
@@ -101,7 +102,7 @@ describe('AWS teardown steps against the emulator', () => {
 
   /** AwsSteps on the emulator, the cluster's API on loopback holding `objects` (by list path), and a StackRunner running the stand-in terraform. */
   async function teardown(objects: Partial<Record<keyof typeof LISTS, Json[]>>) {
-    kubernetes = await serveKubernetesApi(() => 'absent', Object.fromEntries(Object.entries(objects).map(([list, items]) => [LISTS[list as keyof typeof LISTS], items])));
+    kubernetes = await serveCrds(() => 'absent', Object.fromEntries(Object.entries(objects).map(([list, items]) => [LISTS[list as keyof typeof LISTS], items])));
     const base = kubernetes.base;
     const steps = new AwsSteps({
       config: validConfig({ name: 'stepsaws' }, 'test'),

@@ -6,14 +6,15 @@
  */
 import { validConfig } from '../../lib/config/load';
 import { GkeSteps } from '../../lib/commands/lifecycle/gke-steps';
-import { Answer, FIXTURE_TOKEN, FixtureApi, KubernetesApi, Scenario, serveGoogleFixtures, serveKubernetesApi } from './google-api';
+import { Answer, FIXTURE_TOKEN, FixtureApi, Scenario, serveGoogleFixtures } from './google-api';
+import { KubernetesApi, serveCrds } from './kubernetes-api';
 
 /** The loopback servers of the running test, closed after it. */
 export interface LoopbackApis {
   readonly google: () => FixtureApi;
   readonly kubernetes: () => KubernetesApi | undefined;
   serveGoogle(...args: Parameters<typeof serveGoogleFixtures>): Promise<FixtureApi>;
-  serveKubernetes(...args: Parameters<typeof serveKubernetesApi>): Promise<KubernetesApi>;
+  serveKubernetes(...args: Parameters<typeof serveCrds>): Promise<KubernetesApi>;
 }
 
 /** Loopback Google and Kubernetes APIs for a test file's tests; call at its top level: each test's servers are closed after it. */
@@ -29,7 +30,7 @@ export function loopbackApis(): LoopbackApis {
     google: () => google!,
     kubernetes: () => kubernetes,
     serveGoogle: async (...args) => (google = await serveGoogleFixtures(...args)),
-    serveKubernetes: async (...args) => (kubernetes = await serveKubernetesApi(...args)),
+    serveKubernetes: async (...args) => (kubernetes = await serveCrds(...args)),
   };
 }
 

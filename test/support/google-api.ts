@@ -4,13 +4,11 @@
  *   answers from test/lab/leftovers/fixtures/gcp (written in the documented
  *   formats by generate.ts there), as the leftover check and the firewall
  *   cleanup read them;
- * - {@link serveKubernetesApi}: CustomResourceDefinitions, and lists of
- *   objects, over HTTPS with the test CA of test/fixtures/tls.
+ * - a GKE cluster's own Kubernetes API is in kubernetes-api.ts.
  * Each records the requests it was sent (method, path, query, the headers that matter).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import { Json } from './synth';
@@ -126,97 +124,6 @@ export async function serveGoogleFixtures(scenario: Scenario, answers: Record<st
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  };
-}
-
-const TLS = join(__dirname, '..', 'fixtures', 'tls');
-/** The test "cluster CA" (PEM) that signed the loopback Kubernetes API's certificate. */
-export const LOOPBACK_CA = readFileSync(join(TLS, 'loopback-ca.crt'), 'utf8');
-/** A CA that signed nothing here. */
-export const OTHER_CA = readFileSync(join(TLS, 'other-ca.crt'), 'utf8');
-
-export interface KubernetesApi {
-  /** `https://127.0.0.1:<port>` */
-  readonly base: string;
-  readonly requests: Recorded[];
-  close(): Promise<void>;
-}
-
-/**
- * A Kubernetes API on loopback HTTPS (certificate for 127.0.0.1 from
- * {@link LOOPBACK_CA}): `GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/<name>`
- * answers what `crd(name, count)` returns for the `count`-th request of that
- * name (0 first): a CRD object, `absent` (Kubernetes' 404 Status), or an HTTP
- * status with a Status body. `lists` answers `GET <path>` with a list of those
- * items (the kinds a cluster serves; another path is Kubernetes' 404). Requests
- * without the bearer token get 401.
- */
-export async function serveKubernetesApi(
-  crd: (name: string, count: number) => Json | 'absent' | { readonly status: number; readonly reason: string },
-  lists: Readonly<Record<string, readonly Json[]>> = {},
-): Promise<KubernetesApi> {
-  const requests: Recorded[] = [];
-  const asked = new Map<string, number>();
-  const status = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
-  const server = createHttpsServer({ key: readFileSync(join(TLS, 'loopback-server.key')), cert: readFileSync(join(TLS, 'loopback-server.crt')) }, (req, res) => {
-    const url = new URL(req.url ?? '/', 'https://127.0.0.1');
-    requests.push({
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
-      authorization: req.headers.authorization,
-      userProject: req.headers['x-goog-user-project'] as string | undefined,
-    });
-    if (req.headers.authorization !== `Bearer ${FIXTURE_TOKEN}`) return send(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
-    const items = lists[url.pathname];
-    if (items) return send(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '48213' }, items });
-    const match = /^\/apis\/apiextensions\.k8s\.io\/v1\/customresourcedefinitions\/([^/]+)$/.exec(url.pathname);
-    if (!match) return send(res, 404, status(404, 'NotFound', 'the server could not find the requested resource'));
-    const name = decodeURIComponent(match[1]);
-    const count = asked.get(name) ?? 0;
-    asked.set(name, count + 1);
-    const answer = crd(name, count);
-    if (answer === 'absent') {
-      return send(res, 404, status(404, 'NotFound', `customresourcedefinitions.apiextensions.k8s.io "${name}" not found`));
-    }
-    if ('reason' in answer && typeof answer.status === 'number') return send(res, answer.status, status(answer.status, String(answer.reason), String(answer.reason)));
-    return send(res, 200, answer);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `https://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** A CustomResourceDefinition as the API returns it, with the Established condition `established`. */
-export function crdObject(name: string, established: boolean): Json {
-  const [plural, ...group] = name.split('.');
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name, uid: '9d6a8e40-3c1f-4b0e-9b7a-2f5c6d1e0a11', resourceVersion: '4821', annotations: { 'gateway.networking.k8s.io/bundle-version': 'v1.3.0' } },
-    spec: { group: group.join('.'), names: { plural, kind: plural[0].toUpperCase() + plural.slice(1, -1) }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true }] },
-    status: {
-      conditions: [
-        { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: '2026-05-12T09:14:02Z' },
-        {
-          type: 'Established',
-          status: established ? 'True' : 'False',
-          reason: established ? 'InitialNamesAccepted' : 'Installing',
-          message: established ? 'the initial names have been accepted' : 'the CRD is being installed',
-          lastTransitionTime: '2026-05-12T09:14:03Z',
-        },
-      ],
-      acceptedNames: { plural, kind: plural[0].toUpperCase() + plural.slice(1, -1) },
-      storedVersions: ['v1'],
-    },
   };
 }
 

@@ -9,8 +9,7 @@ import { DEMO_APP_PORT } from '../../constructs/k8s/demo-app';
 import { Cloud } from '../../model/contract';
 import { DATAPLANES, Dataplane } from '../../model/datapaths';
 import { EXPOSURE_FACTS } from '../../model/exposure-facts';
-import { APP_NAMESPACE } from '../../model/names';
-import { isRefusal, parseGcpMember, parseIamPrincipal } from '../../model/identities';
+import { APP_NAMESPACE, DEMO_DEPLOYMENT } from '../../model/names';
 import { INSPECTOR_INTERVAL_SECONDS, inspectorLogCommands } from '../../model/inspector';
 import { EnvironmentOutputs, ExposureInfo } from '../../lab/files/outputs';
 import { EnvironmentExplanation, ExposureExplanation } from '../../lab/anatomy/model';
@@ -31,8 +30,7 @@ import {
   UNKNOWN_INSPECTOR_SECTIONS,
 } from './exercises';
 
-/** The demo app's Deployment (lib/constructs/k8s/demo-app.ts). */
-export const DEMO_DEPLOYMENT = 'echo';
+export { DEMO_DEPLOYMENT } from '../../model/names';
 
 export const CLOUD_NAMES: Readonly<Record<Cloud, string>> = { aws: 'AWS (EKS)', gcp: 'Google Cloud (GKE)' };
 
@@ -67,8 +65,10 @@ export interface HandoutExposure {
 }
 
 export interface Exercise {
-  /** Which exercise of exercises.ts it is. */
+  /** Which exercise of exercises.ts it is, and the exposure it is about (progress checks name exercises by them). */
   readonly id: string;
+  readonly cloud: Cloud;
+  readonly mode: string;
   readonly title: string;
   /** The lesson in one sentence. */
   readonly lesson: string;
@@ -99,10 +99,8 @@ export interface HandoutSources {
   readonly outputs: EnvironmentOutputs;
   readonly attendee?: AttendeeIdentities;
   readonly explanation?: EnvironmentExplanation;
-  /** The GCP project (config `gcp.project`). */
-  readonly gcpProject: string;
-  /** Zone or region of the GKE cluster (the `cluster_location` output, else from the config). */
-  readonly gkeLocation: string;
+  /** How the attendee reaches each cluster (handout-access.ts: where it is, their kubeconfig). @default - "ask the host" */
+  readonly access?: Partial<Record<Cloud, readonly Step[]>>;
   /**
    * Whether the cluster shows flows with Hubble: config `aws.cilium.hubble` with `aws.datapath: "cilium"`,
    * `gcp.observability` with `gcp.datapath: "dataplane-v2"` (no stack output says so).
@@ -117,51 +115,16 @@ export interface HandoutSources {
   readonly expiresAt?: string;
 }
 
-function awsAccess(env: string, cluster: string, region: string, attendee?: AttendeeIdentities): Step[] {
-  const base = `aws eks update-kubeconfig --name ${cluster} --region ${region} --alias ${env}-eks`;
-  if (!attendee?.aws) {
-    return [{ say: 'You have no AWS identity in this workshop: the host runs kubectl on EKS for you (or adds `aws: <your role ARN>` to your attendee entry and deploys again).' }];
-  }
-  const principal = parseIamPrincipal(attendee.aws);
-  if (!isRefusal(principal) && principal.kind === 'role') {
-    return [
-      { say: `Your access entry is for the IAM role ${attendee.aws}. With credentials allowed to assume it:`, command: `${base} --role-arn ${attendee.aws}` },
-      { say: 'Or, with an AWS CLI profile that is that role (SSO or `role_arn` in ~/.aws/config), the same without --role-arn:', command: `${base} --profile <your profile>` },
-    ];
-  }
-  return [{ say: `Your access entry is for the IAM user ${attendee.aws}. With that user's credentials (e.g. a profile):`, command: `${base} --profile <your profile>` }];
-}
-
-function gcpAccess(cluster: string, location: string, project: string, attendee?: AttendeeIdentities): Step[] {
-  const base = `gcloud container clusters get-credentials ${cluster} --location ${location} --project ${project}`;
-  if (!attendee?.gcp) {
-    return [{ say: 'You have no Google identity in this workshop: the host runs kubectl on GKE for you (or adds `gcp: user:<your email>` to your attendee entry and deploys again).' }];
-  }
-  const member = parseGcpMember(attendee.gcp);
-  const email = isRefusal(member) ? attendee.gcp : member.email;
-  const signIn = !isRefusal(member) && member.kind === 'serviceAccount' ? `gcloud config set auth/impersonate_service_account ${email}` : `gcloud auth login ${email}`;
-  return [
-    { say: `Sign in as ${email} (your project role is Kubernetes Engine Cluster Viewer: enough to fetch credentials, nothing more):`, command: signIn },
-    { say: 'Then fetch credentials for your cluster:', command: base },
-  ];
-}
-
-const CHECK = 'kubectl auth can-i patch deployments -n hoplab   # yes; and "kubectl get nodes" works, "kubectl get secrets -A" does not';
-
 function clusters(sources: HandoutSources): HandoutCluster[] {
-  const { outputs, attendee } = sources;
-  const out: HandoutCluster[] = [];
-  const aws = outputs.clusters.aws;
-  if (aws) {
-    const access = aws.cluster_name && aws.region ? awsAccess(outputs.env, aws.cluster_name, aws.region, attendee) : [{ say: 'The cluster stack has no cluster_name or region output: ask the host.' }];
-    out.push({ cloud: 'aws', clusterName: aws.cluster_name, dataplane: dataplaneOf(sources, 'aws'), access: attendee?.aws ? [...access, { say: 'Check what you may do:', command: CHECK }] : access });
-  }
-  const gcp = outputs.clusters.gcp;
-  if (gcp) {
-    const access = gcp.cluster_name ? gcpAccess(gcp.cluster_name, sources.gkeLocation, sources.gcpProject, attendee) : [{ say: 'The cluster stack has no cluster_name output: ask the host.' }];
-    out.push({ cloud: 'gcp', clusterName: gcp.cluster_name, dataplane: dataplaneOf(sources, 'gcp'), access: attendee?.gcp ? [...access, { say: 'Check what you may do:', command: CHECK }] : access });
-  }
-  return out;
+  const { outputs } = sources;
+  return (['aws', 'gcp'] as const)
+    .filter((cloud) => outputs.clusters[cloud] !== undefined)
+    .map((cloud) => ({
+      cloud,
+      clusterName: outputs.clusters[cloud]!.cluster_name,
+      dataplane: dataplaneOf(sources, cloud),
+      access: sources.access?.[cloud] ?? [{ say: 'The handout has no access steps for this cluster: ask the host.' }],
+    }));
 }
 
 /** The facts of an exposure "the reply shows" is derived from: the ones its fact box draws (explain's picture) and its outputs carry. */
@@ -316,6 +279,8 @@ function exercise(text: ExerciseText, target: HandoutExposure, values: Readonly<
   const attendee = text.measure.length === 0 ? [] : [attendeeMeasure(text.measure.includes('compare') ? 'compare' : 'watch', url)];
   return {
     id: text.id,
+    cloud: target.cloud,
+    mode: target.mode,
     title: fill(text.title),
     lesson: fill(text.lesson),
     steps: steps.map((step) => ({

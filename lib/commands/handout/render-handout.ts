@@ -15,7 +15,9 @@ const who = (h: Handout) => (h.attendee ? h.attendee.name : h.env);
 
 function identityLines(h: Handout): string[] {
   const a = h.attendee;
-  return [`AWS identity: ${a?.aws ? `\`${a.aws}\`` : 'none (the host runs kubectl for you on EKS)'}`, `Google identity: ${a?.gcp ? `\`${a.gcp}\`` : 'none (the host runs kubectl for you on GKE)'}`];
+  // Without an identity an attendee's kubeconfig holds a token of their own ServiceAccount (handout-access.ts).
+  const none = a ? 'none (your kubeconfig holds a token for your cluster instead)' : 'none (this environment is no attendee’s)';
+  return [`AWS identity: ${a?.aws ? `\`${a.aws}\`` : none}`, `Google identity: ${a?.gcp ? `\`${a.gcp}\`` : none}`];
 }
 
 const verdict = (e: HandoutExposure) =>
@@ -186,18 +188,23 @@ export function handoutHtml(h: Handout): string {
 
 const LINK_WORDS: Readonly<Record<HandoutFormat, string>> = { markdown: 'Markdown', html: 'page', card: 'access card' };
 
-/** The host's page: every attendee's handouts, with their URLs. */
-export function indexHtml(handouts: readonly Handout[], formats: readonly HandoutFormat[]): string {
+/**
+ * The host's page: every attendee's handouts, with their URLs, and which attendees got a kubeconfig
+ * (`kubeconfigs`: environment -> how, in words). It never links or holds a kubeconfig: a token is a secret.
+ */
+export function indexHtml(handouts: readonly Handout[], formats: readonly HandoutFormat[], kubeconfigs: ReadonlyMap<string, string> = new Map()): string {
   const rows = handouts.map((h) => {
     const files = handoutFiles(h.env);
     const links = formats.map((f) => `<a href="${escapeHtml(files[f])}">${LINK_WORDS[f]}</a>`).join(' · ');
     const identities = [h.attendee?.aws, h.attendee?.gcp].filter((x) => x).map((x) => `<code>${escapeHtml(x!)}</code>`);
-    return `<tr><td>${escapeHtml(who(h))}</td><td>${links}</td><td>${identities.join('<br>') || 'none'}</td><td>${h.exposures.length}</td></tr>`;
+    const kubeconfig = kubeconfigs.get(h.env) ?? 'no';
+    return `<tr><td>${escapeHtml(who(h))}</td><td>${links}</td><td>${identities.join('<br>') || 'none'}</td><td>${escapeHtml(kubeconfig)}</td><td>${h.exposures.length}</td></tr>`;
   });
   const body = [
     '<h1>hoplab handouts</h1>',
     `<p>${handouts.length} handout${handouts.length === 1 ? '' : 's'}. Hand each attendee their own page.</p>`,
-    '<table><thead><tr><th>attendee</th><th>handout</th><th>identities</th><th>exposures</th></tr></thead><tbody>',
+    `<p>Kubeconfig files (<code>&lt;attendee&gt;.kubeconfig</code>) are beside the handouts, not linked here: one with a token is a secret.</p>`,
+    '<table><thead><tr><th>attendee</th><th>handout</th><th>identities</th><th>kubeconfig</th><th>exposures</th></tr></thead><tbody>',
     ...rows,
     '</tbody></table>',
   ].join('\n');

@@ -1,18 +1,15 @@
 /**
  * A minimal read of an EKS cluster's Kubernetes API, for the check before the
  * AWS Load Balancer Controller is uninstalled ({@link KubernetesLists}): the
- * endpoint and CA from `eks:DescribeCluster`, a token from `aws eks get-token`
- * (the command the aws-lb stack's kubernetes and helm providers run, so the
- * same identity reads), and HTTPS GETs trusted through the cluster's CA.
- *
- * Stand-in until the shared Kubernetes client (lib/kit) and EKS token (lib/lab)
- * land: only `eksKubernetesLists` is used outside this file.
+ * endpoint and CA from `eks:DescribeCluster`, a token made as `aws eks
+ * get-token` makes it (lib/kit/aws/eks-token.ts) with the host's credentials
+ * or the role the aws-lb stack's providers assume (the same identity reads),
+ * and the shared Kubernetes client, trusting the cluster's CA only.
  */
-import { execFile } from 'node:child_process';
-import { request } from 'node:https';
 import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
-import { awsClientConfig } from '../../kit/aws/aws-clients';
-import { eksTokenExec } from '../../constructs/aws/eks-providers';
+import { awsAccountClientConfig } from '../../kit/aws/assume-role';
+import { awsCredentials, eksToken } from '../../kit/aws/eks-token';
+import { KubernetesApiError, KubernetesClient } from '../../kit/kubernetes/kubernetes-client';
 import { KubernetesLists, KubernetesObject } from './foreign-load-balancers';
 
 export interface EksAccess {
@@ -20,27 +17,8 @@ export interface EksAccess {
   readonly region: string;
   /** A role of the cluster's account to sign the token as (`aws.accounts`). @default - the host's credentials */
   readonly roleArn?: string;
-  /** The AWS CLI. @default 'aws' */
-  readonly awsCli?: string;
-  /** Bound of each request and of the token command. @default 20000 */
+  /** Bound of each request. @default 20000 */
   readonly timeoutMs?: number;
-}
-
-/** The token `aws eks get-token` prints (an ExecCredential's `status.token`). */
-export function eksToken(access: EksAccess): Promise<string> {
-  const exec = eksTokenExec(access.clusterName, access.region, access.awsCli, access.roleArn);
-  return new Promise((resolve, reject) => {
-    execFile(exec.command, exec.args, { timeout: access.timeoutMs ?? 20_000, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`${exec.command} ${exec.args.slice(0, 2).join(' ')} failed: ${(stderr || error.message).trim().split('\n').pop()}`));
-      try {
-        const token = (JSON.parse(stdout) as { status?: { token?: string } }).status?.token;
-        if (token) return resolve(token);
-      } catch {
-        // not JSON: said below
-      }
-      reject(new Error(`${exec.command} ${exec.args.slice(0, 2).join(' ')} printed no token`));
-    });
-  });
 }
 
 /**
@@ -48,7 +26,8 @@ export function eksToken(access: EksAccess): Promise<string> {
  * orphan). Rejects when the cluster or its API cannot be read.
  */
 export async function eksKubernetesLists(access: EksAccess): Promise<KubernetesLists | undefined> {
-  const eks = new EKSClient(awsClientConfig({ region: access.region }));
+  // In the cluster's account: through its role where the environment is placed in one of aws.accounts.
+  const eks = new EKSClient(awsAccountClientConfig({ region: access.region, ...(access.roleArn ? { roleArn: access.roleArn } : {}) }));
   let endpoint: string | undefined;
   let ca: string | undefined;
   try {
@@ -62,32 +41,22 @@ export async function eksKubernetesLists(access: EksAccess): Promise<KubernetesL
     eks.destroy();
   }
   if (!endpoint || !ca) throw new Error(`EKS cluster ${access.clusterName} has no endpoint or CA yet`);
-  return httpsKubernetesLists(endpoint, Buffer.from(ca, 'base64').toString('utf8'), await eksToken(access), access.timeoutMs ?? 20_000);
+  const credentials = await awsCredentials({ region: access.region, ...(access.roleArn ? { roleArn: access.roleArn } : {}) });
+  const { token } = await eksToken({ clusterName: access.clusterName, region: access.region, credentials });
+  return httpsKubernetesLists(endpoint, Buffer.from(ca, 'base64').toString('utf8'), token, access.timeoutMs ?? 20_000);
 }
 
-/** Lists over HTTPS from `base`, trusting `caPem` only, with a bearer token. */
+/** Lists over HTTPS from `base`, trusting `caPem` only, with a bearer token; a kind the cluster does not serve (404) is `absent`. */
 export function httpsKubernetesLists(base: string, caPem: string, token: string, timeoutMs: number): KubernetesLists {
+  const client = new KubernetesClient({ server: base, caCertificate: caPem, token, timeoutMs });
   return {
-    list: (path) =>
-      new Promise((resolve, reject) => {
-        const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
-        const req = request(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' }, ca: caPem, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => {
-            if (res.statusCode === 404) return resolve('absent');
-            if (res.statusCode !== 200) return reject(new Error(`GET ${url.href} answered ${res.statusCode}: ${text.trim().slice(0, 200)}`));
-            try {
-              resolve(((JSON.parse(text) as { items?: KubernetesObject[] }).items ?? []) as KubernetesObject[]);
-            } catch {
-              reject(new Error(`GET ${url.href} answered a body that is not JSON`));
-            }
-          });
-          res.on('error', reject);
-        });
-        req.on('error', (error) => reject(new Error(`GET ${url.href} failed: ${error.message}`)));
-        req.end();
-      }),
+    list: async (path) => {
+      try {
+        return (await client.get<{ items?: KubernetesObject[] }>(path)).items ?? [];
+      } catch (error) {
+        if (error instanceof KubernetesApiError && error.status === 404) return 'absent';
+        throw error;
+      }
+    },
   };
 }

@@ -54,7 +54,8 @@ export function shardCommands(options: PipelineOptions, shard: string, compareFi
 export const COMMANDS = {
   leftovers: hoplab('teardown --leftovers-only --yes'),
   reap: hoplab('reap --yes'),
-  handout: hoplab(`handout --outputs ${GATHERED_FILE} --out ${HANDOUTS_DIR}`),
+  // No kubeconfig: an artifact must never hold one, and a token minted on a runner would only be thrown away.
+  handout: hoplab(`handout --outputs ${GATHERED_FILE} --out ${HANDOUTS_DIR} --no-kubeconfigs`),
   gather: (dir: string, shards: number) => hoplab(`pipeline --gather ${dir} --shards ${shards} --out ${GATHERED_FILE}`),
   /** The teardown's guard; it reads the name from {@link CONFIRM_VARIABLE} (never pasted into the script: it is text anyone running the pipeline types). */
   confirm: hoplab('pipeline --confirm-workshop'),

@@ -123,6 +123,12 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
   const parallelism = setting === 'auto' ? 4 : resolveParallelism(setting, []).parallelism;
   const envs = selectEnvironments(config);
   const slowest = Math.max(...(['deploy', 'destroy'] as const).map((d) => estimateTime(d, { envs, parallelism, shards }).minutes));
+  if (slowest * 2 > JOB_LIMIT_MINUTES) {
+    notes.push(
+      `note: a shard is estimated at ${Math.round(slowest)} min, and its job gets at most ${JOB_LIMIT_MINUTES} min (GitHub-hosted runners stop a job after 6 hours): ` +
+        'give more --shards so each job keeps twice its estimate',
+    );
+  }
   const input: PipelineInput = {
     shards,
     parallelism: values.parallelism,
@@ -169,9 +175,15 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
   return 0;
 }
 
-/** A job's minutes: twice the estimate, in half hours, from 1 to 12 hours. */
+/**
+ * The longest a job may run: GitHub-hosted runners stop a job after 6 hours of execution
+ * ("Usage limits, billing, and administration", docs.github.com, read 2026-12-07).
+ */
+export const JOB_LIMIT_MINUTES = 360;
+
+/** A job's minutes: twice the estimate, in half hours, from 1 hour to the hosted runners' 6. */
 function jobMinutes(estimate: number): number {
-  return Math.min(720, Math.max(60, Math.ceil((estimate * 2) / 30) * 30));
+  return Math.min(JOB_LIMIT_MINUTES, Math.max(60, Math.ceil((estimate * 2) / 30) * 30));
 }
 
 /**

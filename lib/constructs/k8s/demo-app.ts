@@ -2,6 +2,7 @@ import { DeploymentV1 } from '@cdktf/provider-kubernetes/lib/deployment-v1';
 import { NamespaceV1 } from '@cdktf/provider-kubernetes/lib/namespace-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
+import { DEMO_DEPLOYMENT } from '../../model/names';
 
 /** Labels that select the demo app's Pods. */
 export const DEMO_APP_LABELS: Readonly<Record<string, string>> = {
@@ -64,7 +65,7 @@ export class DemoApp extends Construct {
     this.namespace = this.namespaceResource.metadata.name;
     const fieldEnv = (name: string, fieldPath: string) => ({ name, valueFrom: { fieldRef: { fieldPath } } });
     this.deployment = new DeploymentV1(this, 'deployment', {
-      metadata: { name: 'echo', namespace: this.namespace, labels: { ...DEMO_APP_LABELS } },
+      metadata: { name: DEMO_DEPLOYMENT, namespace: this.namespace, labels: { ...DEMO_APP_LABELS } },
       spec: {
         replicas: String(props.replicas),
         selector: { matchLabels: { ...DEMO_APP_LABELS } },

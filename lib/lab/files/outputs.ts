@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPOSURE_MODES } from '../../model/modes';
-import { ClientIpVia, CLUSTER_OUTPUTS, Cloud, GCP_CLUSTER_OUTPUTS } from '../../model/contract';
+import { AWS_CLUSTER_OUTPUTS, ClientIpVia, CLUSTER_OUTPUTS, Cloud, GCP_CLUSTER_OUTPUTS, PLACEMENT_OUTPUT, PlacementOutput } from '../../model/contract';
 import { isClientIpVia } from '../../model/exposure-facts';
 import { parseStackName } from './synth-dir';
 import { isRecord } from '../../kit/terraform/terraform-json';
@@ -46,6 +46,14 @@ export interface ClusterInfo {
   readonly node_address_range: readonly string[];
   /** Who handles Service traffic on the nodes (`kube-proxy-iptables`, ..., `cilium-ebpf`); null for stacks deployed before the output existed. */
   readonly dataplane: string | null;
+  /** The Kubernetes API's URL (`https://...`; GKE's endpoint output is an address, given its scheme here). */
+  readonly cluster_endpoint: string | null;
+  /** The cluster's CA certificate, base64-encoded PEM as exported; null for stacks deployed before the output existed. */
+  readonly cluster_ca_certificate: string | null;
+  /** Where the cluster is, as its cloud's API names it: GKE's zone or region (`cluster_location`), EKS's region. */
+  readonly cluster_location: string | null;
+  /** The `placement` output: the environment's slot (account or project x region); null when the config places nothing. */
+  readonly placement: PlacementOutput | null;
 }
 
 export interface EnvironmentOutputs {
@@ -120,7 +128,25 @@ function cidrList(value: unknown): string[] {
     : [];
 }
 
-function clusterInfo(outputs: Record<string, unknown>): ClusterInfo {
+/** The `placement` output, when it is one. */
+function placementOf(value: unknown): PlacementOutput | null {
+  const o = objectValue(value);
+  const slot = str(o?.slot);
+  const region = str(o?.region);
+  if (!o || !slot || !region) return null;
+  const zones = cidrList(o.zones);
+  if (o.cloud === 'aws' && str(o.account)) return { cloud: 'aws', slot, account: str(o.account)!, region, zones };
+  if (o.cloud === 'gcp' && str(o.project)) return { cloud: 'gcp', slot, project: str(o.project)!, region, zones };
+  return null;
+}
+
+/** An endpoint output as a URL: EKS exports one, GKE an address. */
+function endpointUrl(value: unknown): string | null {
+  const endpoint = str(value);
+  return endpoint === null ? null : /^https?:\/\//.test(endpoint) ? endpoint : `https://${endpoint}`;
+}
+
+function clusterInfo(outputs: Record<string, unknown>, cloud: Cloud): ClusterInfo {
   return {
     cluster_name: str(outputs[CLUSTER_OUTPUTS.clusterName]),
     region: str(outputs[CLUSTER_OUTPUTS.region]),
@@ -129,6 +155,10 @@ function clusterInfo(outputs: Record<string, unknown>): ClusterInfo {
     pod_address_range: cidrList(outputs[CLUSTER_OUTPUTS.podAddressRange]),
     node_address_range: cidrList(outputs[GCP_CLUSTER_OUTPUTS.nodeAddressRange]),
     dataplane: str(outputs[CLUSTER_OUTPUTS.dataplane]),
+    cluster_endpoint: endpointUrl(outputs[cloud === 'aws' ? AWS_CLUSTER_OUTPUTS.clusterEndpoint : GCP_CLUSTER_OUTPUTS.clusterEndpoint]),
+    cluster_ca_certificate: str(outputs[cloud === 'aws' ? AWS_CLUSTER_OUTPUTS.clusterCaCertificate : GCP_CLUSTER_OUTPUTS.clusterCaCertificate]),
+    cluster_location: str(cloud === 'aws' ? outputs[CLUSTER_OUTPUTS.region] : outputs[GCP_CLUSTER_OUTPUTS.clusterLocation]),
+    placement: placementOf(outputs[PLACEMENT_OUTPUT]),
   };
 }
 
@@ -159,7 +189,7 @@ export function parseOutputs(raw: unknown, source: string): LabOutputs {
     const env = envs.get(parsed.env) ?? { env: parsed.env, clusters: {}, exposures: {}, lbStacks: [] };
     envs.set(parsed.env, env);
     if (parsed.kind === 'cluster') {
-      env.clusters[parsed.cloud] = clusterInfo(outputs);
+      env.clusters[parsed.cloud] = clusterInfo(outputs, parsed.cloud);
     } else {
       env.lbStacks.push(parsed.cloud);
       env.exposures[parsed.cloud] = Object.entries(outputs)
@@ -231,6 +261,10 @@ function clusterFields(info: Record<string, unknown>): ClusterInfo {
     pod_address_range: cidrList(info.pod_address_range),
     node_address_range: cidrList(info.node_address_range),
     dataplane: str(info.dataplane),
+    cluster_endpoint: str(info.cluster_endpoint),
+    cluster_ca_certificate: str(info.cluster_ca_certificate),
+    cluster_location: str(info.cluster_location),
+    placement: placementOf(info.placement),
   };
 }
 

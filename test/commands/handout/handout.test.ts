@@ -35,7 +35,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function built(options: HandoutOutputsOptions = {}, sources: Partial<HandoutSources> = {}): Handout {
   const file = join(dir, `built-${JSON.stringify(options).replace(/\W+/g, '-')}.json`);
   const outputs = readOutputsFile(writeHandoutOutputs(file, options)).environments.find((e) => e.env === 'lab')!;
-  return buildHandout({ outputs, explanation: explain().environments[0], gcpProject: 'acme-lab', gkeLocation: 'us-central1-a', replicas: 2, ...sources });
+  return buildHandout({ outputs, explanation: explain().environments[0], replicas: 2, ...sources });
 }
 
 /** The commands of a page: the text of its `pre` blocks (each word is a span there). */
@@ -75,20 +75,33 @@ describe('handout', () => {
   test('GIVEN the outputs fixture WHEN run THEN it writes the attendee’s Markdown, page and access card and the index, and skips bob (no outputs) saying so', () => {
     expect(result).toEqual({
       code: 0,
-      out: `handout: wrote 1 handout (markdown, html, card) and index.html to ${out}/\n`,
+      out:
+        `handout: wrote 1 handout (markdown, html, card) and index.html to ${out}/\n` +
+        `handout: kubeconfigs in ${out}/ (mode 0600)\n` +
+        '+----------------+---------+----------------------------+\n' +
+        '| file           | context | kubectl authenticates with |\n' +
+        '+----------------+---------+----------------------------+\n' +
+        '| lab.kubeconfig | lab-eks | own AWS identity           |\n' +
+        '| lab.kubeconfig | lab-gke | own Google identity        |\n' +
+        '+----------------+---------+----------------------------+\n',
       err: `handout: no outputs for environment bob (not deployed, or not in ${fixture('outputs.json')}): skipped\n`,
     });
-    expect(readdirSync(out).sort()).toEqual(['index.html', 'lab.card.html', 'lab.html', 'lab.md']);
+    expect(readdirSync(out).sort()).toEqual(['index.html', 'lab.card.html', 'lab.html', 'lab.kubeconfig', 'lab.md']);
   });
 
-  test('GIVEN the handout THEN it names the attendee’s identities and gives the kubeconfig commands for their clusters with them', () => {
+  test('GIVEN the handout THEN it names the attendee’s identities, where each cluster is, and how kubectl reaches it with their kubeconfig and that identity (no aws eks update-kubeconfig: it needs eks:DescribeCluster)', () => {
     expect(markdown).toContain("# hoplab: lab's lab (environment `lab`)");
     expect(markdown).toContain('- AWS identity: `arn:aws:iam::123456789012:role/workshop/lab`');
     expect(markdown).toContain('- Google identity: `user:lab@example.com`');
-    expect(markdown).toContain('  aws eks update-kubeconfig --name lab-eks --region us-east-1 --alias lab-eks --role-arn arn:aws:iam::123456789012:role/workshop/lab\n');
-    expect(markdown).toContain('  aws eks update-kubeconfig --name lab-eks --region us-east-1 --alias lab-eks --profile <your profile>\n');
+    expect(markdown).toContain("- Your cluster lab-eks is in the host's AWS account, region us-east-1.\n");
+    expect(markdown).toContain('  AWS_PROFILE=<your profile> kubectl --kubeconfig lab.kubeconfig --context lab-eks get pods\n');
+    expect(markdown).toContain('use the context lab-eks-assume-role: it adds --role-arn.');
+    // The GKE location is the cluster_location output, not computed from the config.
+    expect(markdown).toContain('- Your cluster lab-gke is in Google Cloud project acme-lab, zone us-central1-a.\n');
     expect(markdown).toContain('  gcloud auth login lab@example.com\n');
-    expect(markdown).toContain('  gcloud container clusters get-credentials lab-gke --location us-central1-a --project acme-lab\n');
+    expect(markdown).toContain('  kubectl --kubeconfig lab.kubeconfig --context lab-gke get pods\n');
+    expect(markdown).not.toContain('update-kubeconfig');
+    expect(markdown).not.toContain('get-credentials');
   });
 
   test.each([
@@ -149,10 +162,10 @@ describe('handout', () => {
     const only = join(dir, 'card');
     expect(await run('--outputs', fixture('outputs.json'), '--format', 'card', '--env', 'lab', '--out', only)).toEqual({
       code: 0,
-      out: `handout: wrote 1 handout (card) and index.html to ${only}/\n`,
+      out: expect.stringMatching(new RegExp(`^handout: wrote 1 handout \\(card\\) and index\\.html to ${only}/\\nhandout: kubeconfigs in ${only}/ \\(mode 0600\\)\\n`)),
       err: '',
     });
-    expect(readdirSync(only).sort()).toEqual(['index.html', 'lab.card.html']);
+    expect(readdirSync(only).sort()).toEqual(['index.html', 'lab.card.html', 'lab.kubeconfig']);
     expect(readFileSync(join(only, 'index.html'), 'utf8')).toContain('<td><a href="lab.card.html">access card</a></td>');
     const card = readFileSync(join(only, 'lab.card.html'), 'utf8');
     expect(card).toContain('<title>hoplab access card: lab</title>');
@@ -162,7 +175,7 @@ describe('handout', () => {
   test('GIVEN --format markdown and --env WHEN run THEN only the Markdown of that environment is written', async () => {
     const only = join(dir, 'md');
     expect((await run('--outputs', fixture('outputs.json'), '--format', 'markdown', '--env', 'lab', '--out', only)).code).toBe(0);
-    expect(readdirSync(only).sort()).toEqual(['index.html', 'lab.md']);
+    expect(readdirSync(only).sort()).toEqual(['index.html', 'lab.kubeconfig', 'lab.md']);
   });
 
   test.each([...DATAPLANES])(
@@ -438,23 +451,23 @@ describe('handout', () => {
     });
   });
 
-  test('GIVEN an attendee without identities THEN the handout says the host runs kubectl for them', async () => {
-    const plain = join(dir, 'plain');
+  test('GIVEN a single environment (no attendee) THEN the handout gives the host’s own commands, and no kubeconfig is written', async () => {
+    const single = join(dir, 'single');
     let err = '';
-    const code = await handout(['--outputs', fixture('outputs.json'), '--out', plain], {
+    const code = await handout(['--outputs', fixture('outputs.json'), '--out', single], {
       out: () => undefined,
       err: (t) => (err += t),
-      config: () => validConfig({ attendees: ['lab'], gcp: { project: 'acme-lab' } }, 'test'),
+      config: () => validConfig({ name: 'lab', gcp: { project: 'acme-lab' } }, 'test'),
       explain,
     });
     expect([code, err]).toEqual([0, '']);
-    const text = readFileSync(join(plain, 'lab.md'), 'utf8');
-    expect(text).toContain('- AWS identity: none (the host runs kubectl for you on EKS)');
-    expect(text).toContain('You have no Google identity in this workshop: the host runs kubectl on GKE for you');
-    // The card's kubectl lines are the same: no command, who runs kubectl instead.
-    const card = readFileSync(join(plain, 'lab.card.html'), 'utf8');
-    expect(card).toContain('<li>You have no Google identity in this workshop: the host runs kubectl on GKE for you');
-    expect(card).not.toContain('<pre>');
+    const text = readFileSync(join(single, 'lab.md'), 'utf8');
+    expect(text).toContain('- AWS identity: none (this environment is no attendee’s)');
+    expect(text).toContain('  aws eks update-kubeconfig --name lab-eks --region us-east-1\n');
+    expect(text).toContain('  gcloud container clusters get-credentials lab-gke --location us-central1-a --project acme-lab\n');
+    expect(readdirSync(single).sort()).toEqual(['index.html', 'lab.card.html', 'lab.html', 'lab.md']);
+    // The card's kubectl lines are the handout's own.
+    expect(commandsOf(readFileSync(join(single, 'lab.card.html'), 'utf8'))).toContain('aws eks update-kubeconfig --name lab-eks --region us-east-1');
   });
 
   test.each([

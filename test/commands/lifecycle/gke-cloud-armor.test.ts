@@ -15,7 +15,8 @@
 import { validConfig } from '../../../lib/config/load';
 import { orphanedBackendServices } from '../../../lib/commands/lifecycle/gke-backend-services';
 import { gcpLbCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
-import { Answer, crdObject, fixture, FIXTURE_PROJECT as PROJECT, googleError } from '../../support/google-api';
+import { Answer, fixture, FIXTURE_PROJECT as PROJECT, googleError } from '../../support/google-api';
+import { crdObject } from '../../support/kubernetes-api';
 import { loopbackGke, terraformStandIn } from '../../support/gke-steps';
 import { Json } from '../../support/synth';
 

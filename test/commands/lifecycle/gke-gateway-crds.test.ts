@@ -5,7 +5,8 @@
  * Kubernetes API, trusted only through that CA.
  */
 import { GATEWAY_API_CRDS, waitForGatewayCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
-import { Answer, crdObject, fixture, FIXTURE_PROJECT as PROJECT, FIXTURE_TOKEN as TOKEN, OTHER_CA, serveKubernetesApi } from '../../support/google-api';
+import { Answer, fixture, FIXTURE_PROJECT as PROJECT, FIXTURE_TOKEN as TOKEN } from '../../support/google-api';
+import { crdObject, OTHER_CA, serveCrds } from '../../support/kubernetes-api';
 import { loopbackApis } from '../../support/gke-steps';
 import { Json } from '../../support/synth';
 
@@ -13,7 +14,7 @@ const CLUSTER = `/container/v1/projects/${PROJECT}/locations/us-central1-b/clust
 
 const loopback = loopbackApis();
 
-async function wait(crd: Parameters<typeof serveKubernetesApi>[0], options: { waitMs?: number; answers?: Record<string, Answer>; quotaProject?: string } = {}) {
+async function wait(crd: Parameters<typeof serveCrds>[0], options: { waitMs?: number; answers?: Record<string, Answer>; quotaProject?: string } = {}) {
   const google = await loopback.serveGoogle('clean', options.answers);
   const kubernetes = await loopback.serveKubernetes(crd);
   const lines: string[] = [];

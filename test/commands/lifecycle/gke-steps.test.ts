@@ -8,7 +8,8 @@
 import { blockingFirewall } from '../../../lib/commands/lifecycle/gke-steps';
 import { stackTask } from '../../../lib/commands/lifecycle/lifecycle';
 import { stackGraph, StackTask } from '../../../lib/lab/selection/stack-graph';
-import { Answer, crdObject, Scenario, FIXTURE_PROJECT as PROJECT, googleError } from '../../support/google-api';
+import { Answer, Scenario, FIXTURE_PROJECT as PROJECT, googleError } from '../../support/google-api';
+import { crdObject } from '../../support/kubernetes-api';
 import { loopbackGke, terraformStandIn } from '../../support/gke-steps';
 
 const COMPUTE = `/compute/v1/projects/${PROJECT}`;

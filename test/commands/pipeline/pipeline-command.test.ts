@@ -253,3 +253,19 @@ describe('the trust conditions', () => {
     expect(repositoryOf(url)).toEqual(expected);
   });
 });
+
+describe("a job's time on GitHub-hosted runners", () => {
+  test('GIVEN 30 attendees in one shard WHEN pipeline writes THEN no job asks for more than the runners allow (6 hours), and a note says to shard more', async () => {
+    const attendees = Array.from({ length: 30 }, (_, i) => `a${String(i + 1).padStart(2, '0')}`);
+    const dir = workspace({ config: { ...CONFIG, attendees }, commit: true, remote: 'git@github.com:acme/k8s-lab.git' });
+    const { code, lines } = await run(dir, ['--github-actions', '--shards', '1', '--dir', dir]);
+    expect(code).toBe(0);
+    const workflow = readFileSync(join(dir, '.github', 'workflows', 'hoplab-deploy.yml'), 'utf8');
+    const timeouts = [...workflow.matchAll(/timeout-minutes: (\d+)/g)].map((m) => Number(m[1]));
+    expect(timeouts.length).toBeGreaterThan(0);
+    expect(Math.max(...timeouts)).toBe(360);
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toMatch(
+      /note: a shard is estimated at \d+ min, and its job gets at most 360 min \(GitHub-hosted runners stop a job after 6 hours\): give more --shards/,
+    );
+  });
+});

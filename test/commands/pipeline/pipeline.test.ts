@@ -102,7 +102,7 @@ describe('GitHub Actions workflows', () => {
     expect(runs).toEqual([
       'npm ci',
       'npx hoplab pipeline --gather compare --shards 10 --out hoplab-compare.json >> "$GITHUB_STEP_SUMMARY"',
-      'npx hoplab handout --outputs hoplab-compare.json --out handouts',
+      'npx hoplab handout --outputs hoplab-compare.json --out handouts --no-kubeconfigs',
     ]);
     const handouts = uploads(deploy).find((u) => u.name === 'hoplab-handouts')!;
     expect(handouts.paths).toEqual(['handouts/*.html', 'handouts/*.md', '!**/*.kubeconfig']);
@@ -271,7 +271,7 @@ describe('GitLab CI pipeline', () => {
     expect(doc.outputs.script).toEqual([
       'npm ci',
       'status=0; npx hoplab pipeline --gather . --shards 10 --out hoplab-compare.json || status=$?',
-      'npx hoplab handout --outputs hoplab-compare.json --out handouts',
+      'npx hoplab handout --outputs hoplab-compare.json --out handouts --no-kubeconfigs',
       'exit $status',
     ]);
     expect(doc.outputs.artifacts.paths).toEqual(['hoplab-compare.json', 'handouts/*.html', 'handouts/*.md']);

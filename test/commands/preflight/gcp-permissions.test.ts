@@ -26,7 +26,8 @@ import { removeGkeControllerFirewalls } from '../../../lib/commands/lifecycle/gk
 import { waitForGatewayCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
 import { detachPolicy, policyUsers, removeOrphanedBackendServices } from '../../../lib/commands/lifecycle/gke-backend-services';
 import { GOOGLE_CALLS, optionalPermissions } from '../../../lib/kit/google/google-calls';
-import { crdObject, FIXTURE_PROJECT, FIXTURE_TOKEN, PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, Recorded, serveGoogleFixtures, serveKubernetesApi, servePreflightApi } from '../../support/google-api';
+import { FIXTURE_PROJECT, FIXTURE_TOKEN, PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, Recorded, serveGoogleFixtures, servePreflightApi } from '../../support/google-api';
+import { crdObject, serveCrds } from '../../support/kubernetes-api';
 
 function synthStacks(input: unknown): SynthStack[] {
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-gcp-perm-'));
@@ -142,7 +143,7 @@ async function recordCalls(): Promise<Record<string, Recorded[]>> {
     await armored.close();
   }
   const clean = await serveGoogleFixtures('clean');
-  const cluster = await serveKubernetesApi((name) => crdObject(name, true));
+  const cluster = await serveCrds((name) => crdObject(name, true));
   try {
     await waitForGatewayCrds({
       project: FIXTURE_PROJECT,

@@ -75,7 +75,8 @@ test('GIVEN the gathered file THEN it holds all 30 environments from the 3 shard
 test('GIVEN the gathered file WHEN handout reads it THEN one handout per attendee, each with its own exposures’ URLs', async () => {
   let err = '';
   let out = '';
-  const code = await handout(['--outputs', gathered, '--dir', synthDir, '--out', join(dir, 'handouts'), '--format', 'markdown'], {
+  // As the pipeline's handouts job runs it: no kubeconfig (its artifact must never hold one), so no cluster is asked for a token.
+  const code = await handout(['--outputs', gathered, '--dir', synthDir, '--out', join(dir, 'handouts'), '--format', 'markdown', '--no-kubeconfigs'], {
     out: (t) => (out += t),
     err: (t) => (err += t),
     config: () => config,

@@ -7,6 +7,7 @@ import { gatherOutputs } from '../../../lib/commands/pipeline/gather';
 import { nothingDeployed } from '../../../lib/lab/files/local-state';
 import { renderCompare } from '../../../lib/commands/compare/render-compare';
 import { fixture } from '../../support/fixtures';
+import { LOOPBACK_CA } from '../../support/kubernetes-api';
 
 const FIXTURE = fixture('outputs.json');
 const tmp = () => mkdtempSync(join(tmpdir(), 'hoplab-compare-test-'));
@@ -26,7 +27,13 @@ describe('reading outputs', () => {
       pod_address_range: ['10.0.0.0/19', '10.0.32.0/19'],
       node_address_range: [],
       dataplane: null,
+      cluster_endpoint: 'https://0123456789ABCDEF0123456789ABCDEF.gr7.us-east-1.eks.amazonaws.com',
+      cluster_ca_certificate: Buffer.from(LOOPBACK_CA).toString('base64'),
+      cluster_location: 'us-east-1',
+      placement: null,
     });
+    // GKE exports an address and its own location; both are read as a URL and the cluster's location.
+    expect([lab.clusters.gcp?.cluster_endpoint, lab.clusters.gcp?.cluster_location]).toEqual(['https://34.58.12.101', 'us-central1-a']);
     expect(lab.clusters.gcp?.pod_address_range).toEqual(['10.20.0.0/16']);
     expect(lab.clusters.gcp?.node_address_range).toEqual(['10.10.0.0/20']);
   });
@@ -37,6 +44,23 @@ describe('reading outputs', () => {
       'test',
     );
     expect([outputs.environments[0].clusters.aws?.dataplane, outputs.environments[0].clusters.gcp?.dataplane]).toEqual(['cilium-ebpf', 'cilium-ebpf']);
+  });
+
+  test('GIVEN placed environments WHEN read THEN each cluster says its slot: the account or project and the region, from the placement output', () => {
+    const placement = (cloud: string, owner: Record<string, string>) => ({ cloud, slot: `${Object.values(owner)[0]}/eu-west-1`, ...owner, region: 'eu-west-1', zones: ['eu-west-1a'] });
+    const outputs = parseOutputs(
+      {
+        'ann-aws-cluster': { cluster_name: 'ann-eks', placement: placement('aws', { account: '111122223333' }) },
+        // Terraform may hand an object over as JSON text.
+        'ann-gcp-cluster': { cluster_name: 'ann-gke', placement: JSON.stringify(placement('gcp', { project: 'lab-ws-2' })) },
+        'bob-aws-cluster': { cluster_name: 'bob-eks', placement: { cloud: 'aws', region: 'eu-west-1' } },
+      },
+      'test',
+    );
+    const [ann, bob] = outputs.environments;
+    expect(ann.clusters.aws?.placement).toEqual({ cloud: 'aws', slot: '111122223333/eu-west-1', account: '111122223333', region: 'eu-west-1', zones: ['eu-west-1a'] });
+    expect(ann.clusters.gcp?.placement).toEqual({ cloud: 'gcp', slot: 'lab-ws-2/eu-west-1', project: 'lab-ws-2', region: 'eu-west-1', zones: ['eu-west-1a'] });
+    expect(bob.clusters.aws?.placement).toBeNull();
   });
 
   test('GIVEN odd values THEN unknown fields, JSON-text objects accepted, stray stacks ignored', () => {
