@@ -1,10 +1,10 @@
 /**
  * `npm run deploy` and `npm run teardown` for real against the AWS emulator
  * (the only cloud this machine can reach): Terraform applies and destroys the
- * aws-cluster stack, and the leftover check finds what a load-balancer
- * controller would leave behind, seeded on purpose; the one piece teardown
- * removes itself (the controller's shared backend security group) goes before
- * the VPC.
+ * aws-cluster stack, a second deploy finds it applied ("no changes, already
+ * applied"), and the leftover check finds what a load-balancer controller would
+ * leave behind, seeded on purpose; the one piece teardown removes itself (the
+ * controller's shared backend security group) goes before the VPC.
  *
  * The environment is placed in a slot of another account (moto serves STS
  * AssumeRole, and keeps each account's resources apart): its provider assumes
@@ -36,12 +36,12 @@ import {
 import { CreateLoadBalancerCommand, CreateTargetGroupCommand, DeleteLoadBalancerCommand, DeleteTargetGroupCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { Emulator } from '../../lib/commands/local/moto';
 import { awsClientConfig } from '../../lib/kit/aws/aws-clients';
-import { ownEmulator, runCommand } from './harness';
+import { expiryAhead, ownEmulator, runCommand } from './harness';
 
 /** The account ws1 is placed in, and the role its provider (and these clients) assume there. */
 const ACCOUNT = '111111111111';
 const ROLE = `arn:aws:iam::${ACCOUNT}:role/OrganizationAccountAccessRole`;
-const WORKSHOP = { attendees: ['ws1'], workshop: { name: 'itest', expiresAt: '2026-12-01T18:00:00Z' } };
+const WORKSHOP = { attendees: ['ws1'], workshop: { name: 'itest', expiresAt: expiryAhead() } };
 
 /** A real deploy's state: a VPC the emulator knows nothing of (a refresh against the emulator would drop it). */
 const REAL_STATE = `${JSON.stringify(
@@ -84,7 +84,7 @@ describe('deploy and teardown against the AWS emulator', () => {
 
   const run = (command: string, args: string[]) => runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
 
-  test('GIVEN a workshop of one attendee placed in an account WHEN deployed, moved by the config, seeded with controller leftovers and torn down THEN deploy refuses the move, and teardown fails listing exactly the leftovers where its state says, and passes once they are gone', async () => {
+  test('GIVEN a workshop of one attendee placed in an account WHEN deployed (twice: the second finds it applied), moved by the config, seeded with controller leftovers and torn down THEN deploy refuses the move, and teardown fails listing exactly the leftovers where its state says, and passes once they are gone', async () => {
     const deployed = await run('deploy', ['--stacks', 'aws-cluster', '--yes']);
     expect(deployed.out).toContain('Estimated cost (list prices of');
     expect(deployed.out).toMatch(/ {2}done {3}ws1-aws-cluster in \d+\.\d s/);
@@ -111,6 +111,12 @@ describe('deploy and teardown against the AWS emulator', () => {
     const ws1Vpcs = async (client: EC2Client) => (await client.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:hoplab-env', Values: ['ws1'] }] }))).Vpcs ?? [];
     expect(await ws1Vpcs(ec2)).toHaveLength(1);
     expect(await ws1Vpcs(host)).toEqual([]);
+
+    // Run again (as after an interrupted or failed deploy): the stack is planned again, and Terraform finds it as applied.
+    const again = await run('deploy', ['--stacks', 'aws-cluster', '--yes']);
+    expect(again.out).toMatch(/ {2}done {3}ws1-aws-cluster in \d+\.\d s \(no changes, already applied\)\n/);
+    expect(again.out).toContain('hoplab deploy: every stack applied (1 stack already applied: no changes)');
+    expect(again).toExitWith(0);
 
     // The config changes so that ws1 would move (us-east-1 no longer listed): deploy refuses before anything runs, and says how to keep it.
     writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ ...WORKSHOP, aws: { accounts: [{ id: ACCOUNT }], regions: ['us-west-2'] } }));

@@ -44,6 +44,8 @@ export interface LifecycleOptions {
   readonly progressStream?: WritableTerminal;
   /** The clock of the progress display (tests). @default SYSTEM_CLOCK */
   readonly clock?: LiveClock;
+  /** The date the request is checked on (the workshop's expiry). @default the host's clock */
+  readonly now?: Date;
   /** The lab placed where its states say it is, when the command has read them already. @default - read here (placeDeployed) */
   readonly deployed?: DeployedPlacement;
   /** How the leftover check asks the clouds (tests). @default - the clouds' APIs */
@@ -58,13 +60,16 @@ export interface LifecycleResult {
   /** Clouds whose leftover check could not run, with why. */
   readonly uncheckedClouds: readonly string[];
   readonly ok: boolean;
+  /** Stacks done with nothing to do: already applied (deploy run again), or already gone (destroy). */
+  readonly unchanged?: readonly string[];
 }
 
 /**
  * Refuses a request that would go wrong, before anything runs, naming every reason at once (see
  * {@link requestProblems}): a placeholder project, world-open API endpoints (deploy), stacks the
  * emulator cannot run, a cluster destroyed without its lb stack (teardown), shards on local state,
- * and with `deployed`: an environment deploy would move, or whose state says not where it is.
+ * a workshop.expiresAt before `now` (deploy), and with `deployed`: an environment deploy would move,
+ * or whose state says not where it is.
  */
 export function checkLifecycleRequest(
   direction: Direction,
@@ -72,10 +77,11 @@ export function checkLifecycleRequest(
   awsEndpoint?: string,
   config?: LabConfig,
   shard?: Shard,
+  now?: Date,
   deployed?: { readonly placed: DeployedPlacement; readonly envs?: readonly string[] },
 ): void {
   if (!config) return;
-  const problems = requestProblems({ direction, kinds, awsEndpoint, config, shard, deployed: deployed?.placed, envs: deployed?.envs });
+  const problems = requestProblems({ direction, kinds, awsEndpoint, config, shard, now, deployed: deployed?.placed, envs: deployed?.envs });
   if (problems.length > 0) throw new Error(formatRefusal(direction === 'deploy' ? 'deploy' : 'teardown', problems));
 }
 
@@ -91,10 +97,10 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const envs = selectEnvironments(options.config, options.envs);
   const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, kinds);
   const parallelism = chosen.parallelism;
-  checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config);
+  checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config, undefined, options.now);
   // Each environment where its state says it is (an environment never moves once deployed): deploy refuses a config that would move one.
   const placed = options.deployed ?? (await placeDeployed(options.config, { cwd, awsEndpoint: options.awsEndpoint, clouds: cloudsOf(kinds) }));
-  checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config, undefined, { placed, envs });
+  checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config, undefined, options.now, { placed, envs });
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
   const emulatorStateDir = join(cwd, EMULATOR_STATE_DIR);
@@ -164,7 +170,8 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
         activity.delete(stack);
         if (event.outcome?.status === 'done') {
           done += 1;
-          live.end(stack, `  done   ${stack} in ${event.outcome.seconds.toFixed(1)} s`);
+          const unchanged = runner.unchanged.has(stack) ? (direction === 'deploy' ? ' (no changes, already applied)' : ' (nothing to destroy, already gone)') : '';
+          live.end(stack, `  done   ${stack} in ${event.outcome.seconds.toFixed(1)} s${unchanged}`);
         } else if (event.outcome?.status === 'failed') {
           failedCount += 1;
           live.end(stack, `  FAILED ${stack} after ${event.outcome.seconds.toFixed(1)} s:\n${indent(event.outcome.error)}`);
@@ -181,8 +188,9 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
     options.write(`  skip   ${outcome.stack} (${outcome.status === 'skipped' ? outcome.reason : ''})`);
   }
   const failed = outcomes.some((o) => o.status !== 'done');
+  const unchanged = outcomes.filter((o) => o.status === 'done' && runner.unchanged.has(o.stack)).map((o) => o.stack);
   if (direction === 'deploy') {
-    return { outcomes, leftovers: [], uncheckedClouds: [], ok: !failed };
+    return { outcomes, leftovers: [], uncheckedClouds: [], ok: !failed, unchanged };
   }
   const check = await checkSlotLeftovers({
     config: options.config,
@@ -193,7 +201,7 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
     placement: placed.placement,
     finders: options.leftoverFinders,
   });
-  return { outcomes, ...check, ok: !failed && check.leftovers.length === 0 && check.uncheckedClouds.length === 0 };
+  return { outcomes, ...check, ok: !failed && check.leftovers.length === 0 && check.uncheckedClouds.length === 0, unchanged };
 }
 
 /**

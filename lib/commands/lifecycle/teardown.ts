@@ -72,7 +72,7 @@ export async function teardown(argv: readonly string[], deps: TeardownDeps = {})
   }
   // Where each environment is (remote state is read with the credentials just checked); a state that says not where refuses.
   const placed = await placeDeployed(options.config, { cwd, awsEndpoint, clouds });
-  checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config, options.shard, { placed, envs });
+  checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config, options.shard, undefined, { placed, envs });
   if (clouds.includes('aws')) {
     const unreachable = await (deps.accounts ?? unreachableAccounts)({ accounts: accountsOf(placed, envs), region: options.config.aws.region, endpoint: awsEndpoint });
     if (unreachable.length > 0) return noCredentials(unreachable);

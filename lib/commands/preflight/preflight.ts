@@ -58,6 +58,8 @@ export interface PreflightOptions extends LabSelection {
   readonly progress?: (line: string) => void;
   /** The lab placed where its states say it is, when the caller has read them (deploy). @default - read from the states in the current directory */
   readonly deployed?: DeployedPlacement;
+  /** The date of the check (the workshop's expiry). @default the host's clock */
+  readonly now?: Date;
   /** The record of filed quota requests. @default .hoplab/quota-requests.json */
   readonly quotaRequestsFile?: string;
 }
@@ -108,7 +110,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   // Placed as the whole lab is, where its states say the deployed environments are (an environment's slot does not depend on which are selected).
   const deployed =
     options.deployed ?? (await placeDeployed(options.config, { cwd: process.cwd(), awsEndpoint: emulator, clouds: (['aws', 'gcp'] as const).filter((c) => kinds.some((k) => k.startsWith(c))) }));
-  const findings: Finding[] = requestProblems({ direction: 'deploy', kinds, config: options.config, awsEndpoint: emulator, shard: options.shard, deployed, envs: options.envs });
+  const findings: Finding[] = requestProblems({ direction: 'deploy', kinds, config: options.config, awsEndpoint: emulator, shard: options.shard, now: options.now, deployed, envs: options.envs });
   if (emulator && kinds.length < requested.length) {
     findings.push({
       check: 'emulator mode',

@@ -15,12 +15,18 @@ import { slotEnvironments } from '../../lab/placement/lab-placement';
 import { deployedPlacementProblems, placeWithState } from '../../lab/placement/deployed-placement';
 import { readDeployedSlots } from '../../lab/files/deployed-slots';
 import { readSynthDir } from '../../lab/files/synth-dir';
+import { expiryNote } from '../../lab/selection/expiry-problem';
+import { SYSTEM_WALL_CLOCK, WallClock } from '../../kit/cli/wall-clock';
 
-/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
-export async function synth(argv: readonly string[]): Promise<number> {
+/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. `clock`: the date it runs on (tests). */
+export async function synth(argv: readonly string[], clock: WallClock = SYSTEM_WALL_CLOCK): Promise<number> {
   if (!SYNTH_COMMAND.parse(argv)) return 0;
-  const loaded = readLabConfig();
+  const now = clock.now();
+  const loaded = readLabConfig({ now });
   for (const note of loaded.notes) console.error(`hoplab: note: ${note}`);
+  // Synthesized all the same (the stacks are what they are); deploy is what refuses it.
+  const expired = expiryNote(loaded.config, now);
+  if (expired) console.error(`hoplab: note: ${expired}`);
   // Placed before anything is written (environments that do not fit are a config problem), deployed ones where their
   // local state says (synth runs no Terraform, so a remote state is not read: deploy and teardown read it).
   const placed = placeWithState(loaded.config, await readDeployedSlots(loaded.config, { cwd: process.cwd(), remote: false }), { source: loaded.source });
