@@ -22,7 +22,12 @@ export interface Fake {
   pods: readonly string[];
   /** Which Pod answers: in turn, or at random (a balancer that hashes each new connection). @default 'turn' */
   pick?: 'turn' | 'random';
+  /** An L7 proxy in front: X-Forwarded-For names the prober, and without SNAT the Pod's peer is the proxy (10.0.230.5). @default false */
+  proxy?: boolean;
 }
+
+/** The load balancer's own address, as a proxied Pod sees its peer. */
+export const PROXY = '10.0.230.5';
 
 export const PROBER = '203.0.113.99';
 
@@ -65,8 +70,8 @@ export function fakeSend(clock: FakeClock, fakes: Map<string, Fake>, sent: strin
     const pod = fake.pick === 'random' ? fake.pods[Math.floor(random() * fake.pods.length)] : fake.pods[n % fake.pods.length];
     const node = POD_NODES[pod];
     const snat = typeof fake.snat === 'number' ? random() < fake.snat : fake.snat;
-    const clientAddress = snat ? node.replace(/^ip-(\d+)-(\d+)-(\d+)-(\d+).*$/, '$1.$2.$3.$4') : PROBER;
-    const reply = parseEchoReply(echoBody({ pod, node, podIp: '10.0.9.9', clientAddress, host: url.host }));
+    const clientAddress = snat ? node.replace(/^ip-(\d+)-(\d+)-(\d+)-(\d+).*$/, '$1.$2.$3.$4') : fake.proxy ? PROXY : PROBER;
+    const reply = parseEchoReply(echoBody({ pod, node, podIp: '10.0.9.9', clientAddress, host: url.host, ...(fake.proxy ? { forwardedFor: `${PROBER}, ${PROXY}` } : {}) }));
     return { ok: true, ms: clock.now() - started, status: 200, reply };
   };
 }

@@ -12,7 +12,7 @@
  * drive time.
  */
 import { performance } from 'node:perf_hooks';
-import { ClientIpVia } from '../../model/contract';
+import { ClientIpVia, Cloud } from '../../model/contract';
 import { Limiter } from '../../lab/probe/limiter';
 import { probeOnce, Sample, STOPPED } from '../../lab/probe/probe';
 import { proberAddressFor, summarizeProbe } from '../../lab/probe/probe-summary';
@@ -90,7 +90,7 @@ export interface WatchOptions {
 /** One exposure's figures at one snapshot. */
 export interface ExposureSnapshot {
   readonly env: string;
-  readonly cloud: string;
+  readonly cloud: Cloud;
   readonly mode: string;
   readonly label: string;
   /** Why it is not probed (no URL, a bad one), else `null`. */
