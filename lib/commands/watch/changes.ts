@@ -169,8 +169,10 @@ export class ExposureChanges {
   /**
    * One snapshot: `window` is every reply still in the window, oldest first, of which the last
    * `newCount` arrived since the last snapshot. Returns the changes and the verdict shown now.
+   * `whole` is the verdict of the whole window (summarizeProbe's, with the claims), when the
+   * caller has it: it is the one shown while every kind of reply in the window is still there.
    */
-  advance(window: readonly Timed[], newCount: number): { changes: Change[]; verdict: Verdict } {
+  advance(window: readonly Timed[], newCount: number, whole?: Verdict): { changes: Change[]; verdict: Verdict } {
     const changes: Change[] = [];
     const isNew = new Set(window.slice(Math.max(0, window.length - newCount)));
     /** Where the new replies of `list` (a part of the window, in its order) begin. */
@@ -221,19 +223,23 @@ export class ExposureChanges {
       fresh(classed.map((x) => x.t)),
     );
     const current = ok.filter((_, i) => classes[i] === undefined || this.kinds.present.has(classes[i]!));
-    const summary = summarizeProbe(
-      current.map((t) => t.sample),
-      {
-        url: url.href,
-        planned: current.length,
-        gaveUp: false,
-        ...ctx,
-        expectedPreserved: this.target.exposure.client_ip_preserved,
-        expectedVia: this.target.exposure.client_ip_via,
-        expectedSourceNat: this.target.exposure.source_nat,
-      },
-    ).client_ip;
-    const verdict: Verdict = { client_ip_via: summary.client_ip_via, source_nat: summary.source_nat, as_expected: summary.as_expected };
+    let verdict: Verdict;
+    if (whole && current.length === ok.length) verdict = { client_ip_via: whole.client_ip_via, source_nat: whole.source_nat, as_expected: whole.as_expected };
+    else {
+      const summary = summarizeProbe(
+        current.map((t) => t.sample),
+        {
+          url: url.href,
+          planned: current.length,
+          gaveUp: false,
+          ...ctx,
+          expectedPreserved: this.target.exposure.client_ip_preserved,
+          expectedVia: this.target.exposure.client_ip_via,
+          expectedSourceNat: this.target.exposure.source_nat,
+        },
+      ).client_ip;
+      verdict = { client_ip_via: summary.client_ip_via, source_nat: summary.source_nat, as_expected: summary.as_expected };
+    }
     if (verdict.client_ip_via !== null) {
       const before = this.measured;
       if (before && (before.client_ip_via !== verdict.client_ip_via || before.source_nat !== verdict.source_nat)) {

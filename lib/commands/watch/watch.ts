@@ -11,6 +11,7 @@
  * process's CPU time are in the result. The clock is injected so tests can
  * drive time.
  */
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { ClientIpVia, Cloud } from '../../model/contract';
 import { Limiter } from '../../lab/probe/limiter';
@@ -212,6 +213,9 @@ export function pacedRate(rate: number, maxRate: number, exposures: number): num
   return exposures === 0 ? rate : Math.min(rate, maxRate / exposures);
 }
 
+/** Exposures a snapshot sums up between two chances for the senders to run. */
+const SNAPSHOT_CHUNK = 25;
+
 /** Requests one exposure may have in flight: enough for its rate at the deadline, at least 1. */
 function inFlightCap(rate: number, timeoutMs: number): number {
   return Math.max(1, Math.ceil((rate * timeoutMs) / 1000));
@@ -239,6 +243,9 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
   const over = new AbortController();
   /** Cuts requests in flight off (Ctrl-C only; at the end of the duration they finish). */
   const cut = new AbortController();
+  // Every sender sleeps on `over` and every request in flight listens to `cut`: hundreds at once
+  // in a room, each removed when done; not the leak Node's warning at 10 suspects.
+  setMaxListeners(0, over.signal, cut.signal);
   const onSignal = () => {
     over.abort();
     cut.abort();
@@ -309,7 +316,7 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
     const tMs = Math.round(now - start);
     const seconds = Math.max(0.001, (now - lastAt) / 1000);
     const events: WatchEvent[] = [];
-    const exposures = targets.map((target, i): ExposureSnapshot => {
+    const snapshotOf = (target: ProbeTarget, i: number): ExposureSnapshot => {
       const s = state[i];
       const base = { env: target.env, cloud: target.cloud, mode: target.mode, label: target.label };
       if (typeof target.url === 'string') {
@@ -337,7 +344,6 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
       s.samples.splice(0, drop < 0 ? s.samples.length : drop);
       const answered = s.ok + s.failed;
       const inInterval = answered - s.lastCount;
-      const { changes, verdict } = s.changes.advance(s.samples, inInterval);
       s.lastCount = answered;
       const summary = summarizeProbe(
         s.samples.map((t) => t.sample),
@@ -352,6 +358,7 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
           nodeRanges: target.nodeRanges,
         },
       );
+      const { changes, verdict } = s.changes.advance(s.samples, inInterval, summary.client_ip);
       const snap: ExposureSnapshot = {
         ...base,
         not_probed_because: null,
@@ -370,7 +377,13 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
       };
       events.push(...changes.map((c) => ({ t_ms: tMs, label: target.label, ...c })));
       return snap;
-    });
+    };
+    const exposures: ExposureSnapshot[] = [];
+    for (const [i, target] of targets.entries()) {
+      // A room's snapshot takes tens of milliseconds: let the requests due meanwhile go out on time.
+      if (i > 0 && i % SNAPSHOT_CHUNK === 0) await clock.sleep(0, over.signal);
+      exposures.push(snapshotOf(target, i));
+    }
     lastAt = now;
     allEvents.push(...events);
     last = { t_ms: tMs, index, final, exposures, events };
