@@ -277,10 +277,16 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
   let due = 0;
   const pending = new Set<Promise<void>>();
 
-  const sender = async (target: ProbeTarget, s: (typeof state)[number]) => {
+  /**
+   * Exposure number `slot` of the probed ones sends at start + (k + slot / probed) / rate: the
+   * exposures take turns across each gap rather than all at its start, so that a room's 330
+   * connections are not opened in one burst every 200 ms (the last of them tens of milliseconds late).
+   */
+  const sender = async (target: ProbeTarget, s: (typeof state)[number], slot: number) => {
     const url = target.url as URL;
+    const offset = (slot / probed.length) * gapMs;
     for (let k = 0; ; k += 1) {
-      const dueAt = start + k * gapMs;
+      const dueAt = start + offset + k * gapMs;
       if (dueAt >= end) break;
       await sleepUntil(dueAt);
       if (over.signal.aborted) break;
@@ -390,7 +396,7 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
     await options.onFrame?.(last);
   };
 
-  const senders = Promise.all(targets.map((target, i) => (typeof target.url === 'string' ? Promise.resolve() : sender(target, state[i]))));
+  const senders = Promise.all(targets.map((target, i) => (typeof target.url === 'string' ? Promise.resolve() : sender(target, state[i], probed.indexOf(target)))));
   for (let k = 1; ; k += 1) {
     const due = Math.min(start + k * options.intervalMs, end);
     await sleepUntil(due);

@@ -38,6 +38,27 @@ describe('watch pacing', () => {
     },
   );
 
+  test('GIVEN 4 exposures at 5 req/s WHEN watched THEN they take turns across each 200 ms gap, and the pacing says every request went out on time', async () => {
+    const { clock, targets, send } = setup(4);
+    const firstAt = new Map<string, number>();
+    const timed = (url: URL, timeoutMs: number, stop: AbortSignal) => {
+      if (!firstAt.has(url.href)) firstAt.set(url.href, clock.now());
+      return send(url, timeoutMs, stop);
+    };
+    const result = await watchTargets(targets, { ...BASE, rate: 5, durationMs: 2000, clock, send: timed });
+    expect(targets.map((t) => firstAt.get((t.url as URL).href))).toEqual([0, 50, 100, 150]);
+    expect(result.pacing).toEqual({ due: 40, sent: 40, within_50ms: 40, late_p50_ms: 0, late_p99_ms: 0, late_max_ms: 0 });
+  });
+
+  test('GIVEN a clock whose sleeps wake 70 ms late WHEN watched THEN the pacing counts those requests as late', async () => {
+    const { clock, targets, send } = setup(1);
+    const late = { now: () => clock.now(), sleep: (ms: number, signal: AbortSignal) => clock.sleep(ms > 0 ? ms + 70 : 0, signal) };
+    const result = await watchTargets(targets, { ...BASE, rate: 5, durationMs: 3000, clock: late, send });
+    expect(result.pacing.within_50ms).toBe(1);
+    expect(result.pacing.late_max_ms).toBe(70);
+    expect(result.pacing.sent).toBeGreaterThan(1);
+  });
+
   test('GIVEN an endpoint slower than the deadline WHEN watched THEN it skips its turns rather than pile requests up', async () => {
     const { clock, targets, fakes, send } = setup(1);
     fakes.get((targets[0].url as URL).href)!.latencyMs = 60_000;
