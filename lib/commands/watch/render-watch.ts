@@ -99,8 +99,9 @@ export function summaryJson(result: WatchResult): string {
  * client-IP verdict, under it the Pods and nodes that answered, then the last
  * events. Every line fits `width`: text is wrapped between words, a name too
  * long for its column is abbreviated (`~`), and on a narrow terminal the
- * verdict moves to the line under the row. Errors are red, a MISMATCH yellow,
- * and a row that changed in this snapshot is shown reversed.
+ * verdict moves to the line under the row. A row that fails now (errors
+ * started, not stopped) is red, a MISMATCH yellow, and a row that changed in
+ * this snapshot is shown reversed.
  */
 export function screenLines(frame: WatchFrame, recent: readonly WatchEvent[], width: number, paint: Paint, header: string, maxLines?: number): string[] {
   const fixed = `${'req/s'.padStart(6)} ${'err'.padStart(5)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'pods'.padStart(4)} ${'nodes'.padStart(5)}`;
@@ -133,7 +134,7 @@ export function screenLines(frame: WatchFrame, recent: readonly WatchEvent[], wi
       `${String(s.rps).padStart(6)} ${String(n).padStart(5)} ${ms(s.p50_ms).padStart(5)} ${ms(s.p99_ms).padStart(5)} ` +
       `${String(Object.keys(s.pods).length).padStart(4)} ${String(Object.keys(s.nodes).length).padStart(5)}`;
     const styles: Style[] = [];
-    if (n > 0) styles.push('red');
+    if (s.failing) styles.push('red');
     else if (s.as_expected === false) styles.push('yellow');
     if (s.changes.length > 0) styles.push('reverse');
     const row = `${name} ${cells}${verdictColumn ? `  ${verdictOf(s)}` : ''}`;
