@@ -16,12 +16,28 @@ const importX = require('eslint-plugin-import-x');
  */
 export const LIB_FOLDERS = {
   model: ['lib/model'],
-  kit: ['lib/kit', 'lib/kit/cli', 'lib/kit/terminal', 'lib/kit/text', 'lib/kit/terraform', 'lib/kit/http', 'lib/kit/google', 'lib/kit/aws', 'lib/kit/svg'],
+  kit: ['lib/kit', 'lib/kit/cli', 'lib/kit/terminal', 'lib/kit/text', 'lib/kit/terraform', 'lib/kit/http', 'lib/kit/google', 'lib/kit/aws', 'lib/kit/svg', 'lib/kit/kubernetes'],
   config: ['lib/config'],
   constructs: ['lib/constructs', 'lib/constructs/aws', 'lib/constructs/gcp', 'lib/constructs/k8s'],
   stacks: ['lib/stacks'],
-  lab: ['lib/lab', 'lib/lab/anatomy', 'lib/lab/files', 'lib/lab/selection', 'lib/lab/estimate', 'lib/lab/probe', 'lib/lab/leftovers', 'lib/lab/checks', 'lib/lab/pictures', 'lib/lab/placement'],
-  commands: ['lib/commands', ...['compare', 'cost', 'explain', 'handout', 'lifecycle', 'local', 'pipeline', 'preflight', 'schema', 'synth', 'verify', 'watch'].map((c) => `lib/commands/${c}`)],
+  lab: [
+    'lib/lab',
+    'lib/lab/anatomy',
+    'lib/lab/files',
+    'lib/lab/selection',
+    'lib/lab/estimate',
+    'lib/lab/probe',
+    'lib/lab/leftovers',
+    'lib/lab/checks',
+    'lib/lab/pictures',
+    'lib/lab/placement',
+    'lib/lab/cluster',
+    'lib/lab/progress',
+  ],
+  commands: [
+    'lib/commands',
+    ...['compare', 'cost', 'explain', 'handout', 'lifecycle', 'local', 'pipeline', 'preflight', 'progress', 'schema', 'synth', 'verify', 'watch'].map((c) => `lib/commands/${c}`),
+  ],
 };
 /** The layers, bottom first: each may import the ones below it, never one above. */
 const LAYERS = ['lib/model', 'lib/config', 'lib/constructs', 'lib/stacks', 'lib/lab', 'lib/commands', 'bin'];

@@ -5,8 +5,8 @@
 // with a V8 code cache (dist/.cache, keyed by the output's hash and node's version) that saves
 // the compile of large bundles. HOPLAB_FORCE_BUILD=1 rebuilds first, as a source change would.
 //
-// Public Node APIs only (vm.Script's cachedData, module.createRequire), the same on Node 20, 22
-// and 24. Node's own compile cache (module.enableCompileCache, Node 22.8+) was measured in its
+// Public Node APIs only (vm.Script's cachedData, module.createRequire), the same on Node 20, 22,
+// 24 and 26. Node's own compile cache (module.enableCompileCache, Node 22.8+) was measured in its
 // place on Node 24 and is slower here: it serializes a module's code right after compiling it,
 // before it runs, so a bundle's lazily compiled functions (esbuild's module bodies, nearly all of
 // it) are compiled again on every run; this cache is written at exit, with every function the

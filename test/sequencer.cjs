@@ -21,6 +21,7 @@ const EMULATOR_ORDER = [
   'local-emulator.test.ts',
   'local-interrupt.test.ts',
   'lifecycle-cli.test.ts',
+  'aws-steps-emulator.test.ts',
 ];
 
 // test/emulator was test/integration until the layout change; matching the old name put no file first.

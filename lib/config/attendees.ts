@@ -21,26 +21,35 @@ export function attendeeIdentities(entry: Attendee): AttendeeIdentities {
   return typeof entry === 'string' ? { name: entry } : entry;
 }
 
-function duplicates<T>(values: readonly T[]): T[] {
-  return values.filter((value, index) => values.indexOf(value) !== index);
-}
+/** What is valid of an attendee entry on its own: its name and identities, each present only when the schema accepts it. */
+export type AttendeeParts = Partial<AttendeeIdentities>;
 
 /**
- * Problems between attendees: a name listed twice, an identity given to two
- * attendees (it would reach both environments; EKS also allows one access
- * entry per principal), an AWS identity that is in `aws.clusterAdminArns`
- * (admin of every environment already, and one access entry per principal).
- * `entries` keeps the config's positions: `undefined` for an entry the schema
- * refused, so paths name the right index.
+ * Problems between attendees: a name listed twice (each repeat names where it
+ * was first), an identity given to two attendees (it would reach both
+ * environments; EKS also allows one access entry per principal), an AWS
+ * identity that is in `aws.clusterAdminArns` (admin of every environment
+ * already, and one access entry per principal). `entries` keeps the config's
+ * positions, each with the fields the schema accepts (an entry with a bad
+ * `gcp` still has its `aws` checked), `undefined` for an entry that is
+ * neither a name nor an object, so paths name the right index.
  */
-export function checkAttendees(entries: readonly (Attendee | undefined)[], clusterAdminArns: readonly string[] = []): ConfigProblem[] {
-  const attendees = entries.map((entry) => (entry === undefined ? undefined : attendeeIdentities(entry)));
-  const names = attendees.map((a) => a?.name);
-  const problems: ConfigProblem[] = [...new Set(duplicates(names.filter((n): n is string => n !== undefined)))].map((name) => ({
-    path: `attendees[${names.lastIndexOf(name)}]`,
-    value: name,
-    reason: `is listed more than once; each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "${name}-2")`,
-  }));
+export function checkAttendees(entries: readonly (Attendee | AttendeeParts | undefined)[], clusterAdminArns: readonly string[] = []): ConfigProblem[] {
+  const attendees: (AttendeeParts | undefined)[] = entries.map((entry) => (typeof entry === 'string' ? { name: entry } : entry));
+  const problems: ConfigProblem[] = [];
+  const firstNamed = new Map<string, number>();
+  attendees.forEach((attendee, index) => {
+    const name = attendee?.name;
+    if (name === undefined) return;
+    const first = firstNamed.get(name);
+    if (first === undefined) firstNamed.set(name, index);
+    else
+      problems.push({
+        path: `attendees[${index}]`,
+        value: name,
+        reason: `is listed more than once (first as attendees[${first}]); each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "${name}-2")`,
+      });
+  });
   const admins = new Set(clusterAdminArns.map(identityKey));
   for (const cloud of ['aws', 'gcp'] as const) {
     const firstHolder = new Map<string, number>();
@@ -51,10 +60,11 @@ export function checkAttendees(entries: readonly (Attendee | undefined)[], clust
       const key = identityKey(identity);
       const first = firstHolder.get(key);
       if (first !== undefined) {
+        const holder = attendees[first]?.name;
         problems.push({
           path,
           value: identity,
-          reason: `is also attendees[${first}].${cloud} (${attendees[first]!.name}); an identity belongs to one attendee only, or it would reach both environments: give each attendee their own`,
+          reason: `is also attendees[${first}].${cloud}${holder ? ` (${holder})` : ''}; an identity belongs to one attendee only, or it would reach both environments: give each attendee their own`,
         });
         return;
       }

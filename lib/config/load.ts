@@ -14,6 +14,11 @@ export interface LoadedConfig {
   readonly config: LabConfig;
   /** The file read, or `defaults` when there was none. */
   readonly source: string;
+  /**
+   * Which config was read, in words, for a refusal's last line: `config read: <path>`, or that
+   * none was found (where it was looked for) and the defaults apply.
+   */
+  readonly origin: string;
   /** What validation says about accepted choices (deprecations, what a change recreates), one a line. */
   readonly notes: readonly string[];
 }
@@ -36,7 +41,14 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const path = findConfigFile(cwd, env);
   const source = path ?? 'defaults';
   const result = checkedConfig(path === undefined ? {} : readConfigFile(path), source);
-  return { config: result.config, source, notes: result.notes };
+  return { config: result.config, source, origin: configOrigin(path, resolve(cwd), env), notes: result.notes };
+}
+
+/** {@link LoadedConfig.origin}: the file read (and whether HOPLAB_CONFIG named it), or where none was found. */
+export function configOrigin(path: string | undefined, cwd: string, env: NodeJS.ProcessEnv): string {
+  if (path !== undefined) return `config read: ${path}${env.HOPLAB_CONFIG ? ' (named by HOPLAB_CONFIG)' : ''}`;
+  const names = `${CONFIG_FILE_NAMES.slice(0, -1).join(', ')} or ${CONFIG_FILE_NAMES.at(-1)}`;
+  return `no config file found (no ${names} in ${cwd}, and HOPLAB_CONFIG is not set): the defaults apply`;
 }
 
 /** Validates an already parsed config object; throws a {@link ConfigError} on problems. */

@@ -38,11 +38,14 @@ const suggestion = (input: unknown, values: readonly string[]) => {
   return guess ? ` (${guess})` : '';
 };
 
+/** What a number where a version string belongs gets: YAML reads an unquoted 1.30 as the number 1.3. */
+const NUMBER_NOT_VERSION = 'is a number, but versions and names are strings: quote it (YAML reads 1.30 as 1.3)';
+
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fix: string) =>
   z.enum(values, {
     error: (issue) =>
       typeof issue.input === 'number'
-        ? `is a number, but versions and names are strings: quote it (YAML reads 1.30 as 1.3); allowed: ${values.map((v) => `"${v}"`).join(', ')}`
+        ? `${NUMBER_NOT_VERSION}; allowed: ${values.map((v) => `"${v}"`).join(', ')}`
         : `is not supported${suggestion(issue.input, values)}; allowed: ${values.join(', ')}. ${fix}`,
   });
 
@@ -94,7 +97,7 @@ export const DEFAULT_ACCOUNT_ROLE_NAME = 'OrganizationAccountAccessRole';
 const ATTENDEE_EXAMPLE = `{ "name": "ann", "aws": "${AWS_IDENTITY_EXAMPLE}", "gcp": "${GCP_IDENTITY_EXAMPLE}" }`;
 
 /** An attendee as an object: the name and the identities that get access to their environment only. */
-const attendeeObject = z.strictObject({
+export const attendeeObject = z.strictObject({
   name: envName.describe("The attendee's environment name (`<name>-aws-cluster` ...)."),
   aws: identity('an IAM role or user ARN', AWS_IDENTITY_EXAMPLE, parseIamPrincipal)
     .optional()
@@ -227,15 +230,13 @@ export const awsConfig = z
       .default(['0.0.0.0/0'])
       .describe("CIDR blocks allowed to reach the public EKS API endpoint. Restrict to the workshop's addresses where you can."),
     clusterAdminArns: z
-      .array(
-        z.string({ error: 'must be an IAM role or user ARN string' }).regex(/^arn:aws(-[a-z]+)*:iam::\d{12}:(role|user)\/[\w+=,.@/-]+$/, {
-          error: 'is not an IAM role or user ARN; use one such as "arn:aws:iam::123456789012:role/workshop-ci"',
-        }),
-        { error: 'must be a list of IAM role or user ARNs' },
-      )
+      // Checked as an attendee's identity is (an EKS access entry each): an STS session ARN gets the role's own ARN as the fix.
+      .array(identity('an IAM role or user ARN', 'arn:aws:iam::123456789012:role/workshop-ci', parseIamPrincipal), { error: 'must be a list of IAM role or user ARNs' })
       .max(20, { error: 'must list at most 20 ARNs' })
       .default([])
-      .describe('IAM roles or users (besides the identity that creates the cluster) made cluster admins through EKS access entries: other hosts or CI runners that deploy or tear down the -lb stack.'),
+      .describe(
+        'IAM role or user ARNs (a path is fine; not an STS assumed-role ARN), besides the identity that creates the cluster, made cluster admins through EKS access entries: other hosts or CI runners that deploy or tear down the -lb stack.',
+      ),
     loadBalancerController: z
       .strictObject({
         chartVersion: oneOf(LB_CONTROLLER_CHART_VERSIONS, 'hoplab ships the IAM policy of these releases only.').default('3.5.0'),
@@ -315,7 +316,7 @@ export const gcpConfig = z
     serviceCidr: cidrString('10.30.0.0/20').default('10.30.0.0/20').describe('Secondary range for Service cluster IPs.'),
     releaseChannel: oneOf(GKE_RELEASE_CHANNELS, 'REGULAR suits a lab.').default('REGULAR').describe('GKE release channel.'),
     kubernetesVersion: z
-      .string({ error: 'must be a GKE version prefix such as "1.33"' })
+      .string({ error: (issue) => (typeof issue.input === 'number' ? `${NUMBER_NOT_VERSION}; use a prefix such as "1.33"` : 'must be a GKE version prefix such as "1.33"') })
       .regex(/^1\.\d{2}(\.\d+(-gke\.\d+)?)?$/, { error: 'is not a GKE version; use a prefix such as "1.33" or a full version such as "1.33.5-gke.1000"' })
       .optional()
       .describe('Minimum GKE master version (a prefix such as "1.33"), or the channel\'s default when unset.'),

@@ -6,8 +6,8 @@ import { ENI_LIMITS, vpcCniAddressesPerNode } from '../model/eni-limits';
 import { gkeMaxNodesForPodRange, gkePerNodeRangePrefix } from '../model/gke-limits';
 import { ConfigProblem, pathToString, valueAt } from './problems';
 import { didYouMean } from './suggest';
-import { attendee, AwsConfig, awsConfig, effectiveAwsRegion, effectiveGcpRegion, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
-import { checkAttendees } from './attendees';
+import { attendeeObject, AwsConfig, awsConfig, effectiveAwsRegion, effectiveGcpRegion, envName, GcpConfig, gcpConfig, LabConfig, labConfig } from './schema';
+import { AttendeeParts, checkAttendees } from './attendees';
 import { checkPins, checkPlacementLists, checkZones, pinLists } from './placement-rules';
 import { derivedZones } from '../model/zones';
 
@@ -44,7 +44,7 @@ export function validateConfig(raw: unknown): ValidationResult {
     ...(exposures ? checkExposures(exposures) : []),
     ...(Array.isArray(attendees)
       ? checkAttendees(
-          attendees.map((entry: unknown) => attendee.safeParse(entry).data),
+          attendees.map((entry: unknown) => attendeeParts(entry)),
           aws && !aws.invalid.has('clusterAdminArns') ? aws.valid.clusterAdminArns ?? [] : [],
         )
       : []),
@@ -58,6 +58,18 @@ export function validateConfig(raw: unknown): ValidationResult {
   if (parsed.success && problems.length === 0 && Array.isArray(attendees)) problems.push(...checkPins(parsed.data.attendees ?? [], pinLists(parsed.data)));
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
   return { ok: true, config: parsed.data, notes: datapathNotes(parsed.data) };
+}
+
+/**
+ * What is valid of one `attendees` entry, each field on its own: a duplicated name or identity is
+ * found whatever else is wrong with the entry. Undefined for an entry that is neither a name nor an object.
+ */
+function attendeeParts(entry: unknown): AttendeeParts | undefined {
+  if (typeof entry === 'string') return envName.safeParse(entry).success ? { name: entry } : {};
+  const fields = validFields(attendeeObject, entry);
+  if (!fields || entry === undefined) return undefined;
+  const { name, aws, gcp } = fields.valid;
+  return { ...(name !== undefined ? { name } : {}), ...(aws !== undefined ? { aws } : {}), ...(gcp !== undefined ? { gcp } : {}) };
 }
 
 /** The fields of one config object, each parsed on its own (see {@link validFields}). */

@@ -34,6 +34,7 @@ export interface ClusterStackOutputs {
 /** The outputs of `<env>-aws-cluster`. */
 export interface AwsClusterStackOutputs extends ClusterStackOutputs {
   readonly cluster_endpoint: string;
+  readonly cluster_ca_certificate: string;
   readonly vpc_id: string;
   readonly oidc_provider_arn: string;
   readonly lb_controller_role_arn: string;
@@ -44,6 +45,7 @@ export interface AwsClusterStackOutputs extends ClusterStackOutputs {
 export interface GcpClusterStackOutputs extends ClusterStackOutputs {
   readonly cluster_location: string;
   readonly cluster_endpoint: string;
+  readonly cluster_ca_certificate: string;
   readonly kubernetes_version: string;
   readonly release_channel: string;
   readonly per_node_pod_range_prefix: number;
@@ -68,21 +70,19 @@ const SHARED_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof ClusterStackOut
   dataplane: 'Who handles Service traffic on the nodes: kube-proxy-iptables, kube-proxy-nftables, kube-proxy-ipvs or cilium-ebpf',
 };
 
-/** The description of every `<env>-aws-cluster` output (`terraform output` shows them). */
-export const AWS_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof AwsClusterStackOutputs]: string } = {
-  ...SHARED_CLUSTER_OUTPUT_DESCRIPTIONS,
+const AWS_ONLY_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in Exclude<keyof AwsClusterStackOutputs, keyof ClusterStackOutputs>]: string } = {
   cluster_endpoint: 'The EKS API server endpoint (HTTPS URL)',
+  cluster_ca_certificate: "The cluster's CA certificate, base64-encoded PEM, as a kubeconfig's certificate-authority-data takes it",
   vpc_id: 'ID of the lab VPC',
   oidc_provider_arn: "ARN of the IAM OIDC provider of the cluster's service account issuer (IRSA)",
   lb_controller_role_arn: "ARN of the AWS Load Balancer Controller's IAM role (IRSA), read by <env>-aws-lb",
   kubernetes_version: "The control plane's Kubernetes version",
 };
 
-/** The description of every `<env>-gcp-cluster` output. */
-export const GCP_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof GcpClusterStackOutputs]: string } = {
-  ...SHARED_CLUSTER_OUTPUT_DESCRIPTIONS,
+const GCP_ONLY_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in Exclude<keyof GcpClusterStackOutputs, keyof ClusterStackOutputs>]: string } = {
   cluster_location: 'Zone (zonal cluster) or region (regional cluster) of the GKE cluster',
   cluster_endpoint: "The control plane's public endpoint (IP address)",
+  cluster_ca_certificate: "The cluster's CA certificate, base64-encoded PEM, as a kubeconfig's certificate-authority-data takes it",
   kubernetes_version: "The control plane's Kubernetes version (changes as the release channel upgrades it)",
   release_channel: 'GKE release channel',
   per_node_pod_range_prefix: 'Prefix length of the alias range each node gets from the Pod range, e.g. 24',
@@ -94,67 +94,35 @@ export const GCP_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof GcpClusterS
   node_network_tag: 'Network tag of the nodes',
 };
 
-/** Outputs of every `<env>-<cloud>-cluster` stack. */
-export const CLUSTER_OUTPUTS = {
-  /** Cloud of the stack: `aws` or `gcp`. */
-  cloud: 'cloud',
-  /** Kubernetes cluster name. */
-  clusterName: 'cluster_name',
-  /** AWS region or GCP region of the cluster. */
-  region: 'region',
-  /** Where the nodes run: the AZs or zones, comma-separated. */
-  location: 'location',
-  /** Nodes in the cluster. */
-  nodeCount: 'node_count',
-  /** Most Pods one node takes. */
-  maxPodsPerNode: 'max_pods_per_node',
-  /** Why that is the limit, in words. */
-  maxPodsPerNodeReason: 'max_pods_per_node_reason',
-  /** CIDR blocks Pod IPs come from (AWS: the private subnets; GCP: the Pod secondary range). */
-  podAddressRange: 'pod_address_range',
-  /** How Pods get VPC-routable addresses. */
-  podNetworking: 'pod_networking',
-  /**
-   * Who handles Service traffic on the nodes, in the same words on both clouds:
-   * `kube-proxy-iptables`, `kube-proxy-nftables`, `kube-proxy-ipvs` or `cilium-ebpf` (see `DATAPLANES`).
-   */
-  dataplane: 'dataplane',
-} as const satisfies Record<string, keyof ClusterStackOutputs>;
+/** The description of every `<env>-aws-cluster` output (`terraform output` shows them). */
+export const AWS_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof AwsClusterStackOutputs]: string } = {
+  ...SHARED_CLUSTER_OUTPUT_DESCRIPTIONS,
+  ...AWS_ONLY_CLUSTER_OUTPUT_DESCRIPTIONS,
+};
+
+/** The description of every `<env>-gcp-cluster` output. */
+export const GCP_CLUSTER_OUTPUT_DESCRIPTIONS: { readonly [K in keyof GcpClusterStackOutputs]: string } = {
+  ...SHARED_CLUSTER_OUTPUT_DESCRIPTIONS,
+  ...GCP_ONLY_CLUSTER_OUTPUT_DESCRIPTIONS,
+};
+
+/** `cluster_ca_certificate` -> `clusterCaCertificate`, as a type. */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** The output names of a table of descriptions, by their camelCase: `{ clusterName: 'cluster_name', ... }`. */
+function outputNames<K extends string>(descriptions: { readonly [P in K]: string }): { readonly [P in K as CamelCase<P>]: P } {
+  const names = Object.keys(descriptions).map((name) => [name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), name]);
+  return Object.fromEntries(names) as { readonly [P in K as CamelCase<P>]: P };
+}
+
+/** Outputs of every `<env>-<cloud>-cluster` stack (their descriptions say what each holds). */
+export const CLUSTER_OUTPUTS = outputNames(SHARED_CLUSTER_OUTPUT_DESCRIPTIONS);
 
 /** Extra outputs of `<env>-aws-cluster`, read by `<env>-aws-lb`. */
-export const AWS_CLUSTER_OUTPUTS = {
-  clusterEndpoint: 'cluster_endpoint',
-  vpcId: 'vpc_id',
-  oidcProviderArn: 'oidc_provider_arn',
-  lbControllerRoleArn: 'lb_controller_role_arn',
-  kubernetesVersion: 'kubernetes_version',
-} as const satisfies Record<string, keyof AwsClusterStackOutputs>;
+export const AWS_CLUSTER_OUTPUTS = outputNames(AWS_ONLY_CLUSTER_OUTPUT_DESCRIPTIONS);
 
 /** Extra outputs of `<env>-gcp-cluster` (next to {@link CLUSTER_OUTPUTS}). Names are stable: scripts read them. */
-export const GCP_CLUSTER_OUTPUTS = {
-  /** Zone (zonal cluster) or region (regional cluster) of the cluster. */
-  clusterLocation: 'cluster_location',
-  /** The control plane's public endpoint (IP address). */
-  clusterEndpoint: 'cluster_endpoint',
-  /** The control plane's Kubernetes version (changes as the release channel upgrades it). */
-  kubernetesVersion: 'kubernetes_version',
-  /** Release channel. */
-  releaseChannel: 'release_channel',
-  /** Prefix length of the alias range each node gets from the Pod range, e.g. 24. */
-  perNodePodRangePrefix: 'per_node_pod_range_prefix',
-  /** Addresses in that per-node range, e.g. 256. */
-  perNodePodRangeSize: 'per_node_pod_range_size',
-  /** Most nodes the Pod range can serve at this max Pods per node. */
-  maxNodesForPodRange: 'max_nodes_for_pod_range',
-  /** Secondary range for Service cluster IPs. */
-  serviceAddressRange: 'service_address_range',
-  /** Primary range of the node subnet. */
-  nodeAddressRange: 'node_address_range',
-  /** VPC network name (the leftover check and `gcloud` commands use it). */
-  networkName: 'network_name',
-  /** Network tag of the nodes. */
-  nodeNetworkTag: 'node_network_tag',
-} as const satisfies Record<string, keyof GcpClusterStackOutputs>;
+export const GCP_CLUSTER_OUTPUTS = outputNames(GCP_ONLY_CLUSTER_OUTPUT_DESCRIPTIONS);
 
 /** The object each `-lb` stack exports per exposure, as output `exposure_<mode>`. */
 export interface ExposureOutput {

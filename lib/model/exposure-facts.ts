@@ -60,7 +60,10 @@ export const GKE_DATAPLANE_V2 = 'GKE Dataplane V2 (Cilium eBPF)';
  * derived facts the same way (lib/lab/anatomy).
  */
 export const ciliumWords = {
-  clientIpSeenAs: (words: string, who: string) => words.replace('SNAT by kube-proxy', `SNAT by ${who}, when the Pod is on another node`),
+  clientIpSeenAs: (words: string, who: string) =>
+    words
+      .replace('SNAT by kube-proxy', `SNAT by ${who}, when the Pod is on another node`)
+      .replace(': the client address is lost', ': the client address is lost then, and kept when the Pod is on the receiving node'),
   healthCheck: (words: string, who: string) => words.replace(NODE_HEALTH_PORT, `health port 10256 (HTTP /healthz), answered by ${who} in kube-proxy's place,`),
 };
 

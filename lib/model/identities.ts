@@ -177,3 +177,10 @@ export function inClusterPermissions(permissions: readonly string[]): string[] {
 
 /** The Kubernetes group an EKS attendee's access entry maps to, bound to the node-operations ClusterRole. */
 export const ATTENDEE_KUBERNETES_GROUP = 'hoplab-attendees';
+
+/**
+ * The ServiceAccount of an attendee given without a cloud identity, in their own cluster's app namespace
+ * (`hoplab`): bound to what an identity gets there, and the subject of the token `handout` mints for their
+ * kubeconfig (TokenRequest, never a Terraform resource: no token is in state).
+ */
+export const ATTENDEE_SERVICE_ACCOUNT = 'hoplab-attendee';

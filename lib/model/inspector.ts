@@ -63,8 +63,10 @@ function hexPort(port: number): string {
  * the app's container port `appPort` (what the Services' rules DNAT to).
  */
 export function inspectorSections(dataplane: Dataplane, namespace: string, appPort: number): InspectorSection[] {
-  // kube-proxy comments every Service rule with `<namespace>/<service>:<port name>`; the SNAT chains are shared.
-  const natFilter = `grep -E -- '"${namespace}/|^-A KUBE-(POSTROUTING|MARK-MASQ) '`;
+  // kube-proxy comments every Service rule with `<namespace>/<service>:<port name>`, at the start of the comment
+  // or after words (`"masquerade traffic for hoplab/echo:http external destinations"`, the mark that makes a
+  // Cluster Service's SNAT); the SNAT chains are shared.
+  const natFilter = `grep -E -- '[" ]${namespace}/|^-A KUBE-(POSTROUTING|MARK-MASQ) '`;
   const iptables: InspectorSection = {
     title: `NAT rules kube-proxy wrote for the ${namespace} Services (iptables-save -t nat)`,
     shell: `for backend in legacy nft; do rules=$(iptables-$backend-save -t nat 2>/dev/null | ${natFilter}); ` + `if [ -n "$rules" ]; then echo "# iptables-$backend"; echo "$rules"; fi; done`,

@@ -36,6 +36,12 @@ export interface QuotaSpec {
   readonly quotaCode?: string;
   /** The Compute Engine quota metric (GCP), as `regions.get` / `projects.get` list it. */
   readonly metric?: string;
+  /**
+   * The quota's ID in the Cloud Quotas API (GCP: `CPUS-per-project-region`), which a request for more is
+   * keyed by, with its `region` dimension for a regional quota; undefined where no public source names it
+   * (the request is then made in the console). See {@link CLOUD_QUOTA_ID_SOURCES}.
+   */
+  readonly cloudQuotaId?: string;
   /** The documented default for a new account or project; undefined where none is published. */
   readonly defaultLimit?: number;
   /** Where the default is documented and when it was read, or that none is published. */
@@ -51,6 +57,19 @@ export interface QuotaSpec {
 const READ = 'read 2026-12-02';
 const VPC_QUOTAS = `Amazon VPC User Guide, "Amazon VPC quotas" (docs.aws.amazon.com/vpc/latest/userguide/amazon-vpc-limits.html, ${READ})`;
 const DEFAULT_VPC = 'the default VPC of every region of a fresh account';
+/**
+ * Where the Cloud Quotas IDs of the GCP table come from (read 2026-12-02): `CPUS-per-project-region`, the
+ * example of the Cloud Quotas API reference (QuotaPreference.quotaId) and of Terraform's
+ * `google_cloud_quotas_quota_preference`; the per-project IDs (`NETWORKS-per-project` and the others below)
+ * from Google's own gcpdiag, which lists each Compute Engine quota ID with its metric
+ * (github.com/GoogleCloudPlatform/gcpdiag, gcpdiag/lint/vpc/warn_2022_001_project_level_quota.py);
+ * `IN-USE-ADDRESSES-per-project-region`, `SSD-TOTAL-GB-per-project-region` and
+ * `GLOBAL-EXTERNAL-PROXY-LB-BACKEND-SERVICES-per-project` from the limit names of
+ * Compute Engine's quota metrics (`serviceruntime.googleapis.com/quota/limit`, limit_name) in published
+ * alert policies. The others have no ID a public source names, so hoplab does not guess one.
+ */
+export const CLOUD_QUOTA_ID_SOURCES = 'Cloud Quotas API reference; GoogleCloudPlatform/gcpdiag (gcpdiag/lint/vpc/warn_2022_001_project_level_quota.py); read 2026-12-02';
+
 const GOOGLE_NONE = 'Google publishes no default (Compute Engine "Quotas and limits": quotas vary by project); the need is the lab\'s own count';
 
 /** The AWS quotas, per region (NAT gateways per zone). */
@@ -164,15 +183,16 @@ export const AWS_QUOTAS = [
 
 /** The GCP quotas (Compute Engine metrics), per region or per project. */
 export const GCP_QUOTAS = [
-  gcp('CPUS', 'vCPUs (CPUS)', 'region', { variesByAccount: true }),
-  gcp('CPUS_ALL_REGIONS', 'vCPUs in all regions (CPUS_ALL_REGIONS)', 'project', { variesByAccount: true }),
-  gcp('SSD_TOTAL_GB', 'SSD persistent disk (SSD_TOTAL_GB)', 'region', { variesByAccount: true }),
+  gcp('CPUS', 'vCPUs (CPUS)', 'region', { variesByAccount: true, cloudQuotaId: 'CPUS-per-project-region' }),
+  gcp('CPUS_ALL_REGIONS', 'vCPUs in all regions (CPUS_ALL_REGIONS)', 'project', { variesByAccount: true, cloudQuotaId: 'CPUS-ALL-REGIONS-per-project' }),
+  gcp('SSD_TOTAL_GB', 'SSD persistent disk (SSD_TOTAL_GB)', 'region', { variesByAccount: true, cloudQuotaId: 'SSD-TOTAL-GB-per-project-region' }),
   gcp('DISKS_TOTAL_GB', 'Persistent disk standard (DISKS_TOTAL_GB)', 'region', { variesByAccount: true }),
   {
     cloud: 'gcp',
     id: 'NETWORKS',
     short: 'NETWORKS',
     metric: 'NETWORKS',
+    cloudQuotaId: 'NETWORKS-per-project',
     name: 'VPC networks (NETWORKS)',
     scope: 'project',
     defaultLimit: 5,
@@ -181,22 +201,27 @@ export const GCP_QUOTAS = [
     freshWhat: 'the "default" network of a new project',
     variesByAccount: false,
   },
-  gcp('SUBNETWORKS', 'Subnetworks (SUBNETWORKS)', 'project', { freshWhat: 'the "default" network\'s subnet in every region' }),
-  gcp('ROUTERS', 'Cloud Routers (ROUTERS)', 'project'),
+  gcp('SUBNETWORKS', 'Subnetworks (SUBNETWORKS)', 'project', { cloudQuotaId: 'SUBNETWORKS-per-project', freshWhat: 'the "default" network\'s subnet in every region' }),
+  gcp('ROUTERS', 'Cloud Routers (ROUTERS)', 'project', { cloudQuotaId: 'ROUTERS-per-project' }),
   gcp('FIREWALLS', 'Firewall rules (FIREWALLS)', 'project', {
+    cloudQuotaId: 'FIREWALLS-per-project',
     fresh: 4,
     freshWhat: 'the "default" network\'s four rules (default-allow-icmp, -internal, -rdp, -ssh)',
   }),
-  gcp('HEALTH_CHECKS', 'Health checks (HEALTH_CHECKS)', 'project'),
-  gcp('TARGET_HTTP_PROXIES', 'Target HTTP proxies (TARGET_HTTP_PROXIES)', 'project'),
-  gcp('URL_MAPS', 'URL maps (URL_MAPS)', 'project'),
+  gcp('HEALTH_CHECKS', 'Health checks (HEALTH_CHECKS)', 'project', { cloudQuotaId: 'HEALTH-CHECKS-per-project' }),
+  gcp('TARGET_HTTP_PROXIES', 'Target HTTP proxies (TARGET_HTTP_PROXIES)', 'project', { cloudQuotaId: 'TARGET-HTTP-PROXIES-per-project' }),
+  gcp('URL_MAPS', 'URL maps (URL_MAPS)', 'project', { cloudQuotaId: 'URL-MAPS-per-project' }),
   gcp('NETWORK_ENDPOINT_GROUPS', 'Network endpoint groups (NETWORK_ENDPOINT_GROUPS)', 'project'),
-  gcp('SECURITY_POLICIES', 'Cloud Armor security policies (SECURITY_POLICIES)', 'project'),
-  gcp('SECURITY_POLICY_RULES', 'Cloud Armor security policy rules (SECURITY_POLICY_RULES)', 'project'),
-  gcp('IN_USE_ADDRESSES', 'In-use external IPv4 addresses (IN_USE_ADDRESSES)', 'region'),
-  gcp('FORWARDING_RULES', 'Forwarding rules, classic Application LB (FORWARDING_RULES)', 'project'),
-  gcp('GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES', 'Backend services, classic Application LB (GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES)', 'project'),
-  gcp('GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', 'Forwarding rules, global external Application LB (GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES)', 'project'),
+  gcp('SECURITY_POLICIES', 'Cloud Armor security policies (SECURITY_POLICIES)', 'project', { cloudQuotaId: 'SECURITY-POLICIES-per-project' }),
+  gcp('SECURITY_POLICY_RULES', 'Cloud Armor security policy rules (SECURITY_POLICY_RULES)', 'project', { cloudQuotaId: 'SECURITY-POLICY-RULES-per-project' }),
+  gcp('IN_USE_ADDRESSES', 'In-use external IPv4 addresses (IN_USE_ADDRESSES)', 'region', { cloudQuotaId: 'IN-USE-ADDRESSES-per-project-region' }),
+  gcp('FORWARDING_RULES', 'Forwarding rules, classic Application LB (FORWARDING_RULES)', 'project', { cloudQuotaId: 'FORWARDING-RULES-per-project' }),
+  gcp('GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES', 'Backend services, classic Application LB (GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES)', 'project', {
+    cloudQuotaId: 'GLOBAL-EXTERNAL-PROXY-LB-BACKEND-SERVICES-per-project',
+  }),
+  gcp('GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', 'Forwarding rules, global external Application LB (GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES)', 'project', {
+    cloudQuotaId: 'GLOBAL-EXTERNAL-MANAGED-FORWARDING-RULES-per-project',
+  }),
   gcp('GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES', 'Backend services, global external Application LB (GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES)', 'project'),
   gcp('EXTERNAL_NETWORK_LB_FORWARDING_RULES', 'Forwarding rules, external passthrough NLB (EXTERNAL_NETWORK_LB_FORWARDING_RULES)', 'region'),
   gcp('REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES', 'Backend services, external passthrough NLB (REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES)', 'region'),
@@ -207,9 +232,21 @@ function gcp<const M extends string>(
   metric: M,
   name: string,
   scope: 'region' | 'project',
-  extra: { readonly fresh?: number; readonly freshWhat?: string; readonly variesByAccount?: boolean } = {},
+  extra: { readonly fresh?: number; readonly freshWhat?: string; readonly variesByAccount?: boolean; readonly cloudQuotaId?: string } = {},
 ): QuotaSpec & { readonly id: M; readonly metric: M; readonly scope: 'region' | 'project' } {
-  return { cloud: 'gcp', id: metric, short: metric, metric, name, scope, source: GOOGLE_NONE, fresh: extra.fresh ?? 0, freshWhat: extra.freshWhat, variesByAccount: extra.variesByAccount ?? false };
+  return {
+    cloud: 'gcp',
+    id: metric,
+    short: metric,
+    metric,
+    ...(extra.cloudQuotaId ? { cloudQuotaId: extra.cloudQuotaId } : {}),
+    name,
+    scope,
+    source: GOOGLE_NONE,
+    fresh: extra.fresh ?? 0,
+    freshWhat: extra.freshWhat,
+    variesByAccount: extra.variesByAccount ?? false,
+  };
 }
 
 /** An AWS quota's id (a field of the AWS needs). */

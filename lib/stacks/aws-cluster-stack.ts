@@ -186,6 +186,7 @@ export class AwsClusterStack extends TerraformStack {
         : 'aws-vpc-cni: Pods get ENI secondary IPs from the private subnets',
       [CLUSTER_OUTPUTS.dataplane]: awsDataplane(aws.datapath),
       [AWS_CLUSTER_OUTPUTS.clusterEndpoint]: this.cluster.cluster.endpoint,
+      [AWS_CLUSTER_OUTPUTS.clusterCaCertificate]: this.cluster.cluster.certificateAuthority.get(0).data,
       [AWS_CLUSTER_OUTPUTS.vpcId]: this.vpc.vpcId,
       [AWS_CLUSTER_OUTPUTS.oidcProviderArn]: this.cluster.oidcProviderArn,
       [AWS_CLUSTER_OUTPUTS.lbControllerRoleArn]: controllerRole.roleArn,

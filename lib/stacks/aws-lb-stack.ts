@@ -9,7 +9,6 @@ import { LoadBalancerController, READINESS_GATE_INJECT_LABEL } from '../construc
 import { NlbServiceExposure, NlbTargetType } from '../constructs/aws/nlb-service-exposure';
 import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../constructs/k8s/demo-app';
 import { GatewayApiCrds } from '../constructs/k8s/gateway-api-crds';
-import { AttendeeRbac } from '../constructs/k8s/attendee-rbac';
 import { DatapathInspector } from '../constructs/k8s/datapath-inspector';
 import { awsDataplane } from '../model/datapaths';
 import { APP_NAMESPACE_POD_SECURITY, podSecurityLabels, podSecurityVersion } from '../model/pod-security';
@@ -21,6 +20,7 @@ import { placementOutput } from '../model/slots';
 import { CILIUM_AGENT_IMAGE, kubectlImage } from '../model/versions';
 import { AwsClusterStack } from './aws-cluster-stack';
 import { Exposure, ExposureProps } from '../constructs/exposure';
+import { AttendeeAccess, addAttendeeAccess } from './attendee-access';
 import { composeExposures } from './compose-exposures';
 
 /** Namespace of the demo app and its exposures. */
@@ -58,8 +58,11 @@ export class AwsLbStack extends TerraformStack {
   public readonly gatewayApiCrds?: GatewayApiCrds;
   /** The exposures, in the order of `config.exposures`. */
   public readonly exposures: readonly Exposure[];
-  /** The attendee's node operations (see, cordon, drain), bound to their access entry's group, when the attendee has an AWS identity. */
-  public readonly attendeeRbac?: AttendeeRbac;
+  /**
+   * The attendee's access: with an AWS identity, node operations (see, cordon, drain) bound to their access entry's group;
+   * without one, a ServiceAccount of theirs with view, edit in the app's namespace and node operations.
+   */
+  public readonly attendeeAccess?: AttendeeAccess;
   /** The read-only datapath inspector attendees read with `kubectl logs` (its own privileged namespace). */
   public readonly inspector: DatapathInspector;
 
@@ -142,9 +145,8 @@ export class AwsLbStack extends TerraformStack {
     });
 
     // View and edit come from the access entry's policies (<env>-aws-cluster); RBAC adds only what they lack: nodes, for cordon and drain.
-    if (config.attendee?.aws) {
-      this.attendeeRbac = new AttendeeRbac(this, 'attendee-rbac', { subject: { kind: 'Group', name: ATTENDEE_KUBERNETES_GROUP }, namespace: this.app.namespace, viewAndEdit: false });
-    }
+    const identity = config.attendee?.aws ? { subject: { kind: 'Group', name: ATTENDEE_KUBERNETES_GROUP } as const, viewAndEdit: false } : undefined;
+    this.attendeeAccess = addAttendeeAccess(this, config.attendee, this.app.namespace, identity);
 
     if (cluster.slot) new TerraformOutput(this, PLACEMENT_OUTPUT, { value: placementOutput(cluster.slot), description: PLACEMENT_OUTPUT_DESCRIPTION });
 

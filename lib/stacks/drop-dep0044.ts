@@ -3,7 +3,7 @@
  * once per process when cdktf 0.21 synthesizes an output whose value is an object or an array
  * (`isITerraformAddressable` in cdktf/lib/terraform-output.js calls `util.isArray`; cdktf is
  * archived, so no fix comes upstream). Without this, `npm run synth`, `npx cdktf synth` and every
- * command that synthesizes print the warning on Node 24 (see CONTRIBUTING.md, Node versions).
+ * command that synthesizes print the warning on Node 22 and later (see CONTRIBUTING.md, Node versions).
  *
  * Only that code is dropped: every other warning and deprecation still prints, and
  * `--trace-deprecation`/`--throw-deprecation` are not affected for other codes. The alternatives

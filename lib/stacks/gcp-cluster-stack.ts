@@ -151,6 +151,7 @@ export class GcpClusterStack extends TerraformStack {
       [CLUSTER_OUTPUTS.podNetworking]: `gke-vpc-native: Pods get alias IPs from the subnet's secondary range "${this.network.podRangeName}"`,
       [GCP_CLUSTER_OUTPUTS.clusterLocation]: this.cluster.location,
       [GCP_CLUSTER_OUTPUTS.clusterEndpoint]: this.cluster.endpoint,
+      [GCP_CLUSTER_OUTPUTS.clusterCaCertificate]: this.cluster.cluster.masterAuth.clusterCaCertificate,
       [GCP_CLUSTER_OUTPUTS.kubernetesVersion]: this.cluster.cluster.masterVersion,
       [GCP_CLUSTER_OUTPUTS.releaseChannel]: gcp.releaseChannel,
       [CLUSTER_OUTPUTS.dataplane]: gcpDataplane(gcp.datapath),

@@ -8,7 +8,6 @@ import { GkeGatewayExposure } from '../constructs/gcp/gke-gateway-exposure';
 import { gkeL4Backends, GkeLoadBalancerServiceExposure } from '../constructs/gcp/gke-load-balancer-service-exposure';
 import { GkeProviders } from '../constructs/gcp/gke-providers';
 import { DEMO_APP_LABELS, DEMO_APP_PORT, DemoApp } from '../constructs/k8s/demo-app';
-import { AttendeeRbac } from '../constructs/k8s/attendee-rbac';
 import { DatapathInspector } from '../constructs/k8s/datapath-inspector';
 import { gcpDataplane } from '../model/datapaths';
 import { APP_NAMESPACE_POD_SECURITY, podSecurityLabels } from '../model/pod-security';
@@ -20,6 +19,7 @@ import { PLACEMENT_OUTPUT, PLACEMENT_OUTPUT_DESCRIPTION } from '../model/contrac
 import { placementOutput } from '../model/slots';
 import { GcpClusterStack } from './gcp-cluster-stack';
 import { Exposure } from '../constructs/exposure';
+import { AttendeeAccess, addAttendeeAccess } from './attendee-access';
 import { composeExposures } from './compose-exposures';
 
 /** Namespace of the demo app on GKE. */
@@ -50,8 +50,8 @@ export class GcpLbStack extends TerraformStack {
   public readonly app: DemoApp;
   /** The exposures created, by mode. */
   public readonly exposures: Partial<Record<ExposureMode, Exposure>> = {};
-  /** The attendee's RBAC (view, edit in the app's namespace, node operations), when the attendee has a Google identity. */
-  public readonly attendeeRbac?: AttendeeRbac;
+  /** The attendee's access (view, edit in the app's namespace, node operations): bound to their Google identity, or to a ServiceAccount of theirs without one. */
+  public readonly attendeeAccess?: AttendeeAccess;
   /** The read-only datapath inspector attendees read with `kubectl logs` (its own privileged namespace). */
   public readonly inspector: DatapathInspector;
 
@@ -115,10 +115,12 @@ export class GcpLbStack extends TerraformStack {
     if (cluster.slot) new TerraformOutput(this, PLACEMENT_OUTPUT, { value: placementOutput(cluster.slot), description: PLACEMENT_OUTPUT_DESCRIPTION });
 
     // GKE knows a Google account (or service account) in RBAC by its email: a User subject.
+    let identity: { readonly subject: { readonly kind: 'User'; readonly name: string } } | undefined;
     if (config.attendee?.gcp !== undefined) {
       const member = parseGcpMember(config.attendee.gcp);
       if (isRefusal(member)) throw new Error(`GcpLbStack ${id}: attendee ${config.attendee.name}'s gcp identity "${config.attendee.gcp}" ${member.reason}`);
-      this.attendeeRbac = new AttendeeRbac(this, 'attendee-rbac', { subject: { kind: 'User', name: member.email }, namespace: this.app.namespace });
+      identity = { subject: { kind: 'User', name: member.email } };
     }
+    this.attendeeAccess = addAttendeeAccess(this, config.attendee, this.app.namespace, identity);
   }
 }

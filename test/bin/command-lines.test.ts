@@ -15,6 +15,7 @@ import { DEPLOY_COMMAND, TEARDOWN_COMMAND } from '../../lib/commands/lifecycle/c
 import { LOCAL_COMMAND } from '../../lib/commands/local/command';
 import { PIPELINE_COMMAND } from '../../lib/commands/pipeline/command';
 import { PREFLIGHT_COMMAND } from '../../lib/commands/preflight/command';
+import { PROGRESS_COMMAND } from '../../lib/commands/progress/command';
 import { SCHEMA_COMMAND } from '../../lib/commands/schema/command';
 import { SYNTH_COMMAND } from '../../lib/commands/synth/command';
 import { VERIFY_COMMAND } from '../../lib/commands/verify/command';
@@ -32,6 +33,7 @@ const DEFINITIONS: readonly Command<FlagSet>[] = [
   COMPARE_COMMAND,
   WATCH_COMMAND,
   HANDOUT_COMMAND,
+  PROGRESS_COMMAND,
   COST_COMMAND,
   PREFLIGHT_COMMAND,
   DEPLOY_COMMAND,

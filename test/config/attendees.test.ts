@@ -125,9 +125,46 @@ const CASES: [string, unknown, string[]][] = [
     ['attendees[0].awz: "arn:aws:iam::123456789012:role/ann" is in an unknown field "awz": did you mean "aws"? (allowed fields here: name, aws, gcp, placement)'],
   ],
   [
+    'a name listed three times',
+    { attendees: ['ann', 'bob', 'ann', { name: 'ann' }] },
+    [
+      'attendees[2]: "ann" is listed more than once (first as attendees[0]); each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "ann-2")',
+      'attendees[3]: "ann" is listed more than once (first as attendees[0]); each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "ann-2")',
+    ],
+  ],
+  [
+    'a duplicated AWS identity in an entry whose gcp is wrong too',
+    { attendees: [ANN, { name: 'bob', aws: ANN.aws, gcp: 'bob@example.com' }] },
+    [
+      'attendees[1].gcp: "bob@example.com" has no member type; write "user:bob@example.com" for a Google account or "serviceAccount:bob@example.com" for a service account',
+      'attendees[1].aws: "arn:aws:iam::123456789012:role/ann" is also attendees[0].aws (ann); an identity belongs to one attendee only, or it would reach both environments: give each attendee their own',
+    ],
+  ],
+  [
+    'a duplicated name in an entry whose aws is wrong too',
+    { attendees: ['ann', { name: 'ann', aws: 'ann' }] },
+    [
+      'attendees[1].aws: "ann" is not an IAM role or user ARN; use one such as "arn:aws:iam::123456789012:role/ann" (a path is fine: "arn:aws:iam::123456789012:role/workshop/ann")',
+      'attendees[1]: "ann" is listed more than once (first as attendees[0]); each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "ann-2")',
+    ],
+  ],
+  [
+    'a duplicated identity whose first holder has a bad name',
+    {
+      attendees: [
+        { name: 'Ann', gcp: ANN.gcp },
+        { name: 'bob', gcp: ANN.gcp },
+      ],
+    },
+    [
+      'attendees[0].name: "Ann" is not a DNS label: use lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen (e.g. "lab" or "team-a")',
+      'attendees[1].gcp: "user:ann@example.com" is also attendees[0].gcp; an identity belongs to one attendee only, or it would reach both environments: give each attendee their own',
+    ],
+  ],
+  [
     'an object attendee named like a plain one',
     { attendees: ['ann', { name: 'ann', gcp: 'user:ann@example.com' }] },
-    ['attendees[1]: "ann" is listed more than once; each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "ann-2")'],
+    ['attendees[1]: "ann" is listed more than once (first as attendees[0]); each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "ann-2")'],
   ],
 ];
 
@@ -146,6 +183,25 @@ describe('attendees with cloud identities', () => {
   ])('GIVEN %s WHEN validated THEN it is accepted', (_name, raw) => {
     const result = validateConfig(raw);
     expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual([]);
+  });
+
+  test('GIVEN five mistakes elsewhere and a duplicated identity WHEN validated THEN the duplicate is reported in the same run', () => {
+    const result = validateConfig({
+      name: 'Bad',
+      exposures: ['native', 'native'],
+      aws: { nodeCount: 0, kubernetesVersion: 1.3 },
+      gcp: { kubernetesVersion: 1.3 },
+      attendees: [ANN, { name: 'bob', aws: ANN.aws, gcp: 'group:devs@example.com' }],
+    });
+    expect(result.ok ? [] : result.problems.map((p) => p.path)).toEqual([
+      'name',
+      'aws.kubernetesVersion',
+      'aws.nodeCount',
+      'gcp.kubernetesVersion',
+      'attendees[1].gcp',
+      'exposures',
+      'attendees[1].aws',
+    ]);
   });
 
   test('GIVEN mistakes in several attendees next to a bad name elsewhere WHEN validated THEN every one is reported in one run, at its own index', () => {

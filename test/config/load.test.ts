@@ -29,6 +29,16 @@ describe('loadConfig', () => {
     expect(loaded.config.name).toBe('lab');
   });
 
+  test('GIVEN no config file, one found, or one HOPLAB_CONFIG names WHEN loaded THEN the origin says which, or where none was found', () => {
+    const empty = dirWith({});
+    expect(loadConfig({ cwd: empty, env: {} }).origin).toBe(
+      `no config file found (no hoplab.config.json, hoplab.config.yaml or hoplab.config.yml in ${empty}, and HOPLAB_CONFIG is not set): the defaults apply`,
+    );
+    const cwd = dirWith({ 'hoplab.config.yaml': 'name: yaml-lab\n', 'other.json': '{}' });
+    expect(loadConfig({ cwd, env: {} }).origin).toBe(`config read: ${join(cwd, 'hoplab.config.yaml')}`);
+    expect(loadConfig({ cwd, env: { HOPLAB_CONFIG: 'other.json' } }).origin).toBe(`config read: ${join(cwd, 'other.json')} (named by HOPLAB_CONFIG)`);
+  });
+
   test('GIVEN hoplab.config.json WHEN loaded THEN it is read', () => {
     const cwd = dirWith({ 'hoplab.config.json': JSON.stringify({ name: 'json-lab' }) });
     expect(loadConfig({ cwd, env: {} })).toMatchObject({ source: join(cwd, 'hoplab.config.json'), config: { name: 'json-lab' } });

@@ -211,7 +211,7 @@ const CASES: [string, unknown, string[]][] = [
   [
     'attendee duplicate',
     { attendees: ['ann', 'bob', 'ann'] },
-    ['attendees[2]: "ann" is listed more than once; each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "ann-2")'],
+    ['attendees[2]: "ann" is listed more than once (first as attendees[0]); each attendee needs a unique name because stacks and cloud resources are named after it (e.g. "ann-2")'],
   ],
   [
     'attendees too many',
@@ -254,8 +254,18 @@ const CASES: [string, unknown, string[]][] = [
   [
     'cluster admin arn',
     { aws: { clusterAdminArns: ['arn:aws:iam::1234:role/x'] } },
-    ['aws.clusterAdminArns[0]: "arn:aws:iam::1234:role/x" is not an IAM role or user ARN; use one such as "arn:aws:iam::123456789012:role/workshop-ci"'],
+    [
+      'aws.clusterAdminArns[0]: "arn:aws:iam::1234:role/x" is not an IAM role or user ARN; use one such as "arn:aws:iam::123456789012:role/ann" (a path is fine: "arn:aws:iam::123456789012:role/workshop/ann")',
+    ],
   ],
+  [
+    'cluster admin as an STS session ARN',
+    { aws: { clusterAdminArns: ['arn:aws:sts::123456789012:assumed-role/WorkshopCI/GitHubActions'] } },
+    [
+      'aws.clusterAdminArns[0]: "arn:aws:sts::123456789012:assumed-role/WorkshopCI/GitHubActions" is an STS assumed-role (session) ARN, which EKS access entries refuse; use the role\'s own ARN, "arn:aws:iam::123456789012:role/WorkshopCI" (with the role\'s path if it has one, as SSO roles do: `aws iam get-role --role-name WorkshopCI --query Role.Arn` prints it)',
+    ],
+  ],
+  ['cluster admin not a string', { aws: { clusterAdminArns: [7] } }, ['aws.clusterAdminArns[0]: 7 must be an IAM role or user ARN string such as "arn:aws:iam::123456789012:role/workshop-ci"']],
   [
     'cluster admin duplicate',
     { aws: { clusterAdminArns: ['arn:aws:iam::123456789012:role/ci', 'arn:aws:iam::123456789012:role/ci'] } },
@@ -266,6 +276,12 @@ const CASES: [string, unknown, string[]][] = [
     { aws: { kubernetesVersion: 1.3 } },
     ['aws.kubernetesVersion: 1.3 is a number, but versions and names are strings: quote it (YAML reads 1.30 as 1.3); allowed: "1.31", "1.32", "1.33", "1.34", "1.35"'],
   ],
+  [
+    'GKE version as a YAML number',
+    { gcp: { kubernetesVersion: 1.3 } },
+    ['gcp.kubernetesVersion: 1.3 is a number, but versions and names are strings: quote it (YAML reads 1.30 as 1.3); use a prefix such as "1.33"'],
+  ],
+  ['GKE version of another type', { gcp: { kubernetesVersion: true } }, ['gcp.kubernetesVersion: true must be a GKE version prefix such as "1.33"']],
   ['source cidrs empty', { app: { allowedSourceCidrs: [] } }, ['app.allowedSourceCidrs: [] must list at least one CIDR block (use ["0.0.0.0/0"] to allow any address)']],
   ['source cidrs not a list', { app: { allowedSourceCidrs: '203.0.113.0/24' } }, ['app.allowedSourceCidrs: "203.0.113.0/24" must be a list of CIDR blocks']],
   ['source cidr not a block', { app: { allowedSourceCidrs: ['203.0.113.7'] } }, ['app.allowedSourceCidrs[0]: "203.0.113.7" is not an IPv4 CIDR block (expected a.b.c.d/n, e.g. "10.0.0.0/16")']],

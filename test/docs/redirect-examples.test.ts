@@ -52,6 +52,8 @@ function redirectingExamples(): Example[] {
 const NOT_RUN_HERE: Readonly<Record<string, string>> = {
   'npx hoplab watch --outputs outputs.json --duration 300 --format json > timeline.jsonl':
     'probes deployed load balancers for 300 s; the same JSON timeline is written and parsed line by line against loopback servers in test/commands/watch/watch-cli.test.ts',
+  'npx hoplab progress --outputs outputs.json --env ann,bob --format json > progress.json':
+    "reads deployed clusters' APIs with the host's cloud credentials; the same JSON is written and parsed against loopback clusters over TLS in test/commands/progress/progress.test.ts",
 };
 
 /** Reads the redirected file as its format: JSON, YAML, or a Markdown table. */

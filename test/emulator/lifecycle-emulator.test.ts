@@ -2,7 +2,9 @@
  * `npm run deploy` and `npm run teardown` for real against the AWS emulator
  * (the only cloud this machine can reach): Terraform applies and destroys the
  * aws-cluster stack, and the leftover check finds what a load-balancer
- * controller would leave behind, seeded on purpose.
+ * controller would leave behind, seeded on purpose; the one piece teardown
+ * removes itself (the controller's shared backend security group) goes before
+ * the VPC.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import {
   DeleteSecurityGroupCommand,
   DescribeLaunchTemplatesCommand,
   DescribeNetworkInterfacesCommand,
+  DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   DescribeVolumesCommand,
   DescribeVpcsCommand,
@@ -129,10 +132,50 @@ describe('deploy and teardown against the AWS emulator', () => {
       ].sort(),
     );
 
+    // What the controller leaves when it is uninstalled before it releases it (a race in v3.5.0): its shared backend security
+    // group, admitted on the nodes' group (EKS's cluster security group) with the controller's rule description.
+    const backend = await ec2.send(
+      new CreateSecurityGroupCommand({
+        GroupName: 'k8s-traffic-ws1eks-2c4e6a8b0d',
+        Description: '[k8s] Shared Backend SecurityGroup for LoadBalancer',
+        VpcId: vpcId,
+        TagSpecifications: [{ ResourceType: 'security-group', Tags: [...controllerTag, { Key: 'elbv2.k8s.aws/resource', Value: 'backend-sg' }] }],
+      }),
+    );
+    const nodes = await ec2.send(
+      new CreateSecurityGroupCommand({
+        GroupName: 'eks-cluster-sg-ws1-eks-0419',
+        Description: 'EKS created security group',
+        VpcId: vpcId,
+        TagSpecifications: [{ ResourceType: 'security-group', Tags: [{ Key: 'kubernetes.io/cluster/ws1-eks', Value: 'owned' }] }],
+      }),
+    );
+    await ec2.send(
+      new AuthorizeSecurityGroupIngressCommand({
+        GroupId: nodes.GroupId,
+        IpPermissions: [{ IpProtocol: 'tcp', FromPort: 0, ToPort: 65535, UserIdGroupPairs: [{ GroupId: backend.GroupId, Description: 'elbv2.k8s.aws/targetGroupBinding=shared' }] }],
+      }),
+    );
+
     const firstTeardown = await run('teardown', ['--stacks', 'aws-cluster', '--yes']);
     expect(firstTeardown).toExitWith(1);
     expect(firstTeardown.out).toContain(`aws elbv2:load-balancer ${lbArn} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
     expect(firstTeardown.out).toContain('hoplab teardown: NOT clean');
+    // The backend group went before the VPC, its rule on the nodes' group first; the other controller group is still reported, not deleted.
+    const step = '  step   ws1-aws-cluster: ';
+    expect(firstTeardown.out).toContain(
+      `${step}security group ${backend.GroupId} (k8s-traffic-ws1eks-2c4e6a8b0d) in ${vpcId}: the AWS Load Balancer Controller's shared backend security group of cluster ws1-eks, ` +
+        'left when the controller was uninstalled before it released it; a VPC with a security group in it cannot be deleted: deleting it',
+    );
+    expect(firstTeardown.out).toContain(`${step}security group ${nodes.GroupId} (eks-cluster-sg-ws1-eks-0419): revoking its inbound rule from ${backend.GroupId} (tcp 0-65535)`);
+    expect(firstTeardown.out).toContain(`${step}security group ${backend.GroupId}: deleted`);
+    expect(firstTeardown.out).not.toContain(`aws ec2:security-group ${backend.GroupId}`);
+    expect(firstTeardown.out).toContain(`aws ec2:security-group ${sg.GroupId} (tag elbv2.k8s.aws/cluster=ws1-eks)`);
+    const left = new Set(((await ec2.send(new DescribeSecurityGroupsCommand({}))).SecurityGroups ?? []).map((g) => g.GroupId));
+    expect(left.has(backend.GroupId)).toBe(false);
+    expect(left.has(nodes.GroupId)).toBe(true);
+    // The nodes' group is EKS's, deleted with the cluster in AWS; here it is the test's own.
+    await ec2.send(new DeleteSecurityGroupCommand({ GroupId: nodes.GroupId }));
 
     // The host deletes what the check listed, then tears down again.
     await elb.send(new DeleteLoadBalancerCommand({ LoadBalancerArn: lbArn }));

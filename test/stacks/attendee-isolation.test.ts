@@ -73,7 +73,7 @@ describe('attendee isolation over the synthesized workshop', () => {
   });
 
   test.each(ATTENDEES.map((a) => [a.name, a]))(
-    'GIVEN attendee %s WHEN synthesized THEN each of their four stacks grants them exactly their own access, and the plain attendee’s none',
+    'GIVEN attendee %s WHEN synthesized THEN each of their four stacks grants them exactly their own access, and the plain attendee’s no cloud access',
     (_name, attendee) => {
       const own = (kind: string) => stacks[`${attendee.name}-${kind}`];
       const entries = resources(own('aws-cluster'), 'aws_eks_access_entry').filter(([, e]) => e.principal_arn === attendee.aws);
@@ -89,8 +89,9 @@ describe('attendee isolation over the synthesized workshop', () => {
         .map(([, b]) => `${literal(own('gcp-lb'), b.metadata.namespace) ?? '(cluster)'} ${literal(own('gcp-lb'), b.role_ref.name)}`)
         .sort();
       expect(subjects).toEqual(['(cluster) hoplab-attendee-nodes', '(cluster) view', 'hoplab edit']);
+      // The plain attendee gets no cloud access at all (their in-cluster ServiceAccount is tested below).
       const dee = JSON.stringify([stacks['dee-aws-cluster'], stacks['dee-aws-lb'], stacks['dee-gcp-cluster'], stacks['dee-gcp-lb']]);
-      expect(['hoplab-attendee', 'roles/container.clusterViewer', 'AmazonEKSViewPolicy'].filter((word) => dee.includes(word))).toEqual([]);
+      expect(['roles/container.clusterViewer', 'AmazonEKSViewPolicy', 'AmazonEKSEditPolicy', 'hoplab-attendees'].filter((word) => dee.includes(word))).toEqual([]);
     },
   );
 
@@ -185,9 +186,14 @@ describe('attendee isolation over the synthesized workshop', () => {
       const attendee = ATTENDEES.find((a) => a.name === env);
       for (const [, binding] of [...resources(stack, 'kubernetes_cluster_role_binding_v1'), ...resources(stack, 'kubernetes_role_binding_v1')]) {
         for (const subject of binding.subject as Json[]) {
-          const expected = cloud === 'aws' ? 'hoplab-attendees' : attendee?.gcp.replace(/^[^:]+:/, '');
-          expect([name, subject.kind, subject.name]).toEqual([name, cloud === 'aws' ? 'Group' : 'User', expected]);
-          reached.push(`${name} ${subject.name}`);
+          // An identity's group (EKS) or account (GKE); without one (dee), the environment's own ServiceAccount in its own namespace.
+          const expected = !attendee
+            ? ['ServiceAccount', 'hoplab-attendee', 'hoplab']
+            : cloud === 'aws'
+            ? ['Group', 'hoplab-attendees', undefined]
+            : ['User', attendee.gcp.replace(/^[^:]+:/, ''), undefined];
+          expect([name, subject.kind, literal(stack, subject.name), literal(stack, subject.namespace)]).toEqual([name, ...expected]);
+          reached.push(`${name} ${literal(stack, subject.name)}`);
         }
       }
     }
@@ -196,7 +202,38 @@ describe('attendee isolation over the synthesized workshop', () => {
       const entries = resources(stacks[`${attendee.name}-aws-cluster`], 'aws_eks_access_entry').filter(([, e]) => (e.kubernetes_groups ?? []).includes('hoplab-attendees'));
       expect(entries.map(([, e]) => e.principal_arn)).toEqual([attendee.aws]);
     }
-    expect(reached.length).toBeGreaterThanOrEqual(ATTENDEES.length * 4);
+    expect(reached.length).toBeGreaterThanOrEqual(ATTENDEES.length * 4 + 6);
+  });
+
+  test('GIVEN attendees without a cloud identity (dee: none; eve: AWS only) WHEN synthesized THEN each gets a ServiceAccount in their own cluster’s namespace hoplab, bound there to exactly what an identity gets, and only where they lack the identity', () => {
+    const workshop = synthWorkshop({ ...CONFIG, attendees: [...CONFIG.attendees, { name: 'eve', aws: 'arn:aws:iam::123456789012:role/eve' }] });
+    /** The ServiceAccounts a stack makes (namespace/name) and what each is bound to: `(cluster) <role>` or `<namespace> <role>`. */
+    const grants = (stack: Synthesized) => {
+      const accounts = resources(stack, 'kubernetes_service_account_v1').map(([, a]) => `${literal(stack, a.metadata.namespace)}/${a.metadata.name}`);
+      const bound = [...resources(stack, 'kubernetes_cluster_role_binding_v1'), ...resources(stack, 'kubernetes_role_binding_v1')]
+        .filter(([, b]) => b.subject.some((s: Json) => s.kind === 'ServiceAccount'))
+        .map(([, b]) => `${literal(stack, b.metadata.namespace) ?? '(cluster)'} ${b.role_ref.name.startsWith('${') ? 'hoplab-attendee-nodes' : b.role_ref.name}`)
+        .sort();
+      return { accounts, bound };
+    };
+    const identity = { accounts: [], bound: [] };
+    const plain = { accounts: ['hoplab/hoplab-attendee'], bound: ['(cluster) hoplab-attendee-nodes', '(cluster) view', 'hoplab edit'] };
+    expect(Object.fromEntries(['dee-aws-lb', 'dee-gcp-lb', 'eve-aws-lb', 'eve-gcp-lb', 'ann-aws-lb', 'ann-gcp-lb'].map((name) => [name, grants(workshop[name])]))).toEqual({
+      'dee-aws-lb': plain,
+      'dee-gcp-lb': plain,
+      'eve-aws-lb': identity,
+      'eve-gcp-lb': plain,
+      'ann-aws-lb': identity,
+      'ann-gcp-lb': identity,
+    });
+    // The ServiceAccount is made only by -lb stacks, whose providers reach their own environment's cluster (the test above);
+    // no cluster stack, and no other environment's stack, makes or binds one.
+    for (const [name, stack] of Object.entries(workshop)) {
+      if (name.endsWith('-cluster') || !['dee', 'eve'].includes(envOf(name))) expect([name, grants(stack)]).toEqual([name, identity]);
+    }
+    // Nothing a ServiceAccount is bound to is an admin role, and no binding lets it reach past namespace hoplab with more than view.
+    const edits = Object.values(workshop).flatMap((stack) => resources(stack, 'kubernetes_role_binding_v1').map(([, b]) => literal(stack, b.metadata.namespace)));
+    expect(new Set(edits)).toEqual(new Set(['hoplab']));
   });
 
   test('GIVEN an attendee identity and the emulator WHEN the cluster stack is synthesized THEN no attendee entry is made (moto has no access entry API), as for the deployer', () => {

@@ -153,6 +153,7 @@ describe('AwsClusterStack', () => {
         'pod_networking',
         'dataplane',
         'cluster_endpoint',
+        'cluster_ca_certificate',
         'vpc_id',
         'oidc_provider_arn',
         'lb_controller_role_arn',
@@ -164,6 +165,8 @@ describe('AwsClusterStack', () => {
     expect(output.location.value).toBe('us-east-1a,us-east-1b');
     expect(output.pod_address_range.value).toEqual(['10.0.0.0/19', '10.0.32.0/19']);
     expect(output.dataplane.value).toBe('kube-proxy-iptables');
+    // What a kubeconfig needs beside the endpoint: the cluster's CA, as EKS hands it over (base64 PEM).
+    expect(output.cluster_ca_certificate.value).toMatch(/^\$\{aws_eks_cluster\.eks_cluster_\w+\.certificate_authority\[0\]\.data\}$/);
   });
 
   test('GIVEN an environment name WHEN synthesized THEN the cluster, roles and node group are named after it', () => {

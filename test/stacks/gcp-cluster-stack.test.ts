@@ -132,6 +132,8 @@ describe('GcpClusterStack', () => {
     expect(Object.keys(values).sort()).toEqual([...Object.values(CLUSTER_OUTPUTS), ...Object.values(GCP_CLUSTER_OUTPUTS)].sort());
     expect(values[CLUSTER_OUTPUTS.clusterName]).toMatch(/^\$\{google_container_cluster\.gke_cluster_\w+\.name\}$/);
     expect(values[GCP_CLUSTER_OUTPUTS.kubernetesVersion]).toMatch(/^\$\{google_container_cluster\.gke_cluster_\w+\.master_version\}$/);
+    // What a kubeconfig needs beside the endpoint: the cluster's CA, as GKE hands it over (base64 PEM, not decoded).
+    expect(values[GCP_CLUSTER_OUTPUTS.clusterCaCertificate]).toMatch(/^\$\{google_container_cluster\.gke_cluster_\w+\.master_auth\[0\]\.cluster_ca_certificate\}$/);
   });
 
   test.each([

@@ -161,7 +161,7 @@ describe('GcpLbStack', () => {
     expect(output.client_ip_seen_as).toBe(
       datapath === 'legacy'
         ? 'a node address (SNAT by kube-proxy) as TCP source, and no header: the client address is lost'
-        : 'a node address (SNAT by GKE Dataplane V2 (Cilium eBPF), when the Pod is on another node) as TCP source, and no header: the client address is lost',
+        : 'a node address (SNAT by GKE Dataplane V2 (Cilium eBPF), when the Pod is on another node) as TCP source, and no header: the client address is lost then, and kept when the Pod is on the receiving node',
     );
   });
 

@@ -5,6 +5,7 @@
  * repeatable whatever the machine's load.
  */
 import { WatchClock } from '../../lib/commands/watch/watch';
+import { onAbort } from '../../lib/kit/cli/on-abort';
 
 interface Timer {
   readonly at: number;
@@ -26,15 +27,17 @@ export class FakeClock implements WatchClock {
       const timer: Timer = {
         at: this.t + Math.max(0, ms),
         wake: () => {
-          signal?.removeEventListener('abort', onAbort);
+          stopWaiting();
           resolve();
         },
       };
-      const onAbort = () => {
-        this.timers = this.timers.filter((x) => x !== timer);
-        resolve();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      // One listener on the signal for every sleeper, as the real clock's, ended with the sleep.
+      const stopWaiting = signal
+        ? onAbort(signal, () => {
+            this.timers = this.timers.filter((x) => x !== timer);
+            resolve();
+          })
+        : () => undefined;
       this.timers.push(timer);
       this.schedule();
     });

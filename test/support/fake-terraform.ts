@@ -17,12 +17,12 @@ esac
 exit 0
 `;
 
-/** Makes a folder (`prefix`) holding `script` as `terraform`, first on the PATH; returns it and how to restore the PATH. */
-export function fakeTerraformOnPath(prefix: string, script = CLEAN_TERRAFORM): { readonly dir: string; readonly restore: () => void } {
+/** Makes a folder (`prefix`) holding `script` as `terraform` (or another `command`, e.g. `aws`), first on the PATH; returns it and how to restore the PATH. */
+export function fakeTerraformOnPath(prefix: string, script = CLEAN_TERRAFORM, command = 'terraform'): { readonly dir: string; readonly restore: () => void } {
   const saved = process.env.PATH;
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  writeFileSync(join(dir, 'terraform'), script);
-  chmodSync(join(dir, 'terraform'), 0o755);
+  writeFileSync(join(dir, command), script);
+  chmodSync(join(dir, command), 0o755);
   process.env.PATH = `${dir}:${saved}`;
   return { dir, restore: () => (process.env.PATH = saved) };
 }

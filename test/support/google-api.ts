@@ -4,13 +4,11 @@
  *   answers from test/lab/leftovers/fixtures/gcp (written in the documented
  *   formats by generate.ts there), as the leftover check and the firewall
  *   cleanup read them;
- * - {@link serveKubernetesApi}: CustomResourceDefinitions over HTTPS with the
- *   test CA of test/fixtures/tls.
+ * - a GKE cluster's own Kubernetes API is in kubernetes-api.ts.
  * Each records the requests it was sent (method, path, query, the headers that matter).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import { Json } from './synth';
@@ -19,7 +17,7 @@ export const GOOGLE_FIXTURES = join(__dirname, '..', 'lab', 'leftovers', 'fixtur
 export const FIXTURE_TOKEN = 'ya29.test-token-for-loopback';
 export const FIXTURE_PROJECT = 'hoplab-demo';
 
-export type Scenario = 'clean' | 'leftovers';
+export type Scenario = 'clean' | 'leftovers' | 'armored';
 
 /** One reply: a status and a body (JSON), headers if any; or `reset`, the connection closed without an answer. */
 export type Reply = { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> } | 'reset';
@@ -129,90 +127,6 @@ export async function serveGoogleFixtures(scenario: Scenario, answers: Record<st
   };
 }
 
-const TLS = join(__dirname, '..', 'fixtures', 'tls');
-/** The test "cluster CA" (PEM) that signed the loopback Kubernetes API's certificate. */
-export const LOOPBACK_CA = readFileSync(join(TLS, 'loopback-ca.crt'), 'utf8');
-/** A CA that signed nothing here. */
-export const OTHER_CA = readFileSync(join(TLS, 'other-ca.crt'), 'utf8');
-
-export interface KubernetesApi {
-  /** `https://127.0.0.1:<port>` */
-  readonly base: string;
-  readonly requests: Recorded[];
-  close(): Promise<void>;
-}
-
-/**
- * A Kubernetes API on loopback HTTPS (certificate for 127.0.0.1 from
- * {@link LOOPBACK_CA}): `GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/<name>`
- * answers what `crd(name, count)` returns for the `count`-th request of that
- * name (0 first): a CRD object, `absent` (Kubernetes' 404 Status), or an HTTP
- * status with a Status body. Requests without the bearer token get 401.
- */
-export async function serveKubernetesApi(crd: (name: string, count: number) => Json | 'absent' | { readonly status: number; readonly reason: string }): Promise<KubernetesApi> {
-  const requests: Recorded[] = [];
-  const asked = new Map<string, number>();
-  const status = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
-  const server = createHttpsServer({ key: readFileSync(join(TLS, 'loopback-server.key')), cert: readFileSync(join(TLS, 'loopback-server.crt')) }, (req, res) => {
-    const url = new URL(req.url ?? '/', 'https://127.0.0.1');
-    requests.push({
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
-      authorization: req.headers.authorization,
-      userProject: req.headers['x-goog-user-project'] as string | undefined,
-    });
-    if (req.headers.authorization !== `Bearer ${FIXTURE_TOKEN}`) return send(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
-    const match = /^\/apis\/apiextensions\.k8s\.io\/v1\/customresourcedefinitions\/([^/]+)$/.exec(url.pathname);
-    if (!match) return send(res, 404, status(404, 'NotFound', 'the server could not find the requested resource'));
-    const name = decodeURIComponent(match[1]);
-    const count = asked.get(name) ?? 0;
-    asked.set(name, count + 1);
-    const answer = crd(name, count);
-    if (answer === 'absent') {
-      return send(res, 404, status(404, 'NotFound', `customresourcedefinitions.apiextensions.k8s.io "${name}" not found`));
-    }
-    if ('reason' in answer && typeof answer.status === 'number') return send(res, answer.status, status(answer.status, String(answer.reason), String(answer.reason)));
-    return send(res, 200, answer);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `https://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** A CustomResourceDefinition as the API returns it, with the Established condition `established`. */
-export function crdObject(name: string, established: boolean): Json {
-  const [plural, ...group] = name.split('.');
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name, uid: '9d6a8e40-3c1f-4b0e-9b7a-2f5c6d1e0a11', resourceVersion: '4821', annotations: { 'gateway.networking.k8s.io/bundle-version': 'v1.3.0' } },
-    spec: { group: group.join('.'), names: { plural, kind: plural[0].toUpperCase() + plural.slice(1, -1) }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true }] },
-    status: {
-      conditions: [
-        { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: '2026-05-12T09:14:02Z' },
-        {
-          type: 'Established',
-          status: established ? 'True' : 'False',
-          reason: established ? 'InitialNamesAccepted' : 'Installing',
-          message: established ? 'the initial names have been accepted' : 'the CRD is being installed',
-          lastTransitionTime: '2026-05-12T09:14:03Z',
-        },
-      ],
-      acceptedNames: { plural, kind: plural[0].toUpperCase() + plural.slice(1, -1) },
-      storedVersions: ['v1'],
-    },
-  };
-}
-
 export const PREFLIGHT_TOKEN = 'ya29.preflight-loopback';
 export const PREFLIGHT_PROJECT = 'my-lab-project';
 
@@ -233,12 +147,28 @@ export interface PreflightScenario {
   readonly customRoles?: Readonly<Record<string, readonly string[]>>;
   /** Answer getIamPolicy with this error instead. @default - the policy */
   readonly iamPolicyError?: { readonly status: number; readonly body: unknown };
+  /**
+   * Compute Engine quotas: each region's (regions.get answers for these regions only, with zones `-a`, `-b`,
+   * `-c`) and the project's (projects.get). @default us-central1 (zones a, b, c, f) and the quotas below
+   */
+  readonly quotas?: { readonly regions: Readonly<Record<string, readonly GoogleQuota[]>>; readonly project: readonly GoogleQuota[] };
+  /** The project's Cloud Quotas quota preferences; POST and PATCH change this list. @default none */
+  readonly preferences?: Json[];
+}
+
+/** A quota as regions.get and projects.get list it. */
+export interface GoogleQuota {
+  readonly metric: string;
+  readonly limit: number;
+  readonly usage: number;
 }
 
 export interface PreflightApi {
   readonly base: string;
   /** The permissions of each testIamPermissions call. */
   readonly posts: string[][];
+  /** The bodies of the Cloud Quotas POST and PATCH requests, with their query. */
+  readonly quotaWrites: { readonly method: string; readonly query: string; readonly body: Json }[];
   readonly requests: Recorded[];
   close(): Promise<void>;
 }
@@ -253,6 +183,8 @@ export interface PreflightApi {
 export async function servePreflightApi(s: PreflightScenario): Promise<PreflightApi> {
   const posts: string[][] = [];
   const requests: Recorded[] = [];
+  const quotaWrites: { method: string; query: string; body: Json }[] = [];
+  const preferences = s.preferences ?? [];
   const project = PREFLIGHT_PROJECT;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -301,10 +233,19 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
       const permissions = s.customRoles?.[decodeURIComponent(role[1])];
       return permissions ? send(res, 200, { name: `projects/${project}/roles/${role[1]}`, title: role[1], includedPermissions: permissions, stage: 'GA', etag: 'BwYq7bWTfxE=' }) : notFound();
     }
+    const region = new RegExp(`^/compute/v1/projects/${project}/regions/([^/]+)$`).exec(url.pathname);
+    if (region && s.quotas) {
+      const quotas = s.quotas.regions[region[1]];
+      if (!quotas) return notFound();
+      const zones = ['a', 'b', 'c'].map((z) => `https://www.googleapis.com/compute/v1/projects/${project}/zones/${region[1]}-${z}`);
+      return send(res, 200, { kind: 'compute#region', name: region[1], status: 'UP', zones, quotas });
+    }
     if (url.pathname === `/compute/v1/projects/${project}/regions/us-central1`) {
       return send(res, 200, {
         kind: 'compute#region',
         name: 'us-central1',
+        status: 'UP',
+        zones: ['a', 'b', 'c', 'f'].map((z) => `https://www.googleapis.com/compute/v1/projects/${project}/zones/us-central1-${z}`),
         quotas: [
           { metric: 'CPUS', ...s.cpus },
           { metric: 'IN_USE_ADDRESSES', limit: 8, usage: 1 },
@@ -318,7 +259,7 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
       return send(res, 200, {
         kind: 'compute#project',
         name: project,
-        quotas: [
+        quotas: s.quotas?.project ?? [
           { metric: 'BACKEND_SERVICES', limit: 9, usage: 2 },
           { metric: 'FORWARDING_RULES', limit: 15, usage: 0 },
           { metric: 'GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', limit: 15, usage: 0 },
@@ -327,6 +268,38 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
           { metric: 'NETWORKS', limit: 5, usage: 1 },
         ],
       });
+    }
+    // Cloud Quotas: the project's quota preferences (list, get, create, patch), in the API's formats.
+    const preferencesPath = `/cloudquotas/v1/projects/${project}/locations/global/quotaPreferences`;
+    if (url.pathname === preferencesPath || url.pathname.startsWith(`${preferencesPath}/`)) {
+      const id = url.pathname.slice(preferencesPath.length + 1);
+      const named = (p: Json) => String(p.name).split('/').pop() === id;
+      if (req.method === 'GET' && !id) return send(res, 200, preferences.length > 0 ? { quotaPreferences: preferences } : {});
+      if (req.method === 'GET') {
+        const found = preferences.find(named);
+        return found ? send(res, 200, found) : notFound();
+      }
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const asked = JSON.parse(body || '{}') as Json;
+        quotaWrites.push({ method: req.method ?? '', query: url.search, body: asked });
+        const config = asked.quotaConfig as Json;
+        if (req.method === 'POST') {
+          const name = `projects/123456789012/locations/global/quotaPreferences/${url.searchParams.get('quotaPreferenceId') ?? 'generated'}`;
+          if (preferences.some((p) => p.quotaId === asked.quotaId && JSON.stringify(p.dimensions ?? {}) === JSON.stringify(asked.dimensions ?? {}))) {
+            return send(res, 409, { error: { code: 409, status: 'ALREADY_EXISTS', message: 'a quota preference for this quota and dimensions exists' } });
+          }
+          const created = { ...asked, name, etag: 'etag-1', reconciling: true, quotaConfig: { ...config, grantedValue: '5', requestOrigin: 'ORIGIN_UNSPECIFIED' } };
+          preferences.push(created);
+          return send(res, 200, created);
+        }
+        const found = preferences.find(named);
+        if (!found) return notFound();
+        Object.assign(found, { reconciling: true, etag: 'etag-2', quotaConfig: { ...(found.quotaConfig as Json), ...config } });
+        return send(res, 200, found);
+      });
+      return;
     }
     if (url.pathname === `/container/v1/projects/${project}/locations/-/clusters`) return send(res, 200, { clusters: s.clusters });
     const resource = url.pathname.split('/').pop() ?? '';
@@ -340,6 +313,7 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
   return {
     base,
     posts,
+    quotaWrites,
     requests,
     close: () =>
       new Promise<void>((r) => {

@@ -25,7 +25,7 @@ exposure one cell: o as claimed, E errors, M client-IP MISMATCH, ~ answers but t
 measured, ? nothing measured (without --probe: it has a URL), - no URL. 30 attendees fit an 80 x 40
 terminal. npm run watch -- --room redraws it live.`,
   flags: {
-    outputs: outputsFlag('outputs as `npx cdktf output --outputs-file FILE` writes them (default: run `npx cdktf output --outputs-file <tmp> --skip-synth` for every stack in DIR/manifest.json)'),
+    outputs: outputsFlag('the outputs to compare (default: run `npx cdktf output --outputs-file <tmp> --skip-synth` for every stack in DIR/manifest.json)'),
     dir: synthDirFlag('synthesized app for that run'),
     probe: booleanFlag({ description: 'send requests and measure' }),
     count: countFlag(),
@@ -47,13 +47,14 @@ expected, LOST and SNAT are coloured (never with NO_COLOR set).
 
 json: {"schema":"hoplab.compare/v1",source,probe:{count,concurrency,
   max_in_flight,timeout_ms,my_ip}|null,environments:[{env,clouds:["aws","gcp"],
-  clusters:{aws:{cluster_name,region,node_count,max_pods_per_node,
-  pod_address_range,node_address_range,dataplane}},rows:[{mode,
-  clouds:{aws:{exposure:{mode,cloud,url,lb_kind,target_type,expected_hops,
-  source_nat,client_ip_via,client_ip_preserved,client_ip_seen_as,health_check,
-  external_traffic_policy},not_probed_because,probe:{url,planned,sent,ok,
-  errors:{kind:n},gave_up,latency_ms:{min,p50,p95,p99,max}|null,pods:{name:n},
-  nodes:{name:n},client_ip:{prober_address,seen_by_pod:{address:n},
+  lb_stacks:["aws","gcp"],clusters:{aws:{cluster_name,region,node_count,
+  max_pods_per_node,pod_address_range,node_address_range,dataplane}},
+  rows:[{mode,clouds:{aws:{exposure:{mode,cloud,url,lb_kind,target_type,
+  expected_hops,source_nat,client_ip_via,client_ip_preserved,client_ip_seen_as,
+  health_check,external_traffic_policy},not_probed_because,probe:{url,planned,
+  sent,ok,errors:{kind:n},gave_up,latency_ms:{min,p50,p95,p99,max}|null,
+  pods:{name:n},nodes:{name:n},client_ip:{prober_address,
+  seen_by_pod:{address:n},
   peer_kinds:{prober|node|google-front-end|other:n},forwarded_for_names_prober,
   tcp_peer:client|node|load-balancer|mixed,
   x_forwarded_for:names-prober|absent|other,client_ip_via,source_nat,preserved,
@@ -61,7 +62,8 @@ json: {"schema":"hoplab.compare/v1",source,probe:{count,concurrency,
   {claimed,measured,matches}},as_expected,summary},source_node:{replies,
   from_a_node,own_node,other_node,not_from_a_node,unknown,summary}}|null}}}],
   notes}],ignored_stacks}. null means unknown. Latency is of successful
-  (2xx/3xx) replies, nearest-rank percentiles, rounded to 0.1 ms.
+  (2xx/3xx) replies, nearest-rank percentiles, rounded to 0.1 ms. The file is
+  an outputs file too: every --outputs FILE takes it.
 
 exit codes: 0 shown (with --probe: every exposure measured, at least one reply each); 1 outputs
 missing or unreadable, or under --probe an exposure had no URL or no successful reply (named on

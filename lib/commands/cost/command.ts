@@ -5,17 +5,23 @@ import { envsFlag, parallelismFlag, shardsFlag, stacksFlag } from '../../lab/sel
 export const COST_COMMAND = defineCommand({
   name: 'cost',
   summary: 'estimated cost and wall time of deploy and teardown',
-  description: `The estimated cost of the configured lab per environment, per hour and for
-workshop.durationHours, per cloud and in total, from lib/lab/estimate/price-table.ts (list prices
-of its stated date and regions); and the estimated wall time of deploy and teardown: each stack's
-create/destroy time (documented or estimated, with its source, in lib/lab/estimate/time-estimate.ts)
-through the dependency graph (cluster before lb, clouds and environments in parallel), N stacks at
-a time, in --shards CI jobs side by side. deploy prints the same first.
+  description: `The estimated cost of the configured lab, each environment priced in the region its
+slot is in, per hour and for workshop.durationHours, per cloud and in total, from
+lib/lab/estimate/price-table.ts (list prices per region, each with its public source and the
+date it was read). An item the table has no price for in a region is named with the region and
+counted as $0, never priced as another region; CloudWatch Logs ingestion of the EKS
+control-plane logs is named as not priced (per GB ingested, a volume not estimated).
+
+And the estimated wall time of deploy and teardown: each stack's create/destroy time
+(documented or estimated, with its source, in lib/lab/estimate/time-estimate.ts) through the
+dependency graph (cluster before lb, clouds and environments in parallel), N stacks at a time,
+in --shards CI jobs side by side. Slots (account or project x region) run side by side, each
+with API rate limits of its own; the estimate says the most stacks of one slot that run at
+once. deploy prints the same first.
 
 When the config places environments (aws.regions, aws.accounts, gcp.regions, gcp.projects,
 placement), the table ends with where each goes: per slot, the binding quota and vCPUs (the JSON
-form has it as "placement"). Prices are those of the table's regions for every slot (per-region
-prices: not yet).`,
+form has it as "placement").`,
   flags: {
     format: choiceFlag(['table', 'json'] as const, {
       defaultText: 'table',

@@ -1,10 +1,10 @@
 /** `npm run cost`: the estimated cost and wall time of the configured lab, as `deploy` prints them first. */
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { estimateCost, formatCostEstimate } from '../../lab/estimate/cost-estimate';
 import { UsageError } from '../../kit/cli/cli';
 import { selectEnvironments, stackKinds } from '../../lab/selection/selection';
 import { resolveParallelism } from '../../lab/selection/parallelism';
-import { estimateTime, formatTimeEstimate } from '../../lab/estimate/time-estimate';
+import { estimateTime, formatTimeEstimate, placementSlotOf } from '../../lab/estimate/time-estimate';
 import { COST_COMMAND } from './command';
 import { environmentNeeds } from '../../lab/estimate/environment-needs';
 import { placeLab } from '../../lab/placement/lab-placement';
@@ -20,7 +20,7 @@ export async function cost(argv: readonly string[]): Promise<number> {
   const { shards } = values;
   const p = values.parallelism;
   const kinds = stackKinds(values.stacks);
-  const config = loadConfig().config;
+  const config = readLabConfig().config;
   let envs: string[];
   try {
     envs = selectEnvironments(config, values.env);
@@ -28,19 +28,21 @@ export async function cost(argv: readonly string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const chosen = resolveParallelism(p ?? config.deploy.parallelism, kinds);
-  const estimate = estimateCost(config, { envs, kinds });
-  const time = {
-    deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards }),
-    teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards }),
-  };
-  // Where each environment goes, when the config places them (one environment synthesized on its own gives the figures).
+  // Where each environment goes (one environment synthesized on its own gives the figures when quotas size the slots):
+  // each is priced in its slot's region, and the time says how the slots run side by side.
   const placement = placeLab(config);
+  const estimate = estimateCost(config, { envs, kinds, placement });
+  const slotOf = placementSlotOf(placement);
+  const time = {
+    deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards, slotOf }),
+    teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards, slotOf }),
+  };
   const report = placement.configured ? placementReport(placement, perEnvironmentNeeds(placement, environmentNeeds(config))) : undefined;
   if (json) {
     console.log(JSON.stringify({ ...estimate, time, ...(report ? { placement: report } : {}) }, null, 2));
     return 0;
   }
-  for (const line of formatCostEstimate(estimate)) console.log(line);
+  for (const line of formatCostEstimate(estimate, terminalWidth(process.stdout))) console.log(line);
   if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
   for (const line of formatTimeEstimate([time.deploy, time.teardown], kinds)) console.log(line);
   if (report) for (const line of formatPlacement(report, placement.envs, terminalWidth(process.stdout))) console.log(line);

@@ -26,7 +26,7 @@ name.`,
     out: stringFlag({ value: 'FILE', description: 'write to FILE instead of stdout (e.g. --format html --out explain.html)' }),
     details: booleanFlag({ description: 'table: every fact per exposure, the datapath, Pod capacity, notes (default: a summary, one row per exposure)' }),
     exposure: choiceFlag(EXPOSURE_MODES, { value: 'MODE', description: 'only this exposure; on the terminal one tall block per cloud, for a projector' }),
-    outputs: outputsFlag("add each exposure's URL, from `npx cdktf output --outputs-file FILE` (table, markdown and html; in html the journeys' load balancer addresses too)"),
+    outputs: outputsFlag("add each exposure's URL from these outputs (table, markdown and html; in html the journeys' load balancer addresses too)"),
     measured: stringFlag({
       value: 'FILE',
       description: "html: the addresses a probe saw (the prober's own, the source the Pods saw, the Pod's node) in each exposure's journey, from `npx hoplab compare --probe --format json > FILE`",

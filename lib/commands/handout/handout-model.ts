@@ -5,17 +5,32 @@
  * Rendered to Markdown and HTML by render-handout.ts.
  */
 import { AttendeeIdentities } from '../../config/attendees';
+import { DEMO_APP_PORT } from '../../constructs/k8s/demo-app';
 import { Cloud } from '../../model/contract';
-import { APP_NAMESPACE } from '../../model/names';
-import { isRefusal, parseGcpMember, parseIamPrincipal } from '../../model/identities';
+import { DATAPLANES, Dataplane } from '../../model/datapaths';
+import { EXPOSURE_FACTS } from '../../model/exposure-facts';
+import { APP_NAMESPACE, DEMO_DEPLOYMENT } from '../../model/names';
+import { INSPECTOR_INTERVAL_SECONDS, inspectorLogCommands } from '../../model/inspector';
 import { EnvironmentOutputs, ExposureInfo } from '../../lab/files/outputs';
 import { EnvironmentExplanation, ExposureExplanation } from '../../lab/anatomy/model';
-import { DATAPATH, DEFAULT_DATAPATH_EFFECT, DRAIN, EXTRA_HOP, ExerciseStep, ExerciseText, HUBBLE, LOCAL_HEALTH_CHECK, Measure, READINESS_GATES, READINESS_GATES_EXERCISE, SNAT } from './exercises';
+import {
+  ByCase,
+  DATAPATH,
+  DEFAULT_DATAPATH_EFFECT,
+  DRAIN,
+  EXTRA_HOP,
+  ExerciseStep,
+  ExerciseText,
+  HUBBLE,
+  LOCAL_HEALTH_CHECK,
+  Measure,
+  READINESS_GATES,
+  READINESS_GATES_EXERCISE,
+  SNAT,
+  UNKNOWN_INSPECTOR_SECTIONS,
+} from './exercises';
 
-/** The demo app's Deployment (lib/constructs/k8s/demo-app.ts). */
-export const DEMO_DEPLOYMENT = 'echo';
-/** An image with iptables, nft, ipvsadm and conntrack, for `kubectl debug node/...`. */
-export const DEBUG_IMAGE = 'nicolaka/netshoot';
+export { DEMO_DEPLOYMENT } from '../../model/names';
 
 export const CLOUD_NAMES: Readonly<Record<Cloud, string>> = { aws: 'AWS (EKS)', gcp: 'Google Cloud (GKE)' };
 
@@ -23,6 +38,8 @@ export const CLOUD_NAMES: Readonly<Record<Cloud, string>> = { aws: 'AWS (EKS)', 
 export interface Step {
   readonly say: string;
   readonly command?: string;
+  /** Only the host runs it: the handout marks it so. @default false */
+  readonly hostOnly?: boolean;
 }
 
 export interface HandoutCluster {
@@ -48,14 +65,20 @@ export interface HandoutExposure {
 }
 
 export interface Exercise {
+  /** Which exercise of exercises.ts it is, and the exposure it is about (progress checks name exercises by them). */
+  readonly id: string;
+  readonly cloud: Cloud;
+  readonly mode: string;
   readonly title: string;
   /** The lesson in one sentence. */
   readonly lesson: string;
   readonly steps: readonly Step[];
   /** What confirms it. */
   readonly observe: string;
-  /** The `compare` or `watch` command that measures it, where traffic shows it. */
-  readonly measure: readonly string[];
+  /** What measures it, where traffic shows it: what the attendee can run (a curl loop), then the host's `compare` or `watch` (host only). */
+  readonly measure: readonly Step[];
+  /** The host leads it on the projector. */
+  readonly hostOnly: boolean;
 }
 
 export interface Handout {
@@ -67,6 +90,8 @@ export interface Handout {
   readonly exercises: readonly Exercise[];
   /** Things the attendee should know (missing outputs, no identity). */
   readonly notes: readonly string[];
+  /** When the workshop ends (config `workshop.expiresAt`, ISO 8601 UTC), or null when the config does not say. */
+  readonly expiresAt: string | null;
 }
 
 /** Where the handout's facts come from, beside the environment's outputs. */
@@ -74,10 +99,8 @@ export interface HandoutSources {
   readonly outputs: EnvironmentOutputs;
   readonly attendee?: AttendeeIdentities;
   readonly explanation?: EnvironmentExplanation;
-  /** The GCP project (config `gcp.project`). */
-  readonly gcpProject: string;
-  /** Zone or region of the GKE cluster (the `cluster_location` output, else from the config). */
-  readonly gkeLocation: string;
+  /** How the attendee reaches each cluster (handout-access.ts: where it is, their kubeconfig). @default - "ask the host" */
+  readonly access?: Partial<Record<Cloud, readonly Step[]>>;
   /**
    * Whether the cluster shows flows with Hubble: config `aws.cilium.hubble` with `aws.datapath: "cilium"`,
    * `gcp.observability` with `gcp.datapath: "dataplane-v2"` (no stack output says so).
@@ -88,63 +111,65 @@ export interface HandoutSources {
   readonly outputsFile?: string;
   /** The demo app's replica count (config `app.replicas`), to scale back to. */
   readonly replicas: number;
+  /** When the workshop ends (config `workshop.expiresAt`). @default - not said */
+  readonly expiresAt?: string;
 }
-
-function awsAccess(env: string, cluster: string, region: string, attendee?: AttendeeIdentities): Step[] {
-  const base = `aws eks update-kubeconfig --name ${cluster} --region ${region} --alias ${env}-eks`;
-  if (!attendee?.aws) {
-    return [{ say: 'You have no AWS identity in this workshop: the host runs kubectl on EKS for you (or adds `aws: <your role ARN>` to your attendee entry and deploys again).' }];
-  }
-  const principal = parseIamPrincipal(attendee.aws);
-  if (!isRefusal(principal) && principal.kind === 'role') {
-    return [
-      { say: `Your access entry is for the IAM role ${attendee.aws}. With credentials allowed to assume it:`, command: `${base} --role-arn ${attendee.aws}` },
-      { say: 'Or, with an AWS CLI profile that is that role (SSO or `role_arn` in ~/.aws/config), the same without --role-arn:', command: `${base} --profile <your profile>` },
-    ];
-  }
-  return [{ say: `Your access entry is for the IAM user ${attendee.aws}. With that user's credentials (e.g. a profile):`, command: `${base} --profile <your profile>` }];
-}
-
-function gcpAccess(cluster: string, location: string, project: string, attendee?: AttendeeIdentities): Step[] {
-  const base = `gcloud container clusters get-credentials ${cluster} --location ${location} --project ${project}`;
-  if (!attendee?.gcp) {
-    return [{ say: 'You have no Google identity in this workshop: the host runs kubectl on GKE for you (or adds `gcp: user:<your email>` to your attendee entry and deploys again).' }];
-  }
-  const member = parseGcpMember(attendee.gcp);
-  const email = isRefusal(member) ? attendee.gcp : member.email;
-  const signIn = !isRefusal(member) && member.kind === 'serviceAccount' ? `gcloud config set auth/impersonate_service_account ${email}` : `gcloud auth login ${email}`;
-  return [
-    { say: `Sign in as ${email} (your project role is Kubernetes Engine Cluster Viewer: enough to fetch credentials, nothing more):`, command: signIn },
-    { say: 'Then fetch credentials for your cluster:', command: base },
-  ];
-}
-
-const CHECK = 'kubectl auth can-i patch deployments -n hoplab   # yes; and "kubectl get nodes" works, "kubectl get secrets -A" does not';
 
 function clusters(sources: HandoutSources): HandoutCluster[] {
-  const { outputs, attendee } = sources;
-  const out: HandoutCluster[] = [];
-  const aws = outputs.clusters.aws;
-  if (aws) {
-    const access = aws.cluster_name && aws.region ? awsAccess(outputs.env, aws.cluster_name, aws.region, attendee) : [{ say: 'The cluster stack has no cluster_name or region output: ask the host.' }];
-    out.push({ cloud: 'aws', clusterName: aws.cluster_name, dataplane: dataplaneOf(sources, 'aws'), access: attendee?.aws ? [...access, { say: 'Check what you may do:', command: CHECK }] : access });
-  }
-  const gcp = outputs.clusters.gcp;
-  if (gcp) {
-    const access = gcp.cluster_name ? gcpAccess(gcp.cluster_name, sources.gkeLocation, sources.gcpProject, attendee) : [{ say: 'The cluster stack has no cluster_name output: ask the host.' }];
-    out.push({ cloud: 'gcp', clusterName: gcp.cluster_name, dataplane: dataplaneOf(sources, 'gcp'), access: attendee?.gcp ? [...access, { say: 'Check what you may do:', command: CHECK }] : access });
-  }
-  return out;
+  const { outputs } = sources;
+  return (['aws', 'gcp'] as const)
+    .filter((cloud) => outputs.clusters[cloud] !== undefined)
+    .map((cloud) => ({
+      cloud,
+      clusterName: outputs.clusters[cloud]!.cluster_name,
+      dataplane: dataplaneOf(sources, cloud),
+      access: sources.access?.[cloud] ?? [{ say: 'The handout has no access steps for this cluster: ask the host.' }],
+    }));
 }
 
-/** What the echo server's reply shows for an exposure, and why. */
-export function expectedReply(info: Pick<ExposureInfo, 'client_ip_via' | 'lb_kind' | 'external_traffic_policy'>): { readonly expect: string; readonly why: string } {
+/** The facts of an exposure "the reply shows" is derived from: the ones its fact box draws (explain's picture) and its outputs carry. */
+export type ReplyFacts = Pick<ExposureInfo, 'client_ip_via' | 'source_nat' | 'client_ip_seen_as' | 'external_traffic_policy'>;
+
+/** Whether the node SNATs only requests it sends to a Pod on another node: Cilium (EKS kube-proxy replacement, GKE Dataplane V2), by the dataplane, else by the words of `client_ip_seen_as`. */
+function snatsOnlyRemote(info: ReplyFacts, dataplane: string | null): boolean {
+  return dataplane === null ? /when the Pod is on another node/.test(info.client_ip_seen_as ?? '') : dataplane === 'cilium-ebpf';
+}
+
+/**
+ * What the echo server's reply shows for an exposure (`client_address`, the
+ * TCP peer the Pod saw, and `x-forwarded-for`), and why: from the facts its
+ * fact box shows (`source_nat`, `client_ip_via`, `client_ip_seen_as`) and the
+ * cluster's `dataplane` (null when unknown): a node SNATs on a Cluster
+ * NodePort path, behind a proxy too; under Cilium only for a Pod on another node.
+ */
+export function expectedReply(info: ReplyFacts, dataplane: string | null): { readonly expect: string; readonly why: string } {
+  const remoteOnly = snatsOnlyRemote(info, dataplane);
+  const snat = info.source_nat;
   switch (info.client_ip_via) {
-    case 'x-forwarded-for':
-      return {
-        expect: '`client_address` is an address of the load balancer (a proxy), not yours; `x-forwarded-for` ends with your public address.',
-        why: 'A layer-7 load balancer ends your TCP connection and opens its own to the target; it hands your address on in the X-Forwarded-For header.',
-      };
+    case 'x-forwarded-for': {
+      const xff = '`x-forwarded-for` ends with your public address';
+      if (snat === false) {
+        return {
+          expect: `\`client_address\` is an address of the load balancer (a proxy), not yours; ${xff}.`,
+          why: 'A layer-7 load balancer ends your TCP connection and opens its own to the Pod; it hands your address on in the X-Forwarded-For header.',
+        };
+      }
+      if (snat === null) {
+        return {
+          expect: `\`client_address\` is the load balancer's address or a node's (the outputs do not say whether a node rewrites the source), not yours; ${xff}.`,
+          why: 'A layer-7 load balancer ends your TCP connection and opens its own; it hands your address on in the X-Forwarded-For header.',
+        };
+      }
+      return remoteOnly
+        ? {
+            expect: `\`client_address\` is a node address (SNAT) when the Pod is on another node than the one the load balancer connected to, and the load balancer's address when it is on that node; never yours; ${xff}.`,
+            why: "A layer-7 load balancer ends your TCP connection and opens its own to a node's NodePort; with externalTrafficPolicy Cluster, Cilium's eBPF sends it on to any Pod and rewrites the source to the node's own address (SNAT) only when that Pod is on another node. Your address survives in the X-Forwarded-For header the load balancer added.",
+          }
+        : {
+            expect: `\`client_address\` is a node address (SNAT), not the load balancer's and not yours; ${xff}.`,
+            why: "A layer-7 load balancer ends your TCP connection and opens its own to a node's NodePort; with externalTrafficPolicy Cluster that node may send it on to a Pod on another node, and rewrites the source to its own address (SNAT) so the reply comes back through it. Your address survives in the X-Forwarded-For header the load balancer added.",
+          };
+    }
     case 'tcp-source':
       return {
         expect: '`client_address` is your public address; there is no `x-forwarded-for`.',
@@ -154,10 +179,22 @@ export function expectedReply(info: Pick<ExposureInfo, 'client_ip_via' | 'lb_kin
             : 'A passthrough load balancer keeps your packets and delivers them to the Pod itself, so nothing rewrites the source.',
       };
     case 'none':
-      return {
-        expect: '`client_address` is a node address (in the VPC), not yours; there is no `x-forwarded-for`.',
-        why: 'The node that receives the packet may send it to a Pod on another node; with externalTrafficPolicy Cluster it rewrites the source to its own address (SNAT) so the reply comes back through it. Your address is gone.',
-      };
+      if (snat === false) {
+        return {
+          expect: "`client_address` is the load balancer's address, not yours; there is no `x-forwarded-for`.",
+          why: 'This load balancer does not keep your address as the source and adds no header, so the Pod never learns it.',
+        };
+      }
+      return remoteOnly
+        ? {
+            expect:
+              '`client_address` is a node address (SNAT) when the Pod is on another node than the one the load balancer sent your packets to, and your public address when it is on that node (about one request in as many as there are nodes); there is no `x-forwarded-for`.',
+            why: "A passthrough load balancer keeps your packets and sends them to any node's NodePort; with externalTrafficPolicy Cluster, Cilium's eBPF sends them on to any Pod and rewrites the source to the node's own address (SNAT) only when that Pod is on another node, so the reply comes back through it.",
+          }
+        : {
+            expect: '`client_address` is a node address (SNAT), not yours; there is no `x-forwarded-for`: your address is gone.',
+            why: 'The node that receives the packet may send it to a Pod on another node; with externalTrafficPolicy Cluster it rewrites the source to its own address (SNAT) so the reply comes back through it, even when the Pod is on that node.',
+          };
     default:
       return { expect: '`client_address` and `x-forwarded-for`: not known from the outputs.', why: 'The outputs do not say where the Pod finds the client address.' };
   }
@@ -167,6 +204,7 @@ function exposures(sources: HandoutSources): HandoutExposure[] {
   const out: HandoutExposure[] = [];
   for (const cloud of ['aws', 'gcp'] as const) {
     const explained = sources.explanation?.clouds.find((c) => c.cloud === cloud)?.exposures ?? [];
+    const dataplane = dataplaneOf(sources, cloud);
     for (const info of sources.outputs.exposures[cloud] ?? []) {
       out.push({
         cloud,
@@ -175,7 +213,7 @@ function exposures(sources: HandoutSources): HandoutExposure[] {
         info,
         explanation: explained.find((e) => e.mode === info.mode) ?? null,
         curl: info.url ? `curl -s ${info.url} | grep -Ei 'client_address|x-forwarded-for|node name|pod name'` : null,
-        ...expectedReply(info),
+        ...expectedReply(info, dataplane),
       });
     }
   }
@@ -199,25 +237,78 @@ export function fillExerciseText(text: string, values: Readonly<Record<string, s
   });
 }
 
-/** One case of a text that is either one thing or a table of them by case. */
-function byCase<T>(id: string, table: T | Readonly<Record<string, T>>, isOne: (x: T | Readonly<Record<string, T>>) => x is T, key: string): T {
+/** One case of a text that is either one thing or a table of them by case: the entry whose key is one of `cases`. */
+function byCase<T>(id: string, table: ByCase<T>, isOne: (x: ByCase<T>) => x is T, cases: readonly string[]): T {
   if (isOne(table)) return table;
-  const chosen = table[key];
-  if (chosen === undefined) throw new Error(`exercises.ts: ${id} has nothing for the case "${key}"`);
-  return chosen;
+  const keys = cases.filter((c) => Object.hasOwn(table, c));
+  if (keys.length !== 1) throw new Error(`exercises.ts: ${id} has ${keys.length === 0 ? 'nothing' : 'more than one entry'} for the cases ${cases.map((c) => `"${c}"`).join(', ')}`);
+  return (table as Readonly<Record<string, T>>)[keys[0]];
 }
 
-/** One exercise for one attendee: `text` about `target`, in case `key` where its steps or observe are a table by case. */
-function exercise(text: ExerciseText, target: HandoutExposure, values: Readonly<Record<string, string>>, measure: Readonly<Record<Measure, string>>, key = ''): Exercise {
-  const all = { ...values, cloud: CLOUD_NAMES[target.cloud], mode: target.mode, curl: target.curl ?? `curl -s <${target.mode} URL>` };
-  const steps = byCase(text.id, text.steps, (x): x is readonly ExerciseStep[] => Array.isArray(x), key);
-  const observe = byCase(text.id, text.observe, (x): x is string => typeof x === 'string', key);
+const isText = (x: ByCase<string>): x is string => typeof x === 'string';
+
+/** What an attendee runs to see what `compare` or `watch` measure, with nothing but curl, against `url`. */
+function attendeeMeasure(kind: Measure, url: string): Step {
+  return kind === 'compare'
+    ? {
+        say: 'Send 20 requests and count the answers: which Pods and nodes answered, and the addresses the Pod saw:',
+        command: `for i in $(seq 20); do curl -s -m 5 ${url}; done | grep -Ei 'client_address|x-forwarded-for|node name|pod name' | sort | uniq -c`,
+      }
+    : {
+        say: 'Send a request every second and see its HTTP status and time (000: no answer; Ctrl-C stops it):',
+        command: `while sleep 1; do curl -s -m 2 -o /dev/null -w '%{http_code} %{time_total}s\\n' ${url}; done`,
+      };
+}
+
+/** What the host runs on the projector to measure it (the lab's checkout, the outputs, the host's credentials). */
+function hostMeasure(kind: Measure, command: string): Step {
   return {
-    title: fillExerciseText(text.title, all),
-    lesson: fillExerciseText(text.lesson, all),
-    steps: steps.map((step) => ({ say: fillExerciseText(step.say, all), ...(step.command === undefined ? {} : { command: fillExerciseText(step.command, all) }) })),
-    observe: fillExerciseText(observe, all),
-    measure: text.measure.map((m) => measure[m]),
+    say: kind === 'compare' ? "The host measures it from the lab's checkout, on the projector:" : 'The host watches it live, on the projector:',
+    command,
+    hostOnly: true,
+  };
+}
+
+/** One exercise for one attendee: `text` about `target`, in `cases` where its texts are tables by case. */
+function exercise(text: ExerciseText, target: HandoutExposure, values: Readonly<Record<string, string>>, measure: Readonly<Record<Measure, string>>, cases: readonly string[] = []): Exercise {
+  const all = { ...values, cloud: CLOUD_NAMES[target.cloud], mode: target.mode, curl: target.curl ?? `curl -s <${target.mode} URL>` };
+  const steps = byCase(text.id, text.steps, (x): x is readonly ExerciseStep[] => Array.isArray(x), cases);
+  const fill = (t: ByCase<string>) => fillExerciseText(byCase(text.id, t, isText, cases), all);
+  const url = target.url ?? `<${target.mode} URL>`;
+  // The attendee's own measurement: the count of answers where compare measures it, else the request-a-second loop.
+  const attendee = text.measure.length === 0 ? [] : [attendeeMeasure(text.measure.includes('compare') ? 'compare' : 'watch', url)];
+  return {
+    id: text.id,
+    cloud: target.cloud,
+    mode: target.mode,
+    title: fill(text.title),
+    lesson: fill(text.lesson),
+    steps: steps.map((step) => ({
+      say: fillExerciseText(step.say, all),
+      ...(step.command === undefined ? {} : { command: fillExerciseText(step.command, all) }),
+      ...(step.hostOnly ? { hostOnly: true } : {}),
+    })),
+    observe: fill(text.observe),
+    measure: [...attendee, ...text.measure.map((m) => hostMeasure(m, measure[m]))],
+    hostOnly: text.hostOnly === true,
+  };
+}
+
+/** The SNAT exercise's datapath case: kube-proxy SNATs every request of a Cluster NodePort, Cilium only those to another node's Pod. */
+function snatDatapath(dataplane: string | null): string {
+  if (dataplane === 'cilium-ebpf') return 'cilium';
+  return dataplane !== null && (DATAPLANES as readonly string[]).includes(dataplane) ? 'kube-proxy' : 'any-datapath';
+}
+
+/** The values of the datapath exercise that read the inspector (lib/model/inspector.ts) on `dataplane`. */
+function inspectorValues(dataplane: Dataplane | null): Record<string, string> {
+  // The commands are the same on every datapath; what a dump holds is not.
+  const { commands, sections } = inspectorLogCommands(dataplane ?? 'kube-proxy-iptables', APP_NAMESPACE, DEMO_APP_PORT);
+  return {
+    inspector: commands[0].command,
+    'inspector-node': commands[1].command,
+    'inspector-sections': dataplane === null ? UNKNOWN_INSPECTOR_SECTIONS : sections.map((title) => `\`--- ${title}\``).join(' and '),
+    'inspector-interval': String(INSPECTOR_INTERVAL_SECONDS),
   };
 }
 
@@ -229,14 +320,19 @@ function exercises(sources: HandoutSources, all: readonly HandoutExposure[]): Ex
   const clouds = clustersWithExposures(sources, all).map((c) => c.cloud);
   const mode = (cloud: Cloud, m: string) => all.find((e) => e.cloud === cloud && e.mode === m);
   const first = (m: string) => clouds.map((c) => mode(c, m)).find((e) => e !== undefined);
-  const base = { ns: APP_NAMESPACE, deployment: DEMO_DEPLOYMENT, replicas: String(sources.replicas), 'debug-image': DEBUG_IMAGE };
-  const add = (text: ExerciseText, target: HandoutExposure, values: Readonly<Record<string, string>> = {}, key?: string) =>
-    out.push(exercise(text, target, { ...base, svc: serviceName(target), ...values }, { compare, watch: watch(env, target.mode) }, key));
+  const base = { ns: APP_NAMESPACE, deployment: DEMO_DEPLOYMENT, replicas: String(sources.replicas), port: String(DEMO_APP_PORT) };
+  const add = (text: ExerciseText, target: HandoutExposure, values: Readonly<Record<string, string>> = {}, cases?: readonly string[]) =>
+    out.push(exercise(text, target, { ...base, svc: serviceName(target), ...values }, { compare, watch: watch(env, target.mode) }, cases));
 
-  // SNAT: nodeport-l4 when deployed, else flip nodeport-local to Cluster.
+  // SNAT: nodeport-l4 when deployed, else flip nodeport-local to Cluster; what the reply shows is nodeport-l4's, in its cloud's datapath.
   const l4 = first('nodeport-l4');
   const local = first('nodeport-local');
-  if (l4 || local) add(SNAT, (l4 ?? local)!, {}, l4 ? 'nodeport-l4' : 'nodeport-local');
+  const snatTarget = l4 ?? local;
+  if (snatTarget) {
+    const dataplane = dataplaneOf(sources, snatTarget.cloud);
+    const reply = l4 ? l4.expect : expectedReply(EXPOSURE_FACTS[snatTarget.cloud]['nodeport-l4']!, dataplane).expect;
+    add(SNAT, snatTarget, { reply }, [l4 ? 'nodeport-l4' : 'nodeport-local', snatDatapath(dataplane)]);
+  }
   // nodeport-local: health checks fail on nodes without a Pod.
   if (local) add(LOCAL_HEALTH_CHECK, local);
   // Readiness gates during a rollout (Pod targets).
@@ -247,18 +343,18 @@ function exercises(sources: HandoutSources, all: readonly HandoutExposure[]): Ex
   if (nodeport && native) add(EXTRA_HOP, nodeport, { 'native-curl': native.curl ?? 'curl -s <native URL>' });
   // Drain a node.
   if (native || nodeport) add(DRAIN, (nodeport ?? native)!);
-  // The datapath, seen from inside a node.
+  // The datapath, seen from inside a node through the inspector's log.
   for (const cluster of clustersWithExposures(sources, all)) {
     const target = mode(cluster.cloud, 'nodeport-local') ?? mode(cluster.cloud, 'nodeport');
     if (!target) continue;
-    const known = cluster.dataplane !== null && Object.hasOwn(DATAPATH.steps, cluster.dataplane);
-    add(DATAPATH, target, { dataplane: cluster.dataplane ?? 'unknown', effect: target.explanation?.datapath_effect ?? DEFAULT_DATAPATH_EFFECT }, known ? cluster.dataplane! : 'unknown');
+    const known = cluster.dataplane !== null && (DATAPLANES as readonly string[]).includes(cluster.dataplane) ? (cluster.dataplane as Dataplane) : null;
+    add(DATAPATH, target, { dataplane: cluster.dataplane ?? 'unknown', effect: target.explanation?.datapath_effect ?? DEFAULT_DATAPATH_EFFECT, ...inspectorValues(known) }, [known ?? 'unknown']);
   }
   // Flows inside the cluster, where the datapath shows them (Hubble).
   for (const cluster of clustersWithExposures(sources, all)) {
     if (!sources.hubble?.[cluster.cloud]) continue;
     const target = mode(cluster.cloud, 'nodeport-local') ?? mode(cluster.cloud, 'nodeport') ?? mode(cluster.cloud, 'native');
-    if (target) add(HUBBLE, target, {}, cluster.cloud);
+    if (target) add(HUBBLE, target, {}, [cluster.cloud]);
   }
   return out;
 }
@@ -278,5 +374,13 @@ export function buildHandout(sources: HandoutSources): Handout {
   const notes: string[] = [];
   if (all.length === 0) notes.push('No exposures in the outputs for this environment: was its lb stack deployed?');
   for (const e of all) if (!e.url) notes.push(`${CLOUD_NAMES[e.cloud]} ${e.mode} has no URL yet (the load balancer may still be provisioning).`);
-  return { env: sources.outputs.env, ...(sources.attendee ? { attendee: sources.attendee } : {}), clusters: clusters(sources), exposures: all, exercises: exercises(sources, all), notes };
+  return {
+    env: sources.outputs.env,
+    ...(sources.attendee ? { attendee: sources.attendee } : {}),
+    clusters: clusters(sources),
+    exposures: all,
+    exercises: exercises(sources, all),
+    notes,
+    expiresAt: sources.expiresAt ?? null,
+  };
 }

@@ -5,16 +5,19 @@
 import { escapeHtml, htmlPage } from '../../kit/svg/html-page';
 import { exposurePathSvg } from '../../lab/pictures/path-diagram';
 import { exposureJourneyHtml, JOURNEY_CSS, JOURNEY_SCRIPT } from '../../lab/pictures/journey-html';
+import { HandoutFormat } from './command';
 import { CLOUD_NAMES, Exercise, Handout, HandoutExposure, Step } from './handout-model';
 
 /** The file names of an environment's handout. */
-export const handoutFiles = (env: string) => ({ markdown: `${env}.md`, html: `${env}.html` });
+export const handoutFiles = (env: string) => ({ markdown: `${env}.md`, html: `${env}.html`, card: `${env}.card.html` });
 
 const who = (h: Handout) => (h.attendee ? h.attendee.name : h.env);
 
 function identityLines(h: Handout): string[] {
   const a = h.attendee;
-  return [`AWS identity: ${a?.aws ? `\`${a.aws}\`` : 'none (the host runs kubectl for you on EKS)'}`, `Google identity: ${a?.gcp ? `\`${a.gcp}\`` : 'none (the host runs kubectl for you on GKE)'}`];
+  // Without an identity an attendee's kubeconfig holds a token of their own ServiceAccount (handout-access.ts).
+  const none = a ? 'none (your kubeconfig holds a token for your cluster instead)' : 'none (this environment is no attendee’s)';
+  return [`AWS identity: ${a?.aws ? `\`${a.aws}\`` : none}`, `Google identity: ${a?.gcp ? `\`${a.gcp}\`` : none}`];
 }
 
 const verdict = (e: HandoutExposure) =>
@@ -30,20 +33,25 @@ const hops = (e: HandoutExposure) => (e.info.expected_hops === null ? 'unknown' 
 
 // ---------- Markdown ----------
 
+/** The mark of a step only the host runs, and of an exercise the host leads. */
+export const HOST_ONLY = 'host only';
+const HOST_LED = 'The host leads this one on the projector: the steps marked host only are the host’s, the others yours.';
+
 function mdSteps(steps: readonly Step[]): string[] {
-  return steps.flatMap((s) => [`- ${s.say}`, ...(s.command ? ['', '  ```sh', `  ${s.command}`, '  ```', ''] : [])]);
+  return steps.flatMap((s) => [`- ${s.hostOnly ? `**[${HOST_ONLY}]** ` : ''}${s.say}`, ...(s.command ? ['', '  ```sh', `  ${s.command}`, '  ```', ''] : [])]);
 }
 
 function mdExercise(x: Exercise, n: number): string[] {
   return [
     `### ${n}. ${x.title}`,
     '',
+    ...(x.hostOnly ? [`**[${HOST_ONLY}]** ${HOST_LED}`, ''] : []),
     x.lesson,
     '',
     ...mdSteps(x.steps),
     `**What confirms it:** ${x.observe}`,
     '',
-    ...(x.measure.length > 0 ? ['**Measure it:**', '', '```sh', ...x.measure, '```', ''] : []),
+    ...(x.measure.length > 0 ? ['**Measure it:**', '', ...mdSteps(x.measure)] : []),
   ];
 }
 
@@ -84,11 +92,22 @@ export function handoutMarkdown(h: Handout): string {
 // ---------- HTML ----------
 
 /** Escapes, then shows `code` spans as code. */
-const inline = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
-const pre = (command: string) => `<pre><code>${escapeHtml(command)}</code></pre>`;
+export const inline = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+/**
+ * A command as a `pre` block, each word in a span that does not wrap: lines wrap at
+ * blanks only, never at a hyphen or a slash inside a word (which browsers allow),
+ * so a printed command reads as it is typed; copied, it is the same text.
+ */
+export const preHtml = (command: string) =>
+  `<pre><code>${command
+    .split(/(\s+)/)
+    .map((part) => (part === '' || /^\s+$/.test(part) ? part : `<span class="word">${escapeHtml(part)}</span>`))
+    .join('')}</code></pre>`;
+const pre = preHtml;
+const hostMark = `<span class="host-only">${HOST_ONLY}</span> `;
 
 function htmlSteps(steps: readonly Step[]): string {
-  return `<ol>${steps.map((s) => `<li>${inline(s.say)}${s.command ? pre(s.command) : ''}</li>`).join('')}</ol>`;
+  return `<ol>${steps.map((s) => `<li${s.hostOnly ? ' class="host-step"' : ''}>${s.hostOnly ? hostMark : ''}${inline(s.say)}${s.command ? pre(s.command) : ''}</li>`).join('')}</ol>`;
 }
 
 function htmlExposure(e: HandoutExposure): string {
@@ -110,16 +129,34 @@ function htmlExercise(x: Exercise, n: number): string {
   return [
     '<section class="exercise">',
     `<h3>${n}. ${inline(x.title)}</h3>`,
+    x.hostOnly ? `<p class="host-led">${hostMark}${escapeHtml(HOST_LED)}</p>` : '',
     `<p>${inline(x.lesson)}</p>`,
     htmlSteps(x.steps),
     `<p><strong>What confirms it:</strong> ${inline(x.observe)}</p>`,
-    x.measure.length > 0 ? `<p><strong>Measure it:</strong></p>${pre(x.measure.join('\n'))}` : '',
+    x.measure.length > 0 ? `<p><strong>Measure it:</strong></p>${htmlSteps(x.measure)}` : '',
     '</section>',
   ].join('\n');
 }
 
-const CSS = `
-pre { white-space: pre-wrap; word-break: break-all; background: #f2f2f2; padding: 0.5em; border: 1px solid #999; }
+/**
+ * Commands wrap only between words (\`pre-wrap\`, each word a span that does not
+ * wrap: see {@link preHtml}), never inside one: a command copied from paper must read
+ * as typed. Printed, they are set small enough that the longest word the handout
+ * holds (a load balancer's URL) fits a line of A4 or Letter.
+ */
+export const PRE_CSS = `
+pre { white-space: pre-wrap; background: #f2f2f2; padding: 0.5em; border: 1px solid #999; }
+pre span.word { white-space: nowrap; }
+@media print { pre { font-size: 9pt; } }
+`;
+
+/** The handout's printed margins, on every side. */
+export const HANDOUT_PRINT_MARGIN_MM = 15;
+
+const CSS = `${PRE_CSS}
+@page { margin: ${HANDOUT_PRINT_MARGIN_MM}mm; }
+.host-only { display: inline-block; font-size: 0.8em; font-weight: bold; border: 1px solid #000; border-radius: 3px; padding: 0 0.3em; }
+li.host-step, p.host-led { color: #333; }
 figure { margin: 1em 0; }
 figure svg { max-width: 100%; height: auto; }
 section.exposure, section.exercise { border-top: 2px solid #000; margin-top: 1.5em; }
@@ -149,18 +186,25 @@ export function handoutHtml(h: Handout): string {
   return htmlPage({ title: `hoplab handout: ${who(h)}`, body: body + JOURNEY_SCRIPT, css: CSS + JOURNEY_CSS });
 }
 
-/** The host's page: every attendee's handouts, with their URLs. */
-export function indexHtml(handouts: readonly Handout[], formats: readonly ('markdown' | 'html')[]): string {
+const LINK_WORDS: Readonly<Record<HandoutFormat, string>> = { markdown: 'Markdown', html: 'page', card: 'access card' };
+
+/**
+ * The host's page: every attendee's handouts, with their URLs, and which attendees got a kubeconfig
+ * (`kubeconfigs`: environment -> how, in words). It never links or holds a kubeconfig: a token is a secret.
+ */
+export function indexHtml(handouts: readonly Handout[], formats: readonly HandoutFormat[], kubeconfigs: ReadonlyMap<string, string> = new Map()): string {
   const rows = handouts.map((h) => {
     const files = handoutFiles(h.env);
-    const links = formats.map((f) => `<a href="${escapeHtml(f === 'html' ? files.html : files.markdown)}">${f === 'html' ? 'page' : 'Markdown'}</a>`).join(' · ');
+    const links = formats.map((f) => `<a href="${escapeHtml(files[f])}">${LINK_WORDS[f]}</a>`).join(' · ');
     const identities = [h.attendee?.aws, h.attendee?.gcp].filter((x) => x).map((x) => `<code>${escapeHtml(x!)}</code>`);
-    return `<tr><td>${escapeHtml(who(h))}</td><td>${links}</td><td>${identities.join('<br>') || 'none'}</td><td>${h.exposures.length}</td></tr>`;
+    const kubeconfig = kubeconfigs.get(h.env) ?? 'no';
+    return `<tr><td>${escapeHtml(who(h))}</td><td>${links}</td><td>${identities.join('<br>') || 'none'}</td><td>${escapeHtml(kubeconfig)}</td><td>${h.exposures.length}</td></tr>`;
   });
   const body = [
     '<h1>hoplab handouts</h1>',
     `<p>${handouts.length} handout${handouts.length === 1 ? '' : 's'}. Hand each attendee their own page.</p>`,
-    '<table><thead><tr><th>attendee</th><th>handout</th><th>identities</th><th>exposures</th></tr></thead><tbody>',
+    `<p>Kubeconfig files (<code>&lt;attendee&gt;.kubeconfig</code>) are beside the handouts, not linked here: one with a token is a secret.</p>`,
+    '<table><thead><tr><th>attendee</th><th>handout</th><th>identities</th><th>kubeconfig</th><th>exposures</th></tr></thead><tbody>',
     ...rows,
     '</tbody></table>',
   ].join('\n');

@@ -1,5 +1,5 @@
 import { UsageError } from '../../kit/cli/cli';
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { LabConfig } from '../../config/schema';
 import { selectRequested, stackKinds } from '../../lab/selection/selection';
 import { checkShardBackend, Shard } from '../../lab/selection/shard';
@@ -34,7 +34,7 @@ export interface LifecycleCliOptions {
 export function parseLifecycleArgs(command: typeof DEPLOY_COMMAND | typeof TEARDOWN_COMMAND, argv: readonly string[]): LifecycleCliOptions | undefined {
   const values = command.parse(argv);
   if (!values) return undefined;
-  const { config, notes } = loadConfig();
+  const { config, notes } = readLabConfig();
   let selected: ReturnType<typeof selectRequested>;
   try {
     selected = selectRequested(config, values.env, values.shard);

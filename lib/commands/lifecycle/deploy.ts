@@ -11,7 +11,8 @@ import { DEPLOY_COMMAND } from './command';
 import { checkLifecycleRequest, runLifecycle } from './lifecycle';
 import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
 import { resolveParallelism } from '../../lab/selection/parallelism';
-import { estimateTime, formatTimeEstimate } from '../../lab/estimate/time-estimate';
+import { estimateTime, formatTimeEstimate, placementSlotOf } from '../../lab/estimate/time-estimate';
+import { placeLab } from '../../lab/placement/lab-placement';
 import { preflightGate } from '../preflight/preflight-cli';
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
@@ -33,7 +34,8 @@ export async function deploy(argv: readonly string[]): Promise<number> {
   for (const line of formatCostEstimate(estimateCost(options.config, { envs, kinds: options.kinds }))) console.log(line);
   const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, options.kinds);
   if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
-  for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism })], options.kinds)) console.log(line);
+  const slotOf = placementSlotOf(placeLab(options.config));
+  for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism, slotOf })], options.kinds)) console.log(line);
   if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
     return 1;
   }

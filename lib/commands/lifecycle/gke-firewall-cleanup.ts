@@ -9,6 +9,7 @@
 import { ApiError, GCP_REQUEST_TIMEOUT_MS, GoogleApiReader } from '../../kit/google/google-api-reader';
 import { GOOGLE_CALLS as CALLS } from '../../kit/google/google-calls';
 import { gkeControllerFirewall } from '../../lab/leftovers/gke-firewall-rules';
+import { untilDone } from './gke-operations';
 
 export interface GkeFirewallCleanupOptions {
   readonly project: string;
@@ -34,8 +35,6 @@ export interface RemovedFirewall {
   readonly name: string;
   readonly why: string;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Lists the project's firewall rules, deletes each per-cluster GKE controller
@@ -71,30 +70,9 @@ export async function removeGkeControllerFirewalls(options: GkeFirewallCleanupOp
       }
       throw new Error(`could not delete firewall rule ${rule.name} of network ${options.networkName}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    await untilDone(api, options, rule.name, operation);
+    await untilDone(api, { project: options.project, pollMs: options.pollMs, operationTimeoutMs: options.operationTimeoutMs }, `deleting firewall rule ${rule.name}`, operation);
     options.write(`firewall rule ${rule.name}: deleted in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     removed.push({ name: rule.name, why });
   }
   return removed;
-}
-
-/** Reads a Compute Engine operation until its status is DONE; an operation error or the time bound rejects. */
-async function untilDone(api: GoogleApiReader, options: GkeFirewallCleanupOptions, rule: string, first: Record<string, unknown>): Promise<void> {
-  const deadline = Date.now() + (options.operationTimeoutMs ?? 300_000);
-  let operation = first;
-  for (;;) {
-    if (operation.status === 'DONE') {
-      const errors = ((operation.error as { errors?: { code?: string; message?: string }[] } | undefined)?.errors ?? []).map((e) => `${e.code ?? 'ERROR'}: ${e.message ?? ''}`);
-      if (errors.length > 0) throw new Error(`deleting firewall rule ${rule} failed: ${errors.join('; ')}`);
-      return;
-    }
-    if (typeof operation.name !== 'string' || !operation.name) {
-      throw new Error(`deleting firewall rule ${rule}: the answer is not an operation (no name): ${JSON.stringify(operation).slice(0, 200)}`);
-    }
-    if (Date.now() >= deadline) {
-      throw new Error(`deleting firewall rule ${rule}: operation ${operation.name} still ${String(operation.status)} after ${Math.round((options.operationTimeoutMs ?? 300_000) / 1000)} s`);
-    }
-    await sleep(options.pollMs ?? 2000);
-    operation = await api.call(CALLS.globalOperationsGet, { project: options.project, operation: operation.name });
-  }
 }

@@ -17,6 +17,7 @@ import { resolveParallelism } from '../../lab/selection/parallelism';
 import { runGraph, TaskOutcome } from './run-graph';
 import { StackRunner } from './stack-runner';
 import { GkeSteps } from './gke-steps';
+import { AwsSteps } from './aws-steps';
 import { Direction, STACK_KINDS, stackGraph, StackKind, StackTask } from '../../lab/selection/stack-graph';
 import { selectEnvironments } from '../../lab/selection/selection';
 import { countsText, LiveClock, LiveStatus, SYSTEM_CLOCK } from '../../kit/terminal/live-status';
@@ -84,7 +85,8 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
   const emulatorStateDir = join(cwd, EMULATOR_STATE_DIR);
-  const labStacks = addPlacedLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir }).stacks;
+  const placed = addPlacedLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir });
+  const labStacks = placed.stacks;
   synthFresh(app);
   if (options.awsEndpoint) await prepareEmulatorState(options.awsEndpoint, emulatorStateDir, labStacks, options.config);
 
@@ -132,7 +134,8 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const onAbort = () => runner.interrupt();
   options.signal?.addEventListener('abort', onAbort);
   const gke = new GkeSteps({ config: options.config, write, signal: options.signal });
-  const run = stackTask(direction, options.awsEndpoint, gke, (task) => runner.run(task, direction));
+  const aws = new AwsSteps({ config: options.config, awsEndpoint: options.awsEndpoint, slotOf: placed.placement.configured ? placed.placement.aws.slotOf : undefined, write });
+  const run = stackTask(direction, options.awsEndpoint, { gke, aws }, (task, extraArgs) => runner.run(task, direction, extraArgs));
   if ((options.parallelism ?? options.config.deploy.parallelism) === 'auto') write(chosen.reason);
   write(`${direction}: ${plural(tasks.length, 'stack')} of ${plural(envs.length, 'environment')}, ${parallelism} at a time (logs: .hoplab/logs/)`);
   let outcomes: TaskOutcome[];
@@ -179,26 +182,47 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
 }
 
 /**
- * What running one stack task is: Terraform's apply or destroy, with GKE's
- * steps beside it (real clouds only): before `<env>-gcp-lb` is applied, the
- * wait for the Gateway API CRDs its plan needs; `<env>-gcp-cluster`'s destroy
- * with the removal of the network's GKE-made firewall rules before it (the
- * graph runs it after `<env>-gcp-lb`'s destroy).
+ * What running one stack task is: Terraform's apply or destroy, with each
+ * cloud's steps beside it. GKE (real clouds only): before `<env>-gcp-cluster`
+ * is applied, the check that no backend service still holds a Cloud Armor
+ * policy the config dropped; before `<env>-gcp-lb` is applied, the wait for
+ * the CRDs its plan needs, and after it, the detach of that policy; around
+ * `<env>-gcp-lb`'s destroy, the environment's orphaned backend services;
+ * `<env>-gcp-cluster`'s destroy with those and the removal of the network's
+ * GKE-made firewall rules before it (the graph runs it after `<env>-gcp-lb`'s
+ * destroy). AWS: `<env>-aws-lb`'s destroy with the check for load balancers
+ * hoplab did not make before it and the controller's backend security group
+ * after it, and `<env>-aws-cluster`'s destroy with that group before it (also
+ * against the emulator).
  */
 export function stackTask(
   direction: Direction,
   awsEndpoint: string | undefined,
-  gke: Pick<GkeSteps, 'beforeLbApply' | 'destroyCluster'>,
-  terraform: (task: StackTask) => Promise<void>,
+  steps: {
+    readonly gke: Pick<GkeSteps, 'beforeClusterApply' | 'beforeLbApply' | 'afterLbApply' | 'destroyLb' | 'destroyCluster'>;
+    readonly aws: Pick<AwsSteps, 'destroyLb' | 'destroyCluster'>;
+  },
+  terraform: (task: StackTask, extraArgs?: readonly string[]) => Promise<void>,
 ): (task: StackTask) => Promise<void> {
+  const { gke, aws } = steps;
   return async (task) => {
-    if (awsEndpoint || task.cloud !== 'gcp') return terraform(task);
-    if (direction === 'deploy' && task.kind === 'gcp-lb') {
-      await gke.beforeLbApply(task.env, task.stack);
+    if (task.cloud === 'aws') {
+      if (direction !== 'destroy') return terraform(task);
+      if (task.kind === 'aws-lb') return aws.destroyLb(task.env, task.stack, (extraArgs) => terraform(task, extraArgs));
+      return aws.destroyCluster(task.env, task.stack, () => terraform(task));
+    }
+    if (awsEndpoint) return terraform(task);
+    if (direction === 'destroy') {
+      if (task.kind === 'gcp-lb') return gke.destroyLb(task.env, task.stack, () => terraform(task));
+      return gke.destroyCluster(task.env, task.stack, () => terraform(task));
+    }
+    if (task.kind === 'gcp-cluster') {
+      await gke.beforeClusterApply(task.env, task.stack);
       return terraform(task);
     }
-    if (direction === 'destroy' && task.kind === 'gcp-cluster') return gke.destroyCluster(task.env, task.stack, () => terraform(task));
-    return terraform(task);
+    await gke.beforeLbApply(task.env, task.stack);
+    await terraform(task);
+    await gke.afterLbApply(task.env, task.stack);
   };
 }
 

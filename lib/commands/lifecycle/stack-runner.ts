@@ -33,7 +33,8 @@ export class StackRunner {
     mkdirSync(options.logDir, { recursive: true });
   }
 
-  async run(task: StackTask, direction: Direction): Promise<void> {
+  /** `extraArgs` go after `apply` or `destroy` (a retried destroy's `-refresh=false`). */
+  async run(task: StackTask, direction: Direction, extraArgs: readonly string[] = []): Promise<void> {
     const runner = new TerraformRunner({
       cwd: join(this.options.outdir, 'stacks', task.stack),
       env: this.options.env,
@@ -51,7 +52,7 @@ export class StackRunner {
       await init;
       const action = direction === 'deploy' ? 'apply' : 'destroy';
       this.options.onPhase?.(task.stack, action);
-      await runner.run([action, '-auto-approve', '-input=false', '-no-color']);
+      await runner.run([action, '-auto-approve', '-input=false', '-no-color', ...extraArgs]);
     } finally {
       this.runners.delete(runner);
     }

@@ -10,7 +10,7 @@ import { checkLeftovers, checkLifecycleRequest, runLifecycle } from './lifecycle
 import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
 import { stackGraph } from '../../lab/selection/stack-graph';
 import { nothingDeployedFor } from '../../lab/files/local-state';
-import { missingCredentials } from './credentials-check';
+import { missingCredentials } from '../../lab/checks/credentials';
 
 /** What teardown asks outside itself (tests). */
 export interface TeardownDeps {

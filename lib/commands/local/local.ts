@@ -9,7 +9,7 @@
  */
 import { abortOnSignals } from '../../kit/cli/cli';
 import { LOCAL_COMMAND } from './command';
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { explainLab } from '../../lab/anatomy/explain-lab';
 import { renderExplainTable } from '../explain/render-explain';
 import { colorEnabled, terminalWidth } from '../../kit/terminal/terminal';
@@ -19,7 +19,7 @@ import { plural } from '../../kit/terminal/terminal';
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function local(argv: readonly string[]): Promise<number> {
   if (!LOCAL_COMMAND.parse(argv)) return 0;
-  const config = loadConfig().config;
+  const config = readLabConfig().config;
   const abort = abortOnSignals('local', 'stopping and cleaning up');
 
   const started = Date.now();

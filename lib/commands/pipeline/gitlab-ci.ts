@@ -1,16 +1,22 @@
 /**
  * A GitLab CI pipeline for a sharded workshop, in one `.gitlab-ci.yml`: run it
  * with HOPLAB_ACTION=deploy (a parallel job per shard, then one job gathering
- * the outputs) or HOPLAB_ACTION=teardown (a parallel job per shard, then the
- * all-environment leftover check). Cloud access by the jobs' OIDC ID tokens:
- * AWS assumes the role with the web identity token (the SDKs' own
- * AWS_ROLE_ARN + AWS_WEB_IDENTITY_TOKEN_FILE, renewed as needed), Google
+ * the outputs and writing the handouts) or HOPLAB_ACTION=teardown and
+ * HOPLAB_CONFIRM_WORKSHOP=<workshop.name> (a job checking that name, a
+ * parallel job per shard in the `hoplab-teardown` environment, then the
+ * all-environment leftover check); a pipeline schedule runs the reaper (a date
+ * check, then `reap` once the workshop has ended). Cloud access by the jobs'
+ * OIDC ID tokens: AWS assumes the role with the web identity token (the SDKs'
+ * own AWS_ROLE_ARN + AWS_WEB_IDENTITY_TOKEN_FILE, renewed as needed), Google
  * exchanges it through Workload Identity Federation (an external_account
  * credential configuration). No keys in the repository or its variables.
  */
 import { stringify } from 'yaml';
 import { GeneratedFile } from './github-actions';
-import { CI_VARIABLES, PIPELINE_VERSIONS as V, PipelineOptions } from './versions';
+import { COMMANDS, CONFIRM_VARIABLE, GATHERED_FILE, HANDOUT_ARTIFACT_FILES, KUBECONFIG_EXCLUDE, PipelineInput, shardCommands, VERIFY_REPORTS_DIR } from './jobs';
+import { dueCheckScript, reapCrons, REAP_VARIABLES, REAP_WINDOW_HOURS } from './reaper';
+import { TEARDOWN_ENVIRONMENT, TRUSTED_BRANCH } from './trust';
+import { CI_VARIABLES, PIPELINE_VERSIONS as V } from './versions';
 
 /** GitLab runs 2 to 200 parallel jobs of one job definition. */
 export const GITLAB_MAX_PARALLEL = 200;
@@ -60,28 +66,39 @@ const FEDERATE = [
   'gcloud auth login --cred-file="$GOOGLE_APPLICATION_CREDENTIALS" --quiet',
 ];
 
-const onAction = (action: 'deploy' | 'teardown', when?: 'always') => [{ if: `$HOPLAB_ACTION == "${action}"`, ...(when ? { when } : {}) }];
+/** Deploy and teardown run only when a person (Run pipeline) or the API asks, never on a push or a schedule. */
+const onAction = (action: 'deploy' | 'teardown', when?: 'always') => [{ if: `$CI_PIPELINE_SOURCE != "schedule" && $HOPLAB_ACTION == "${action}"`, ...(when ? { when } : {}) }];
 
-export function gitlabPipeline(options: PipelineOptions, jobMinutes: number): GeneratedFile {
-  if (options.shards > GITLAB_MAX_PARALLEL) {
-    throw new Error(`--shards: ${options.shards} is more than GitLab's ${GITLAB_MAX_PARALLEL} parallel jobs of one job; use at most ${GITLAB_MAX_PARALLEL}`);
+/** The reaper runs only in a scheduled pipeline. */
+const ON_SCHEDULE = [{ if: '$CI_PIPELINE_SOURCE == "schedule"' }];
+
+/** Artifacts kept 30 days, never an attendee's kubeconfig (anyone who can read the project can read an artifact). */
+const keep = (paths: readonly string[]) => ({ when: 'always', paths: [...paths], exclude: [KUBECONFIG_EXCLUDE], expire_in: '30 days' });
+
+export function gitlabPipeline(input: PipelineInput): GeneratedFile {
+  if (input.shards > GITLAB_MAX_PARALLEL) {
+    throw new Error(`--shards: ${input.shards} is more than GitLab's ${GITLAB_MAX_PARALLEL} parallel jobs of one job; use at most ${GITLAB_MAX_PARALLEL}`);
   }
-  const parallel = options.shards > 1 ? { parallel: options.shards } : {};
-  const parallelism = options.parallelism === undefined ? '' : ` --parallelism ${options.parallelism}`;
-  const timeout = `${jobMinutes} minutes`;
+  const parallel = input.shards > 1 ? { parallel: input.shards } : {};
+  const run = shardCommands(input, SHARD, '"hoplab-compare-${CI_NODE_INDEX:-1}.json"');
+  const timeout = `${input.jobMinutes} minutes`;
+  const crons = reapCrons(input.expiresAt);
   const pipeline = {
-    workflow: { rules: [{ if: '$HOPLAB_ACTION == "deploy" || $HOPLAB_ACTION == "teardown"' }] },
+    workflow: {
+      rules: [{ if: '$CI_PIPELINE_SOURCE == "schedule"' }, { if: '($CI_PIPELINE_SOURCE == "web" || $CI_PIPELINE_SOURCE == "api") && ($HOPLAB_ACTION == "deploy" || $HOPLAB_ACTION == "teardown")' }],
+    },
     variables: {
       HOPLAB_ACTION: {
         value: 'deploy',
         options: ['deploy', 'teardown'],
-        description: 'deploy: apply every shard, then gather the outputs; teardown: destroy every shard, then check every environment for leftovers',
+        description: 'deploy: apply every shard, then gather the outputs and write the handouts; teardown: destroy every shard, then check every environment for leftovers',
       },
+      [CONFIRM_VARIABLE]: { value: '', description: "teardown only: type the workshop's name (workshop.name in the config); the teardown refuses any other" },
       TERRAFORM_VERSION: V.terraform,
       TF_PLUGIN_CACHE_DIR: '$CI_PROJECT_DIR/.hoplab/plugin-cache',
       TF_IN_AUTOMATION: '1',
     },
-    stages: ['deploy', 'outputs', 'teardown', 'leftovers'],
+    stages: ['confirm', 'deploy', 'outputs', 'teardown', 'leftovers', 'reap'],
     default: { image: V.gitlabImage },
     '.hoplab-clouds': {
       id_tokens: {
@@ -98,38 +115,64 @@ export function gitlabPipeline(options: PipelineOptions, jobMinutes: number): Ge
       stage: 'deploy',
       ...parallel,
       rules: onAction('deploy'),
-      script: [`npm run deploy -- --shard ${SHARD}${parallelism} --yes`, `npm run -s compare -- --shard ${SHARD} --format json > "hoplab-compare-\${CI_NODE_INDEX:-1}.json"`],
-      artifacts: { when: 'always', paths: ['hoplab-compare-*.json', '.hoplab/logs/'], expire_in: '30 days' },
+      script: [COMMANDS.checkExpiry(input.expiresAt), run.deploy, run.compare, ...(input.verify.run ? [run.verify] : [])],
+      artifacts: keep(['hoplab-compare-*.json', '.hoplab/logs/', ...(input.verify.run ? [VERIFY_REPORTS_DIR] : [])]),
     },
     outputs: {
       stage: 'outputs',
       needs: [{ job: 'deploy', artifacts: true }],
       rules: onAction('deploy', 'always'),
-      script: ['npm ci', `npm run -s pipeline -- --gather . --shards ${options.shards} --out hoplab-compare.json`],
-      artifacts: { when: 'always', paths: ['hoplab-compare.json'], expire_in: '30 days' },
+      // The handouts of the environments that deployed, even when a shard sent nothing (the gather's exit code is the job's).
+      script: ['npm ci', `status=0; ${COMMANDS.gather('.', input.shards)} || status=$?`, COMMANDS.handout, 'exit $status'],
+      artifacts: keep([GATHERED_FILE, ...HANDOUT_ARTIFACT_FILES]),
+    },
+    confirm: {
+      stage: 'confirm',
+      rules: onAction('teardown'),
+      script: ['npm ci', COMMANDS.confirm],
+      timeout: '15 minutes',
     },
     teardown: {
       extends: '.hoplab-clouds',
       stage: 'teardown',
       ...parallel,
       rules: onAction('teardown'),
-      script: [`npm run teardown -- --shard ${SHARD}${parallelism} --yes`],
-      artifacts: { when: 'always', paths: ['.hoplab/logs/'], expire_in: '30 days' },
+      environment: { name: TEARDOWN_ENVIRONMENT },
+      script: [run.teardown],
+      artifacts: keep(['.hoplab/logs/']),
     },
     leftovers: {
       extends: '.hoplab-clouds',
       stage: 'leftovers',
       needs: ['teardown'],
-      // Also after a failed shard: it lists what that shard left.
+      // Also after a failed shard (it lists what that shard left), never without the confirmation: checked before any credential.
       rules: onAction('teardown', 'always'),
-      script: ['npm run teardown -- --leftovers-only --yes'],
+      before_script: ['npm ci', COMMANDS.confirm, ...INSTALL_TOOLS, ...FEDERATE],
+      script: [COMMANDS.leftovers],
       timeout: '60 minutes',
     },
+    reap: {
+      extends: '.hoplab-clouds',
+      stage: 'reap',
+      rules: ON_SCHEDULE,
+      variables: { [REAP_VARIABLES.expiresAt]: input.expiresAt, [REAP_VARIABLES.windowHours]: String(REAP_WINDOW_HOURS) },
+      // The date check first, in the job's own script (no before_script): its exit 0 ends the job before any tool or credential.
+      before_script: [],
+      script: [dueCheckScript({ notDue: 'exit 0', due: ':', warning: 'WARNING: ' }, 'the pipeline schedule'), ...INSTALL_TOOLS, ...FEDERATE, 'npm ci', COMMANDS.reap],
+      timeout: `${input.reapMinutes} minutes`,
+      artifacts: keep(['.hoplab/logs/']),
+    },
   };
-  const header =
-    `# hoplab: deploy or tear down a workshop in ${options.shards} shard${options.shards === 1 ? '' : 's'} (Run pipeline with HOPLAB_ACTION=deploy or teardown).\n` +
-    `# Generated by \`npm run pipeline -- --gitlab-ci --shards ${options.shards}\`; regenerate rather than edit.\n` +
-    `# Needs CI/CD variables (not secrets; none is a credential): ${Object.values(CI_VARIABLES).join(', ')}.\n` +
-    '# See docs/workshops-and-ci.md in the hoplab repository, "A workshop on CI runners".\n';
-  return { path: '.gitlab-ci.yml', text: header + stringify(pipeline, { lineWidth: 0 }) };
+  const header = [
+    `hoplab: deploy or tear down a workshop in ${input.shards} shard${input.shards === 1 ? '' : 's'}: Run pipeline (Build > Pipelines) with HOPLAB_ACTION=deploy,`,
+    `or HOPLAB_ACTION=teardown and ${CONFIRM_VARIABLE}=<workshop.name>; teardown jobs use the environment ${TEARDOWN_ENVIRONMENT} (protect it where your tier allows).`,
+    input.verify.run ? 'Each deploy job runs verify after its shard.' : `verify does not run here: ${input.verify.why}.`,
+    `The reaper: a pipeline schedule per line (Build > Pipeline schedules > New schedule; cron timezone UTC; target branch ${TRUSTED_BRANCH}):`,
+    ...crons.map((cron) => `  ${cron}`),
+    `It checks the date with its year, and reaps from ${input.expiresAt} (workshop.expiresAt) for ${REAP_WINDOW_HOURS} hours; in later years it does nothing.`,
+    `Generated by \`npx hoplab pipeline --gitlab-ci --shards ${input.shards}\`; regenerate rather than edit.`,
+    `Needs CI/CD variables (not secrets; none is a credential): ${Object.values(CI_VARIABLES).join(', ')}.`,
+    'See docs/workshops-and-ci.md in the hoplab repository, "A workshop on CI runners".',
+  ];
+  return { path: '.gitlab-ci.yml', text: header.map((line) => `# ${line}\n`).join('') + stringify(pipeline, { lineWidth: 0, aliasDuplicateObjects: false }) };
 }

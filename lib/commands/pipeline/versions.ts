@@ -3,7 +3,11 @@
  * moving major); tools by version. Bump them here, regenerate, and review the diff.
  */
 export const PIPELINE_VERSIONS = {
-  node: '20',
+  /**
+   * The current Node LTS, as .ci/node-lts runs hoplab's own tests on: 26, Active LTS from 2026-10-28
+   * (https://github.com/nodejs/Release, README.md and schedule.json, read 2026-12-07).
+   */
+  node: '26',
   terraform: '1.11.4',
   /** actions/checkout */
   checkout: 'v4.2.2',
@@ -23,8 +27,11 @@ export const PIPELINE_VERSIONS = {
   uploadArtifact: 'v4.6.2',
   /** actions/download-artifact */
   downloadArtifact: 'v4.3.0',
-  /** GitLab jobs' image: Debian with node; the job installs terraform, the AWS CLI and gcloud. */
-  gitlabImage: 'node:20-bookworm',
+  /**
+   * GitLab jobs' image: Debian with node; the job installs terraform, the AWS CLI and gcloud. The
+   * Docker official image builds 26 on bookworm (https://github.com/nodejs/docker-node, versions.json, read 2026-12-07).
+   */
+  gitlabImage: 'node:26-bookworm',
 } as const;
 
 /** Where the generated jobs read the identities to federate to (CI variables, not secrets: none of them is a credential). */

@@ -1,45 +1,81 @@
 /**
  * Preflight on AWS with the deployer's own credentials (the default chain, as
- * Terraform uses them): who the deployer is, whether IAM policy simulation
- * allows every action the stacks need, quotas against what the selected
- * environments take, and whether the names the stacks will create are free.
+ * Terraform uses them, and the role they assume in each account of
+ * `aws.accounts`), per account and per slot: who the deployer is, whether IAM
+ * policy simulation allows every action the stacks need, the slot's
+ * Availability Zones, quotas against what the slot's environments take, and
+ * whether the names the stacks will create are free.
  */
-import { DescribeAddressesCommand, DescribeInternetGatewaysCommand, DescribeNatGatewaysCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import {
+  DescribeAddressesCommand,
+  DescribeAvailabilityZonesCommand,
+  DescribeInstancesCommand,
+  DescribeInternetGatewaysCommand,
+  DescribeNatGatewaysCommand,
+  DescribeSubnetsCommand,
+  DescribeVpcsCommand,
+  EC2Client,
+  Instance,
+} from '@aws-sdk/client-ec2';
 import { DescribeClusterCommand, EKSClient, ListClustersCommand, ResourceNotFoundException } from '@aws-sdk/client-eks';
 import { DescribeLoadBalancersCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { GetPolicyCommand, GetRoleCommand, GetUserCommand, IAMClient, NoSuchEntityException, SimulatePrincipalPolicyCommand, Tag } from '@aws-sdk/client-iam';
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import { awsClientConfig } from '../../kit/aws/aws-clients';
 import { SynthStack, literalString, resourcesOf } from '../../kit/terraform/terraform-json';
 import { isRefusal, parseIamPrincipal } from '../../model/identities';
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../lab/checks/finding';
-import { AWS_DEFAULT_QUOTAS, AwsQuotaNeeds } from '../../lab/estimate/quotas';
+import { AwsQuotaNeeds } from '../../lab/estimate/quotas';
+import { INSTANCE_VCPUS } from '../../model/eni-limits';
+import { AWS_QUOTAS, AwsQuotaId, QuotaSpec, sizesSlots } from '../../model/quotas';
+import { AwsSlot, slotGroup } from '../../model/slots';
+import { awsSlotClientConfig } from './aws-slot-clients';
+import { awsQuotaRequest, awsRequestCommand } from './quota-requests';
+import { awsNotChecked } from './not-checked';
+
+/** What preflight checks in one AWS slot (account x region). */
+export interface AwsSlotInput {
+  readonly slot: AwsSlot;
+  /** The selected `<env>-aws-cluster` stacks placed in this slot, as synthesized. */
+  readonly clusterStacks: readonly { readonly env: string; readonly stack: SynthStack }[];
+  /** What the slot's environments take of each quota (lib/lab/estimate/quotas.ts). */
+  readonly needs: AwsQuotaNeeds;
+  /**
+   * Attendees' AWS identities (their environment and ARN) in the slot's selected cluster stacks: each gets an
+   * EKS access entry, which the cluster build refuses for a principal that does not exist.
+   * @default - none
+   */
+  readonly attendees?: readonly { readonly env: string; readonly arn: string }[];
+}
 
 export interface AwsPreflightInput {
-  readonly region: string;
   /** A local emulator: dummy credentials, and what it does not implement is a warning. @default - real AWS */
   readonly endpoint?: string;
   /** `aws.clusterAdminArns` of the config. */
   readonly clusterAdminArns: readonly string[];
   /** The workshop name (tag `hoplab-workshop`): an existing name with this workshop's tags is the lab's own. */
   readonly workshop: string;
-  /** The selected `<env>-aws-cluster` stacks, as synthesized. */
-  readonly clusterStacks: readonly { readonly env: string; readonly stack: SynthStack }[];
   /** IAM actions the stacks need (see required-permissions). */
   readonly actions: readonly string[];
-  /**
-   * Attendees' AWS identities (their environment and ARN) in the selected cluster stacks: each gets an
-   * EKS access entry, which the cluster build refuses for a principal that does not exist.
-   * @default - none
-   */
-  readonly attendees?: readonly { readonly env: string; readonly arn: string }[];
-  readonly needs: AwsQuotaNeeds;
+  /** The slots the selected environments are placed in, each with its stacks and needs; checked in their own account and region. */
+  readonly slots: readonly AwsSlotInput[];
 }
 
-/** The quotas preflight reads from Service Quotas (the AWS defaults table names them). */
-type AwsQuotaNeed = (typeof AWS_DEFAULT_QUOTAS)[number]['need'];
+/** A quota short in a slot, with what a request for more would ask (preflight prints it and --request-quotas files it). */
+export interface AwsQuotaShortfall {
+  readonly slot: AwsSlot;
+  readonly quota: QuotaSpec & { readonly serviceCode: string; readonly quotaCode: string };
+  readonly used: number;
+  readonly need: number;
+  readonly limit: number;
+}
+
+/** What the AWS checks found, and the quotas they found short. */
+export interface AwsPreflightResult {
+  readonly findings: Finding[];
+  readonly shortfalls: AwsQuotaShortfall[];
+}
 
 const CREDENTIALS_FIX = 'give Terraform and hoplab the same AWS credentials: AWS_PROFILE, `aws sso login`, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY';
 
@@ -65,53 +101,179 @@ export function sameIdentity(callerArn: string, adminArn: string): boolean {
   return caller.roleName !== undefined && role !== null && role[2] === caller.roleName && callerArn.includes(`::${role[1]}:`);
 }
 
-export async function awsFindings(input: AwsPreflightInput): Promise<Finding[]> {
-  const clientConfig = awsClientConfig({ region: input.region, endpoint: input.endpoint });
-  const sts = new STSClient(clientConfig);
-  const iam = new IAMClient(clientConfig);
-  const ec2 = new EC2Client(clientConfig);
-  const eks = new EKSClient(clientConfig);
-  const elb = new ElasticLoadBalancingV2Client(clientConfig);
-  const quotas = new ServiceQuotasClient(clientConfig);
+/** A check's name, with where it ran when the lab has more than one account or slot. */
+const named = (check: string, where: string | undefined) => (where ? `${check} (${where})` : check);
+
+/** The account of a slot in words: `account 111122223333`, or `host account`. */
+const accountWords = (slot: AwsSlot) => (slot.account ? `account ${slot.account.id}` : 'host account');
+
+/**
+ * Every AWS check, per account and per slot: who the deployer is in each account (the host's
+ * credentials, or the role they assume in an account of `aws.accounts`), policy simulation and the
+ * attendees' identities per account; the Availability Zones, quotas and names per slot, each in its
+ * own region with its own credentials. A check is named with its account or slot when the lab has more
+ * than one.
+ */
+export async function awsFindings(input: AwsPreflightInput): Promise<AwsPreflightResult> {
   const findings: Finding[] = [];
-  const where = input.endpoint ? `the emulator at ${input.endpoint}` : `AWS ${input.region}`;
+  const shortfalls: AwsQuotaShortfall[] = [];
+  const accounts = new Map<string, AwsSlotInput[]>();
+  for (const s of input.slots) accounts.set(slotGroup(s.slot), [...(accounts.get(slotGroup(s.slot)) ?? []), s]);
+  const manySlots = input.slots.length > 1;
+  for (const slots of accounts.values()) {
+    const first = slots[0].slot;
+    const where = accounts.size > 1 ? accountWords(first) : undefined;
+    const found = await accountFindings(input, slots, where);
+    findings.push(...found.findings);
+    if (!found.account) {
+      const ids = slots.map((s) => s.slot.id);
+      findings.push({
+        check: named('aws slots not checked', where),
+        verdict: 'skip',
+        detail: `no identity in ${accountWords(first)}, so ${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} not checked with credentials: zones, quotas (vCPUs included) and names`,
+      });
+      continue;
+    }
+    for (const slot of slots) {
+      const slotWhere = manySlots ? slot.slot.id : undefined;
+      const clients = slotClients(slot.slot, input.endpoint);
+      try {
+        findings.push(await zoneFinding(clients.ec2, slot.slot, slotWhere));
+        const quotas = await quotaFindings(clients, slot, slotWhere);
+        findings.push(...quotas.findings);
+        shortfalls.push(...quotas.shortfalls);
+        findings.push(...(await nameFindings(clients.eks, clients.iam, found.account, input.workshop, slot.clusterStacks)));
+      } finally {
+        clients.destroy();
+      }
+    }
+  }
+  return { findings, shortfalls };
+}
+
+/** The clients of one slot: its region, with its account's credentials. */
+function slotClients(slot: AwsSlot, endpoint: string | undefined): Clients & { readonly iam: IAMClient; readonly sts: STSClient; destroy(): void } {
+  const config = awsSlotClientConfig(slot, endpoint);
+  const clients = {
+    sts: new STSClient(config),
+    iam: new IAMClient(config),
+    ec2: new EC2Client(config),
+    eks: new EKSClient(config),
+    elb: new ElasticLoadBalancingV2Client(config),
+    quotas: new ServiceQuotasClient(config),
+  };
+  return { ...clients, destroy: () => Object.values(clients).forEach((c) => c.destroy()) };
+}
+
+/** Who the deployer is in one account, the admins list, policy simulation and the attendees of its slots; `account` when an identity answered. */
+async function accountFindings(input: AwsPreflightInput, slots: readonly AwsSlotInput[], where: string | undefined): Promise<{ findings: Finding[]; account?: string }> {
+  const first = slots[0].slot;
+  const clients = slotClients(first, input.endpoint);
+  const findings: Finding[] = [];
+  const place = input.endpoint ? `the emulator at ${input.endpoint}` : `AWS ${first.region}`;
   try {
     let callerArn: string;
     let account: string;
     try {
-      const identity = await sts.send(new GetCallerIdentityCommand({}));
+      const identity = await clients.sts.send(new GetCallerIdentityCommand({}));
       callerArn = identity.Arn ?? '';
       account = identity.Account ?? '';
-      findings.push({ check: 'aws identity', verdict: 'pass', detail: `${callerArn} (account ${account}) in ${where}` });
     } catch (error) {
-      findings.push({ check: 'aws identity', verdict: 'fail', detail: `no AWS identity: ${message(error)}`, fix: CREDENTIALS_FIX });
-      return findings;
+      const assumed = first.account ? ` (assuming ${first.account.roleArn})` : '';
+      findings.push({
+        check: named('aws identity', where),
+        verdict: 'fail',
+        detail: `no AWS identity${assumed}: ${message(error)}`,
+        fix: first.account ? `let the host's credentials assume ${first.account.roleArn} (its trust policy), or correct aws.accounts` : CREDENTIALS_FIX,
+      });
+      return { findings: [...findings, ...accountNotChecked(input, slots, where, 'no AWS identity')] };
     }
-    const listed = input.clusterAdminArns.filter((a) => sameIdentity(callerArn, a));
-    findings.push(
-      listed.length > 0
-        ? {
-            check: 'aws cluster admins',
-            verdict: 'fail',
-            detail: `aws.clusterAdminArns lists the deployer (${listed.join(
-              ', ',
-            )}); the deployer already gets cluster admin as the cluster's creator, and EKS refuses a second access entry for it (ResourceInUseException)`,
-            fix: `remove ${listed.join(', ')} from aws.clusterAdminArns`,
-          }
-        : {
-            check: 'aws cluster admins',
-            verdict: 'pass',
-            detail: `the deployer is not in aws.clusterAdminArns (${input.clusterAdminArns.length} other admin${input.clusterAdminArns.length === 1 ? '' : 's'})`,
-          },
-    );
-    findings.push(await simulate(iam, callerArn, input));
-    findings.push(...(await attendeeFindings(iam, account, input.attendees ?? [])));
-    findings.push(...(await quotaFindings({ ec2, eks, elb, quotas }, input)));
-    findings.push(...(await nameFindings(eks, iam, account, input)));
+    if (first.account && account !== first.account.id) {
+      findings.push({
+        check: named('aws identity', where),
+        verdict: 'fail',
+        detail: `assuming ${first.account.roleArn} answered as ${callerArn} in account ${account}, not ${first.account.id}`,
+        fix: 'correct the account id or role name in aws.accounts',
+      });
+      return { findings };
+    }
+    findings.push({ check: named('aws identity', where), verdict: 'pass', detail: `${callerArn} (account ${account}) in ${place}` });
+    // The cluster stack makes the access entries (the creator's and clusterAdminArns'): an aws-lb deploy by a listed admin is fine.
+    const clusterStacks = slots.flatMap((s) => s.clusterStacks);
+    const listed = clusterStacks.length > 0 ? input.clusterAdminArns.filter((a) => sameIdentity(callerArn, a)) : undefined;
+    if (listed) {
+      findings.push(
+        listed.length > 0
+          ? {
+              check: named('aws cluster admins', where),
+              verdict: 'fail',
+              detail: `aws.clusterAdminArns lists the deployer (${listed.join(
+                ', ',
+              )}); the deployer already gets cluster admin as the cluster's creator, and EKS refuses a second access entry for it (ResourceInUseException)`,
+              fix: `remove ${listed.join(', ')} from aws.clusterAdminArns`,
+            }
+          : {
+              check: named('aws cluster admins', where),
+              verdict: 'pass',
+              detail: `the deployer is not in aws.clusterAdminArns (${input.clusterAdminArns.length} other admin${input.clusterAdminArns.length === 1 ? '' : 's'})`,
+            },
+      );
+    }
+    const simulated = await simulate(clients.iam, callerArn, input);
+    findings.push({ ...simulated, check: named(simulated.check, where) });
+    const attendees = slots.flatMap((s) => s.attendees ?? []);
+    findings.push(...(await attendeeFindings(clients.iam, account, attendees)).map((f) => ({ ...f, check: named(f.check, where) })));
+    return { findings, account };
   } finally {
-    for (const client of [sts, iam, ec2, eks, elb, quotas]) client.destroy();
+    clients.destroy();
   }
-  return findings;
+}
+
+/**
+ * Whether the slot's zones are Availability Zones this account has in the region, available
+ * (`DescribeAvailabilityZones` with the slot's credentials: the live answer, over the zone table),
+ * with the zone IDs they map to in this account.
+ */
+async function zoneFinding(ec2: EC2Client, slot: AwsSlot, where: string | undefined): Promise<Finding> {
+  const check = named('aws zones', where);
+  let zones: { name: string; id: string; state: string }[];
+  try {
+    const answer = await ec2.send(new DescribeAvailabilityZonesCommand({}));
+    zones = (answer.AvailabilityZones ?? [])
+      .filter((z) => (z.ZoneType ?? 'availability-zone') === 'availability-zone')
+      .map((z) => ({ name: z.ZoneName ?? '', id: z.ZoneId ?? '?', state: z.State ?? '?' }));
+  } catch (error) {
+    return { check, verdict: 'warn', detail: `could not list the Availability Zones of ${slot.region}: ${message(error)}`, fix: 'allow the deployer ec2:DescribeAvailabilityZones' };
+  }
+  const available = zones.filter((z) => z.state === 'available');
+  const missing = slot.zones.filter((z) => !available.some((a) => a.name === z));
+  const listed = available.map((z) => `${z.name} (${z.id})`).join(', ');
+  if (missing.length > 0) {
+    return {
+      check,
+      verdict: 'fail',
+      detail: `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not an available Availability Zone of this account in ${slot.region}; it has ${listed || 'none'}`,
+      fix: `use zones of that list: aws.availabilityZones for aws.region; in the other regions of aws.regions hoplab derives them from its zone table (lib/model/zones.ts)`,
+    };
+  }
+  const ids = slot.zones.map((z) => `${z} (${available.find((a) => a.name === z)!.id})`).join(', ');
+  return { check, verdict: 'pass', detail: `${ids} ${slot.zones.length === 1 ? 'is' : 'are'} available in this account's ${slot.region} (zone IDs differ by account)` };
+}
+
+/**
+ * What the account's own checks would have covered, said when it gave no identity: the cluster admins,
+ * policy simulation and the attendees (the zones, quotas and names of its slots are said per slot).
+ */
+function accountNotChecked(input: AwsPreflightInput, slots: readonly AwsSlotInput[], where: string | undefined, why: string): Finding[] {
+  const scope = {
+    clusterEnvs: slots.flatMap((s) => s.clusterStacks.map((c) => c.env)),
+    permissions: input.actions.length,
+    quotas: [],
+    attendees: slots.reduce((n, s) => n + (s.attendees?.length ?? 0), 0),
+  };
+  return awsNotChecked(scope, why)
+    .filter((f) => f.check !== 'aws names')
+    .map((f) => ({ ...f, check: named(f.check, where) }));
 }
 
 async function simulate(iam: IAMClient, callerArn: string, input: AwsPreflightInput): Promise<Finding> {
@@ -223,8 +385,33 @@ interface Clients {
   readonly quotas: ServiceQuotasClient;
 }
 
-/** What is in use now, per quota (NAT gateways: the fullest AZ). */
-async function usage(clients: Clients): Promise<Record<AwsQuotaNeed, number>> {
+/**
+ * The vCPUs running On-Demand instances count against "Running On-Demand Standard (A, C, D, H, I, M, R,
+ * T, Z) instances" (L-1216C47A): pending and running instances that are not Spot, of those families
+ * (Amazon EC2 User Guide, "On-Demand Instance quotas", read 2026-12-02: DL, Inf, Trn, HPC, F, G, P, VT, X
+ * and High Memory instances have quotas of their own). Counted from `DescribeInstances` rather than
+ * CloudWatch's AWS/Usage metric: it is the count now (CloudWatch publishes usage with a delay), each
+ * instance's CPU options give its vCPUs exactly, and it needs no other client or permission
+ * (ec2:Describe* is already asked for).
+ */
+export function standardOnDemandVcpus(instances: readonly Instance[]): { vcpus: number; unknown: string[] } {
+  let vcpus = 0;
+  const unknown: string[] = [];
+  for (const i of instances) {
+    if (!['pending', 'running'].includes(i.State?.Name ?? '') || i.InstanceLifecycle === 'spot') continue;
+    const type = i.InstanceType ?? '';
+    const family = /^[a-z]+/.exec(type)?.[0] ?? '';
+    if (!/^[acdhimrtz]/.test(family) || ['dl', 'inf', 'trn', 'hpc'].includes(family)) continue;
+    const cpu = i.CpuOptions;
+    const each = cpu?.CoreCount && cpu.ThreadsPerCore ? cpu.CoreCount * cpu.ThreadsPerCore : INSTANCE_VCPUS[type];
+    if (each === undefined) unknown.push(`${i.InstanceId ?? '?'} (${type})`);
+    else vcpus += each;
+  }
+  return { vcpus, unknown };
+}
+
+/** What is in use now, per quota (NAT gateways: the fullest AZ; vCPUs: standard On-Demand instances). */
+async function usage(clients: Clients): Promise<Record<AwsQuotaId, number> & { readonly vcpusUncounted: readonly string[] }> {
   const { ec2, eks, elb } = clients;
   const vpcs = (await ec2.send(new DescribeVpcsCommand({}))).Vpcs?.length ?? 0;
   const igws = (await ec2.send(new DescribeInternetGatewaysCommand({}))).InternetGateways?.length ?? 0;
@@ -237,6 +424,14 @@ async function usage(clients: Clients): Promise<Record<AwsQuotaNeed, number>> {
   const perAz = new Map<string, number>();
   for (const n of nats) perAz.set(azOf.get(n.SubnetId ?? '') ?? '?', (perAz.get(azOf.get(n.SubnetId ?? '') ?? '?') ?? 0) + 1);
   const eips = ((await ec2.send(new DescribeAddressesCommand({}))).Addresses ?? []).filter((a) => a.Domain !== 'standard').length;
+  const instances: Instance[] = [];
+  let token: string | undefined;
+  do {
+    const page = await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: 'instance-state-name', Values: ['pending', 'running'] }], NextToken: token }));
+    instances.push(...(page.Reservations ?? []).flatMap((r) => r.Instances ?? []));
+    token = page.NextToken;
+  } while (token);
+  const running = standardOnDemandVcpus(instances);
   let clusters = 0;
   let next: string | undefined;
   do {
@@ -259,27 +454,41 @@ async function usage(clients: Clients): Promise<Record<AwsQuotaNeed, number>> {
     eksClusters: clusters,
     albs: lbs.filter((l) => l.Type === 'application').length,
     nlbs: lbs.filter((l) => l.Type === 'network').length,
+    vcpus: running.vcpus,
+    vcpusUncounted: running.unknown,
   };
 }
 
-async function quotaFindings(clients: Clients, input: AwsPreflightInput): Promise<Finding[]> {
-  let used: Record<AwsQuotaNeed, number>;
+/**
+ * Each quota of the table the slot's environments take, against the account's own value (Service
+ * Quotas) less what is in use in the slot's region. A need that brings the total exactly to the limit
+ * fits; one more is short. Where Service Quotas does not answer, a quota with a documented default is
+ * held to it (said as such); vCPUs, whose value AWS sets per account, are then not checked.
+ */
+async function quotaFindings(clients: Clients, slot: AwsSlotInput, where: string | undefined): Promise<{ findings: Finding[]; shortfalls: AwsQuotaShortfall[] }> {
+  const at = slot.slot.account ? ` in account ${slot.slot.account.id}` : '';
+  let used: Awaited<ReturnType<typeof usage>>;
   try {
     used = await usage(clients);
   } catch (error) {
-    return [
-      {
-        check: 'aws quotas',
-        verdict: 'warn',
-        detail: `could not count what is in use: ${message(error)}`,
-        fix: 'allow the deployer ec2:Describe*, eks:ListClusters and elasticloadbalancing:DescribeLoadBalancers',
-      },
-    ];
+    return {
+      findings: [
+        {
+          check: named('aws quotas', where),
+          verdict: 'warn',
+          detail: `could not count what is in use in ${slot.slot.region}${at}, so no quota was checked: ${message(error)}`,
+          fix: 'allow the deployer ec2:Describe*, eks:ListClusters and elasticloadbalancing:DescribeLoadBalancers',
+        },
+      ],
+      shortfalls: [],
+    };
   }
   const findings: Finding[] = [];
-  for (const quota of AWS_DEFAULT_QUOTAS) {
-    const need = input.needs[quota.need];
+  const shortfalls: AwsQuotaShortfall[] = [];
+  for (const quota of AWS_QUOTAS) {
+    const need = slot.needs[quota.id];
     if (need === 0) continue;
+    const check = named(`aws quota ${quota.id}`, where);
     let limit: number;
     let source: string;
     let denied = false;
@@ -289,27 +498,45 @@ async function quotaFindings(clients: Clients, input: AwsPreflightInput): Promis
       if (!Number.isFinite(limit)) throw new Error('no value');
       source = 'Service Quotas';
     } catch (error) {
-      limit = quota.defaultLimit;
       denied = /AccessDenied/.test(message(error));
+      if (!sizesSlots(quota)) {
+        findings.push({
+          check,
+          verdict: 'warn',
+          detail: `${quota.name} (${quota.quotaCode}): ${used[quota.id]} in use + ${need} for this lab = ${
+            used[quota.id] + need
+          }, not checked: AWS sets its value per account and Service Quotas did not answer (${message(error).slice(0, 100)})`,
+          fix: denied
+            ? 'allow servicequotas:GetServiceQuota to check it'
+            : `look it up${at}: aws service-quotas get-service-quota --service-code ${quota.serviceCode} --quota-code ${quota.quotaCode} --region ${slot.slot.region}`,
+        });
+        continue;
+      }
+      limit = quota.defaultLimit;
       source = `AWS's documented default: Service Quotas did not answer (${message(error).slice(0, 100)})`;
     }
-    const detail = `${quota.name} (${quota.quotaCode}): ${used[quota.need]} in use + ${need} for this lab = ${used[quota.need] + need} of ${limit} (${source})`;
-    if (used[quota.need] + need > limit) {
+    const detail = `${quota.name} (${quota.quotaCode}): ${used[quota.id]} in use + ${need} for this lab = ${used[quota.id] + need} of ${limit} (${source})`;
+    if (used[quota.id] + need > limit) {
+      const shortfall = { slot: slot.slot, quota, used: used[quota.id], need, limit };
+      shortfalls.push(shortfall);
       findings.push({
-        check: `aws quota ${quota.need}`,
+        check,
         verdict: 'fail',
         detail,
-        fix: `request more in the Service Quotas console (${quota.serviceCode} ${quota.quotaCode}) in ${input.region}, free some, or deploy fewer environments (--env)`,
+        fix: `request ${used[quota.id] + need} (npx hoplab preflight --request-quotas files it): ${awsRequestCommand(awsQuotaRequest(shortfall))}; or free some, or deploy fewer environments (--env)`,
       });
     } else if (denied) {
-      findings.push({ check: `aws quota ${quota.need}`, verdict: 'warn', detail, fix: 'allow servicequotas:GetServiceQuota to check against the account’s own quota' });
+      findings.push({ check, verdict: 'warn', detail, fix: 'allow servicequotas:GetServiceQuota to check against the account’s own quota' });
     } else {
-      findings.push({ check: `aws quota ${quota.need}`, verdict: 'pass', detail });
+      findings.push({ check, verdict: 'pass', detail });
     }
   }
-  if (input.needs.clbs > 0) findings.push({ check: 'aws quota clbs', verdict: 'warn', detail: `${input.needs.clbs} Classic Load Balancers not checked against a quota` });
-  for (const note of input.needs.notes) findings.push({ check: 'aws quotas', verdict: 'warn', detail: note });
-  return findings;
+  if (slot.needs.vcpus > 0 && used.vcpusUncounted.length > 0) {
+    findings.push({ check: named('aws quota vcpus', where), verdict: 'warn', detail: `vCPUs of running instances not counted (type unknown): ${used.vcpusUncounted.join(', ')}` });
+  }
+  if (slot.needs.clbs > 0) findings.push({ check: named('aws quota clbs', where), verdict: 'warn', detail: `${slot.needs.clbs} Classic Load Balancers not checked against a quota` });
+  for (const note of slot.needs.notes) findings.push({ check: named('aws quotas', where), verdict: 'warn', detail: note });
+  return { findings, shortfalls };
 }
 
 const tagValue = (tags: readonly Tag[] | Record<string, string> | undefined, key: string) =>
@@ -320,9 +547,9 @@ function ours(tags: readonly Tag[] | Record<string, string> | undefined, env: st
   return tagValue(tags, TAG_KEYS.env) === env && tagValue(tags, TAG_KEYS.workshop) === workshop;
 }
 
-async function nameFindings(eks: EKSClient, iam: IAMClient, account: string, input: AwsPreflightInput): Promise<Finding[]> {
+async function nameFindings(eks: EKSClient, iam: IAMClient, account: string, workshop: string, clusterStacks: AwsSlotInput['clusterStacks']): Promise<Finding[]> {
   const findings: Finding[] = [];
-  for (const { env, stack } of input.clusterStacks) {
+  for (const { env, stack } of clusterStacks) {
     const taken: string[] = [];
     const mine: string[] = [];
     const errors: string[] = [];
@@ -333,7 +560,7 @@ async function nameFindings(eks: EKSClient, iam: IAMClient, account: string, inp
     const check = async (label: string, lookup: () => Promise<readonly Tag[] | Record<string, string> | undefined>) => {
       try {
         const tags = await lookup();
-        (ours(tags, env, input.workshop) ? mine : taken).push(label);
+        (ours(tags, env, workshop) ? mine : taken).push(label);
       } catch (error) {
         if (error instanceof ResourceNotFoundException || error instanceof NoSuchEntityException) return;
         errors.push(`${label}: ${message(error)}`);
@@ -350,7 +577,7 @@ async function nameFindings(eks: EKSClient, iam: IAMClient, account: string, inp
       findings.push({
         check: label,
         verdict: 'fail',
-        detail: `already taken by something not of this workshop (tags ${TAG_KEYS.env}=${env}, ${TAG_KEYS.workshop}=${input.workshop}): ${taken.join(', ')}`,
+        detail: `already taken by something not of this workshop (tags ${TAG_KEYS.env}=${env}, ${TAG_KEYS.workshop}=${workshop}): ${taken.join(', ')}`,
         fix: 'another lab of this name exists in the account: pick another `name` (or attendee names), or tear that lab down first',
       });
     } else if (errors.length > 0) {

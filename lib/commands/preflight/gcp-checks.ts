@@ -1,9 +1,11 @@
 /**
  * Preflight on Google Cloud with the identity Terraform's google provider
- * uses (Application Default Credentials): who it is, the APIs the stacks call
- * are enabled (Service Usage), it holds every permission the stacks need
- * (`projects.testIamPermissions`), quotas (`regions.get`, `projects.get`)
- * against what the selected environments take, and the names are free.
+ * uses (Application Default Credentials), one project at a time: who it is,
+ * the APIs the stacks call are enabled (Service Usage), it holds every
+ * permission the stacks need (`projects.testIamPermissions`), the zones and
+ * quotas of each of the project's regions (`regions.get`) and the project's
+ * quotas (`projects.get`) against what the environments placed there take,
+ * and the names are free.
  */
 import { ApiError, GoogleApiReader } from '../../kit/google/google-api-reader';
 import { GOOGLE_API_BASES, GOOGLE_CALLS as CALLS, GoogleApiBases } from '../../kit/google/google-calls';
@@ -12,6 +14,9 @@ import { GKE_ATTENDEE_PROJECT_ROLE, inClusterPermissions, projectRoleReach } fro
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../lab/checks/finding';
 import { GcpQuotaNeeds } from '../../lab/estimate/quotas';
+import { GCP_QUOTAS } from '../../model/quotas';
+import { gcpQuotaRequest, gcpRequestCommand, quotasConsoleUrl } from './quota-requests';
+import { gcpNotChecked, UncheckedScope } from './not-checked';
 
 /** Google API bases; tests serve recorded-format responses on loopback. */
 export type GoogleApis = Omit<GoogleApiBases, 'tokenInfo'> & {
@@ -37,7 +42,10 @@ export const GCP_DEPLOYER_ROLES = [
 
 export interface GcpPreflightInput {
   readonly project: string;
-  readonly region: string;
+  /** The regions of the project's slots, each with the zones its environments' nodes take. */
+  readonly regions: readonly { readonly region: string; readonly zones: readonly string[] }[];
+  /** Name each check with its project and region (the lab has more than one GCP slot). @default false */
+  readonly named?: boolean;
   /** The token to check with; undefined when none could be had. */
   readonly accessToken: string | undefined;
   /**
@@ -51,6 +59,7 @@ export interface GcpPreflightInput {
   readonly clusterStacks: readonly { readonly env: string; readonly stack: SynthStack }[];
   readonly permissions: readonly string[];
   readonly requiredApis: readonly string[];
+  /** The project's needs: project-scoped metrics, and region-scoped ones with their `region`. */
   readonly needs: GcpQuotaNeeds;
   /**
    * Attendees' Google identities (their environment and IAM member, `user:` or `serviceAccount:`):
@@ -62,33 +71,80 @@ export interface GcpPreflightInput {
   readonly timeoutMs?: number;
 }
 
+/** A quota short in a project (or one of its regions), with what a request for more would ask. */
+export interface GcpQuotaShortfall {
+  readonly project: string;
+  /** The region of a regional metric. */
+  readonly region?: string;
+  readonly metric: string;
+  readonly used: number;
+  readonly need: number;
+  readonly limit: number;
+}
+
+/** What the GCP checks of one project found, the quotas they found short, and who the credentials are (the contact a quota request names). */
+export interface GcpPreflightResult {
+  readonly findings: Finding[];
+  readonly shortfalls: GcpQuotaShortfall[];
+  readonly email?: string;
+}
+
+/** The API that files quota requests (`preflight --request-quotas`). */
+export const CLOUD_QUOTAS_API = 'cloudquotas.googleapis.com';
+
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Whether an API error is a 404 (the name is free). */
 const notFound = (error: unknown) => error instanceof ApiError && error.status === 404;
 
-export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> {
+/** What the checks after the identity would have covered (said when there is none). */
+function uncheckedScope(input: GcpPreflightInput): UncheckedScope {
+  return {
+    clusterEnvs: input.clusterStacks.map((c) => c.env),
+    permissions: input.permissions.length,
+    apis: input.requiredApis,
+    quotas: input.needs.quotas.filter((q) => q.need > 0).map((q) => `${q.metric} ${q.need}${q.scope === 'region' && q.region ? ` in ${q.region}` : ''}`),
+    zoneRegions: input.regions.map((r) => r.region),
+    attendees: input.attendees?.length ?? 0,
+  };
+}
+
+export async function gcpFindings(input: GcpPreflightInput): Promise<GcpPreflightResult> {
+  const found = await projectFindings(input);
+  if (!input.named) return found;
+  // The project-wide checks named with their project (the quota and zone checks name their own place).
+  const own = (check: string) => /^gcp (quota [A-Z_]+|quotas|zones) \(/.test(check);
+  return { ...found, findings: found.findings.map((f) => (own(f.check) ? f : { ...f, check: `${f.check} (project ${input.project})` })) };
+}
+
+async function projectFindings(input: GcpPreflightInput): Promise<GcpPreflightResult> {
   const apis = { ...GOOGLE_APIS, ...input.apis };
   const timeoutMs = input.timeoutMs ?? 15_000;
   const token = input.accessToken;
   if (!token) {
-    return [
-      {
-        check: 'gcp identity',
-        verdict: 'fail',
-        detail: 'no Google credentials: Application Default Credentials are not set up',
-        fix: 'run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN',
-      },
-    ];
+    return {
+      findings: [
+        {
+          check: 'gcp identity',
+          verdict: 'fail',
+          detail: 'no Google credentials: Application Default Credentials are not set up',
+          fix: 'run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN',
+        },
+        ...notChecked(input, 'no Google credentials'),
+      ],
+      shortfalls: [],
+    };
   }
   const reader = new GoogleApiReader({ accessToken: token, timeoutMs, quotaProject: input.quotaProject, bases: apis });
   const findings: Finding[] = [];
   const p = { project: input.project };
   const quota = input.quotaProject ? `, quota project ${input.quotaProject}${input.quotaProjectFrom ? ` (${input.quotaProjectFrom})` : ''}` : '';
 
+  let email: string | undefined;
   try {
     const info = await reader.call(CALLS.tokenInfo, {}, { query: { access_token: token } });
-    const who = typeof info.email === 'string' ? info.email : `an identity without the email scope (client ${String(info.azp ?? info.aud ?? 'unknown')})`;
+    email = typeof info.email === 'string' ? info.email : undefined;
+    const who = email ?? `an identity without the email scope (client ${String(info.azp ?? info.aud ?? 'unknown')})`;
     findings.push({ check: 'gcp identity', verdict: 'pass', detail: `${who}, project ${input.project}${quota}` });
   } catch (error) {
     findings.push({
@@ -98,11 +154,12 @@ export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> 
       detail: `the Google token was refused: ${message(error).split(token).join('<token>')}`,
       fix: 'run gcloud auth application-default login again (the token may have expired)',
     });
-    return findings;
+    return { findings: [...findings, ...notChecked(input, 'the Google token was refused')], shortfalls: [] };
   }
 
+  let enabled: ReadonlySet<string> | undefined;
   try {
-    const enabled = new Set(
+    const listed = new Set(
       (
         await reader.pages(
           CALLS.servicesList,
@@ -112,7 +169,8 @@ export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> 
         )
       ).map((s) => s.name),
     );
-    const missing = input.requiredApis.filter((a) => !enabled.has(a));
+    enabled = listed;
+    const missing = input.requiredApis.filter((a) => !listed.has(a));
     findings.push(
       missing.length > 0
         ? {
@@ -162,10 +220,40 @@ export async function gcpFindings(input: GcpPreflightInput): Promise<Finding[]> 
     });
   }
 
-  findings.push(...(await quotaFindings(reader, input)));
+  const quotas = await quotaFindings(reader, input);
+  findings.push(...quotas.findings);
+  if (quotas.shortfalls.length > 0) findings.push(requestsFinding(input.project, quotas.shortfalls.length, enabled));
   findings.push(...(await nameFindings(reader, input)));
   findings.push(...(await attendeeFindings(reader, input)));
-  return findings;
+  return { findings, shortfalls: quotas.shortfalls, ...(email ? { email } : {}) };
+}
+
+/** What a project's checks would have covered, said when there is no identity (`why`). */
+function notChecked(input: GcpPreflightInput, why: string): Finding[] {
+  return gcpNotChecked(uncheckedScope(input), why);
+}
+
+/** Whether the quota requests for this project can be filed through the Cloud Quotas API (`preflight --request-quotas`). */
+function requestsFinding(project: string, count: number, enabled: ReadonlySet<string> | undefined): Finding {
+  const check = 'gcp quota requests';
+  const needs = `${CLOUD_QUOTAS_API} enabled in ${project} and cloudquotas.quotas.get and cloudquotas.quotas.update (roles/cloudquotas.admin)`;
+  if (enabled?.has(CLOUD_QUOTAS_API)) {
+    return {
+      check,
+      verdict: 'pass',
+      detail: `${count} quota request${
+        count === 1 ? '' : 's'
+      } to file: ${CLOUD_QUOTAS_API} is enabled; preflight --request-quotas also needs cloudquotas.quotas.get and cloudquotas.quotas.update (roles/cloudquotas.admin)`,
+    };
+  }
+  return {
+    check,
+    verdict: 'warn',
+    detail: `${count} quota request${count === 1 ? '' : 's'} to file, and preflight --request-quotas files them through the Cloud Quotas API, which needs ${needs}: ${
+      enabled ? 'the API is not enabled' : 'whether the API is enabled is not known'
+    }`,
+    fix: `gcloud services enable ${CLOUD_QUOTAS_API} --project ${project}, or file the requests printed below by hand`,
+  };
 }
 
 interface Binding {
@@ -333,36 +421,88 @@ interface GoogleQuota {
   readonly usage: number;
 }
 
-async function quotaFindings(reader: GoogleApiReader, input: GcpPreflightInput): Promise<Finding[]> {
-  let regional: GoogleQuota[];
-  let global: GoogleQuota[];
+/**
+ * The project's quotas (`projects.get`) and each region's (`regions.get`, which also lists the region's
+ * zones: the live answer the slots' zones are checked against), against what the environments placed
+ * there take. A need that brings the total exactly to the limit fits; one more is short.
+ */
+async function quotaFindings(reader: GoogleApiReader, input: GcpPreflightInput): Promise<{ findings: Finding[]; shortfalls: GcpQuotaShortfall[] }> {
+  const findings: Finding[] = [];
+  const shortfalls: GcpQuotaShortfall[] = [];
+  const named = (check: string, where: string) => (input.named ? `${check} (${where})` : check);
+  const regional = new Map<string, GoogleQuota[]>();
+  for (const { region, zones } of input.regions) {
+    const where = `${region} of project ${input.project}`;
+    try {
+      const answer = await reader.call(CALLS.regionsGet, { project: input.project, region });
+      regional.set(region, (answer.quotas as GoogleQuota[] | undefined) ?? []);
+      findings.push(zoneFinding(named('gcp zones', where), region, zones, answer.zones));
+    } catch (error) {
+      findings.push({
+        check: named('gcp quotas', where),
+        verdict: 'warn',
+        detail: `could not read the quotas and zones of ${where}, so they were not checked: ${message(error)}`,
+        fix: 'grant the deployer compute.regions.get (roles/compute.viewer)',
+      });
+    }
+  }
+  let global: GoogleQuota[] | undefined;
   try {
-    regional = ((await reader.call(CALLS.regionsGet, { project: input.project, region: input.region })).quotas as GoogleQuota[] | undefined) ?? [];
     global = ((await reader.call(CALLS.projectsGet, { project: input.project })).quotas as GoogleQuota[] | undefined) ?? [];
   } catch (error) {
-    return [
-      { check: 'gcp quotas', verdict: 'warn', detail: `could not read the quotas: ${message(error)}`, fix: 'grant the deployer compute.regions.get and compute.projects.get (roles/compute.viewer)' },
-    ];
+    findings.push({
+      check: named('gcp quotas', `project ${input.project}`),
+      verdict: 'warn',
+      detail: `could not read the quotas of project ${input.project}, so its project-wide quotas were not checked: ${message(error)}`,
+      fix: 'grant the deployer compute.projects.get (roles/compute.viewer)',
+    });
   }
-  const findings: Finding[] = [];
-  for (const { metric, need, scope, counted } of input.needs.quotas) {
+  for (const { metric, need, scope, counted, region } of input.needs.quotas) {
     if (need === 0) continue;
-    const list = scope === 'region' ? regional : global;
+    const inRegion = region ?? input.regions[0]?.region;
+    const list = scope === 'region' ? regional.get(inRegion ?? '') : global;
+    // Not read: said above.
+    if (!list) continue;
+    const where = scope === 'region' ? `${inRegion} of project ${input.project}` : `project ${input.project}`;
+    const check = named(`gcp quota ${metric}`, where);
     const quota = list.find((q) => q.metric === metric);
-    const where = scope === 'region' ? `region ${input.region}` : `project ${input.project}`;
     if (!quota) {
-      findings.push({ check: `gcp quota ${metric}`, verdict: 'warn', detail: `${metric} is not among the quotas of ${where}; ${need} needed (${counted}), not checked` });
+      findings.push({ check, verdict: 'warn', detail: `${metric} is not among the quotas of ${where}; ${need} needed (${counted}), not checked` });
       continue;
     }
     const detail = `${metric} in ${where}: ${quota.usage} in use + ${need} for this lab (${counted}) = ${quota.usage + need} of ${quota.limit}`;
-    findings.push(
-      quota.usage + need > quota.limit
-        ? { check: `gcp quota ${metric}`, verdict: 'fail', detail, fix: `request more ${metric} for ${where} (IAM & Admin > Quotas), free some, or deploy fewer environments (--env)` }
-        : { check: `gcp quota ${metric}`, verdict: 'pass', detail },
-    );
+    if (quota.usage + need > quota.limit) {
+      const shortfall: GcpQuotaShortfall = { project: input.project, ...(scope === 'region' && inRegion ? { region: inRegion } : {}), metric, used: quota.usage, need, limit: quota.limit };
+      shortfalls.push(shortfall);
+      const spec = GCP_QUOTAS.find((q) => q.id === metric);
+      const command = spec ? gcpRequestCommand(gcpQuotaRequest(spec, input.project, shortfall.region, quota.usage + need)) : `${quotasConsoleUrl(input.project)} (${metric})`;
+      findings.push({
+        check,
+        verdict: 'fail',
+        detail,
+        fix: `request ${quota.usage + need} (npx hoplab preflight --request-quotas files it): ${command}; or free some, or deploy fewer environments (--env)`,
+      });
+    } else {
+      findings.push({ check, verdict: 'pass', detail });
+    }
   }
   for (const note of input.needs.notes) findings.push({ check: 'gcp quotas', verdict: 'warn', detail: note });
-  return findings;
+  return { findings, shortfalls };
+}
+
+/** Whether the zones of a region's slots are among the zones `regions.get` lists for it (URLs ending in the zone's name). */
+function zoneFinding(check: string, region: string, zones: readonly string[], listed: unknown): Finding {
+  const names = (Array.isArray(listed) ? listed : []).map((z) => String(z).split('/').pop() ?? '');
+  if (names.length === 0) return { check, verdict: 'warn', detail: `regions.get listed no zones for ${region}: ${zones.join(', ')} not checked` };
+  const missing = zones.filter((z) => !names.includes(z));
+  return missing.length > 0
+    ? {
+        check,
+        verdict: 'fail',
+        detail: `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not a zone of ${region}; it has ${names.join(', ')}`,
+        fix: 'use zones of that list: gcp.zones for gcp.region; in the other regions of gcp.regions hoplab derives them from its zone table (lib/model/zones.ts)',
+      }
+    : { check, verdict: 'pass', detail: `${zones.join(', ')} ${zones.length === 1 ? 'is a zone' : 'are zones'} of ${region} (regions.get)` };
 }
 
 /** The `hoplab-env` and `hoplab-workshop` labels the stack's google provider puts on everything. */

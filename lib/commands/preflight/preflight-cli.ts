@@ -2,7 +2,7 @@
  * The `preflight` command line, and the gate `deploy` runs before it applies
  * anything. Kept apart from bin/preflight.ts so tests can run it in-process.
  */
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { LabConfig } from '../../config/schema';
 import { parseSelection } from '../../lab/selection/selection';
 import { Shard } from '../../lab/selection/shard';
@@ -18,16 +18,19 @@ export interface PreflightArgs {
   readonly shard?: Shard;
   readonly myIp?: string;
   readonly format: ReportFormat;
+  /** `--request-quotas`: file a request for each quota found short. */
+  readonly requestQuotas: boolean;
+  readonly yes: boolean;
 }
 
 /** Parses the command line; undefined after printing --help. */
 export function parsePreflightArgs(argv: readonly string[]): PreflightArgs | undefined {
   const values = PREFLIGHT_COMMAND.parse(argv);
   if (!values) return undefined;
-  const config = loadConfig().config;
+  const config = readLabConfig().config;
   // A shard on local state is one of the findings, with every other reason deploy would refuse.
   const { envs, kinds, shard } = parseSelection(config, values, false);
-  return { config, envs, kinds, shard, myIp: values['my-ip'], format: values.format };
+  return { config, envs, kinds, shard, myIp: values['my-ip'], format: values.format, requestQuotas: values['request-quotas'] ?? false, yes: values.yes ?? false };
 }
 
 /**

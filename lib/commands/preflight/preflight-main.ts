@@ -5,8 +5,12 @@
 import { renderFindings } from '../../lab/checks/finding';
 import { formatPlacement, placementMarkdown } from '../../lab/placement/placement-report';
 import { terminalWidth } from '../../kit/terminal/terminal';
+import { wrapIndented } from '../../kit/terminal/text-table';
+import { confirm } from '../../kit/cli/cli';
 import { runPreflight } from './preflight';
 import { parsePreflightArgs } from './preflight-cli';
+import { QUOTA_REQUESTS_FILE, requestCommand, requestLines } from './quota-requests';
+import { requestQuotas } from './quota-filing';
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function preflight(argv: readonly string[]): Promise<number> {
@@ -22,9 +26,34 @@ export async function preflight(argv: readonly string[]): Promise<number> {
     progress: (line) => console.error(line),
   });
   const placement = result.placement;
-  process.stdout.write(renderFindings(result.findings, args.format, placement ? { ...result.meta, placement: placement.report } : result.meta));
+  const email = result.filing.email;
+  const requests = result.requests.map((r) => ({ ...r, command: requestCommand(r, email) }));
+  const meta = { ...result.meta, ...(placement ? { placement: placement.report } : {}), quota_requests: requests };
+  process.stdout.write(renderFindings(result.findings, args.format, meta));
+  const width = terminalWidth(process.stdout);
   // Where each environment goes, after the findings (in the JSON form it is the `placement` field).
-  if (placement && args.format === 'table') process.stdout.write(`${formatPlacement(placement.report, placement.order, terminalWidth(process.stdout)).join('\n')}\n`);
+  if (placement && args.format === 'table') process.stdout.write(`${formatPlacement(placement.report, placement.order, width).join('\n')}\n`);
   if (placement && args.format === 'markdown') process.stdout.write(placementMarkdown(placement.report, placement.order));
-  return result.ok ? 0 : 1;
+  // The request for each quota found short, ready to paste (in the JSON form: `quota_requests`).
+  if (args.format !== 'json' && result.requests.length > 0) {
+    const lines = [
+      ...wrapIndented(
+        `Quota requests (${result.requests.length}): in use + what the lab needs; they take hours to days, so file them a week before the workshop (--request-quotas files them):`,
+        width,
+        '',
+        '  ',
+      ),
+      ...result.requests.flatMap((r) => [...wrapIndented(`${r.cloud} ${r.quota.name} in ${r.where}: ${r.desired}`, width, '  ', '    '), ...requestLines(r, email, width)]),
+    ];
+    process.stdout.write(args.format === 'markdown' ? `\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n` : `${lines.join('\n')}\n`);
+  }
+  let filed = true;
+  if (args.requestQuotas) {
+    filed = await requestQuotas(result.requests, result.filing, {
+      confirm: (question) => confirm('preflight', question, args.yes),
+      write: (line) => console.log(line),
+      recordFile: QUOTA_REQUESTS_FILE,
+    });
+  }
+  return result.ok && filed ? 0 : 1;
 }

@@ -21,15 +21,18 @@ import { GcpCredentials, gcpCredentials } from '../../kit/google/google-credenti
 import { findProviderMirror } from '../../kit/terraform/terraform';
 import { StackKind, STACK_KINDS } from '../../lab/selection/stack-graph';
 import { LabSelection } from '../../lab/selection/selection';
-import { awsFindings } from './aws-checks';
+import { awsFindings, AwsQuotaShortfall } from './aws-checks';
 import { blocking, Finding } from '../../lab/checks/finding';
-import { gcpFindings, GoogleApis } from './gcp-checks';
+import { GcpQuotaShortfall, gcpFindings, GOOGLE_APIS, GoogleApis } from './gcp-checks';
+import { GoogleApiReader } from '../../kit/google/google-api-reader';
+import { FilingClients, filedRequestFindings } from './quota-filing';
+import { awsQuotaRequest, gcpQuotaRequest, QUOTA_REQUESTS_FILE, QuotaRequest, readQuotaRequests, requestCommand } from './quota-requests';
 import { addressFindings, learnPublicAddress, providerSourceFinding, runTool, ToolRunner, toolFindings } from '../../lab/checks/host-checks';
 import { exposuresOfModel, formatOverDefault, LabQuotaNeeds, labQuotaNeeds, overDefaultLimits, QuotaNeed } from '../../lab/estimate/quotas';
-import { AWS_QUOTAS } from '../../model/quotas';
-import { HOST_ACCOUNT } from '../../model/slots';
+import { AWS_QUOTAS, GCP_QUOTAS } from '../../model/quotas';
+import { AwsSlot, GcpSlot } from '../../model/slots';
 import { requestProblems } from '../../lab/selection/request-problems';
-import type { AwsQuotaNeeds, GcpQuotaNeeds } from '../../lab/estimate/quotas';
+import type { AwsQuotaNeeds, GcpQuotaNeed, GcpQuotaNeeds } from '../../lab/estimate/quotas';
 import { Shard } from '../../lab/selection/shard';
 import { requiredPermissions } from './required-permissions';
 import { admitsAnyAddress, notCoveredBy } from '../../model/cidr';
@@ -52,11 +55,17 @@ export interface PreflightOptions extends LabSelection {
   readonly runTool?: ToolRunner;
   /** Progress (one line per check group), e.g. to stderr. */
   readonly progress?: (line: string) => void;
+  /** The record of filed quota requests. @default .hoplab/quota-requests.json */
+  readonly quotaRequestsFile?: string;
 }
 
 export interface PreflightResult {
   readonly findings: readonly Finding[];
   readonly ok: boolean;
+  /** A request for more of each quota found short with credentials (`--request-quotas` files them). */
+  readonly requests: readonly QuotaRequest[];
+  /** Where the requests are filed: the clients preflight used. */
+  readonly filing: FilingClients;
   /** Where each environment goes, when the config places them (the JSON form carries it as `placement`). */
   readonly placement?: { readonly report: PlacementReport; readonly order: readonly string[] };
   /** What was checked, for the report. */
@@ -167,67 +176,98 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   // What the selected stacks take of each quota, per slot (the lb stacks' load balancers as explain derives them).
   const exposures = exposuresOfModel(model);
   const selected = { ...synth, clouds: synth.clouds.filter((c) => kinds.includes(`${c.cloud}-cluster`)) };
-  const slots = slotEnvironments(placement).filter((s) => (s.slot.cloud === 'aws' ? aws : gcp));
+  // The slots of the selected environments (placed as the whole lab is).
+  const slots = slotEnvironments(placement)
+    .filter((s) => (s.slot.cloud === 'aws' ? aws : gcp))
+    .map((s) => ({ slot: s.slot, envs: s.envs.filter((e) => envs.includes(e)) }))
+    .filter((s) => s.envs.length > 0);
   const quotaNeeds = labQuotaNeeds(selected, exposures, slots);
   findings.push(...defaultLimitFindings(quotaNeeds.needs, envs.length, emulator !== undefined));
-  // With credentials, the slot the credentials and aws.region / gcp.project point at (per-slot credentials: issue 26, pass 2).
-  const credentialSlots = { aws: `${HOST_ACCOUNT}/${config.aws.region}`, gcp: `${config.gcp.project}/${config.gcp.region}` };
-  const awsNeeds = aws ? awsNeedsOf(quotaNeeds, credentialSlots.aws, quotaNeeds.notes) : undefined;
-  const gcpNeeds = gcp ? gcpNeedsOf(quotaNeeds, credentialSlots.gcp, config.gcp.project, quotaNeeds.notes) : undefined;
-  for (const cloud of ['aws', 'gcp'] as const) {
-    const others = slots.filter((s) => s.slot.cloud === cloud && s.slot.id !== credentialSlots[cloud]).map((s) => s.slot.id);
-    if ((cloud === 'aws' ? aws : gcp) && others.length > 0 && !emulator) {
-      findings.push({
-        check: `${cloud} quotas of other slots`,
-        verdict: 'warn',
-        detail: `checked with credentials: ${credentialSlots[cloud]} only; ${others.join(', ')} against the documented defaults only`,
-        fix: 'check each slot in its Service Quotas or IAM & Admin > Quotas console until preflight reads every slot with its own credentials',
-      });
-    }
-  }
 
-  const clusterStacks = (cloud: 'aws' | 'gcp') =>
-    kinds.includes(`${cloud}-cluster`) ? synth.clouds.filter((c) => c.cloud === cloud && c.cluster).map((c) => ({ env: c.env, stack: c.cluster! })) : [];
+  // With credentials, every slot in its own account (or project) and region.
+  const clusterStacks = (cloud: 'aws' | 'gcp', slotEnvs: readonly string[]) =>
+    kinds.includes(`${cloud}-cluster`) ? synth.clouds.filter((c) => c.cloud === cloud && c.cluster && slotEnvs.includes(c.env)).map((c) => ({ env: c.env, stack: c.cluster! })) : [];
+  const attendeesIn = <K extends 'aws' | 'gcp'>(cloud: K, slotEnvs: readonly string[]) =>
+    kinds.includes(`${cloud}-cluster`) ? labEnvironments(config).flatMap((e) => (e.attendee?.[cloud] && slotEnvs.includes(e.name) ? [{ env: e.name, id: e.attendee[cloud]! }] : [])) : [];
+  const shortfalls: { aws: AwsQuotaShortfall[]; gcp: GcpQuotaShortfall[] } = { aws: [], gcp: [] };
+  let googleEmail: string | undefined;
+  const credentials: Partial<GcpCredentials> | undefined = gcp ? (options.googleAccessToken ? { accessToken: options.googleAccessToken } : gcpCredentials()) : undefined;
   if (aws) {
-    progress(`preflight: AWS (${emulator ? `emulator ${emulator}` : config.aws.region})`);
-    findings.push(
-      ...(await awsFindings({
-        region: config.aws.region,
-        endpoint: emulator ?? options.awsApi,
-        clusterAdminArns: config.aws.clusterAdminArns ?? [],
-        workshop: config.workshop.name,
-        clusterStacks: clusterStacks('aws'),
-        actions: permissions.aws,
-        needs: awsNeeds!,
-        attendees: kinds.includes('aws-cluster') ? labEnvironments(config).flatMap((e) => (e.attendee?.aws ? [{ env: e.name, arn: e.attendee.aws }] : [])) : [],
+    const awsSlots = slots.filter((s): s is { slot: AwsSlot; envs: string[] } => s.slot.cloud === 'aws');
+    progress(`preflight: AWS (${emulator ? `emulator ${emulator}` : awsSlots.map((s) => s.slot.id).join(', ')})`);
+    const result = await awsFindings({
+      endpoint: emulator ?? options.awsApi,
+      clusterAdminArns: config.aws.clusterAdminArns ?? [],
+      workshop: config.workshop.name,
+      actions: permissions.aws,
+      slots: awsSlots.map(({ slot, envs: slotEnvs }, i) => ({
+        slot,
+        clusterStacks: clusterStacks('aws', slotEnvs),
+        // The lab-wide notes once, with the first slot.
+        needs: awsNeedsOf(quotaNeeds, slot.id, i === 0 ? quotaNeeds.notes : []),
+        attendees: attendeesIn('aws', slotEnvs).map((a) => ({ env: a.env, arn: a.id })),
       })),
-    );
+    });
+    findings.push(...result.findings);
+    shortfalls.aws.push(...result.shortfalls);
   }
-  if (gcp && config.gcp.project === DEFAULT_GCP_PROJECT) {
-    findings.push({ check: 'gcp', verdict: 'skip', detail: `not checked: gcp.project is the placeholder "${DEFAULT_GCP_PROJECT}" (see gcp project)` });
-  } else if (gcp) {
-    progress(`preflight: GCP (project ${config.gcp.project})`);
-    const credentials: Partial<GcpCredentials> | undefined = options.googleAccessToken ? { accessToken: options.googleAccessToken } : gcpCredentials();
-    findings.push(
-      ...(await gcpFindings({
-        project: config.gcp.project,
-        region: config.gcp.region,
+  if (gcp) {
+    const gcpSlots = slots.filter((s): s is { slot: GcpSlot; envs: string[] } => s.slot.cloud === 'gcp');
+    const projects = [...new Set(gcpSlots.map((s) => s.slot.project))];
+    for (const project of projects) {
+      const mine = gcpSlots.filter((s) => s.slot.project === project);
+      const slotEnvs = mine.flatMap((s) => s.envs);
+      if (project === DEFAULT_GCP_PROJECT) {
+        findings.push({ check: 'gcp', verdict: 'skip', detail: `not checked: gcp.project is the placeholder "${DEFAULT_GCP_PROJECT}" (see gcp project)` });
+        continue;
+      }
+      progress(`preflight: GCP (project ${project})`);
+      const result = await gcpFindings({
+        project,
+        regions: mine.map((s) => ({ region: s.slot.region, zones: s.slot.zones })),
+        named: gcpSlots.length > 1,
         accessToken: credentials?.accessToken,
         quotaProject: credentials?.quotaProject,
         quotaProjectFrom: credentials?.quotaProjectFrom,
         apis: options.googleApis,
-        clusterStacks: clusterStacks('gcp'),
+        clusterStacks: clusterStacks('gcp', slotEnvs),
         permissions: permissions.gcp,
         requiredApis: permissions.gcpApis,
-        needs: gcpNeeds!,
-        attendees: kinds.includes('gcp-cluster') ? labEnvironments(config).flatMap((e) => (e.attendee?.gcp ? [{ env: e.name, member: e.attendee.gcp }] : [])) : [],
-      })),
-    );
+        needs: gcpNeedsOf(
+          quotaNeeds,
+          project,
+          mine.map((s) => s.slot.region),
+          project === projects[0] ? quotaNeeds.notes : [],
+        ),
+        attendees: attendeesIn('gcp', slotEnvs).map((a) => ({ env: a.env, member: a.id })),
+      });
+      findings.push(...result.findings);
+      shortfalls.gcp.push(...result.shortfalls);
+      googleEmail ??= result.email;
+    }
+  }
+  const requests = quotaRequestsOf(shortfalls);
+  // The requests filed on an earlier run, and their status now.
+  const recordFile = options.quotaRequestsFile ?? QUOTA_REQUESTS_FILE;
+  const google = credentials?.accessToken
+    ? new GoogleApiReader({ accessToken: credentials.accessToken, timeoutMs: 15_000, quotaProject: credentials.quotaProject, bases: { ...GOOGLE_APIS, ...options.googleApis } })
+    : undefined;
+  const filingClients = { awsEndpoint: emulator ?? options.awsApi, google, ...(googleEmail ? { email: googleEmail } : {}) };
+  if (!emulator) {
+    try {
+      const recorded = readQuotaRequests(recordFile).requests;
+      if (recorded.length > 0) progress('preflight: the quota requests filed before');
+      findings.push(...(await filedRequestFindings(recorded, filingClients)));
+    } catch (error) {
+      findings.push({ check: 'quota requests', verdict: 'warn', detail: error instanceof Error ? error.message : String(error) });
+    }
   }
   const stacks = selectedStacks.map((s) => s.name);
   return {
     findings,
     ok: blocking(findings).length === 0,
+    requests,
+    filing: filingClients,
     ...(placement.configured ? { placement: { report: placementReport(placement, countedNeeds(quotaNeeds)), order: placement.envs } } : {}),
     meta: {
       title: `hoplab preflight: ${envs.join(', ')} (${kinds.join(', ')})`,
@@ -274,29 +314,83 @@ export function endpointReachFindings(config: LabConfig, clouds: { readonly aws:
 }
 
 /**
- * The quotas the selected environments take beyond each cloud's documented default, per slot (or
- * per project): checked without credentials, and said to be the default limit, not the account's
- * (the account's own quotas are checked with credentials, as `aws quota ...` and `gcp quota ...`).
+ * Without credentials, per slot (or per project): the quotas the selected environments take beyond
+ * each cloud's documented default, said to be the default limit, not the account's, with the request
+ * that would raise it; and the needs of the quotas no default decides (AWS's vCPUs, set per account;
+ * every GCP metric of the table, Google publishing a default for networks only), which preflight checks
+ * with credentials against the account's or project's own limit (`aws quota ...`, `gcp quota ...`).
  */
 export function defaultLimitFindings(needs: readonly QuotaNeed[], environments: number, emulator = false): Finding[] {
   // The emulator has no quotas worth the name; its run is about the stacks.
   if (emulator || needs.length === 0) return [];
   const over = overDefaultLimits(needs);
   const clouds = (['aws', 'gcp'] as const).filter((c) => needs.some((n) => n.quota.cloud === c));
+  const findings: Finding[] = [];
   if (over.length === 0) {
     const names = clouds.map((c) => (c === 'aws' ? "AWS's" : "Google Cloud's")).join(' and ');
-    return [{ check: 'default quotas', verdict: 'pass', detail: `${environments} environment${environments === 1 ? ' fits' : 's fit'} ${names} default limits (checked without credentials)` }];
+    findings.push({ check: 'default quotas', verdict: 'pass', detail: `${environments} environment${environments === 1 ? ' fits' : 's fit'} ${names} default limits (checked without credentials)` });
   }
   // Named by where when the quota is counted in more than one place (several slots or projects).
   const places = (id: string) => needs.filter((n) => n.quota.id === id).length;
-  return over.map((o) => ({
-    check: `${o.quota.cloud} default quota ${o.quota.id}${places(o.quota.id) > 1 ? ` (${o.where})` : ''}`,
-    verdict: 'warn' as const,
-    detail: `${formatOverDefault(o)} (checked without credentials)`,
-    fix: o.quota.quotaCode
-      ? `with credentials preflight checks your account's own (aws quota ${o.quota.id}); to raise it: Service Quotas, ${o.quota.serviceCode} ${o.quota.quotaCode} in ${o.where}, or deploy fewer environments (--env)`
-      : `with credentials preflight checks your project's own (gcp quota ${o.quota.id}); to raise it: IAM & Admin > Quotas in ${o.where}, or deploy fewer environments (--env)`,
-  }));
+  for (const o of over) {
+    const request = defaultRequest(o);
+    findings.push({
+      check: `${o.quota.cloud} default quota ${o.quota.id}${places(o.quota.id) > 1 ? ` (${o.where})` : ''}`,
+      verdict: 'warn' as const,
+      detail: `${formatOverDefault(o)} (checked without credentials)`,
+      fix:
+        `with credentials preflight checks your ${o.quota.cloud === 'aws' ? 'account' : 'project'}'s own (${o.quota.cloud} quota ${o.quota.id}); ` +
+        `if it holds the default, request ${o.need + o.quota.fresh}: ${request ? requestCommand(request) : `IAM & Admin > Quotas in ${o.where}`}; or deploy fewer environments (--env)`,
+    });
+  }
+  const vcpus = needs.filter((n) => n.quota.cloud === 'aws' && n.quota.variesByAccount && n.need > 0);
+  if (vcpus.length > 0) {
+    findings.push({
+      check: 'aws quota needs',
+      verdict: 'skip',
+      detail: `${vcpus[0].quota.name}, AWS sets its value per account, no default: ${vcpus
+        .map((n) => `${n.slots[0].id} ${n.need}`)
+        .join(', ')}; preflight checks each slot with credentials (aws quota vcpus)`,
+    });
+  }
+  const gcpNeeds = needs.filter((n) => n.quota.cloud === 'gcp');
+  const projects = [...new Set(gcpNeeds.map((n) => (n.slots[0].cloud === 'gcp' ? n.slots[0].project : '')))];
+  for (const project of projects) {
+    const inProject = gcpNeeds.filter((n) => n.slots[0].cloud === 'gcp' && n.slots[0].project === project);
+    const regions = [...new Set(inProject.filter((n) => n.quota.scope !== 'project').map((n) => n.slots[0].region))];
+    const list = (ns: readonly QuotaNeed[]) => ns.map((n) => `${n.quota.id} ${n.need}`).join(', ');
+    const parts = [
+      ...regions.map((region) => `${region}: ${list(inProject.filter((n) => n.quota.scope !== 'project' && n.slots[0].region === region))}`),
+      `project-wide: ${list(inProject.filter((n) => n.quota.scope === 'project'))}`,
+    ];
+    findings.push({
+      check: projects.length > 1 ? `gcp quota needs (project ${project})` : 'gcp quota needs',
+      verdict: 'skip',
+      detail: `every Compute Engine quota of the table, what the environments take in project ${project}: ${parts.join(
+        '; ',
+      )}. Google publishes a default for NETWORKS only; preflight checks each need against the project's own limit and usage with credentials (gcp quota <METRIC>)`,
+    });
+  }
+  return findings;
+}
+
+/** The request that would raise a quota over its default to what the environments need with what a fresh account holds. */
+function defaultRequest(over: QuotaNeed): QuotaRequest | undefined {
+  const slot = over.slots[0];
+  const desired = over.need + over.quota.fresh;
+  if (slot.cloud === 'aws') return over.quota.quotaCode ? awsQuotaRequest({ slot, quota: over.quota, used: 0, need: 0 }, desired) : undefined;
+  return gcpQuotaRequest(over.quota, slot.project, slot.region, desired);
+}
+
+/** The requests for the quotas found short with credentials. */
+function quotaRequestsOf(shortfalls: { readonly aws: readonly AwsQuotaShortfall[]; readonly gcp: readonly GcpQuotaShortfall[] }): QuotaRequest[] {
+  return [
+    ...shortfalls.aws.map((s) => awsQuotaRequest(s)),
+    ...shortfalls.gcp.flatMap((s) => {
+      const quota = GCP_QUOTAS.find((q) => q.id === s.metric);
+      return quota ? [gcpQuotaRequest(quota, s.project, s.region, s.used + s.need)] : [];
+    }),
+  ];
 }
 
 /** The AWS needs of one slot, as the credential checks read them. */
@@ -305,10 +399,14 @@ function awsNeedsOf(needs: LabQuotaNeeds, slotId: string, notes: readonly string
   return { ...(Object.fromEntries(AWS_QUOTAS.map((q) => [q.id, of(q.id)])) as Omit<AwsQuotaNeeds, 'clbs' | 'notes'>), clbs: 0, notes };
 }
 
-/** The GCP needs of one slot (region-scoped metrics) and of its project (project-scoped ones), as the credential checks read them. */
-function gcpNeedsOf(needs: LabQuotaNeeds, slotId: string, project: string, notes: readonly string[]): GcpQuotaNeeds {
-  const quotas = needs.needs
-    .filter((n) => n.quota.cloud === 'gcp' && (n.quota.scope === 'project' ? n.slots.some((s) => s.cloud === 'gcp' && s.project === project) : n.slots.some((s) => s.id === slotId)))
-    .map((n) => ({ metric: n.quota.id, scope: n.quota.scope === 'project' ? ('project' as const) : ('region' as const), need: n.need, counted: n.counted ?? 'per slot' }));
+/** The GCP needs of one project: its project-scoped metrics, and the region-scoped ones of each of its regions (with the region), as the credential checks read them. */
+function gcpNeedsOf(needs: LabQuotaNeeds, project: string, regions: readonly string[], notes: readonly string[]): GcpQuotaNeeds {
+  const inProject = needs.needs.filter((n) => n.quota.cloud === 'gcp' && n.slots.some((s) => s.cloud === 'gcp' && s.project === project));
+  const quotas = inProject.flatMap((n): GcpQuotaNeed[] => {
+    const counted = n.counted ?? 'per slot';
+    if (n.quota.scope === 'project') return [{ metric: n.quota.id, scope: 'project' as const, need: n.need, counted }];
+    const region = n.slots[0].region;
+    return regions.includes(region) ? [{ metric: n.quota.id, scope: 'region' as const, need: n.need, counted, region }] : [];
+  });
   return { quotas, notes };
 }

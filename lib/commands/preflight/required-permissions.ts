@@ -261,16 +261,12 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
     gcp: { gcp: [...GKE_K8S('roleBindings'), 'container.clusterRoles.bind'], gcpApis: CONTAINER },
   },
-  // Custom resources (Gateway API objects, GKE's BackendConfig and GCPBackendPolicy) and reading their status back.
+  // Custom resources (Gateway API objects, GKE's BackendConfig and GCPBackendPolicy): what every kind needs; what each
+  // kind is authorized by comes from MANIFEST_KIND_NEEDS.
   'resource.kubernetes_manifest': {
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
     gcp: {
       gcp: [
-        'container.thirdPartyObjects.create',
-        'container.thirdPartyObjects.get',
-        'container.thirdPartyObjects.list',
-        'container.thirdPartyObjects.update',
-        'container.thirdPartyObjects.delete',
         // The provider finds a custom resource's schema by listing the cluster's CRDs at plan time.
         'container.customResourceDefinitions.get',
         'container.customResourceDefinitions.list',
@@ -287,10 +283,34 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
   'data.terraform_remote_state': { any: { none: 'reads the cluster stack’s state through its backend' } },
 };
 
+/** The five verbs of a GKE object kind's own permissions (`container.<kind>.create` ...). */
+const GKE_KIND_VERBS = (kind: string) => ['create', 'get', 'list', 'update', 'delete'].map((verb) => `container.${kind}.${verb}`);
+
+/**
+ * What a `kubernetes_manifest` on GKE needs by the kind it makes. GKE authorizes
+ * a custom resource with `container.thirdPartyObjects.*`, but its own
+ * BackendConfig with `container.backendConfigs.*` (both in the IAM permissions
+ * reference, https://cloud.google.com/iam/docs/permissions-reference, read
+ * 2026-12-07). A kind not listed is a third-party object.
+ */
+export const MANIFEST_KIND_NEEDS: Readonly<Record<string, readonly string[]>> = {
+  BackendConfig: GKE_KIND_VERBS('backendConfigs'),
+};
+const THIRD_PARTY_OBJECTS = GKE_KIND_VERBS('thirdPartyObjects');
+
+/** The kinds of a stack's `kubernetes_manifest` resources. */
+function manifestKinds(stack: SynthStack): string[] {
+  const manifests = isRecord(stack.json.resource) ? stack.json.resource.kubernetes_manifest : undefined;
+  if (!isRecord(manifests)) return [];
+  return Object.values(manifests).flatMap((r) => (isRecord(r) && isRecord(r.manifest) && typeof r.manifest.kind === 'string' ? [r.manifest.kind] : []));
+}
+
 /**
  * What the commands themselves call beside Terraform: preflight's own checks,
- * the AWS CLI's EKS token, and teardown's leftover check; on GCP also
- * teardown's firewall cleanup and deploy's Gateway API wait.
+ * the AWS CLI's EKS token, teardown's leftover check and its removal of the
+ * controller's backend security group; on GCP also teardown's firewall and
+ * orphaned backend service cleanups, deploy's CRD wait and its detach of a
+ * Cloud Armor policy the config no longer asks for.
  */
 export const COMMAND_NEEDS = {
   aws: [
@@ -304,14 +324,25 @@ export const COMMAND_NEEDS = {
     'iam:ListOpenIDConnectProviders',
     'iam:ListOpenIDConnectProviderTags',
     'ec2:DescribeNetworkInterfaces',
+    // Preflight: each slot's Availability Zones, and the vCPUs of its running instances (quota L-1216C47A).
+    'ec2:DescribeAvailabilityZones',
+    'ec2:DescribeInstances',
     'elasticloadbalancing:DescribeLoadBalancers',
     'elasticloadbalancing:DescribeTargetGroups',
     'elasticloadbalancing:DescribeTags',
     'servicequotas:GetServiceQuota',
+    // Teardown: the AWS Load Balancer Controller's shared backend security group it left (aws-backend-group-cleanup.ts).
+    'ec2:DescribeSecurityGroups',
+    'ec2:DescribeSecurityGroupRules',
+    'ec2:RevokeSecurityGroupIngress',
+    'ec2:DeleteSecurityGroup',
   ],
-  // Every Google API call of the leftover check, the GKE firewall cleanup, the Gateway API wait and preflight
-  // itself names its permission in lib/kit/google/google-calls.ts; this is all of them.
-  gcp: commandPermissions(),
+  // Every Google API call of the leftover check, the GKE cleanups, the CRD wait and preflight itself names its
+  // permission in lib/kit/google/google-calls.ts; this is all of them. And using a project as the quota project (the
+  // x-goog-user-project header hoplab and Google's client libraries send from ADC's quota_project_id) needs
+  // serviceusage.services.use on it (gcloud auth application-default set-quota-project reference, read 2026-12-07);
+  // roles/serviceusage.serviceUsageConsumer holds it.
+  gcp: [...commandPermissions(), 'serviceusage.services.use'],
   gcpApis: ['serviceusage.googleapis.com', 'cloudresourcemanager.googleapis.com'],
 } as const;
 
@@ -363,6 +394,7 @@ export function requiredPermissions(stacks: readonly SynthStack[]): RequiredPerm
       needs.gcp?.forEach((p) => gcp.add(p));
       needs.gcpApis?.forEach((a) => apis.add(a));
     }
+    if (cloud === 'gcp') for (const kind of manifestKinds(stack)) (MANIFEST_KIND_NEEDS[kind] ?? THIRD_PARTY_OBJECTS).forEach((p) => gcp.add(p));
   }
   const sorted = (set: Set<string>) => [...set].sort();
   return { aws: sorted(aws), gcp: sorted(gcp), gcpApis: sorted(apis), unmapped: sorted(unmapped) };

@@ -5,7 +5,7 @@
  */
 import { App } from 'cdktf';
 import { SYNTH_COMMAND } from './command';
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { synthFresh } from '../../stacks/hoplab-app';
 import { defaultLimitNotes, exposuresOfOutputs, labQuotaNeeds } from '../../lab/estimate/quotas';
 import { countedNeeds, formatPlacement, placementReport } from '../../lab/placement/placement-report';
@@ -17,7 +17,7 @@ import { readSynthDir } from '../../lab/files/synth-dir';
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function synth(argv: readonly string[]): Promise<number> {
   if (!SYNTH_COMMAND.parse(argv)) return 0;
-  const loaded = loadConfig();
+  const loaded = readLabConfig();
   for (const note of loaded.notes) console.error(`hoplab: note: ${note}`);
   // Placed before anything is written: environments that do not fit are a config problem.
   const placement = placeLab(loaded.config, { source: loaded.source });

@@ -17,7 +17,8 @@ export const VERIFY_COMMAND = defineCommand({
   3. claims     compare --probe measures every exposure; source NAT and where
                 the Pod finds the client address (source_nat, client_ip_via)
                 must equal the exposure's exported claims; a contradiction is
-                named; "nothing measured" fails too
+                named; no successful reply fails; replies whose facts cannot
+                be measured (own address unknown: --my-ip) leave it undone
   4. report     Markdown and JSON (schema hoplab.verify/v1) with environment,
                 versions, timestamps and the probe's figures, written to PATH.md
                 and PATH.json (default .hoplab/verify/verify-<timestamp>):
@@ -30,7 +31,7 @@ export const VERIFY_COMMAND = defineCommand({
     count: countFlag('requests per exposure, as for compare'),
     concurrency: concurrencyFlag('requests in flight per exposure, as for compare'),
     timeout: timeoutFlag(),
-    outputs: outputsFlag('outputs as cdktf output --outputs-file writes them (default: terraform output -json of each -lb stack)'),
+    outputs: outputsFlag('the outputs whose exposures to check (default: terraform output -json of each -lb stack)'),
     report: stringFlag({ value: 'PATH', description: 'report path without extension' }),
     format: choiceFlag(REPORT_FORMATS, { default: 'table', description: 'what goes to stdout' }),
     shard: shardFlag('only the environments of shard K of N, as deploy --shard puts them (needs an s3 or gcs backend); combined with --env, the environments in both'),
@@ -38,9 +39,13 @@ export const VERIFY_COMMAND = defineCommand({
   epilogue: `Drift is what an apply would change; objects changed outside Terraform are listed apart, and
 only in the attributes the plan depends on (refresh-only differences nothing uses are left out).
 With HOPLAB_AWS_ENDPOINT set only the aws-cluster stacks are verified (drift), against the
-emulator; the other stacks, and the readiness and claims of their exposures, are listed as left
-out, and the verdict is INCOMPLETE, never PASSED, when something asked for did not run.
+emulator. A cloud without credentials, or Terraform not on the PATH, leaves those stacks' plans
+out (and, without --outputs, the readiness and claims of their exposures): listed as left out,
+with why.
 
-Exit 0 only when every check asked for ran, no stack drifted and every exposure is ready and as
-claimed (PASSED); 1 otherwise (FAILED or INCOMPLETE); 2 for a bad command line.`,
+PASSED (exit 0): every check asked for ran, no stack drifted, every exposure is ready and
+measured as claimed. FAILED (exit 1): something that ran failed: drift, a plan that erred, an
+exposure not ready, a claim contradicted, an exposure with no successful reply. INCOMPLETE
+(exit 1): nothing failed, but a check was left out, or an exposure answered and its claims could
+not be measured. 2 for a bad command line.`,
 });

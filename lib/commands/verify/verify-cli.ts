@@ -3,7 +3,7 @@
  * it in-process.
  */
 import { parseSelection } from '../../lab/selection/selection';
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../../lab/files/config-file';
 import { ReportFormat } from '../../lab/checks/finding';
 import { VERIFY_COMMAND } from './command';
 import { VerifyOptions } from './verify';
@@ -18,7 +18,7 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs | undefined
   const values = VERIFY_COMMAND.parse(argv);
   if (!values) return undefined;
   const probe = { count: values.count, concurrency: values.concurrency, timeoutMs: values.timeout, ...(values['my-ip'] !== undefined ? { myIp: values['my-ip'] } : {}) };
-  const config = loadConfig().config;
+  const config = readLabConfig().config;
   const { envs, kinds } = parseSelection(config, values);
   return { options: { config, envs, kinds, waitMs: values.wait * 1000, probe, outputsFile: values.outputs, reportPath: values.report }, format: values.format };
 }

@@ -17,7 +17,10 @@ export interface LeftOut {
   readonly why: string;
 }
 
-/** `passed`: everything asked for ran and passed. `failed`: something failed. `incomplete`: nothing failed, but not everything asked for ran. */
+/**
+ * `passed`: everything asked for ran and passed. `failed`: something failed. `incomplete`: nothing
+ * failed, but not everything asked for ran, or an exposure answered and its claims could not be measured.
+ */
 export type Verdict = 'passed' | 'failed' | 'incomplete';
 
 export interface VerifyReport {
@@ -40,6 +43,35 @@ export interface VerifyReport {
   readonly ok: boolean;
   /** Where the report files were written. */
   readonly files: { readonly markdown: string; readonly json: string };
+}
+
+/** What the verdict rests on: the checks that ran, what was left out, and the problems. */
+export type VerdictFindings = Pick<VerifyReport, 'problems' | 'drift' | 'readiness' | 'claims' | 'left_out'>;
+
+/**
+ * An exposure that gave no successful reply (or had no URL to probe): its claims are not measured
+ * because it does not work, which fails; a claim that is unmeasurable while replies came (the
+ * prober's own address unknown, a claim the output does not make) leaves the check undone.
+ */
+export function unanswered(claim: ClaimCheck): boolean {
+  return claim.status === 'not-measured' && (claim.probe === null || claim.probe.ok === 0);
+}
+
+/** The claims that could not be measured although the exposure answered. */
+export function unmeasured(found: Pick<VerifyReport, 'claims'>): ClaimCheck[] {
+  return found.claims.filter((c) => c.status === 'not-measured' && !unanswered(c));
+}
+
+/**
+ * The verdict, from what was found alone: FAILED when anything that ran failed (a problem, drift or a
+ * plan that errs, an exposure not ready, a claim contradicted, an exposure with no successful
+ * reply); else INCOMPLETE when a check asked for did not run or a claim could not be measured; else PASSED.
+ */
+export function verdictOf(found: VerdictFindings): Verdict {
+  const failed =
+    found.problems.length > 0 || found.drift.some((d) => d.status !== 'clean') || found.readiness.some((r) => !r.ready) || found.claims.some((c) => c.status === 'contradiction' || unanswered(c));
+  if (failed) return 'failed';
+  return found.left_out.length > 0 || unmeasured(found).length > 0 ? 'incomplete' : 'passed';
 }
 
 /** `no changes`, `1 resource would change`, `2 resources would change; 1 changed outside Terraform (refresh only)`, or the error. */
@@ -73,7 +105,7 @@ export function renderVerifyMarkdown(report: VerifyReport): string {
     '',
     `- environments: ${report.environments.join(', ')}; stacks: ${report.stacks.join(', ')}`,
     `- started ${report.started_at}, finished ${report.finished_at}${report.emulator ? `; emulator ${report.emulator}` : ''}`,
-    `- hoplab ${report.versions.hoplab}, Terraform ${report.versions.terraform ?? 'unknown'}${Object.entries(report.versions.providers)
+    `- hoplab ${report.versions.hoplab}, Terraform ${report.versions.terraform ?? 'not found (terraform version could not run)'}${Object.entries(report.versions.providers)
       .map(([p, v]) => `, ${p} ${v}`)
       .join('')}`,
     `- prober's public address: ${report.prober_address ?? 'unknown'}`,
@@ -124,8 +156,10 @@ export function renderVerifyMarkdown(report: VerifyReport): string {
 export function verdictSentence(report: VerifyReport): string {
   if (report.verdict === 'passed') return 'no drift, and every exposure ready and as claimed';
   if (report.verdict === 'failed') return 'see above';
-  return `nothing that ran failed, but ${plural(
-    report.left_out.length,
-    'check',
-  )} asked for did not run (see "Left out"); verify only what can run here (with HOPLAB_AWS_ENDPOINT: --stacks aws-cluster) for a verdict`;
+  const undone = [
+    ...(report.left_out.length > 0 ? [`${plural(report.left_out.length, 'check')} asked for did not run (see "Left out")`] : []),
+    ...(unmeasured(report).length === 1 ? ['1 exposure answered but its claims could not be measured (see "NOT MEASURED")'] : []),
+    ...(unmeasured(report).length > 1 ? [`${unmeasured(report).length} exposures answered but their claims could not be measured (see "NOT MEASURED")`] : []),
+  ];
+  return `nothing that ran failed, but ${undone.join(', and ')}; fix what they name, or verify only what can run here (with HOPLAB_AWS_ENDPOINT: --stacks aws-cluster), for a verdict`;
 }

@@ -7,25 +7,25 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { CompareCell, compareOutputs, CompareModel, probeModel } from '../../lab/probe/compare-model';
-import { parseOutputs } from '../../lab/files/outputs';
+import { LabOutputs, parseOutputs, readOutputsFile, stacksOnly } from '../../lab/files/outputs';
+import { parseStackName } from '../../lab/files/synth-dir';
 import { nothingDeployed } from '../../lab/files/local-state';
-import { exposureOutputName } from '../../model/contract';
 import { labEnvironments } from '../../config/environments';
-import { isRecord } from '../../kit/terraform/terraform-json';
 import { synthFresh } from '../../stacks/hoplab-app';
 import { addPlacedLab } from '../../lab/placement/placed-lab';
 import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
 import { STACK_KINDS, stackGraph } from '../../lab/selection/stack-graph';
 import { LabSelection } from '../../lab/selection/selection';
 import { findProviderMirror, writeMirrorCliConfig } from '../../kit/terraform/terraform';
-import { learnPublicAddress } from '../../lab/checks/host-checks';
+import { learnPublicAddress, terraformVersionOf } from '../../lab/checks/host-checks';
+import { credentialsMissing } from '../../lab/checks/credentials';
 import { admitsAnyAddress, inRanges } from '../../model/cidr';
 import { OUTSIDE_SOURCES_SEES, outsideSourcesFix } from '../../model/exposure-facts';
 import { loopbackAddress } from '../../lab/probe/probe-summary';
-import { checkClaims, ClaimCheck, claimsOf } from './claims';
+import { checkClaims, ClaimCheck } from './claims';
 import { checkDrift, DriftResult, terraform } from './drift';
 import { ReadyResult, waitReady } from './readiness';
-import { driftSummary, LeftOut, renderVerifyMarkdown, Verdict, VerifyReport } from './verify-report';
+import { driftSummary, LeftOut, renderVerifyMarkdown, verdictOf, VerifyReport } from './verify-report';
 import { LiveClock, LiveStatus, SYSTEM_CLOCK } from '../../kit/terminal/live-status';
 import { plural, WritableTerminal } from '../../kit/terminal/terminal';
 import { ProbeProgress } from '../../lab/probe/progress';
@@ -34,7 +34,7 @@ import { describeActivity, TerraformActivity } from '../../kit/terraform/terrafo
 export interface VerifyOptions extends LabSelection {
   /** Project directory (cdktf.out, state, .hoplab). @default process.cwd() */
   readonly cwd?: string;
-  /** Outputs as `cdktf output --outputs-file` writes them; else `terraform output -json` of each stack. */
+  /** A file of outputs (`cdktf output --outputs-file`, `compare --format json`, or `pipeline --gather`'s); else `terraform output -json` of each stack. */
   readonly outputsFile?: string;
   /** Wait per exposure for its load balancer to answer, ms. */
   readonly waitMs: number;
@@ -53,6 +53,8 @@ export interface VerifyOptions extends LabSelection {
   readonly progressStream?: WritableTerminal;
   /** The clock of the live progress (tests). @default SYSTEM_CLOCK */
   readonly clock?: LiveClock;
+  /** Why each cloud has no credentials (tests). @default credentialsMissing (STS, and a Google token) */
+  readonly credentials?: typeof credentialsMissing;
 }
 
 export type { LeftOut, Verdict, VerifyReport } from './verify-report';
@@ -72,10 +74,21 @@ function hoplabVersion(cwd: string): string {
 /** The emulator runs only `aws-cluster` stacks: the others need providers (helm, kubernetes, google) not installed offline. */
 export const EMULATOR_ONLY_WHY = 'HOPLAB_AWS_ENDPOINT is set: the emulator runs only aws-cluster stacks (the others need the helm, kubernetes and google providers)';
 
+/** Terraform's version, asked up front (in `cwd`), so the report names it whenever Terraform runs at all; why not when it cannot be started. */
+async function terraformVersion(cwd: string, logDir: string): Promise<{ version: string | null; startError?: string }> {
+  const result = await terraform(['version', '-json'], cwd, {}, join(logDir, 'terraform-version.verify.log'));
+  if (result.startError) return { version: null, startError: result.startError };
+  return { version: (result.code === 0 ? terraformVersionOf(result.stdout) : undefined) ?? null };
+}
+
 export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const startedAt = new Date();
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const logDir = join(cwd, '.hoplab', 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const tf = await terraformVersion(cwd, logDir);
   try {
-    return await verifyAll(options, startedAt);
+    return await verifyAll(options, startedAt, tf);
   } catch (error) {
     // A verify that stops early still leaves its report, saying why.
     const why = error instanceof Error ? error.message : String(error);
@@ -83,7 +96,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     return writeReport(options, startedAt, {
       environments: options.envs ?? labEnvironments(options.config).map((e) => e.name),
       stacks: [],
-      versions: { hoplab: hoplabVersion(resolve(options.cwd ?? process.cwd())), terraform: null, providers: {} },
+      versions: { hoplab: hoplabVersion(cwd), terraform: tf.version, providers: {} },
       prober_address: null,
       drift: [],
       readiness: [],
@@ -94,7 +107,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   }
 }
 
-async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<VerifyReport> {
+async function verifyAll(options: VerifyOptions, startedAt: Date, tf: { readonly version: string | null; readonly startError?: string }): Promise<VerifyReport> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const requested = options.kinds ?? [...STACK_KINDS];
   const kinds = options.awsEndpoint ? requested.filter((k) => k === 'aws-cluster') : [...requested];
@@ -131,7 +144,20 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
   // Local state with nothing in it: said in one line, and no plan or probe runs.
   const nothing = options.outputsFile ? undefined : nothingDeployed(outdir, stacks);
   if (nothing) problems.push(`${nothing}: nothing verified; deploy first (npx hoplab deploy)`);
-  const checked = nothing ? [] : stacks;
+  // What cannot run here, found before anything runs: Terraform not on the PATH, a cloud without credentials.
+  // Those checks are left out, with why (the verdict is then INCOMPLETE, not FAILED); exposures read from
+  // an outputs file are still waited for and probed, which needs neither.
+  const blocked = nothing ? new Map<string, string>() : await blockedStacks(options, stacks, tf.startError);
+  for (const [stack, why] of blocked) {
+    const out: LeftOut[] = [{ check: 'drift', what: stack, why }];
+    if (stack.endsWith('-lb') && !options.outputsFile) {
+      out.push({ check: 'ready', what: `the exposures of ${stack}`, why: `${stack} is not verified: ${why}` });
+      out.push({ check: 'claims', what: `the exposures of ${stack}`, why: `${stack} is not verified: ${why}; --outputs FILE checks its exposures without Terraform or credentials` });
+    }
+    leftOut.push(...out);
+    for (const l of out) say(`left out: ${l.check} of ${l.what}: ${l.why}`);
+  }
+  const checked = nothing ? [] : stacks.filter((s) => !blocked.has(s));
 
   const pluginCache = join(cwd, '.hoplab', 'plugin-cache');
   mkdirSync(pluginCache, { recursive: true });
@@ -139,7 +165,6 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
   const mirror = process.env.HOPLAB_PROVIDER_MIRROR || options.awsEndpoint ? findProviderMirror() : undefined;
   if (mirror) Object.assign(tfEnv, writeMirrorCliConfig(join(cwd, '.hoplab', 'terraform.rc'), mirror));
   const logDir = join(cwd, '.hoplab', 'logs');
-  mkdirSync(logDir, { recursive: true });
 
   const rawOutputs: Record<string, Record<string, unknown>> = {};
   const readOutputs = async (stack: string, dir: string, log: string) => {
@@ -154,7 +179,7 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
 
   // 1. No drift.
   const drift: DriftResult[] = [];
-  let versions: VerifyReport['versions'] = { hoplab: hoplabVersion(cwd), terraform: null, providers: {} };
+  let versions: VerifyReport['versions'] = { hoplab: hoplabVersion(cwd), terraform: tf.version, providers: {} };
   try {
     for (const stack of checked) {
       say(`drift: terraform plan of ${stack}`);
@@ -166,13 +191,14 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
       const result = await checkDrift(dir, stack, tfEnv, log, { onLine: (line) => activity.feed(line, clock.now()), onPhase: (phase) => live.update(task, { phase }) });
       drift.push(result);
       live.end(task, `drift: ${stack}: ${driftSummary(result)} (${result.seconds} s)`);
-      if (versions.terraform === null && result.status !== 'error') {
+      // The providers are known in an initialized stack only: from the first stack whose plan ran.
+      if (Object.keys(versions.providers).length === 0 && result.status !== 'error') {
         const version = await terraform(['version', '-json'], dir, tfEnv, log);
         try {
           const parsed = JSON.parse(version.stdout) as { terraform_version?: string; provider_selections?: Record<string, string> };
-          versions = { ...versions, terraform: parsed.terraform_version ?? null, providers: parsed.provider_selections ?? {} };
+          versions = { ...versions, terraform: versions.terraform ?? parsed.terraform_version ?? null, providers: parsed.provider_selections ?? {} };
         } catch {
-          // versions stay unknown
+          // the providers stay unknown
         }
       }
       if (!options.outputsFile && result.status !== 'error') {
@@ -193,16 +219,20 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
     live.stop();
   }
 
-  // 2. and 3. Ready, and the claims measured.
-  const lbStacks = checked.filter((s) => s.endsWith('-lb'));
+  // 2. and 3. Ready, and the claims measured: of every lb stack verified, and, from an outputs file, of those whose plan could not run too.
+  const lbStacks = (options.outputsFile ? stacks : checked).filter((s) => s.endsWith('-lb'));
   const readiness: ReadyResult[] = [];
   let claims: ClaimCheck[] = [];
   let proberAddress: string | null = null;
   if (lbStacks.length > 0) {
-    let raw: Record<string, unknown> = rawOutputs;
-    if (options.outputsFile) raw = JSON.parse(readFileSync(options.outputsFile, 'utf8')) as Record<string, unknown>;
-    const selected = Object.fromEntries(Object.entries(raw).filter(([stack]) => stacks.includes(stack) || lbStacks.some((l) => stack === l.replace(/-lb$/, '-cluster'))));
-    const model = compareOutputs(parseOutputs(selected, options.outputsFile ?? 'terraform output'), options.outputsFile ?? 'terraform output');
+    const read: LabOutputs = options.outputsFile
+      ? readOutputsFile(options.outputsFile)
+      : Object.keys(rawOutputs).length > 0
+      ? parseOutputs(rawOutputs, 'terraform output')
+      : { environments: [], ignored_stacks: [] };
+    // The lb stacks' exposures, and their cluster stacks' ranges (the probe tells node addresses by them).
+    const selected = stacksOnly(read, (stack) => lbStacks.includes(stack) || lbStacks.includes(stack.replace(/-cluster$/, '-lb')));
+    const model = compareOutputs(selected, options.outputsFile ?? 'terraform output');
     const cells = model.environments.flatMap((e) => e.rows.flatMap((r) => Object.entries(r.clouds).map(([cloud, cell]) => ({ env: e.env, cloud, mode: r.mode, cell: cell! }))));
     if (cells.length === 0) problems.push(`no exposure outputs found for ${lbStacks.join(', ')}: nothing to measure (deployed?)`);
     // A narrowed app.allowedSourceCidrs keeps out a prober outside it: its exposures are left out, with why, not waited for in vain.
@@ -244,7 +274,7 @@ async function verifyAll(options: VerifyOptions, startedAt: Date): Promise<Verif
       if ('address' in address) proberAddress = address.address;
       else say(`probe: own public address unknown (${address.reason}); client-address facts of non-loopback URLs cannot be measured: pass --my-ip`);
       const reachable = outside ? withoutCells(model, (env, cloud, cell) => shutOut({ env, cloud, mode: '', cell })) : model;
-      claims = await probeClaims(reachable, raw, { ...options.probe, myIp: proberAddress ?? undefined }, liveProbeProgress(live));
+      claims = await probeClaims(reachable, { ...options.probe, myIp: proberAddress ?? undefined }, liveProbeProgress(live));
     } finally {
       live.stop();
     }
@@ -268,8 +298,7 @@ function withoutCells(model: CompareModel, drop: (env: string, cloud: string, ce
 /** Writes the report (JSON and Markdown) with what was found; PASSED only when every check asked for ran and passed. */
 function writeReport(options: VerifyOptions, startedAt: Date, found: Omit<VerifyReport, 'schema' | 'started_at' | 'finished_at' | 'emulator' | 'verdict' | 'ok' | 'files'>): VerifyReport {
   const { drift, readiness, claims, problems } = found;
-  const failed = problems.length > 0 || drift.some((d) => d.status !== 'clean') || readiness.some((r) => !r.ready) || claims.some((c) => c.status !== 'match');
-  const verdict: Verdict = failed ? 'failed' : found.left_out.length > 0 ? 'incomplete' : 'passed';
+  const verdict = verdictOf(found);
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   const base = resolve(options.cwd ?? process.cwd(), options.reportPath ?? join('.hoplab', 'verify', `verify-${stamp}`));
   const report: VerifyReport = {
@@ -315,32 +344,30 @@ export function liveProbeProgress(live: LiveStatus): ProbeProgress {
   };
 }
 
-/**
- * Probes every exposure of `model` (compare --probe) and sets what was measured
- * against the claims in the raw outputs (`{ "<env>-<cloud>-lb": { "exposure_<mode>": {...} } }`).
- */
+/** Probes every exposure of `model` (compare --probe) and sets what was measured against each exposure's claims (its output's `source_nat`, `client_ip_via`). */
 export async function probeClaims(
   model: CompareModel,
-  raw: Record<string, unknown>,
   probe: { readonly count: number; readonly concurrency: number; readonly timeoutMs: number; readonly myIp?: string },
   progress?: ProbeProgress,
 ): Promise<ClaimCheck[]> {
   const probed = await probeModel(model, { ...probe, ...(progress ? { progress } : {}) });
-  return probed.environments.flatMap((e) =>
-    e.rows.flatMap((r) =>
-      Object.entries(r.clouds).map(([cloud, cell]) => {
-        const stackOutputs = raw[`${e.env}-${cloud}-lb`];
-        const output = isRecord(stackOutputs) ? stackOutputs[exposureOutputName(r.mode as never)] : undefined;
-        let object: Record<string, unknown> | undefined = isRecord(output) ? output : undefined;
-        if (typeof output === 'string') {
-          try {
-            object = JSON.parse(output) as Record<string, unknown>;
-          } catch {
-            object = undefined;
-          }
-        }
-        return checkClaims(e.env, cloud, r.mode, cell!, claimsOf(object));
-      }),
-    ),
+  return probed.environments.flatMap((e) => e.rows.flatMap((r) => Object.entries(r.clouds).map(([cloud, cell]) => checkClaims(e.env, cloud, r.mode, cell!, cell!.exposure))));
+}
+
+/**
+ * The stacks whose checks cannot run here, with why: every stack when Terraform cannot be started,
+ * else those of a cloud without credentials (not asked of an emulator, whose credentials are dummies).
+ */
+async function blockedStacks(options: VerifyOptions, stacks: readonly string[], terraformStartError: string | undefined): Promise<Map<string, string>> {
+  if (terraformStartError) return new Map(stacks.map((s) => [s, `${terraformStartError}: install Terraform 1.10 or later (https://developer.hashicorp.com/terraform/install), or put it on the PATH`]));
+  if (options.awsEndpoint) return new Map();
+  const cloudOf = (stack: string) => parseStackName(stack)?.cloud;
+  const clouds = (['aws', 'gcp'] as const).filter((c) => stacks.some((s) => cloudOf(s) === c));
+  const missing = await (options.credentials ?? credentialsMissing)({ clouds, awsRegion: options.config.aws.region });
+  return new Map(
+    stacks.flatMap((s) => {
+      const why = missing[cloudOf(s) ?? 'aws'];
+      return why && cloudOf(s) ? [[s, `${cloudOf(s)}: ${why}`] as const] : [];
+    }),
   );
 }

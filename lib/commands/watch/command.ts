@@ -39,7 +39,7 @@ npm run compare -- --watch takes the same options.
 On a terminal the screen is redrawn in place (colour unless NO_COLOR is set); otherwise it prints
 one line per exposure per interval, and one per change.`,
   flags: {
-    outputs: outputsFlag('outputs as `npx cdktf output --outputs-file FILE` writes them (default: run npx cdktf output for the stacks in --dir)'),
+    outputs: outputsFlag('the outputs to watch (default: run npx cdktf output for the stacks in --dir)'),
     dir: synthDirFlag('synthesized stacks'),
     env: envsFlag(),
     shard: shardFlag(),

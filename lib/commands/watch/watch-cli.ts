@@ -209,10 +209,13 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
 /** Share of requests that must go out within 50 ms of their time for the pacing to count as kept. */
 export const PACING_KEPT = 0.95;
 
-/** When this machine did not keep the pace (fewer than 95% of the requests sent within 50 ms of their time): what to do. */
+/** Requests a run must have sent before its pacing is judged: a few late ones of a short run say little. */
+export const PACING_JUDGED_FROM = 200;
+
+/** When this machine did not keep the pace (fewer than 95% of at least 200 requests sent within 50 ms of their time): what to do. */
 export function pacingNote(result: WatchResult): string | undefined {
   const { sent, within_50ms } = result.pacing;
-  if (sent === 0 || within_50ms / sent >= PACING_KEPT) return undefined;
+  if (sent < PACING_JUDGED_FROM || within_50ms / sent >= PACING_KEPT) return undefined;
   return (
     `this machine fell behind: ${Math.round((within_50ms / sent) * 1000) / 10}% of ${sent} requests went out within 50 ms of their time ` +
     `(p99 ${result.pacing.late_p99_ms} ms late); changes show later. Lower --rate or --max-rate, or watch fewer exposures (--env, --exposure)`

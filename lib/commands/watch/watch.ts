@@ -11,13 +11,13 @@
  * process's CPU time are in the result. The clock is injected so tests can
  * drive time.
  */
-import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { ClientIpVia, Cloud } from '../../model/contract';
 import { Limiter } from '../../lab/probe/limiter';
 import { probeOnce, Sample, STOPPED } from '../../lab/probe/probe';
 import { proberAddressFor, summarizeProbe } from '../../lab/probe/probe-summary';
 import { ProbeTarget } from '../../lab/probe/compare-model';
+import { onAbort } from '../../kit/cli/on-abort';
 import { ExposureChanges, Timed, WatchEventKind } from './changes';
 
 export type { WatchEventKind } from './changes';
@@ -34,13 +34,14 @@ export const REAL_CLOCK: WatchClock = {
   sleep: (ms, signal) =>
     new Promise((resolve) => {
       if (signal.aborted) return resolve();
+      // One listener on the signal for every sleeper (each sender sleeps on it), ended with the sleep.
       const done = () => {
         clearTimeout(timer);
-        signal.removeEventListener('abort', done);
+        stopWaiting();
         resolve();
       };
       const timer = setTimeout(done, Math.max(0, ms));
-      signal.addEventListener('abort', done, { once: true });
+      const stopWaiting = onAbort(signal, done);
     }),
 };
 
@@ -243,9 +244,6 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
   const over = new AbortController();
   /** Cuts requests in flight off (Ctrl-C only; at the end of the duration they finish). */
   const cut = new AbortController();
-  // Every sender sleeps on `over` and every request in flight listens to `cut`: hundreds at once
-  // in a room, each removed when done; not the leak Node's warning at 10 suspects.
-  setMaxListeners(0, over.signal, cut.signal);
   const onSignal = () => {
     over.abort();
     cut.abort();

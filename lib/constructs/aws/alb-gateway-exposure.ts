@@ -4,9 +4,10 @@ import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../../model/modes';
 import { admitsAnyAddress } from '../../model/cidr';
-import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
+import { exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
+import { exposureGateway, exposureGatewayService, exposureGatewayUrl, exposureHttpRoute, GATEWAY_API_GROUP_VERSION, readExposureGateway } from '../k8s/gateway-exposure-objects';
 import { KubernetesManifest, ManifestsRelease } from '../k8s/manifests-release';
-import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
+import { Exposure, ExposureProps } from '../exposure';
 
 /** `spec.controllerName` of a GatewayClass served by the AWS Load Balancer Controller's ALB Gateway controller. */
 export const ALB_GATEWAY_CONTROLLER_NAME = 'gateway.k8s.aws/alb';
@@ -76,22 +77,12 @@ export class AlbGatewayExposure extends Construct implements Exposure {
   constructor(scope: Construct, id: string, props: AlbGatewayExposureProps) {
     super(scope, id);
     this.mode = props.mode;
+    this.service = exposureGatewayService(this, props, { dependsOn: [...props.dependsOn] });
+
     const name = exposureObjectName(props.mode);
     const labels = exposureLabels(props.mode);
     const namespace = props.namespace;
     const className = props.gatewayClassName ?? 'hoplab-alb';
-
-    this.service = new ServiceV1(this, 'service', {
-      metadata: { name, namespace, labels },
-      spec: {
-        // ip targets: the ALB reaches Pod IPs in the VPC directly, no NodePort.
-        type: 'ClusterIP',
-        selector: { ...props.selector },
-        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: serviceTargetPort(props.targetPort), protocol: 'TCP' }],
-      },
-      dependsOn: [...props.dependsOn],
-    });
-
     const waiter = `${name}-wait`;
     const hook = (weight: number) => ({
       'helm.sh/hook': 'post-install,post-upgrade',
@@ -115,16 +106,7 @@ export class AlbGatewayExposure extends Construct implements Exposure {
           ...(props.tags && Object.keys(props.tags).length > 0 ? { tags: { ...props.tags } } : {}),
         },
       },
-      {
-        apiVersion: GATEWAY_API_GROUP_VERSION,
-        kind: 'Gateway',
-        metadata: { name, namespace, labels },
-        spec: {
-          gatewayClassName: className,
-          infrastructure: { parametersRef: { group: 'gateway.k8s.aws', kind: 'LoadBalancerConfiguration', name } },
-          listeners: [{ name: 'http', protocol: 'HTTP', port: EXPOSURE_PORT, allowedRoutes: { namespaces: { from: 'Same' } } }],
-        },
-      },
+      exposureGateway(name, namespace, labels, className, { parametersRef: { group: 'gateway.k8s.aws', kind: 'LoadBalancerConfiguration', name } }),
       {
         apiVersion: LBC_GATEWAY_API_VERSION,
         kind: 'TargetGroupConfiguration',
@@ -189,13 +171,8 @@ export class AlbGatewayExposure extends Construct implements Exposure {
       dependsOn: [...props.dependsOn, this.service],
     });
 
-    this.gateway = new DataKubernetesResource(this, 'gateway', {
-      apiVersion: GATEWAY_API_GROUP_VERSION,
-      kind: 'Gateway',
-      metadata: { name, namespace },
-      dependsOn: [this.objects.release],
-    });
+    this.gateway = readExposureGateway(this, name, namespace, [this.objects.release]);
     this.loadBalancerObjects = [this.objects.release];
-    this.url = `http://\${${this.gateway.fqn}.object.status.addresses[0].value}/`;
+    this.url = exposureGatewayUrl(this.gateway);
   }
 }

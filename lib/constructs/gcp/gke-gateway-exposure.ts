@@ -4,8 +4,9 @@ import { ServiceV1 } from '@cdktf/provider-kubernetes/lib/service-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ExposureMode } from '../../model/modes';
-import { Exposure, ExposureProps, serviceTargetPort } from '../exposure';
-import { EXPOSURE_PORT, exposureHttpRoute, exposureLabels, exposureObjectName, GATEWAY_API_GROUP_VERSION } from '../k8s/exposure-objects';
+import { Exposure, ExposureProps } from '../exposure';
+import { exposureLabels, exposureObjectName } from '../k8s/exposure-objects';
+import { exposureGateway, exposureGatewayService, exposureGatewayUrl, exposureHttpRoute, readExposureGateway } from '../k8s/gateway-exposure-objects';
 import { annotationAddress } from './gce-ingress-exposure';
 import { LB_SERVICE_IGNORED_ANNOTATIONS } from './gke-load-balancer-service-exposure';
 
@@ -70,31 +71,17 @@ export class GkeGatewayExposure extends Construct implements Exposure {
   constructor(scope: Construct, id: string, props: GkeGatewayExposureProps) {
     super(scope, id);
     this.mode = props.mode;
-    const name = exposureObjectName(this.mode);
-    const labels = exposureLabels(this.mode);
-    const namespace = props.namespace;
-
-    this.service = new ServiceV1(this, 'service', {
-      metadata: { name, namespace, labels },
-      spec: {
-        type: 'ClusterIP',
-        selector: { ...props.selector },
-        port: [{ name: 'http', port: EXPOSURE_PORT, targetPort: serviceTargetPort(props.targetPort), protocol: 'TCP' }],
-      },
+    this.service = exposureGatewayService(this, props, {
       // GKE annotates Services of a VPC-native cluster for NEGs and writes NEG status on them.
       lifecycle: { ignoreChanges: LB_SERVICE_IGNORED_ANNOTATIONS.map(annotationAddress) },
     });
 
+    const name = exposureObjectName(this.mode);
+    const labels = exposureLabels(this.mode);
+    const namespace = props.namespace;
+
     this.gatewayManifest = new Manifest(this, 'gateway-object', {
-      manifest: {
-        apiVersion: GATEWAY_API_GROUP_VERSION,
-        kind: 'Gateway',
-        metadata: { name, namespace, labels },
-        spec: {
-          gatewayClassName: props.gatewayClassName ?? GKE_GATEWAY_CLASS,
-          listeners: [{ name: 'http', protocol: 'HTTP', port: EXPOSURE_PORT, allowedRoutes: { namespaces: { from: 'Same' } } }],
-        },
-      },
+      manifest: exposureGateway(name, namespace, labels, props.gatewayClassName ?? GKE_GATEWAY_CLASS),
       // GKE takes minutes to program a global load balancer; the address comes first.
       wait: { fields: { 'status.addresses[0].value': '^[0-9.]+$' } },
       timeouts: { create: '20m', update: '20m', delete: '20m' },
@@ -119,13 +106,8 @@ export class GkeGatewayExposure extends Construct implements Exposure {
       dependsOn: [this.gatewayManifest, this.service, ...(this.backendPolicy ? [this.backendPolicy] : [])],
     });
 
-    this.gateway = new DataKubernetesResource(this, 'gateway', {
-      apiVersion: GATEWAY_API_GROUP_VERSION,
-      kind: 'Gateway',
-      metadata: { name, namespace },
-      dependsOn: [this.gatewayManifest, this.route],
-    });
-    this.url = `http://\${${this.gateway.fqn}.object.status.addresses[0].value}/`;
+    this.gateway = readExposureGateway(this, name, namespace, [this.gatewayManifest, this.route]);
+    this.url = exposureGatewayUrl(this.gateway);
   }
 
   /** What the app's Pods must come after (GKE adds the NEG readiness gate only to Pods created once the NEGs exist). */

@@ -12,7 +12,12 @@ export const ATTENDEE_NODES_ROLE = 'hoplab-attendee-nodes';
  * get/list/watch nodes, patch a node's `spec.unschedulable` (cordon), list
  * the Pods on it across namespaces, look up DaemonSets (drain skips their
  * Pods), evict Pods (the Eviction API, which respects PodDisruptionBudgets)
- * and watch them go. `kubectl debug node/<node>` also reads the node.
+ * and watch them go. Nothing here reaches inside a node: the handout's node-level
+ * exercise reads the datapath inspector's log (`kubectl logs -n hoplab-inspector`:
+ * get/list of pods and pods/log, which the built-in `view` and EKS's
+ * AmazonEKSViewPolicy both hold: the EKS user guide's access policy reference,
+ * read 2026-12-07), and `kubectl debug node/...` is refused in `hoplab` by Pod
+ * Security baseline.
  */
 export const ATTENDEE_NODES_RULES = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'patch'] },
@@ -21,10 +26,24 @@ export const ATTENDEE_NODES_RULES = [
   { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['get'] },
 ] as const;
 
-/** A Kubernetes RBAC subject: a user (GKE: the account's email) or a group (EKS: an access entry's Kubernetes group). */
-export interface RbacSubject {
-  readonly kind: 'User' | 'Group';
-  readonly name: string;
+/**
+ * A Kubernetes RBAC subject: a user (GKE: the account's email), a group (EKS: an access entry's Kubernetes
+ * group), or a ServiceAccount (an attendee without a cloud identity: see AttendeeServiceAccount).
+ */
+export type RbacSubject =
+  | { readonly kind: 'User' | 'Group'; readonly name: string }
+  | {
+      readonly kind: 'ServiceAccount';
+      readonly name: string;
+      /** The ServiceAccount's namespace (RBAC names a ServiceAccount with it). */
+      readonly namespace: string;
+    };
+
+/** The subject as a binding names it: users and groups in RBAC's API group, a ServiceAccount in the core group with its namespace. */
+export function bindingSubject(subject: RbacSubject): { kind: string; name: string; apiGroup?: string; namespace?: string } {
+  return subject.kind === 'ServiceAccount'
+    ? { kind: 'ServiceAccount', name: subject.name, namespace: subject.namespace }
+    : { kind: subject.kind, name: subject.name, apiGroup: 'rbac.authorization.k8s.io' };
 }
 
 export interface AttendeeRbacProps {
@@ -36,7 +55,7 @@ export interface AttendeeRbacProps {
    * Also bind the built-in `view` ClusterRole cluster-wide and `edit` in
    * `namespace` (GKE, where RBAC is the only grant inside the cluster). On EKS
    * the access entry's policies give view and edit, and only the node role
-   * is bound here.
+   * is bound here. A ServiceAccount (an attendee without an identity) gets all three, as a GKE user does.
    * @default true
    */
   readonly viewAndEdit?: boolean;
@@ -54,7 +73,7 @@ export class AttendeeRbac extends Construct {
 
   constructor(scope: Construct, id: string, props: AttendeeRbacProps) {
     super(scope, id);
-    const subject = [{ kind: props.subject.kind, name: props.subject.name, apiGroup: 'rbac.authorization.k8s.io' }];
+    const subject = [bindingSubject(props.subject)];
     const labels = { 'app.kubernetes.io/part-of': 'hoplab', 'app.kubernetes.io/component': 'attendee-access' };
     const role = new ClusterRoleV1(this, 'nodes-role', {
       metadata: { name: ATTENDEE_NODES_ROLE, labels },

@@ -2,6 +2,7 @@ import { DeploymentV1 } from '@cdktf/provider-kubernetes/lib/deployment-v1';
 import { NamespaceV1 } from '@cdktf/provider-kubernetes/lib/namespace-v1';
 import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
+import { DEMO_DEPLOYMENT } from '../../model/names';
 
 /** Labels that select the demo app's Pods. */
 export const DEMO_APP_LABELS: Readonly<Record<string, string>> = {
@@ -64,7 +65,7 @@ export class DemoApp extends Construct {
     this.namespace = this.namespaceResource.metadata.name;
     const fieldEnv = (name: string, fieldPath: string) => ({ name, valueFrom: { fieldRef: { fieldPath } } });
     this.deployment = new DeploymentV1(this, 'deployment', {
-      metadata: { name: 'echo', namespace: this.namespace, labels: { ...DEMO_APP_LABELS } },
+      metadata: { name: DEMO_DEPLOYMENT, namespace: this.namespace, labels: { ...DEMO_APP_LABELS } },
       spec: {
         replicas: String(props.replicas),
         selector: { matchLabels: { ...DEMO_APP_LABELS } },
@@ -75,8 +76,20 @@ export class DemoApp extends Construct {
             // (externalTrafficPolicy Local health-checks only those), and over nodes, so "a node
             // without a Pod" is a node the hop goes through, not chance. Zones are a hard rule:
             // left to scoring, two Pods share a zone about a third of the time.
+            // The zone rule counts only nodes whose taints the Pod tolerates (nodeTaintsPolicy Honor;
+            // the default, Ignore, counts every node): a drained node is cordoned, which taints it
+            // node.kubernetes.io/unschedulable, so when it is its zone's only node the zone drops out
+            // of the count and the evicted Pod goes to another zone instead of waiting Pending for it
+            // (kubernetes.io/docs/concepts/scheduling-eviction/topology-spread-constraints/, "nodeTaintsPolicy",
+            // read 2026-12-07; beta and on by default since Kubernetes 1.26).
             topologySpreadConstraint: [
-              { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: [{ matchLabels: { ...DEMO_APP_LABELS } }] },
+              {
+                maxSkew: 1,
+                topologyKey: 'topology.kubernetes.io/zone',
+                whenUnsatisfiable: 'DoNotSchedule',
+                nodeTaintsPolicy: 'Honor',
+                labelSelector: [{ matchLabels: { ...DEMO_APP_LABELS } }],
+              },
               { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: [{ matchLabels: { ...DEMO_APP_LABELS } }] },
             ],
             container: [

@@ -42,22 +42,49 @@ const userMessageOf = (error: unknown): string | undefined => {
   return typeof message === 'string' ? message : undefined;
 };
 
+/** What this run read that its refusals depend on (which config file), said after each; see {@link sayOnRefusal}. */
+let readForRefusal: string | undefined;
+
+/**
+ * Says `line` (what the command read that a refusal depends on, such as which config file, or
+ * that none was found) after every refusal of this run: a failure (exit 1), or a bad command line
+ * found after it was read (exit 2). The last line given counts.
+ */
+export function sayOnRefusal(line: string): void {
+  readForRefusal = line;
+}
+
+/** The line {@link sayOnRefusal} was given, as runCli prints it after a refusal of `command`; undefined when none was. */
+export function refusalNote(command: string): string | undefined {
+  return readForRefusal === undefined ? undefined : `hoplab ${command}: ${readForRefusal}`;
+}
+
 /**
  * Runs a command's main: a bad command line exits 2 with {@link usageLine}; a bad config or a
- * refused request exits 1, each with one clear message (never a stack trace).
+ * refused request exits 1, each with one clear message (never a stack trace), followed by what
+ * the command read that the refusal depends on ({@link sayOnRefusal}: which config file).
  */
 export function runCli(command: { readonly name: string }, main: () => Promise<number> | number): void {
+  const note = () => {
+    const line = refusalNote(command.name);
+    if (line !== undefined) console.error(line);
+  };
   Promise.resolve()
     .then(main)
     .then(
-      (code) => exitWhenWritten(code),
+      (code) => {
+        if (code !== 0) note();
+        return exitWhenWritten(code);
+      },
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         if (error instanceof UsageError) {
           console.error(usageLine(error.command ?? command.name, message));
+          note();
           return exitWhenWritten(2);
         }
         console.error(userMessageOf(error) ?? `hoplab: ${message}`);
+        note();
         return exitWhenWritten(1);
       },
     );

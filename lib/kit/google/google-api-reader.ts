@@ -9,8 +9,7 @@
  * connection is tried again, a bounded number of times, after waits that grow
  * ({@link GOOGLE_RETRY}); nothing else is.
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { httpsRequestText } from '../http/https-request';
 import { callPath, GOOGLE_API_BASES, GoogleApiBases, GoogleCall, QUOTA_PROJECT_APIS } from './google-calls';
 
 export { gcpAccessToken, gcpCredentials, GcpCredentials } from './google-credentials';
@@ -264,20 +263,9 @@ async function transport(verb: GoogleCall['verb'], url: string, headers: Record<
     const after = response.headers.get('retry-after');
     return { status: response.status, text: await response.text(), ...(after === null ? {} : { retryAfter: after }) };
   }
-  const target = new URL(url);
-  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = request(target, { method: verb, headers, ca: caCertificate, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      const after = res.headers['retry-after'];
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, ...(after === undefined ? {} : { retryAfter: after }) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  const answer = await httpsRequestText({ method: verb, url, headers, body, caCertificate, timeoutMs });
+  const after = answer.headers['retry-after'];
+  return { status: answer.status, text: answer.text, ...(typeof after === 'string' ? { retryAfter: after } : {}) };
 }
 
 /** A request that failed or answered what a check cannot trust; `status` is the HTTP status when there was an answer. */

@@ -1,6 +1,7 @@
 /**
  * Every Google API call hoplab's own code makes (the leftover check, the
- * firewall cleanup before a GKE network goes, the Gateway API wait, preflight),
+ * firewall and orphaned backend service cleanups before a GKE network goes,
+ * the CRD wait, the Cloud Armor policy's detach, preflight),
  * as one table: the method's name in Google's reference, its HTTP verb and
  * path, and the IAM permissions the caller needs for it. The reader
  * ({@link GoogleApiReader}) only takes calls from this table, so a call cannot
@@ -11,13 +12,14 @@
  * Compute Engine, GKE, IAM, Resource Manager and Service Usage REST references
  * (cloud.google.com/compute/docs/reference/rest/v1, cloud.google.com/kubernetes-engine/docs/reference/rest,
  * cloud.google.com/iam/docs/reference/rest, cloud.google.com/resource-manager/reference/rest,
- * cloud.google.com/service-usage/docs/reference/rest; cited 2026-11). An aggregated list
+ * cloud.google.com/service-usage/docs/reference/rest, cloud.google.com/docs/quotas/reference/rest/v1;
+ * cited 2026-11, Cloud Quotas 2026-12-02). An aggregated list
  * returns the regional and global resources of a kind: it names both list
  * permissions, so a role that can list only one of them is caught.
  */
 
 /** The Google APIs hoplab calls, and the cluster's Kubernetes API (authorized by IAM on GKE). */
-export type GoogleApi = 'compute' | 'container' | 'iam' | 'resourceManager' | 'serviceUsage' | 'tokenInfo' | 'kubernetes';
+export type GoogleApi = 'compute' | 'container' | 'iam' | 'resourceManager' | 'serviceUsage' | 'cloudQuotas' | 'tokenInfo' | 'kubernetes';
 
 /** Base URLs of the Google APIs; tests serve recorded-format answers on loopback instead. The Kubernetes API's is the cluster's endpoint. */
 export type GoogleApiBases = Readonly<Record<Exclude<GoogleApi, 'kubernetes'>, string>>;
@@ -28,6 +30,7 @@ export const GOOGLE_API_BASES: GoogleApiBases = {
   iam: 'https://iam.googleapis.com/v1',
   resourceManager: 'https://cloudresourcemanager.googleapis.com/v1',
   serviceUsage: 'https://serviceusage.googleapis.com/v1',
+  cloudQuotas: 'https://cloudquotas.googleapis.com/v1',
   tokenInfo: 'https://oauth2.googleapis.com/tokeninfo',
 };
 
@@ -36,14 +39,14 @@ export const GOOGLE_API_BASES: GoogleApiBases = {
  * libraries and gcloud send it. Not tokeninfo (it reads the token itself) and
  * not the cluster's Kubernetes API.
  */
-export const QUOTA_PROJECT_APIS: ReadonlySet<GoogleApi> = new Set(['compute', 'container', 'iam', 'resourceManager', 'serviceUsage']);
+export const QUOTA_PROJECT_APIS: ReadonlySet<GoogleApi> = new Set(['compute', 'container', 'iam', 'resourceManager', 'serviceUsage', 'cloudQuotas']);
 
 /** One REST method. */
 export interface GoogleCall {
   /** Its name in Google's reference, e.g. `compute.firewalls.list`. */
   readonly name: string;
   readonly api: GoogleApi;
-  readonly verb: 'GET' | 'POST' | 'DELETE';
+  readonly verb: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The path under the API's base; `{param}` is filled in per request (URL-encoded). */
   readonly path: string;
   /** IAM permissions the caller needs on the project (empty only with {@link noPermission}). */
@@ -68,6 +71,9 @@ const call = (name: string, api: GoogleApi, verb: GoogleCall['verb'], path: stri
 });
 const computeList = (kind: string, permission: string) => call(`compute.${kind}.list`, 'compute', 'GET', `projects/{project}/global/${kind}`, [permission]);
 const computeAggregated = (kind: string, permissions: readonly string[]) => call(`compute.${kind}.aggregatedList`, 'compute', 'GET', `projects/{project}/aggregated/${kind}`, permissions);
+
+/** Why the Cloud Quotas calls are optional. */
+const REQUESTS_ONLY = 'only preflight --request-quotas files quota requests, and preflight reads the status of those it filed, saying so when it cannot';
 
 /** The calls, by what they do. */
 export const GOOGLE_CALLS = {
@@ -106,6 +112,22 @@ export const GOOGLE_CALLS = {
   // Deleting a firewall rule needs updatePolicy on the rule's network too (as creating one does).
   firewallsDelete: call('compute.firewalls.delete', 'compute', 'DELETE', 'projects/{project}/global/firewalls/{firewall}', ['compute.firewalls.delete', 'compute.networks.updatePolicy']),
   globalOperationsGet: call('compute.globalOperations.get', 'compute', 'GET', 'projects/{project}/global/operations/{operation}', ['compute.globalOperations.get']),
+  zoneOperationsGet: call('compute.zoneOperations.get', 'compute', 'GET', 'projects/{project}/zones/{zone}/operations/{operation}', ['compute.zoneOperations.get']),
+  // Teardown's removal of a Gateway's orphaned backend services and their NEGs (gke-gateway-api#41).
+  backendServicesDelete: call('compute.backendServices.delete', 'compute', 'DELETE', 'projects/{project}/global/backendServices/{backendService}', ['compute.backendServices.delete']),
+  networkEndpointGroupsDelete: call('compute.networkEndpointGroups.delete', 'compute', 'DELETE', 'projects/{project}/zones/{zone}/networkEndpointGroups/{neg}', [
+    'compute.networkEndpointGroups.delete',
+  ]),
+  // Deploy's detach of the Cloud Armor policy a narrowed app.allowedSourceCidrs no longer wants (an empty reference detaches).
+  backendServicesSetSecurityPolicy: call(
+    'compute.backendServices.setSecurityPolicy',
+    'compute',
+    'POST',
+    'projects/{project}/global/backendServices/{backendService}/setSecurityPolicy',
+    ['compute.backendServices.setSecurityPolicy', 'compute.securityPolicies.use'],
+    undefined,
+    'deploy detaches a Cloud Armor policy only from a live lab whose config dropped it, and says what failed',
+  ),
   // GKE
   clustersList: call('container.projects.locations.clusters.list', 'container', 'GET', 'projects/{project}/locations/-/clusters', ['container.clusters.list']),
   clustersGet: call('container.projects.locations.clusters.get', 'container', 'GET', 'projects/{project}/locations/{location}/clusters/{cluster}', ['container.clusters.get']),
@@ -130,6 +152,43 @@ export const GOOGLE_CALLS = {
     'projects/{project}:testIamPermissions',
     [],
     'any caller may ask which of the given permissions it holds',
+  ),
+  // Cloud Quotas: the quota preferences `preflight --request-quotas` files, and their status on later runs.
+  quotaPreferencesList: call(
+    'cloudquotas.projects.locations.quotaPreferences.list',
+    'cloudQuotas',
+    'GET',
+    'projects/{project}/locations/global/quotaPreferences',
+    ['cloudquotas.quotas.get'],
+    undefined,
+    REQUESTS_ONLY,
+  ),
+  quotaPreferencesGet: call(
+    'cloudquotas.projects.locations.quotaPreferences.get',
+    'cloudQuotas',
+    'GET',
+    'projects/{project}/locations/global/quotaPreferences/{preference}',
+    ['cloudquotas.quotas.get'],
+    undefined,
+    REQUESTS_ONLY,
+  ),
+  quotaPreferencesCreate: call(
+    'cloudquotas.projects.locations.quotaPreferences.create',
+    'cloudQuotas',
+    'POST',
+    'projects/{project}/locations/global/quotaPreferences',
+    ['cloudquotas.quotas.update'],
+    undefined,
+    REQUESTS_ONLY,
+  ),
+  quotaPreferencesPatch: call(
+    'cloudquotas.projects.locations.quotaPreferences.patch',
+    'cloudQuotas',
+    'PATCH',
+    'projects/{project}/locations/global/quotaPreferences/{preference}',
+    ['cloudquotas.quotas.update'],
+    undefined,
+    REQUESTS_ONLY,
   ),
   // Service Usage
   servicesList: call('serviceusage.services.list', 'serviceUsage', 'GET', 'projects/{project}/services', ['serviceusage.services.list']),

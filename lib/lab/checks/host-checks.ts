@@ -41,15 +41,19 @@ export interface ToolNeeds {
   readonly gcloud: boolean;
 }
 
+/** Terraform's version in what `terraform version -json` printed (or its text form, `Terraform v1.11.4`); undefined when neither is there. */
+export function terraformVersionOf(output: string): string | undefined {
+  try {
+    return (JSON.parse(/\{[\s\S]*\}/.exec(output)?.[0] ?? '') as { terraform_version?: string }).terraform_version;
+  } catch {
+    return /Terraform v(\d+\.\d+\.\d+)/.exec(output)?.[1];
+  }
+}
+
 export function toolFindings(needs: ToolNeeds, run: ToolRunner = runTool): Finding[] {
   const findings: Finding[] = [];
   const tf = run('terraform', ['version', '-json']);
-  let tfVersion: string | undefined;
-  try {
-    tfVersion = tf.ok ? (JSON.parse(/\{[\s\S]*\}/.exec(tf.output)?.[0] ?? '') as { terraform_version?: string }).terraform_version : undefined;
-  } catch {
-    tfVersion = /Terraform v(\d+\.\d+\.\d+)/.exec(tf.output)?.[1];
-  }
+  const tfVersion = tf.ok ? terraformVersionOf(tf.output) : undefined;
   if (!tfVersion) {
     findings.push({
       check: 'terraform',

@@ -1,58 +1,158 @@
 /**
- * On-demand list prices (USD per hour) hoplab's cost estimate uses. They were
- * recorded from AWS's and Google Cloud's public price pages for the regions
- * named below; they do not include data transfer, load-balancer capacity units
- * or taxes, and they change: check before you quote them.
+ * On-demand list prices (USD) hoplab's cost estimate uses, per region, each
+ * with where it comes from and when it was read. Prices are per hour unless
+ * the name says otherwise. They leave out data transfer, load-balancer capacity
+ * units and taxes, and they change: check before you quote them.
+ *
+ * A price is in this table for a region only where a public source gives it
+ * for that region (or says it is the same in every region); the estimate names
+ * each region and item it has no price for, and prices it at nothing, rather
+ * than borrowing another region's. Add a region by adding its prices with
+ * their source.
  */
+
+/** When the sources below were read (the estimate prints it). */
+export const PRICES_READ = '2026-12-02';
+
+/** Where the prices come from. */
+export const PRICE_SOURCES = {
+  eks: 'Amazon EKS control plane, standard support: $0.10 per cluster per hour, stated for every cluster (AWS Containers Blog, "Amazon EKS extended support for Kubernetes versions pricing", aws.amazon.com/blogs/containers/amazon-eks-extended-support-for-kubernetes-versions-pricing)',
+  publicIpv4:
+    'AWS public IPv4 addresses: $0.005 per IP per hour for all public IPv4 addresses, from February 1, 2024 (AWS News Blog, "New - AWS Public IPv4 Address Charge + Public IP Insights", 2023-07-28)',
+  ec2UsEast1:
+    'EC2 Linux on-demand, us-east-1: the AWS Pricing API as Karpenter records it (github.com/aws/karpenter-provider-aws, pkg/providers/pricing/zz_generated.pricing_aws.go at 6fc13b5, "generated at 2026-07-20T13:44:30Z for us-east-1")',
+  albUsEast1: 'Application Load Balancer, us-east-1: $0.0225 per hour, the US-East-1 examples of aws.amazon.com/elasticloadbalancing/pricing (as transcribed 2026-09-20)',
+  awsRecorded2025:
+    "us-east-1 NAT gateway ($0.045/h), Network Load Balancer ($0.0225/h) and gp3 volume ($0.08 per GB-month): this table's first values, recorded 2025-06 from AWS's price pages, which render their regional prices with JavaScript; not re-read since",
+  gke: 'GKE cluster management fee: $0.10 per cluster per hour, irrespective of cluster size or topology (cloud.google.com/kubernetes-engine/pricing); the free tier credit of one zonal cluster per billing account is not subtracted',
+  gce: 'Compute Engine on-demand machine types and pd-balanced disks, per region: the Cloud Billing Catalog API as github.com/Cyclenerd/google-cloud-pricing-cost-calculator records it (pricing.yml at fd66b26, generated 2026-07-30)',
+  gcpRecorded2025:
+    "us-central1 Cloud NAT ($0.0014 per VM-hour) and forwarding rules ($0.025/h for the first five): this table's first values, recorded 2025-06 from Google's price pages; the Cloud NAT price per VM was read again on Google's page as reported 2026-10-16 (github.com/ChiefGyk3D/Clouds-Against-Humanity wiki, Provider GCP Cost Lesson)",
+} as const;
+
+/** The node root volume of an EKS managed node group (20 GiB gp3). */
+export const EKS_NODE_VOLUME_GB = 20;
+/** The boot disk of a GKE node of the lab's node pool (lib/constructs/gcp/gke-node-pool.ts: 50 GB pd-balanced). */
+export const GKE_NODE_DISK_GB = 50;
+/** Hours in a month, as AWS and Google turn monthly prices into hourly ones. */
+export const HOURS_PER_MONTH = 730;
+
+/** An AWS region's prices. */
+export interface AwsRegionPrices {
+  /** EC2 Linux on-demand, per instance-hour. */
+  readonly instanceHour?: Readonly<Record<string, number>>;
+  /** gp3, per GB-month. */
+  readonly gp3GbMonth?: number;
+  readonly natGatewayHour?: number;
+  readonly albHour?: number;
+  readonly nlbHour?: number;
+}
+
+/** A GCP region's prices. */
+export interface GcpRegionPrices {
+  /** Compute Engine on-demand, per VM-hour. */
+  readonly machineHour?: Readonly<Record<string, number>>;
+  /** pd-balanced, per GB-month. */
+  readonly pdBalancedGbMonth?: number;
+  /** Cloud NAT, per VM using the gateway, per hour. */
+  readonly natPerVmHour?: number;
+  /** Forwarding rules: the first five of a project together, per hour (one per load balancer here). */
+  readonly forwardingRuleHour?: number;
+}
+
+/** The Compute Engine machine types priced per region, in the order {@link gce} takes their prices. */
+const GCE_MACHINE_TYPES = ['e2-medium', 'e2-standard-2', 'e2-standard-4', 'n2-standard-2', 'n2-standard-4'] as const;
+
+/** A price for each of a list of names, in its order. */
+type PriceOfEach<Names extends readonly string[]> = { readonly [I in keyof Names]: number };
+
+/**
+ * A GCP region's Compute Engine prices ({@link PRICE_SOURCES}.gce): per VM-hour of each machine
+ * type in the order of {@link GCE_MACHINE_TYPES}, and pd-balanced per GB-month.
+ */
+function gce(perVmHour: PriceOfEach<typeof GCE_MACHINE_TYPES>, pdBalancedGbMonth: number): GcpRegionPrices {
+  return { machineHour: Object.fromEntries(GCE_MACHINE_TYPES.map((type, i) => [type, perVmHour[i]])), pdBalancedGbMonth };
+}
+
+const US_EAST_1_INSTANCES = {
+  't3.small': 0.0208,
+  't3.medium': 0.0416,
+  't3.large': 0.0832,
+  't3.xlarge': 0.1664,
+  't3a.medium': 0.0376,
+  't3a.large': 0.0752,
+  'm5.large': 0.096,
+  'm5.xlarge': 0.192,
+  'm6i.large': 0.096,
+  'm6i.xlarge': 0.192,
+  'm7i.large': 0.1008,
+  'c5.large': 0.085,
+  'c6i.large': 0.085,
+  'r5.large': 0.126,
+} as const;
+
 export const PRICE_TABLE = {
-  /** When the prices were recorded. */
-  asOf: '2025-06',
   aws: {
-    region: 'us-east-1',
-    /** EKS control plane, standard support. */
-    eksClusterHour: 0.1,
-    /** EC2 Linux on-demand, per instance-hour. */
-    instanceHour: {
-      't3.small': 0.0208,
-      't3.medium': 0.0416,
-      't3.large': 0.0832,
-      't3.xlarge': 0.1664,
-      't3a.medium': 0.0376,
-      't3a.large': 0.0752,
-      'm5.large': 0.096,
-      'm5.xlarge': 0.192,
-      'm6i.large': 0.096,
-      'm6i.xlarge': 0.192,
-      'm7i.large': 0.1008,
-      'c5.large': 0.085,
-      'c6i.large': 0.085,
-      'r5.large': 0.126,
-    } as Readonly<Record<string, number>>,
-    /** gp3 root volume of a managed node group node (20 GiB at $0.08 per GiB-month). */
-    nodeVolumeHour: (20 * 0.08) / 730,
-    natGatewayHour: 0.045,
-    /** Each public IPv4 address (NAT gateway EIP, and one per AZ for each ALB and NLB). */
-    publicIpv4Hour: 0.005,
-    albHour: 0.0225,
-    nlbHour: 0.0225,
+    /** The same in every region (see {@link PRICE_SOURCES}). */
+    everyRegion: { eksClusterHour: 0.1, publicIpv4Hour: 0.005 },
+    regions: {
+      'us-east-1': { instanceHour: US_EAST_1_INSTANCES, gp3GbMonth: 0.08, natGatewayHour: 0.045, albHour: 0.0225, nlbHour: 0.0225 },
+    } as Readonly<Record<string, AwsRegionPrices>>,
   },
   gcp: {
-    region: 'us-central1',
-    /** GKE cluster management fee (the free tier's monthly credit covers one zonal cluster per billing account; not subtracted here). */
-    gkeClusterHour: 0.1,
-    /** Compute Engine on-demand, per VM-hour. */
-    machineHour: {
-      'e2-medium': 0.033503,
-      'e2-standard-2': 0.067006,
-      'e2-standard-4': 0.134012,
-      'n2-standard-2': 0.097118,
-      'n2-standard-4': 0.194236,
-    } as Readonly<Record<string, number>>,
-    /** 50 GB pd-balanced boot disk (the node pool's size, lib/constructs/gcp/gke-node-pool.ts) at $0.10 per GB-month. */
-    nodeDiskHour: (50 * 0.1) / 730,
-    /** Cloud NAT, per VM that uses the gateway. */
-    natPerVmHour: 0.0014,
-    /** Forwarding rules: the first five in a project cost this together per hour (one per load balancer here). */
-    forwardingRuleHour: 0.025,
+    everyRegion: { gkeClusterHour: 0.1 },
+    // Per region: gce([e2-medium, e2-standard-2, e2-standard-4, n2-standard-2, n2-standard-4 per VM-hour], pd-balanced per GB-month).
+    regions: {
+      'us-central1': {
+        ...gce([0.03350571, 0.06701142, 0.13402284, 0.097118, 0.194236], 0.1),
+        // Recorded 2025-06 (PRICE_SOURCES.gcpRecorded2025): the Cyclenerd data has no per-VM Cloud NAT or forwarding-rule prices.
+        natPerVmHour: 0.0014,
+        forwardingRuleHour: 0.025,
+      },
+      'us-east1': gce([0.03350571, 0.06701142, 0.13402284, 0.097118, 0.194236], 0.1),
+      'us-east4': gce([0.03773541, 0.07547082, 0.15094164, 0.109378, 0.218756], 0.11),
+      'us-east5': gce([0.03350571, 0.06701142, 0.13402284, 0.097118, 0.194236], 0.1),
+      'us-south1': gce([0.03953674, 0.07907348, 0.15814696, 0.11459924, 0.22919848], 0.12),
+      'us-west1': gce([0.03350571, 0.06701142, 0.13402284, 0.097118, 0.194236], 0.1),
+      'us-west2': gce([0.04024494, 0.08048988, 0.16097976, 0.116652, 0.233304], 0.12),
+      'us-west3': gce([0.04024494, 0.08048988, 0.16097976, 0.116652, 0.233304], 0.12),
+      'us-west4': gce([0.03773541, 0.07547082, 0.15094164, 0.109374, 0.218748], 0.11),
+      'northamerica-northeast1': gce([0.03688602, 0.07377204, 0.14754408, 0.106916, 0.213832], 0.11),
+      'northamerica-northeast2': gce([0.03688602, 0.07377204, 0.14754408, 0.106916, 0.213832], 0.11),
+      'southamerica-east1': gce([0.0531852, 0.1063704, 0.2127408, 0.15416, 0.30832], 0.15),
+      'europe-west1': gce([0.03685773, 0.07371546, 0.14743092, 0.106834, 0.213668], 0.1),
+      'europe-west2': gce([0.04316778, 0.08633556, 0.17267112, 0.125124, 0.250248], 0.12),
+      'europe-west3': gce([0.04316778, 0.08633556, 0.17267112, 0.125124, 0.250248], 0.12),
+      'europe-west4': gce([0.03688602, 0.07377204, 0.14754408, 0.106916, 0.213832], 0.11),
+      'europe-west6': gce([0.04389133, 0.08778266, 0.17556532, 0.127226, 0.254452], 0.13),
+      'europe-west8': gce([0.038866, 0.077732, 0.155464, 0.11265688, 0.22531376], 0.116),
+      'europe-west9': gce([0.038866, 0.077732, 0.155464, 0.11265688, 0.22531376], 0.116),
+      'europe-west10': gce([0.04316911, 0.08633822, 0.17267644, 0.12512788, 0.25025576], 0.154),
+      'europe-west12': gce([0.043222366, 0.086444732, 0.172889464, 0.12528222, 0.25056444], 0.12),
+      'europe-north1': gce([0.03688878, 0.07377756, 0.14755512, 0.106924, 0.213848], 0.11),
+      'europe-central2': gce([0.04054188, 0.08108376, 0.16216752, 0.117516, 0.235032], 0.13),
+      'europe-southwest1': gce([0.039538, 0.079076, 0.158152, 0.11459924, 0.22919848], 0.12),
+      'asia-east1': gce([0.03879594, 0.07759188, 0.15518376, 0.112452, 0.224904], 0.1),
+      'asia-east2': gce([0.04688067, 0.09376134, 0.18752268, 0.135886, 0.271772], 0.11),
+      'asia-northeast1': gce([0.04298286, 0.08596572, 0.17193144, 0.124588, 0.249176], 0.13),
+      'asia-northeast2': gce([0.04298286, 0.08596572, 0.17193144, 0.124718, 0.249436], 0.13),
+      'asia-northeast3': gce([0.04298286, 0.08596572, 0.17193144, 0.124718, 0.249436], 0.13),
+      'asia-south1': gce([0.04024218, 0.08048436, 0.16096872, 0.116644, 0.233288], 0.12),
+      'asia-south2': gce([0.04024218, 0.08048436, 0.16096872, 0.116644, 0.233288], 0.12),
+      'asia-southeast1': gce([0.04133307, 0.08266614, 0.16533228, 0.119806, 0.239612], 0.11),
+      'asia-southeast2': gce([0.045053043, 0.090106086, 0.180212172, 0.13058854, 0.26117708], 0.13),
+      'australia-southeast1': gce([0.047541, 0.095082, 0.190164, 0.1378, 0.2756], 0.135),
+      'australia-southeast2': gce([0.040408, 0.080816, 0.161632, 0.117128, 0.234256], 0.135),
+    } as Readonly<Record<string, GcpRegionPrices>>,
   },
 } as const;
+
+/** A region's AWS prices; empty for a region the table does not hold. */
+export function awsPrices(region: string): AwsRegionPrices {
+  return PRICE_TABLE.aws.regions[region] ?? {};
+}
+
+/** A region's GCP prices; empty for a region the table does not hold. */
+export function gcpPrices(region: string): GcpRegionPrices {
+  return PRICE_TABLE.gcp.regions[region] ?? {};
+}

@@ -131,14 +131,23 @@ export function machineTypeVcpus(machineType: string): number | undefined {
   return standard ? Number(standard[2]) : undefined;
 }
 
+/** What environments take of one quota: a Compute Engine metric's ({@link GcpQuotaNeed}), or a quota of the table's in a slot ({@link QuotaNeed}). */
+interface Need {
+  /** What the environments take (without what a fresh account or project holds). */
+  readonly need: number;
+  /** What was counted, in words (said in preflight's finding; GCP only). */
+  readonly counted?: string;
+}
+
 /** One Compute Engine quota metric the selected GCP environments take. */
-export interface GcpQuotaNeed {
+export interface GcpQuotaNeed extends Need {
   /** The `quotas[].metric` of `regions.get` (scope `region`) or `projects.get` (scope `project`). */
   readonly metric: string;
   readonly scope: 'region' | 'project';
-  readonly need: number;
-  /** What was counted, in words (said in the finding). */
+  /** Always said for a metric. */
   readonly counted: string;
+  /** The region a region-scoped need is in, when the needs are a project's over several regions (preflight). */
+  readonly region?: string;
 }
 
 /** What the selected GCP environments take (Compute Engine quota metrics). */
@@ -336,17 +345,13 @@ export interface SlotEnvironments {
  * One quota's need where its limit applies: in one slot (scopes `region` and `zone`), or over all
  * the slots of one project (scope `project`).
  */
-export interface QuotaNeed {
+export interface QuotaNeed extends Need {
   readonly quota: QuotaSpec;
   /** The slots it adds up over: one, or every slot of the project. */
   readonly slots: readonly Slot[];
   /** Where, in words: `us-east-1`, `us-east-2 of account 111122223333`, `project my-lab`. */
   readonly where: string;
   readonly environments: number;
-  /** What the environments take (without what a fresh account or project holds). */
-  readonly need: number;
-  /** What was counted, in words (GCP). */
-  readonly counted?: string;
 }
 
 /** The needs of every quota of the table, per slot (or per project), and the notes of what could not be counted. */

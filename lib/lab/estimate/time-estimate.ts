@@ -3,9 +3,22 @@
  * and destroy time, run through the same dependency graph and the same
  * start-in-order scheduling as `runGraph`, with `parallelism` stacks at once
  * in each shard and the shards side by side (one CI job each).
+ *
+ * Slots run side by side: the API rate limits that throttle a deploy are per
+ * account and region (EC2's, for one, "for each AWS account on a per-Region
+ * basis": Amazon EC2 API reference, "Request throttling for the Amazon EC2
+ * API", read 2026-12-02) or per project, so stacks of different slots do not
+ * slow each other down; what bounds the deploy is the host's parallelism
+ * (its memory). Given each environment's slot, the estimate says how many
+ * slots the stacks run in and the most stacks of one slot that run at once:
+ * those share that slot's limits. No published figure says how much a
+ * slot's throttling slows a stack, so the stack times do not change with it.
  */
 import { assignShards } from '../selection/shard';
+import type { LabPlacement } from '../placement/lab-placement';
 import { Direction, STACK_KINDS, stackGraph, StackKind } from '../selection/stack-graph';
+import { plural } from '../../kit/terminal/terminal';
+import { wrapIndented } from '../../kit/terminal/text-table';
 
 /** Minutes one stack takes, with where the figure comes from. */
 export interface StackTime {
@@ -42,6 +55,16 @@ export interface TimeEstimateInput {
   /** Shards running side by side. @default 1 */
   readonly shards?: number;
   readonly times?: Readonly<Record<StackKind, StackTime>>;
+  /** Each environment's slot on a cloud (`host/us-east-1`, `my-project/us-central1`). @default - not said */
+  readonly slotOf?: SlotOf;
+}
+
+/** The slot an environment's stacks of a cloud are placed in. */
+export type SlotOf = (env: string, cloud: 'aws' | 'gcp') => string | undefined;
+
+/** The slots of a placement, as the estimate takes them. */
+export function placementSlotOf(placement: LabPlacement): SlotOf {
+  return (env, cloud) => (cloud === 'aws' ? placement.aws : placement.gcp).slotOf.get(env)?.id;
 }
 
 export interface TimeEstimate {
@@ -56,29 +79,47 @@ export interface TimeEstimate {
   readonly minutes: number;
   /** Minutes of the longest single chain (the floor no parallelism goes under). */
   readonly criticalPathMinutes: number;
+  /** With each environment's slot: how many slots the stacks run in, and the most stacks of one slot at once (the busiest slot). */
+  readonly slots?: { readonly count: number; readonly peak: number; readonly busiest: string };
 }
 
 /** Minutes one shard takes: the runGraph schedule (start ready tasks in graph order, `parallelism` at once). */
 export function scheduleMinutes(envs: readonly string[], direction: Direction, kinds: readonly StackKind[], parallelism: number, times: Readonly<Record<StackKind, StackTime>>): number {
+  return schedule(envs, direction, kinds, parallelism, times).minutes;
+}
+
+/** The runGraph schedule of one shard: its minutes, and with slots the most stacks of each slot running at once. */
+function schedule(
+  envs: readonly string[],
+  direction: Direction,
+  kinds: readonly StackKind[],
+  parallelism: number,
+  times: Readonly<Record<StackKind, StackTime>>,
+  slotOf?: SlotOf,
+): { minutes: number; peak: Map<string, number> } {
   const tasks = stackGraph(envs, direction, kinds);
   const took = (kind: StackKind) => (direction === 'deploy' ? times[kind].createMinutes : times[kind].destroyMinutes);
   const finished = new Map<string, number>();
-  const running: { stack: string; end: number }[] = [];
+  const running: { stack: string; end: number; slot?: string }[] = [];
   const started = new Set<string>();
+  const peak = new Map<string, number>();
   let now = 0;
   while (finished.size < tasks.length) {
     for (const task of tasks) {
       if (running.length >= parallelism) break;
       if (started.has(task.stack) || !task.after.every((d) => finished.has(d))) continue;
       started.add(task.stack);
-      running.push({ stack: task.stack, end: now + took(task.kind) });
+      running.push({ stack: task.stack, end: now + took(task.kind), slot: slotOf?.(task.env, task.cloud) });
+    }
+    for (const slot of new Set(running.map((r) => r.slot))) {
+      if (slot !== undefined) peak.set(slot, Math.max(peak.get(slot) ?? 0, running.filter((r) => r.slot === slot).length));
     }
     running.sort((a, b) => a.end - b.end);
     const next = running.shift()!;
     now = next.end;
     finished.set(next.stack, now);
   }
-  return now;
+  return { minutes: now, peak };
 }
 
 /** The wall-clock estimate of a deploy or teardown of `envs`. */
@@ -89,11 +130,16 @@ export function estimateTime(direction: Direction, input: TimeEstimateInput): Ti
   const owner = assignShards(input.envs, shards);
   let minutes = 0;
   let largestShard = 0;
+  const peak = new Map<string, number>();
   for (let k = 1; k <= shards; k++) {
     const envs = input.envs.filter((_, i) => owner[i] === k);
     largestShard = Math.max(largestShard, envs.length);
-    minutes = Math.max(minutes, scheduleMinutes(envs, direction, kinds, input.parallelism, times));
+    const shard = schedule(envs, direction, kinds, input.parallelism, times, input.slotOf);
+    minutes = Math.max(minutes, shard.minutes);
+    // Shards run side by side: their stacks of one slot add up.
+    for (const [slot, n] of shard.peak) peak.set(slot, (peak.get(slot) ?? 0) + n);
   }
+  const busiest = [...peak.entries()].sort((a, b) => b[1] - a[1])[0];
   const took = (kind: StackKind) => (direction === 'deploy' ? times[kind].createMinutes : times[kind].destroyMinutes);
   const chain = (cloud: 'aws' | 'gcp') => kinds.filter((k) => k.startsWith(cloud)).reduce((sum, k) => sum + took(k), 0);
   return {
@@ -105,6 +151,7 @@ export function estimateTime(direction: Direction, input: TimeEstimateInput): Ti
     parallelism: input.parallelism,
     minutes,
     criticalPathMinutes: input.envs.length === 0 ? 0 : Math.max(chain('aws'), chain('gcp')),
+    ...(busiest ? { slots: { count: peak.size, peak: busiest[1], busiest: busiest[0] } } : {}),
   };
 }
 
@@ -124,6 +171,19 @@ export function formatTimeEstimate(estimates: readonly TimeEstimate[], kinds: re
       `  ${e.direction === 'deploy' ? 'deploy  ' : 'teardown'} ${duration(e.minutes).padStart(11)} for ${e.stacks} stack${e.stacks === 1 ? '' : 's'} of ${e.environments} environment${
         e.environments === 1 ? '' : 's'
       }` + ` (one environment alone: ${duration(e.criticalPathMinutes)})`,
+    );
+  }
+  if (first.slots) {
+    const s = first.slots;
+    out.push(
+      ...wrapIndented(
+        `slots: ${plural(s.count, 'slot')} (account or project x region) side by side, each with API rate limits of its own; at most ${plural(s.peak, 'stack')} of one slot at once (${
+          s.busiest
+        }), sharing its limits (throttling, which Terraform's providers retry, is not in these times)`,
+        80,
+        '  ',
+        '    ',
+      ),
     );
   }
   out.push('  per stack, create / destroy:');

@@ -1,18 +1,21 @@
 /**
- * The outputs of deployed stacks, as `cdktf output --outputs-file` writes
- * them: `{ "<stack>": { "<output>": value } }`. Read from a file, or collected
- * by running cdktf. Tolerant: a missing or odd field becomes `null`.
+ * The outputs of deployed stacks, from any file hoplab writes that holds them:
+ * `cdktf output --outputs-file` (`{ "<stack>": { "<output>": value } }`),
+ * `compare --format json` and `pipeline --gather`'s `hoplab-compare.json`
+ * (both `schema: "hoplab.compare/v1"`), told apart by their shape; or
+ * collected by running cdktf. Tolerant: a missing or odd field becomes `null`.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPOSURE_MODES } from '../../model/modes';
-import { ClientIpVia, CLUSTER_OUTPUTS, Cloud, GCP_CLUSTER_OUTPUTS } from '../../model/contract';
+import { AWS_CLUSTER_OUTPUTS, ClientIpVia, CLUSTER_OUTPUTS, ClusterStackOutputs, Cloud, GCP_CLUSTER_OUTPUTS, PLACEMENT_OUTPUT, PlacementOutput } from '../../model/contract';
 import { isClientIpVia } from '../../model/exposure-facts';
 import { parseStackName } from './synth-dir';
 import { isRecord } from '../../kit/terraform/terraform-json';
 import { nothingDeployed } from './local-state';
+import { OUTPUT_FILE_KINDS } from './flags';
 
 /** An `exposure_<mode>` output, every field but the mode possibly unknown. */
 export interface ExposureInfo {
@@ -32,17 +35,25 @@ export interface ExposureInfo {
   readonly external_traffic_policy: string | null;
 }
 
-/** The outputs of a `<env>-<cloud>-cluster` stack that compare shows. */
-export interface ClusterInfo {
-  readonly cluster_name: string | null;
-  readonly region: string | null;
-  readonly node_count: number | null;
-  readonly max_pods_per_node: number | null;
+/** Outputs of the contract as read back: each null where the stack has none or an odd value. */
+type AsRead<T> = { readonly [K in keyof T]: T[K] | null };
+
+/** The outputs of a `<env>-<cloud>-cluster` stack that compare shows: the contract's, as read back, and the ones read into another shape. */
+export interface ClusterInfo extends AsRead<Pick<ClusterStackOutputs, 'cluster_name' | 'region' | 'node_count' | 'max_pods_per_node'>> {
+  /** CIDR blocks Pod IPs come from; empty when the output is missing. */
   readonly pod_address_range: readonly string[];
   /** CIDR blocks of the nodes' own addresses where the cloud separates them from Pods (GKE's node subnet); empty on AWS, where nodes and Pods share the private subnets. */
   readonly node_address_range: readonly string[];
   /** Who handles Service traffic on the nodes (`kube-proxy-iptables`, ..., `cilium-ebpf`); null for stacks deployed before the output existed. */
   readonly dataplane: string | null;
+  /** The Kubernetes API's URL (`https://...`; GKE's endpoint output is an address, given its scheme here). */
+  readonly cluster_endpoint: string | null;
+  /** The cluster's CA certificate, base64-encoded PEM as exported; null for stacks deployed before the output existed. */
+  readonly cluster_ca_certificate: string | null;
+  /** Where the cluster is, as its cloud's API names it: GKE's zone or region (`cluster_location`), EKS's region. */
+  readonly cluster_location: string | null;
+  /** The `placement` output: the environment's slot (account or project x region); null when the config places nothing. */
+  readonly placement: PlacementOutput | null;
 }
 
 export interface EnvironmentOutputs {
@@ -53,6 +64,12 @@ export interface EnvironmentOutputs {
   /** Clouds with a `-lb` stack in the outputs. */
   readonly lbStacks: readonly Cloud[];
 }
+
+/** The schema of `compare --format json` and of the file `pipeline --gather` writes: both hold the lab's outputs. */
+export const COMPARE_SCHEMA = 'hoplab.compare/v1';
+
+/** The files that hold outputs, as a sentence's end (for messages). */
+const OUTPUTS_FILES = `an outputs file is ${OUTPUT_FILE_KINDS}`;
 
 export interface LabOutputs {
   readonly environments: readonly EnvironmentOutputs[];
@@ -111,7 +128,25 @@ function cidrList(value: unknown): string[] {
     : [];
 }
 
-function clusterInfo(outputs: Record<string, unknown>): ClusterInfo {
+/** The `placement` output, when it is one. */
+function placementOf(value: unknown): PlacementOutput | null {
+  const o = objectValue(value);
+  const slot = str(o?.slot);
+  const region = str(o?.region);
+  if (!o || !slot || !region) return null;
+  const zones = cidrList(o.zones);
+  if (o.cloud === 'aws' && str(o.account)) return { cloud: 'aws', slot, account: str(o.account)!, region, zones };
+  if (o.cloud === 'gcp' && str(o.project)) return { cloud: 'gcp', slot, project: str(o.project)!, region, zones };
+  return null;
+}
+
+/** An endpoint output as a URL: EKS exports one, GKE an address. */
+function endpointUrl(value: unknown): string | null {
+  const endpoint = str(value);
+  return endpoint === null ? null : /^https?:\/\//.test(endpoint) ? endpoint : `https://${endpoint}`;
+}
+
+function clusterInfo(outputs: Record<string, unknown>, cloud: Cloud): ClusterInfo {
   return {
     cluster_name: str(outputs[CLUSTER_OUTPUTS.clusterName]),
     region: str(outputs[CLUSTER_OUTPUTS.region]),
@@ -120,16 +155,27 @@ function clusterInfo(outputs: Record<string, unknown>): ClusterInfo {
     pod_address_range: cidrList(outputs[CLUSTER_OUTPUTS.podAddressRange]),
     node_address_range: cidrList(outputs[GCP_CLUSTER_OUTPUTS.nodeAddressRange]),
     dataplane: str(outputs[CLUSTER_OUTPUTS.dataplane]),
+    cluster_endpoint: endpointUrl(outputs[cloud === 'aws' ? AWS_CLUSTER_OUTPUTS.clusterEndpoint : GCP_CLUSTER_OUTPUTS.clusterEndpoint]),
+    cluster_ca_certificate: str(outputs[cloud === 'aws' ? AWS_CLUSTER_OUTPUTS.clusterCaCertificate : GCP_CLUSTER_OUTPUTS.clusterCaCertificate]),
+    cluster_location: str(cloud === 'aws' ? outputs[CLUSTER_OUTPUTS.region] : outputs[GCP_CLUSTER_OUTPUTS.clusterLocation]),
+    placement: placementOf(outputs[PLACEMENT_OUTPUT]),
   };
 }
 
 const MODE_ORDER: readonly string[] = EXPOSURE_MODES;
 const byMode = (a: ExposureInfo, b: ExposureInfo) => (MODE_ORDER.indexOf(a.mode) + 1 || 99) - (MODE_ORDER.indexOf(b.mode) + 1 || 99) || a.mode.localeCompare(b.mode);
 
-/** Sorts parsed `cdktf output` JSON into environments. */
+/**
+ * Sorts a parsed outputs file into environments: `cdktf output` JSON, or a `hoplab.compare/v1`
+ * document (`compare --format json`, `pipeline --gather`), told apart by its `schema`.
+ */
 export function parseOutputs(raw: unknown, source: string): LabOutputs {
   if (!isRecord(raw)) {
-    throw new Error(`${source} is not a cdktf outputs file: expected a JSON object of stack name -> outputs`);
+    throw new Error(`${source} is not an outputs file: expected a JSON object (${OUTPUTS_FILES})`);
+  }
+  if (typeof raw.schema === 'string') {
+    if (raw.schema === COMPARE_SCHEMA) return parseCompareDocument(raw, source);
+    throw new Error(`${source} is a ${raw.schema} document, which holds no outputs; ${OUTPUTS_FILES}`);
   }
   const envs = new Map<string, { env: string; clusters: Partial<Record<Cloud, ClusterInfo>>; exposures: Partial<Record<Cloud, ExposureInfo[]>>; lbStacks: Cloud[] }>();
   const ignored: string[] = [];
@@ -143,7 +189,7 @@ export function parseOutputs(raw: unknown, source: string): LabOutputs {
     const env = envs.get(parsed.env) ?? { env: parsed.env, clusters: {}, exposures: {}, lbStacks: [] };
     envs.set(parsed.env, env);
     if (parsed.kind === 'cluster') {
-      env.clusters[parsed.cloud] = clusterInfo(outputs);
+      env.clusters[parsed.cloud] = clusterInfo(outputs, parsed.cloud);
     } else {
       env.lbStacks.push(parsed.cloud);
       env.exposures[parsed.cloud] = Object.entries(outputs)
@@ -164,7 +210,77 @@ export function parseOutputs(raw: unknown, source: string): LabOutputs {
   return { environments: [...envs.values()].sort((a, b) => a.env.localeCompare(b.env)), ignored_stacks: ignored };
 }
 
-/** Reads an outputs file. */
+/** A cloud's name, or undefined. */
+const cloudOf = (v: unknown): Cloud | undefined => (v === 'aws' || v === 'gcp' ? v : undefined);
+
+/**
+ * The outputs in a `hoplab.compare/v1` document (compare-model.ts writes it): each environment's
+ * clusters, its exposures (the rows' cells), and the clouds with an lb stack (`lb_stacks`; in a
+ * document written before that field, the clouds with an exposure or without a cluster).
+ */
+function parseCompareDocument(doc: Record<string, unknown>, source: string): LabOutputs {
+  const environments: EnvironmentOutputs[] = [];
+  const list = Array.isArray(doc.environments) ? doc.environments : [];
+  for (const entry of list) {
+    const env = isRecord(entry) ? str(entry.env) : null;
+    if (!isRecord(entry) || env === null) throw new Error(`${source} (${COMPARE_SCHEMA}): an environment without a name (${JSON.stringify(entry)?.slice(0, 80)}); write the file again with hoplab`);
+    const clusters: Partial<Record<Cloud, ClusterInfo>> = {};
+    for (const [cloud, info] of Object.entries(isRecord(entry.clusters) ? entry.clusters : {})) {
+      const c = cloudOf(cloud);
+      if (c && isRecord(info)) clusters[c] = clusterFields(info);
+    }
+    const exposures: Partial<Record<Cloud, ExposureInfo[]>> = {};
+    for (const row of Array.isArray(entry.rows) ? entry.rows : []) {
+      if (!isRecord(row) || !isRecord(row.clouds)) continue;
+      for (const [cloud, cell] of Object.entries(row.clouds)) {
+        const c = cloudOf(cloud);
+        const info = c && isRecord(cell) ? exposureInfo(`exposure_${String(row.mode)}`, cell.exposure, c) : undefined;
+        if (c && info) (exposures[c] ??= []).push(info);
+      }
+    }
+    const listed = Array.isArray(entry.lb_stacks) ? entry.lb_stacks.map(cloudOf).filter((c): c is Cloud => c !== undefined) : undefined;
+    const clouds = (Array.isArray(entry.clouds) ? entry.clouds : []).map(cloudOf).filter((c): c is Cloud => c !== undefined);
+    const lbStacks = listed ?? clouds.filter((c) => exposures[c] !== undefined || clusters[c] === undefined);
+    for (const c of lbStacks) exposures[c] = (exposures[c] ?? []).sort(byMode);
+    environments.push({ env, clusters, exposures, lbStacks });
+  }
+  if (environments.length === 0) {
+    throw new Error(`${source} (${COMPARE_SCHEMA}) holds no environment: its shards' deploys wrote no outputs (deploy first, or gather again)`);
+  }
+  const ignored = Array.isArray(doc.ignored_stacks) ? doc.ignored_stacks.filter((s): s is string => typeof s === 'string') : [];
+  return { environments: environments.sort((a, b) => a.env.localeCompare(b.env)), ignored_stacks: ignored };
+}
+
+/** A compare document's cluster (already a {@link ClusterInfo}), each field checked as the outputs' are. */
+function clusterFields(info: Record<string, unknown>): ClusterInfo {
+  return {
+    cluster_name: str(info.cluster_name),
+    region: str(info.region),
+    node_count: num(info.node_count),
+    max_pods_per_node: num(info.max_pods_per_node),
+    pod_address_range: cidrList(info.pod_address_range),
+    node_address_range: cidrList(info.node_address_range),
+    dataplane: str(info.dataplane),
+    cluster_endpoint: str(info.cluster_endpoint),
+    cluster_ca_certificate: str(info.cluster_ca_certificate),
+    cluster_location: str(info.cluster_location),
+    placement: placementOf(info.placement),
+  };
+}
+
+/** The outputs of the stacks `keep` keeps (`<env>-<cloud>-cluster`, `<env>-<cloud>-lb`); environments left with none are dropped. */
+export function stacksOnly(outputs: LabOutputs, keep: (stack: string) => boolean): LabOutputs {
+  const environments = outputs.environments.flatMap((e): EnvironmentOutputs[] => {
+    const clouds = (['aws', 'gcp'] as const).filter((c) => keep(`${e.env}-${c}-cluster`));
+    const lbStacks = e.lbStacks.filter((c) => keep(`${e.env}-${c}-lb`));
+    const clusters = Object.fromEntries(clouds.flatMap((c) => (e.clusters[c] ? [[c, e.clusters[c]]] : []))) as Partial<Record<Cloud, ClusterInfo>>;
+    const exposures = Object.fromEntries(lbStacks.map((c) => [c, e.exposures[c] ?? []])) as Partial<Record<Cloud, readonly ExposureInfo[]>>;
+    return Object.keys(clusters).length > 0 || lbStacks.length > 0 ? [{ env: e.env, clusters, exposures, lbStacks }] : [];
+  });
+  return { environments, ignored_stacks: outputs.ignored_stacks };
+}
+
+/** Reads an outputs file (any of {@link OUTPUTS_FILES}). */
 export function readOutputsFile(file: string): LabOutputs {
   let text: string;
   try {

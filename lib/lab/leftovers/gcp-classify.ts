@@ -329,7 +329,7 @@ function gatewayApiPieces(firewalls: readonly Item[], project: string, networkNa
 }
 
 /** Every backend service a URL map can send to: default service, path matchers, path rules, route rules, weighted backends. */
-function urlMapServices(map: Item): string[] {
+export function urlMapServices(map: Item): string[] {
   interface RouteAction {
     weightedBackendServices?: { backendService?: string }[];
   }

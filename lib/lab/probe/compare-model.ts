@@ -6,7 +6,7 @@
  */
 import { EXPOSURE_MODES } from '../../model/modes';
 import { Cloud } from '../../model/contract';
-import { ClusterInfo, EnvironmentOutputs, ExposureInfo, LabOutputs } from '../files/outputs';
+import { ClusterInfo, COMPARE_SCHEMA, EnvironmentOutputs, ExposureInfo, LabOutputs } from '../files/outputs';
 import { Limiter } from './limiter';
 import { PROBE_LIMITS, probeUrl } from './probe';
 import { ProbeResult, proberAddressFor, summarizeProbe } from './probe-summary';
@@ -29,13 +29,15 @@ export interface CompareEnvironment {
   readonly env: string;
   /** Column order. */
   readonly clouds: readonly Cloud[];
+  /** Clouds whose `-lb` stack is in the outputs (with or without exposures), so that this document is an outputs file too. */
+  readonly lb_stacks: readonly Cloud[];
   readonly clusters: Partial<Record<Cloud, ClusterInfo>>;
   readonly rows: readonly CompareRow[];
   readonly notes: readonly string[];
 }
 
 export interface CompareModel {
-  readonly schema: 'hoplab.compare/v1';
+  readonly schema: typeof COMPARE_SCHEMA;
   /** Where the outputs came from. */
   readonly source: string;
   /** The probe settings, `null` without `--probe`. */
@@ -102,12 +104,13 @@ function notesOf(env: EnvironmentOutputs): string[] {
 /** The side-by-side view of the outputs, without probing. */
 export function compareOutputs(outputs: LabOutputs, source: string): CompareModel {
   return {
-    schema: 'hoplab.compare/v1',
+    schema: COMPARE_SCHEMA,
     source,
     probe: null,
     environments: outputs.environments.map((env) => ({
       env: env.env,
       clouds: CLOUDS.filter((c) => env.clusters[c] !== undefined || env.lbStacks.includes(c)),
+      lb_stacks: env.lbStacks,
       clusters: env.clusters,
       rows: rowsOf(env),
       notes: notesOf(env),

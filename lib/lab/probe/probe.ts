@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { connect as tlsConnect, ConnectionOptions } from 'node:tls';
 import { EchoReply, parseEchoReply } from './echo-reply';
 import { ReplyParser } from '../../kit/http/http-reply';
+import { onAbort } from '../../kit/cli/on-abort';
 import { Limiter } from './limiter';
 import { ProbeProgress, SILENT_PROGRESS } from './progress';
 
@@ -84,18 +85,20 @@ export function probeOnce(url: URL, timeoutMs: number, stop?: AbortSignal, tlsOp
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      stop?.removeEventListener('abort', onStop);
+      stopWaiting();
       connection.socket?.destroy();
       resolve(sample);
     };
     const failWith = (error: string) => finish({ ok: false, ms: elapsed(), error });
     const deadline = setTimeout(() => failWith(`timeout (${timeoutMs} ms)`), timeoutMs);
     const onStop = () => failWith(STOPPED);
+    let stopWaiting: () => void = () => undefined;
     if (stop?.aborted) {
       onStop();
       return;
     }
-    stop?.addEventListener('abort', onStop, { once: true });
+    // One listener on `stop` for all the requests in flight (a watch has one per exposure and more), ended with the request.
+    if (stop) stopWaiting = onAbort(stop, onStop);
     const complete = () => {
       const status = parser.status;
       if (status < 200 || status >= 400) failWith(`HTTP ${status}`);

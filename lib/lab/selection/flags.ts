@@ -23,8 +23,8 @@ export const shardFlag = (description = 'only the environments of shard K of N, 
 /** `--shards N`: how many shards (CI jobs), 1 when not given. */
 export const shardsFlag = (description: string) => integerFlag({ min: 1, max: MAX_SHARDS, value: 'N', default: 1, description });
 
-/** `--shards N` that must be given. */
-export const requiredShardsFlag = (description: string) => integerFlag({ min: 1, max: MAX_SHARDS, value: 'N', required: true, description });
+/** `--shards N` with no default: a command whose uses need it or not says which (pipeline). */
+export const givenShardsFlag = (description: string) => integerFlag({ min: 1, max: MAX_SHARDS, value: 'N', description });
 
 /** `--parallelism N|auto`: stacks at once; `auto` from the free memory (deploy, teardown, cost). */
 export const parallelismFlag = (description: string) => integerFlag({ min: 1, max: MAX_PARALLELISM, keywords: ['auto'], defaultText: 'deploy.parallelism', description });

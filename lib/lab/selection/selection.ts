@@ -1,7 +1,7 @@
 /** Which environments and stacks a command works on: --env, --shard and --stacks, read the same way by every command. */
 import { LabConfig } from '../../config/schema';
 import { labEnvironments } from '../../config/environments';
-import { loadConfig } from '../../config/load';
+import { readLabConfig } from '../files/config-file';
 import { STACK_KINDS, StackKind } from './stack-graph';
 import { checkShardBackend, formatShard, selectShard, Shard } from './shard';
 import { plural } from '../../kit/terminal/terminal';
@@ -112,6 +112,6 @@ export function narrowOutputs(outputs: LabOutputs, envs: readonly string[] | und
  * (compare, watch): of `environments` when given (tests), else of the config's, read as deploy reads them.
  */
 export function shardEnvironments(shard: Shard, environments?: () => readonly string[]): Set<string> {
-  const all = environments ? environments() : labEnvironments(loadConfig().config).map((e) => e.name);
+  const all = environments ? environments() : labEnvironments(readLabConfig().config).map((e) => e.name);
   return new Set(selectShard(all, shard));
 }

@@ -36,7 +36,9 @@ describe('npm run cost', () => {
     expect(await cost(['--env', 'ann,cy', '--stacks', 'gcp-cluster', '--json'])).toBe(0);
     const json = JSON.parse(printed.join('\n'));
     expect([json.environments, json.stacks, json.hour.aws]).toEqual([2, ['gcp-cluster'], 0]);
-    expect([...new Set(json.lines.map((l: { stack: string }) => l.stack))]).toEqual(['gcp-cluster']);
+    // Per region (one here): its environments and their lines.
+    expect(json.regions.map((r: { cloud: string; region: string; environments: number }) => [r.cloud, r.region, r.environments])).toEqual([['gcp', 'us-central1', 2]]);
+    expect([...new Set(json.regions.flatMap((r: { lines: { stack: string }[] }) => r.lines.map((l) => l.stack)))]).toEqual(['gcp-cluster']);
     expect(json.hour.gcp).toBeGreaterThan(0);
   });
 

@@ -3,18 +3,39 @@
  * exercise complete, every `{{name}}` one the handout fills, every table by
  * case covering its cases; and the filling itself.
  */
-import { DATAPATH, EXERCISES, ExerciseStep, ExerciseText, HUBBLE, READINESS_GATES, SNAT } from '../../../lib/commands/handout/exercises';
+import { ByCase, DATAPATH, EXERCISES, ExerciseStep, ExerciseText, HUBBLE, READINESS_GATES, SNAT } from '../../../lib/commands/handout/exercises';
 import { fillExerciseText } from '../../../lib/commands/handout/handout-model';
 import { DATAPLANES } from '../../../lib/model/datapaths';
+import { PRIVILEGED_COMMAND } from '../../support/privileged-commands';
 
 /** The names the handout fills, as exercises.ts documents them. */
-const FILLED = ['ns', 'deployment', 'replicas', 'debug-image', 'mode', 'cloud', 'svc', 'curl', 'native-curl', 'gate', 'dataplane', 'effect'];
+const FILLED = [
+  'ns',
+  'deployment',
+  'replicas',
+  'port',
+  'mode',
+  'cloud',
+  'svc',
+  'curl',
+  'reply',
+  'native-curl',
+  'gate',
+  'dataplane',
+  'effect',
+  'inspector',
+  'inspector-node',
+  'inspector-sections',
+  'inspector-interval',
+];
+
+const all = <T>(x: ByCase<T>, isOne: (x: ByCase<T>) => x is T): T[] => (isOne(x) ? [x] : Object.values(x));
+const isText = (x: ByCase<string>): x is string => typeof x === 'string';
+const stepsOf = (x: ExerciseText): ExerciseStep[] => all(x.steps, (s): s is readonly ExerciseStep[] => Array.isArray(s)).flat();
 
 /** Every text of an exercise, tables by case included. */
 function texts(x: ExerciseText): string[] {
-  const steps: (readonly ExerciseStep[])[] = Array.isArray(x.steps) ? [x.steps] : Object.values(x.steps);
-  const observe = typeof x.observe === 'string' ? [x.observe] : Object.values(x.observe);
-  return [x.title, x.lesson, ...observe, ...steps.flat().flatMap((s) => [s.say, s.command ?? ''])];
+  return [...all(x.title, isText), ...all(x.lesson, isText), ...all(x.observe, isText), ...stepsOf(x).flatMap((s) => [s.say, s.command ?? ''])];
 }
 
 describe('the exercises (data)', () => {
@@ -22,8 +43,8 @@ describe('the exercises (data)', () => {
     expect(new Set(EXERCISES.map((x) => x.id)).size).toBe(EXERCISES.length);
     expect(EXERCISES.map((x) => x.id)).toEqual(['snat', 'local-health-check', 'readiness-gates', 'extra-hop', 'drain', 'datapath', 'hubble']);
     for (const x of EXERCISES) {
-      expect([x.title, x.lesson].every((t) => t.trim() !== '')).toBe(true);
-      const steps: (readonly ExerciseStep[])[] = Array.isArray(x.steps) ? [x.steps] : Object.values(x.steps);
+      expect([...all(x.title, isText), ...all(x.lesson, isText)].every((t) => t.trim() !== '')).toBe(true);
+      const steps = all(x.steps, (s): s is readonly ExerciseStep[] => Array.isArray(s));
       expect(steps.every((s) => s.length > 0 && s.every((step) => step.say.trim() !== ''))).toBe(true);
       expect(x.measure.length).toBeGreaterThan(0);
       expect(x.measure.every((m) => m === 'compare' || m === 'watch')).toBe(true);
@@ -36,9 +57,17 @@ describe('the exercises (data)', () => {
     expect([...used].filter((name) => !FILLED.includes(name))).toEqual([]);
   });
 
-  test('GIVEN the tables by case THEN they cover their cases: both SNAT setups, every dataplane and any other, both clouds', () => {
+  test('GIVEN every step THEN none that gives an attendee root on a node or a shell in kube-system is theirs: such steps are the host’s', () => {
+    const privileged = EXERCISES.flatMap(stepsOf).filter((s) => PRIVILEGED_COMMAND.test(s.command ?? ''));
+    expect(privileged.filter((s) => !s.hostOnly)).toEqual([]);
+  });
+
+  test('GIVEN the tables by case THEN they cover their cases: both SNAT setups and each datapath kind, every dataplane and any other, both clouds', () => {
     expect(Object.keys(SNAT.steps).sort()).toEqual(['nodeport-l4', 'nodeport-local']);
-    expect(Object.keys(DATAPATH.steps).sort()).toEqual([...DATAPLANES, 'unknown'].sort());
+    expect(Object.keys(SNAT.observe).sort()).toEqual(['nodeport-l4', 'nodeport-local']);
+    expect(Object.keys(SNAT.title).sort()).toEqual(['any-datapath', 'cilium', 'kube-proxy']);
+    expect(Object.keys(SNAT.lesson).sort()).toEqual(['any-datapath', 'cilium', 'kube-proxy']);
+    expect(Array.isArray(DATAPATH.steps)).toBe(true);
     expect(Object.keys(DATAPATH.observe).sort()).toEqual([...DATAPLANES, 'unknown'].sort());
     expect(Object.keys(HUBBLE.steps).sort()).toEqual(['aws', 'gcp']);
     expect(Object.keys(READINESS_GATES).sort()).toEqual(['aws', 'gcp']);

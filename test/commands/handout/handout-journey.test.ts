@@ -16,8 +16,6 @@ const config = validConfig({ name: 'lab', gcp: { project: 'acme-lab' } }, 'test'
 const h = buildHandout({
   outputs: readOutputsFile(fixture('outputs.json')).environments[0],
   explanation: explainLab(config).environments[0],
-  gcpProject: 'acme-lab',
-  gkeLocation: 'us-central1-a',
   replicas: 2,
 });
 const html = handoutHtml(h);

@@ -4,16 +4,24 @@
  * writes, every exposure, the kubeconfig commands, the curl commands and what
  * the replies show, the exercises with their commands.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
 import { handout, HandoutIo } from '../../../lib/commands/handout/handout';
 import { HANDOUT_COMMAND } from '../../../lib/commands/handout/command';
-import { expectedReply } from '../../../lib/commands/handout/handout-model';
+import { handoutHtml, handoutMarkdown } from '../../../lib/commands/handout/render-handout';
+import { buildHandout, Exercise, expectedReply, Handout, HandoutSources, Step } from '../../../lib/commands/handout/handout-model';
 import { explainLab } from '../../../lib/lab/anatomy/explain-lab';
 import { ExplainModel } from '../../../lib/lab/anatomy/model';
+import { readOutputsFile } from '../../../lib/lab/files/outputs';
+import { Cloud } from '../../../lib/model/contract';
+import { AWS_DATAPATHS, awsDataplane, DATAPLANES, GCP_DATAPATHS, gcpDataplane } from '../../../lib/model/datapaths';
+import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
+import { inspectorLogCommands, inspectorSections } from '../../../lib/model/inspector';
 import { fixture } from '../../support/fixtures';
+import { exposureOutput, HandoutOutputsOptions, writeHandoutOutputs } from '../../support/handout-outputs';
+import { PRIVILEGED_COMMAND } from '../../support/privileged-commands';
 
 const ANN = { name: 'lab', aws: 'arn:aws:iam::123456789012:role/workshop/lab', gcp: 'user:lab@example.com' };
 const CONFIG = validConfig({ attendees: [ANN, 'bob'], gcp: { project: 'acme-lab' } }, 'test');
@@ -22,6 +30,28 @@ const explain = () => (explained ??= explainLab(validConfig({ name: 'lab', gcp: 
 
 const dir = mkdtempSync(join(tmpdir(), 'hoplab-handout-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A handout built in memory from the outputs `options` describe (see handout-outputs.ts), with the fixture's explanation. */
+function built(options: HandoutOutputsOptions = {}, sources: Partial<HandoutSources> = {}): Handout {
+  const file = join(dir, `built-${JSON.stringify(options).replace(/\W+/g, '-')}.json`);
+  const outputs = readOutputsFile(writeHandoutOutputs(file, options)).environments.find((e) => e.env === 'lab')!;
+  return buildHandout({ outputs, explanation: explain().environments[0], replicas: 2, ...sources });
+}
+
+/** The commands of a page: the text of its `pre` blocks (each word is a span there). */
+const commandsOf = (page: string) =>
+  [...page.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) =>
+    m[1]
+      .replace(/<[^>]+>/g, '')
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
+  );
+
+/** Every step of an exercise, its measuring steps included. */
+const stepsOf = (x: Exercise): Step[] => [...x.steps, ...x.measure];
 
 async function run(...argv: string[]) {
   let out = '';
@@ -42,23 +72,36 @@ describe('handout', () => {
     html = readFileSync(join(out, 'lab.html'), 'utf8');
   });
 
-  test('GIVEN the outputs fixture WHEN run THEN it writes the attendee’s Markdown and page and the index, and skips bob (no outputs) saying so', () => {
+  test('GIVEN the outputs fixture WHEN run THEN it writes the attendee’s Markdown, page and access card and the index, and skips bob (no outputs) saying so', () => {
     expect(result).toEqual({
       code: 0,
-      out: `handout: wrote 1 handout (markdown and html) and index.html to ${out}/\n`,
+      out:
+        `handout: wrote 1 handout (markdown, html, card) and index.html to ${out}/\n` +
+        `handout: kubeconfigs in ${out}/ (mode 0600)\n` +
+        '+----------------+---------+----------------------------+\n' +
+        '| file           | context | kubectl authenticates with |\n' +
+        '+----------------+---------+----------------------------+\n' +
+        '| lab.kubeconfig | lab-eks | own AWS identity           |\n' +
+        '| lab.kubeconfig | lab-gke | own Google identity        |\n' +
+        '+----------------+---------+----------------------------+\n',
       err: `handout: no outputs for environment bob (not deployed, or not in ${fixture('outputs.json')}): skipped\n`,
     });
-    expect(readdirSync(out).sort()).toEqual(['index.html', 'lab.html', 'lab.md']);
+    expect(readdirSync(out).sort()).toEqual(['index.html', 'lab.card.html', 'lab.html', 'lab.kubeconfig', 'lab.md']);
   });
 
-  test('GIVEN the handout THEN it names the attendee’s identities and gives the kubeconfig commands for their clusters with them', () => {
+  test('GIVEN the handout THEN it names the attendee’s identities, where each cluster is, and how kubectl reaches it with their kubeconfig and that identity (no aws eks update-kubeconfig: it needs eks:DescribeCluster)', () => {
     expect(markdown).toContain("# hoplab: lab's lab (environment `lab`)");
     expect(markdown).toContain('- AWS identity: `arn:aws:iam::123456789012:role/workshop/lab`');
     expect(markdown).toContain('- Google identity: `user:lab@example.com`');
-    expect(markdown).toContain('  aws eks update-kubeconfig --name lab-eks --region us-east-1 --alias lab-eks --role-arn arn:aws:iam::123456789012:role/workshop/lab\n');
-    expect(markdown).toContain('  aws eks update-kubeconfig --name lab-eks --region us-east-1 --alias lab-eks --profile <your profile>\n');
+    expect(markdown).toContain("- Your cluster lab-eks is in the host's AWS account, region us-east-1.\n");
+    expect(markdown).toContain('  AWS_PROFILE=<your profile> kubectl --kubeconfig lab.kubeconfig --context lab-eks get pods\n');
+    expect(markdown).toContain('use the context lab-eks-assume-role: it adds --role-arn.');
+    // The GKE location is the cluster_location output, not computed from the config.
+    expect(markdown).toContain('- Your cluster lab-gke is in Google Cloud project acme-lab, zone us-central1-a.\n');
     expect(markdown).toContain('  gcloud auth login lab@example.com\n');
-    expect(markdown).toContain('  gcloud container clusters get-credentials lab-gke --location us-central1-a --project acme-lab\n');
+    expect(markdown).toContain('  kubectl --kubeconfig lab.kubeconfig --context lab-gke get pods\n');
+    expect(markdown).not.toContain('update-kubeconfig');
+    expect(markdown).not.toContain('get-credentials');
   });
 
   test.each([
@@ -75,15 +118,7 @@ describe('handout', () => {
     expect(markdown).toContain(`\`\`\`sh\n${curl}\n\`\`\``);
     expect(html).toContain(`<section class="exposure" id="${cloud}-${mode}">`);
     expect(html).toContain(`URL: <code>${url}</code>`);
-    expect(html).toContain(curl.replace(/'/g, '&#39;').replace(/\|/g, '|'));
-  });
-
-  test.each([
-    ['x-forwarded-for', 'Cluster', '`client_address` is an address of the load balancer (a proxy), not yours; `x-forwarded-for` ends with your public address.'],
-    ['tcp-source', 'Local', '`client_address` is your public address; there is no `x-forwarded-for`.'],
-    ['none', 'Cluster', '`client_address` is a node address (in the VPC), not yours; there is no `x-forwarded-for`.'],
-  ] as const)('GIVEN client_ip_via %s THEN the reply expected is exactly said', (via, policy, expect_) => {
-    expect(expectedReply({ client_ip_via: via, lb_kind: 'x', external_traffic_policy: policy }).expect).toBe(expect_);
+    expect(commandsOf(html)).toContain(curl);
   });
 
   test('GIVEN the handout THEN every exercise is there with its commands and the compare or watch command that measures it', () => {
@@ -101,10 +136,10 @@ describe('handout', () => {
       `kubectl -n hoplab patch service echo-nodeport-local -p '{"spec":{"externalTrafficPolicy":"Cluster"}}'`,
       'kubectl -n hoplab scale deployment echo --replicas=1',
       'kubectl -n hoplab scale deployment echo --replicas=2',
-      'iptables-save | grep echo-nodeport-local',
+      'kubectl logs -n hoplab-inspector -l app.kubernetes.io/name=hoplab-inspector --prefix --since=35s',
       'kubectl -n hoplab rollout restart deployment echo',
       'kubectl drain <node> --ignore-daemonsets --delete-emptydir-data',
-      'kubectl debug node/<node> -n hoplab -it --profile=sysadmin --image=nicolaka/netshoot',
+      `for i in $(seq 20); do curl -s -m 5 http://k8s-hoplab-echonode-5a7b9c1d3e-0f1e2d3c4b5a6978.elb.us-east-1.amazonaws.com/; done | grep -Ei 'client_address|x-forwarded-for|node name|pod name' | sort | uniq -c`,
       `npm run compare -- --outputs ${fixture('outputs.json')} --probe --my-ip <your public address>`,
       'npm run watch -- --env lab --exposure nodeport-local --rate 5 --duration 300',
       'npm run watch -- --env lab --exposure native --rate 5 --duration 300',
@@ -119,30 +154,249 @@ describe('handout', () => {
     expect(html.match(/<svg /g)).toHaveLength(6);
     expect(html).not.toMatch(/\b(src|href)="(?!data:|#)/);
     const index = readFileSync(join(out, 'index.html'), 'utf8');
-    expect(index).toContain('<a href="lab.md">Markdown</a> · <a href="lab.html">page</a>');
+    expect(index).toContain('<a href="lab.md">Markdown</a> · <a href="lab.html">page</a> · <a href="lab.card.html">access card</a>');
     expect(index).toContain('<code>arn:aws:iam::123456789012:role/workshop/lab</code>');
+  });
+
+  test('GIVEN --format card WHEN run THEN only the access card is written, and the index links it', async () => {
+    const only = join(dir, 'card');
+    expect(await run('--outputs', fixture('outputs.json'), '--format', 'card', '--env', 'lab', '--out', only)).toEqual({
+      code: 0,
+      out: expect.stringMatching(new RegExp(`^handout: wrote 1 handout \\(card\\) and index\\.html to ${only}/\\nhandout: kubeconfigs in ${only}/ \\(mode 0600\\)\\n`)),
+      err: '',
+    });
+    expect(readdirSync(only).sort()).toEqual(['index.html', 'lab.card.html', 'lab.kubeconfig']);
+    expect(readFileSync(join(only, 'index.html'), 'utf8')).toContain('<td><a href="lab.card.html">access card</a></td>');
+    const card = readFileSync(join(only, 'lab.card.html'), 'utf8');
+    expect(card).toContain('<title>hoplab access card: lab</title>');
+    expect(card).toContain('The host says when the workshop ends.');
   });
 
   test('GIVEN --format markdown and --env WHEN run THEN only the Markdown of that environment is written', async () => {
     const only = join(dir, 'md');
     expect((await run('--outputs', fixture('outputs.json'), '--format', 'markdown', '--env', 'lab', '--out', only)).code).toBe(0);
-    expect(readdirSync(only).sort()).toEqual(['index.html', 'lab.md']);
+    expect(readdirSync(only).sort()).toEqual(['index.html', 'lab.kubeconfig', 'lab.md']);
   });
 
-  test.each([
-    ['kube-proxy-nftables', 'nft list table ip kube-proxy | grep -B2 -A6 echo-nodeport-local'],
-    ['kube-proxy-ipvs', 'ipvsadm -Ln'],
-    ['cilium-ebpf', 'kubectl -n kube-system exec ds/cilium -- cilium-dbg bpf lb list'],
-  ])('GIVEN the dataplane output %s WHEN run THEN the datapath exercise reads the node the way that datapath needs', async (dataplane, command) => {
-    const raw = JSON.parse(readFileSync(fixture('outputs.json'), 'utf8')) as Record<string, Record<string, unknown>>;
-    raw['lab-aws-cluster'].dataplane = dataplane;
-    const file = join(dir, `outputs-${dataplane}.json`);
-    writeFileSync(file, JSON.stringify(raw));
-    const where = join(dir, dataplane);
-    expect((await run('--outputs', file, '--env', 'lab', '--format', 'markdown', '--out', where)).code).toBe(0);
-    const text = readFileSync(join(where, 'lab.md'), 'utf8');
-    expect(text).toContain(`### 6. The datapath in AWS (EKS): ${dataplane} (nodeport-local)`);
-    expect(text.slice(text.indexOf('### 6.'), text.indexOf('### 7.'))).toContain(command);
+  test.each([...DATAPLANES])(
+    'GIVEN the dataplane output %s WHEN run THEN the datapath exercise reads the inspector’s log with kubectl, names what its dump holds there, and says what to look for in it',
+    async (dataplane) => {
+      const file = writeHandoutOutputs(join(dir, `outputs-${dataplane}.json`), { dataplane: { aws: dataplane } });
+      const where = join(dir, dataplane);
+      expect((await run('--outputs', file, '--env', 'lab', '--format', 'markdown', '--out', where)).code).toBe(0);
+      const text = readFileSync(join(where, 'lab.md'), 'utf8');
+      expect(text).toContain(`### 6. The datapath in AWS (EKS): ${dataplane} (nodeport-local)`);
+      const exercise = text.slice(text.indexOf('### 6.'), text.indexOf('### 7.'));
+      for (const { command } of inspectorLogCommands(dataplane, 'hoplab', 8080).commands) expect(exercise).toContain(`  ${command}\n`);
+      const sections = inspectorSections(dataplane, 'hoplab', 8080).map((section) => section.title);
+      expect(exercise).toContain(`A dump holds ${sections.map((title) => `\`--- ${title}\``).join(' and ')}.`);
+      // What to look for is worded after the parts of that datapath's dump.
+      const observe = exercise.slice(exercise.indexOf('**What confirms it:**'), exercise.indexOf('**Measure it:**'));
+      const parts: Record<string, string> = {
+        'NAT rules': 'NAT rules',
+        'connection tracking': 'connection tracking',
+        IPVS: 'IPVS part',
+        "Cilium's Service table": "Cilium's Service table",
+        'nftables rules': 'rules part says they are not shown',
+      };
+      for (const title of sections) expect(observe).toContain(parts[Object.keys(parts).find((p) => title.startsWith(p))!]);
+      expect(exercise).not.toMatch(PRIVILEGED_COMMAND);
+    },
+  );
+
+  describe('what the reply shows, from the facts the fact box shows', () => {
+    /** Every exposure each cloud offers, on every datapath of that cloud, as its -lb stack exports it. */
+    const CASES = (['aws', 'gcp'] as const).flatMap((cloud) =>
+      Object.keys(EXPOSURE_FACTS[cloud]).flatMap((mode) => (cloud === 'aws' ? AWS_DATAPATHS.map(awsDataplane) : GCP_DATAPATHS.map(gcpDataplane)).map((dataplane) => [cloud, mode, dataplane] as const)),
+    );
+    const output = (cloud: Cloud, mode: string, dataplane: string) => exposureOutput(cloud, mode, dataplane) as unknown as Parameters<typeof expectedReply>[0] & { target_type: string };
+
+    test.each(CASES)('GIVEN %s %s on %s THEN the reply it says agrees with the fact box: SNAT, where the Pod finds you, and under Cilium only for a Pod on another node', (cloud, mode, dataplane) => {
+      const info = output(cloud, mode, dataplane);
+      const { expect: shows } = expectedReply(info, dataplane);
+      // The fact box's "source NAT" row: a node address as the TCP peer, or no SNAT.
+      if (info.source_nat) expect(shows).toMatch(/^`client_address` is a node address \(SNAT\)/);
+      else expect(shows).not.toContain('node address');
+      // Its "client IP at the Pod" row: kept via X-Forwarded-For, kept as the TCP source, or lost.
+      if (info.client_ip_via === 'x-forwarded-for') {
+        expect(shows).toContain('`x-forwarded-for` ends with your public address');
+        expect(shows).not.toContain('is your public address');
+      } else {
+        expect(shows).toContain('there is no `x-forwarded-for`');
+      }
+      if (info.client_ip_via === 'tcp-source') expect(shows).toBe('`client_address` is your public address; there is no `x-forwarded-for`.');
+      if (info.client_ip_via === 'x-forwarded-for' && !info.source_nat) expect(shows).toContain('an address of the load balancer (a proxy)');
+      // What the Pod sees, worded for the datapath: Cilium SNATs only for a Pod on another node.
+      const remoteOnly = info.client_ip_seen_as!.includes('when the Pod is on another node');
+      expect(remoteOnly).toBe(info.source_nat && dataplane === 'cilium-ebpf');
+      expect(shows.includes('when the Pod is on another node')).toBe(remoteOnly);
+      if (info.client_ip_via === 'none') expect(shows.includes('your address is gone')).toBe(!remoteOnly);
+      if (info.client_ip_via === 'none' && remoteOnly) expect(shows).toContain('your public address when it is on that node');
+      if (info.client_ip_via === 'x-forwarded-for' && remoteOnly) expect(shows).toContain("the load balancer's address when it is on that node");
+    });
+
+    test.each(CASES)(
+      'GIVEN %s %s on %s THEN why names the traffic policy of an exposure that targets nodes, its own and not the other, and none where the load balancer targets Pods',
+      (cloud, mode, dataplane) => {
+        const info = output(cloud, mode, dataplane);
+        const { why } = expectedReply(info, dataplane);
+        const targetsNodes = ['instance', 'instance-group'].includes(info.target_type);
+        if (targetsNodes) {
+          expect(why).toContain(`externalTrafficPolicy ${info.external_traffic_policy}`);
+          expect(why).not.toContain(`externalTrafficPolicy ${info.external_traffic_policy === 'Local' ? 'Cluster' : 'Local'}`);
+        } else {
+          expect(why).not.toContain('externalTrafficPolicy');
+        }
+        if (info.external_traffic_policy === 'Local' && targetsNodes) expect(why).toContain('only to a Pod on itself, so nothing rewrites the source');
+      },
+    );
+
+    test.each([
+      ['aws', 'native', 'kube-proxy-iptables', '`client_address` is an address of the load balancer (a proxy), not yours; `x-forwarded-for` ends with your public address.'],
+      ['aws', 'nodeport', 'kube-proxy-iptables', "`client_address` is a node address (SNAT), not the load balancer's and not yours; `x-forwarded-for` ends with your public address."],
+      ['gcp', 'nodeport', 'kube-proxy-iptables', "`client_address` is a node address (SNAT), not the load balancer's and not yours; `x-forwarded-for` ends with your public address."],
+      [
+        'aws',
+        'nodeport',
+        'cilium-ebpf',
+        "`client_address` is a node address (SNAT) when the Pod is on another node than the one the load balancer connected to, and the load balancer's address when it is on that node; never yours; `x-forwarded-for` ends with your public address.",
+      ],
+      ['aws', 'nodeport-l4', 'kube-proxy-ipvs', '`client_address` is a node address (SNAT), not yours; there is no `x-forwarded-for`: your address is gone.'],
+      [
+        'gcp',
+        'nodeport-l4',
+        'cilium-ebpf',
+        '`client_address` is a node address (SNAT) when the Pod is on another node than the one the load balancer sent your packets to, and your public address when it is on that node (about one request in as many as there are nodes); there is no `x-forwarded-for`.',
+      ],
+      ['aws', 'native-l4', 'cilium-ebpf', '`client_address` is your public address; there is no `x-forwarded-for`.'],
+    ] as const)('GIVEN %s %s on %s THEN the reply it says is exactly', (cloud, mode, dataplane, shows) => {
+      expect(expectedReply(output(cloud, mode, dataplane), dataplane).expect).toBe(shows);
+    });
+
+    test('GIVEN the handout THEN each exposure’s reply is the one its fact box’s facts give (the explained source_nat, client_ip_via and client_ip_seen_as it draws)', () => {
+      const h = built();
+      expect(h.exposures).toHaveLength(6);
+      for (const e of h.exposures) {
+        const dataplane = h.clusters.find((c) => c.cloud === e.cloud)!.dataplane;
+        expect(e.explanation).not.toBeNull();
+        expect({ mode: e.mode, ...expectedReply(e.explanation!, dataplane) }).toEqual({ mode: e.mode, expect: e.expect, why: e.why });
+      }
+      expect(markdown).toContain("**The reply shows:** `client_address` is a node address (SNAT), not the load balancer's and not yours; `x-forwarded-for` ends with your public address.");
+    });
+  });
+
+  describe('the SNAT exercise, per datapath', () => {
+    const snat = (h: Handout) => h.exercises.find((x) => x.id === 'snat')!;
+
+    test.each([
+      ['kube-proxy-iptables', false],
+      ['kube-proxy-ipvs', true],
+    ] as const)('GIVEN kube-proxy (%s; nodeport-l4 deployed: %s) THEN every request loses your address, and it says so', (dataplane, every) => {
+      const x = snat(built({ dataplane: { aws: dataplane }, every }));
+      expect(x.title).toBe(`SNAT on a NodePort path: your address is gone (${every ? 'nodeport-l4' : 'nodeport-local'}, AWS (EKS))`);
+      expect(x.observe).toMatch(/^`client_address` is a node address \(SNAT\), not yours; there is no `x-forwarded-for`: your address is gone\./);
+    });
+
+    test.each([false, true])('GIVEN Cilium (nodeport-l4 deployed: %s) THEN your address is gone only when the Pod is on another node: the title, the lesson and what confirms it say so', (every) => {
+      const x = snat(built({ dataplane: { aws: 'cilium-ebpf' }, every }));
+      expect(x.title).toBe(`SNAT on a NodePort path: your address is gone when the Pod is on another node (${every ? 'nodeport-l4' : 'nodeport-local'}, AWS (EKS))`);
+      expect(x.lesson).toContain('only when the Pod it picks is on another node');
+      expect(x.observe).toContain('and your public address when it is on that node');
+      expect(x.observe).not.toContain('your address is gone');
+    });
+
+    test('GIVEN Cilium and nodeport-l4 deployed THEN what confirms the exercise is what nodeport-l4’s own reply says', () => {
+      const h = built({ dataplane: { aws: 'cilium-ebpf' }, every: true });
+      expect(snat(h).observe).toBe(h.exposures.find((e) => e.cloud === 'aws' && e.mode === 'nodeport-l4')!.expect);
+    });
+  });
+
+  describe('the steps in order', () => {
+    /** The traffic policy a step sets on a Service: `[service, policy]`, or undefined. */
+    const patchOf = (step: Step) => /patch service (\S+) .*"externalTrafficPolicy":"(Cluster|Local)"/.exec(step.command ?? '')?.slice(1, 3) as [string, string] | undefined;
+
+    test.each<[string, HandoutOutputsOptions]>([
+      ['nodeport-local only', {}],
+      ['every exposure', { every: true }],
+      ['Cilium', { dataplane: { aws: 'cilium-ebpf', gcp: 'cilium-ebpf' } }],
+    ])('GIVEN %s THEN an exercise that flips a Service’s traffic policy asks while it is Cluster and leaves it as deployed', (_, options) => {
+      const h = built(options);
+      const policies = new Map(h.exposures.filter((e) => e.explanation?.service).map((e) => [`echo-${e.mode}`, e.info.external_traffic_policy]));
+      for (const x of h.exercises) {
+        const now = new Map(policies);
+        const flipped: string[] = [];
+        for (const step of x.steps) {
+          const patch = patchOf(step);
+          if (patch) {
+            expect(policies.has(patch[0])).toBe(true);
+            now.set(patch[0], patch[1]);
+            flipped.push(patch[0]);
+          } else if (flipped.length > 0 && step.command === h.exposures.find((e) => `echo-${e.mode}` === flipped[0])?.curl) {
+            // The request that shows the SNAT is sent while the Service is Cluster.
+            expect([x.id, now.get(flipped[0])]).toEqual([x.id, 'Cluster']);
+          }
+        }
+        expect([x.id, now]).toEqual([x.id, policies]);
+      }
+      // The nodeport-local case flips it, asks, and flips it back.
+      const snat = h.exercises.find((x) => x.id === 'snat')!;
+      if (!options.every) expect(snat.steps.map(patchOf).map((p) => p?.[1])).toEqual(['Cluster', undefined, 'Local']);
+    });
+  });
+
+  describe('nothing privileged for attendees, and the host’s steps marked', () => {
+    const HANDOUTS: [string, HandoutOutputsOptions, Partial<HandoutSources>][] = [
+      ...DATAPLANES.map((d): [string, HandoutOutputsOptions, Partial<HandoutSources>] => [d, { dataplane: { aws: d, gcp: d }, every: true }, {}]),
+      ['unknown datapath', {}, {}],
+      ['Hubble on both clouds', { dataplane: { aws: 'cilium-ebpf', gcp: 'cilium-ebpf' } }, { hubble: { aws: true, gcp: true } }],
+    ];
+
+    test.each(HANDOUTS)('GIVEN %s THEN no step of an attendee gives root on a node or a shell in kube-system; such a step is the host’s', (_, options, sources) => {
+      const h = built(options, sources);
+      const steps = h.exercises.flatMap(stepsOf);
+      expect(steps.filter((s) => !s.hostOnly && PRIVILEGED_COMMAND.test(s.command ?? ''))).toEqual([]);
+    });
+
+    test.each(HANDOUTS)(
+      'GIVEN %s THEN what measures an exercise is the attendee’s own curl loop, and the host’s compare and watch, marked host only: no attendee step names the host’s commands or files',
+      (_, options, sources) => {
+        const h = built(options, { ...sources, outputsFile: '/home/host/hoplab/outputs.json' });
+        for (const x of h.exercises) {
+          const attendee = stepsOf(x).filter((s) => !s.hostOnly);
+          expect(attendee.filter((s) => /npm run|\/home\/host|--outputs/.test(s.command ?? ''))).toEqual([]);
+          expect(x.measure[0]).toMatchObject({ command: expect.stringMatching(/^(for i in \$\(seq 20\)|while sleep 1); do curl /) });
+          expect(x.measure[0].hostOnly).toBeUndefined();
+          expect(x.measure.slice(1).every((m) => m.hostOnly === true && /^npm run (compare|watch) /.test(m.command!))).toBe(true);
+        }
+      },
+    );
+
+    test('GIVEN the Markdown and the page THEN a host-only step and a host-led exercise carry the mark, and an attendee’s step does not', () => {
+      const h = built({ dataplane: { aws: 'cilium-ebpf' } }, { hubble: { aws: true, gcp: false } });
+      const text = handoutMarkdown(h);
+      expect(text).toContain('- **[host only]** The host watches it live, on the projector:\n\n  ```sh\n  npm run watch -- --env lab --exposure nodeport-local');
+      expect(text).toContain('- **[host only]** The host forwards Hubble Relay');
+      expect(text).toContain('**[host only]** The host leads this one on the projector');
+      expect(text).toContain('- Meanwhile, send requests through the exposure:');
+      // The marked bullets are the steps the model marks host only, in order, and only those.
+      const marked = text
+        .split('\n- ')
+        .filter((bullet) => bullet.startsWith('**[host only]** '))
+        .map((bullet) => bullet.slice('**[host only]** '.length).split('\n')[0]);
+      expect(marked).toEqual(
+        h.exercises
+          .flatMap(stepsOf)
+          .filter((step) => step.hostOnly)
+          .map((step) => step.say),
+      );
+      expect(marked.length).toBeGreaterThan(h.exercises.length);
+      const page = handoutHtml(h);
+      expect(page).toContain('<li class="host-step"><span class="host-only">host only</span> The host watches it live, on the projector:<pre><code><span class="word">npm</span>');
+      expect(page).toContain('<p class="host-led"><span class="host-only">host only</span> The host leads this one on the projector');
+      expect(page.match(/<li class="host-step">/g)).toHaveLength(h.exercises.flatMap(stepsOf).filter((s) => s.hostOnly).length);
+      // Copied from the page, each command is the one the step holds.
+      for (const step of h.exercises.flatMap(stepsOf)) if (step.command) expect(commandsOf(page)).toContain(step.command);
+    });
   });
 
   describe('Hubble, from the config', () => {
@@ -197,23 +451,27 @@ describe('handout', () => {
     });
   });
 
-  test('GIVEN an attendee without identities THEN the handout says the host runs kubectl for them', async () => {
-    const plain = join(dir, 'plain');
+  test('GIVEN a single environment (no attendee) THEN the handout gives the host’s own commands, and no kubeconfig is written', async () => {
+    const single = join(dir, 'single');
     let err = '';
-    const code = await handout(['--outputs', fixture('outputs.json'), '--out', plain], {
+    const code = await handout(['--outputs', fixture('outputs.json'), '--out', single], {
       out: () => undefined,
       err: (t) => (err += t),
-      config: () => validConfig({ attendees: ['lab'], gcp: { project: 'acme-lab' } }, 'test'),
+      config: () => validConfig({ name: 'lab', gcp: { project: 'acme-lab' } }, 'test'),
       explain,
     });
     expect([code, err]).toEqual([0, '']);
-    const text = readFileSync(join(plain, 'lab.md'), 'utf8');
-    expect(text).toContain('- AWS identity: none (the host runs kubectl for you on EKS)');
-    expect(text).toContain('You have no Google identity in this workshop: the host runs kubectl on GKE for you');
+    const text = readFileSync(join(single, 'lab.md'), 'utf8');
+    expect(text).toContain('- AWS identity: none (this environment is no attendee’s)');
+    expect(text).toContain('  aws eks update-kubeconfig --name lab-eks --region us-east-1\n');
+    expect(text).toContain('  gcloud container clusters get-credentials lab-gke --location us-central1-a --project acme-lab\n');
+    expect(readdirSync(single).sort()).toEqual(['index.html', 'lab.card.html', 'lab.html', 'lab.md']);
+    // The card's kubectl lines are the handout's own.
+    expect(commandsOf(readFileSync(join(single, 'lab.card.html'), 'utf8'))).toContain('aws eks update-kubeconfig --name lab-eks --region us-east-1');
   });
 
   test.each([
-    [['--format', 'pdf'], '--format: "pdf" is not one of markdown, html'],
+    [['--format', 'pdf'], '--format: "pdf" is not one of markdown, html, card'],
     [['--env', 'zed'], '--env: "zed" not in this config; environments: lab, bob'],
   ])('GIVEN %j WHEN run THEN a usage error says what is allowed', async (argv, message) => {
     await expect(run('--outputs', fixture('outputs.json'), ...argv)).rejects.toThrow(message);

@@ -5,22 +5,18 @@
  * Kubernetes API, trusted only through that CA.
  */
 import { GATEWAY_API_CRDS, waitForGatewayCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
-import { Answer, crdObject, fixture, FIXTURE_PROJECT as PROJECT, FIXTURE_TOKEN as TOKEN, FixtureApi, KubernetesApi, OTHER_CA, serveGoogleFixtures, serveKubernetesApi } from '../../support/google-api';
+import { Answer, fixture, FIXTURE_PROJECT as PROJECT, FIXTURE_TOKEN as TOKEN } from '../../support/google-api';
+import { crdObject, OTHER_CA, serveCrds } from '../../support/kubernetes-api';
+import { loopbackApis } from '../../support/gke-steps';
 import { Json } from '../../support/synth';
 
 const CLUSTER = `/container/v1/projects/${PROJECT}/locations/us-central1-b/clusters/bob-gke`;
 
-let google: FixtureApi | undefined;
-let kubernetes: KubernetesApi | undefined;
-afterEach(async () => {
-  await google?.close();
-  await kubernetes?.close();
-  google = kubernetes = undefined;
-});
+const loopback = loopbackApis();
 
-async function wait(crd: Parameters<typeof serveKubernetesApi>[0], options: { waitMs?: number; answers?: Record<string, Answer>; quotaProject?: string } = {}) {
-  google = await serveGoogleFixtures('clean', options.answers);
-  kubernetes = await serveKubernetesApi(crd);
+async function wait(crd: Parameters<typeof serveCrds>[0], options: { waitMs?: number; answers?: Record<string, Answer>; quotaProject?: string } = {}) {
+  const google = await loopback.serveGoogle('clean', options.answers);
+  const kubernetes = await loopback.serveKubernetes(crd);
   const lines: string[] = [];
   const run = waitForGatewayCrds({
     project: PROJECT,
@@ -49,8 +45,8 @@ describe('waitForGatewayCrds', () => {
       'waiting for GKE to install the Gateway API CRDs in bob-gke: gateways not established yet, httproutes not established yet (T of at most T)',
       'Gateway API CRDs served by bob-gke (gateways, httproutes) after T',
     ]);
-    expect(kubernetes!.requests.map((r) => r.path)).toEqual([0, 1, 2, 3].flatMap(() => GATEWAY_API_CRDS.map((name) => `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`)));
-    expect(kubernetes!.requests.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    expect(loopback.kubernetes()!.requests.map((r) => r.path)).toEqual([0, 1, 2, 3].flatMap(() => GATEWAY_API_CRDS.map((name) => `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`)));
+    expect(loopback.kubernetes()!.requests.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
   });
 
   test('GIVEN CRDs that are there from the start WHEN waited THEN it resolves at the first look', async () => {
@@ -82,13 +78,13 @@ describe('waitForGatewayCrds', () => {
     const other = { ...cluster, masterAuth: { clusterCaCertificate: Buffer.from(OTHER_CA).toString('base64') } };
     const { run } = await wait((name) => crdObject(name, true), { waitMs: 200, answers: { [CLUSTER]: { status: 200, body: other } } });
     await expect(run).rejects.toThrow(/\(gateways unreadable: GET https:\/\/127\.0\.0\.1:\d+\/\S+ failed: [^,]*(certificate|self.signed)/);
-    expect(kubernetes!.requests).toEqual([]);
+    expect(loopback.kubernetes()!.requests).toEqual([]);
   });
 
   test('GIVEN a quota project WHEN waited THEN GKE clusters.get sends it and the cluster API does not', async () => {
     const { run } = await wait((name) => crdObject(name, true), { quotaProject: 'billing-proj' });
     await run;
-    expect(google!.requests.map((r) => [r.path, r.userProject])).toEqual([[CLUSTER, 'billing-proj']]);
-    expect(kubernetes!.requests.map((r) => r.userProject)).toEqual([undefined, undefined]);
+    expect(loopback.google().requests.map((r) => [r.path, r.userProject])).toEqual([[CLUSTER, 'billing-proj']]);
+    expect(loopback.kubernetes()!.requests.map((r) => r.userProject)).toEqual([undefined, undefined]);
   });
 });

@@ -5,22 +5,12 @@
  * when the network's deletion still names such a rule), and the Gateway API
  * wait before `<env>-gcp-lb` is applied. Terraform is a stand-in function.
  */
-import { validConfig } from '../../../lib/config/load';
-import { blockingFirewall, GkeSteps } from '../../../lib/commands/lifecycle/gke-steps';
+import { blockingFirewall } from '../../../lib/commands/lifecycle/gke-steps';
 import { stackTask } from '../../../lib/commands/lifecycle/lifecycle';
 import { stackGraph, StackTask } from '../../../lib/lab/selection/stack-graph';
-import {
-  Answer,
-  crdObject,
-  Scenario,
-  FIXTURE_PROJECT as PROJECT,
-  FIXTURE_TOKEN as TOKEN,
-  FixtureApi,
-  googleError,
-  KubernetesApi,
-  serveGoogleFixtures,
-  serveKubernetesApi,
-} from '../../support/google-api';
+import { Answer, Scenario, FIXTURE_PROJECT as PROJECT, googleError } from '../../support/google-api';
+import { crdObject } from '../../support/kubernetes-api';
+import { loopbackGke, terraformStandIn } from '../../support/gke-steps';
 
 const COMPUTE = `/compute/v1/projects/${PROJECT}`;
 const GATEWAY = 'gkegw1-x7k2-l7-lab-gke-global';
@@ -28,44 +18,23 @@ const INGRESS = 'k8s-fw-l7--4f2a9c1d7e3b8a60';
 const BLOCKED = (rule: string) =>
   `Error: Error waiting for Deleting Network: The network resource 'projects/${PROJECT}/global/networks/lab-gke' is already being used by 'projects/${PROJECT}/global/firewalls/${rule}'`;
 
-let google: FixtureApi | undefined;
-let kubernetes: KubernetesApi | undefined;
-afterEach(async () => {
-  await google?.close();
-  await kubernetes?.close();
-  google = kubernetes = undefined;
-});
+const loopback = loopbackGke();
 
 /** Steps against the fixtures, with the lines they print and the order things happened in. */
-async function steps(options: { scenario?: Scenario; exposures?: string[]; zones?: string[]; answers?: Record<string, Answer>; credentials?: null } = {}) {
-  google = await serveGoogleFixtures(options.scenario ?? 'leftovers', options.answers);
-  const events: string[] = [];
-  const config = validConfig({ gcp: { project: PROJECT, ...(options.zones ? { zones: options.zones } : {}) }, ...(options.exposures ? { exposures: options.exposures } : {}) }, 'test');
-  const gke = new GkeSteps({
-    config,
-    write: (line) => events.push(line.replace(/deleted in \d+\.\d s/, 'deleted in N s').replace(/\b\d+m\d\ds\b|(?<![a-z0-9])\d+s\b/g, 'T')),
-    overrides: {
-      compute: google.compute,
-      container: google.container,
-      kubernetes: kubernetes?.base,
-      credentials: options.credentials === null ? null : { accessToken: TOKEN, source: 'GOOGLE_OAUTH_ACCESS_TOKEN' },
-      pollMs: 10,
-    },
-  });
-  return { gke, events };
-}
+const steps = (options: { scenario?: Scenario; exposures?: string[]; zones?: string[]; answers?: Record<string, Answer>; credentials?: null } = {}) =>
+  loopback.steps(
+    options.scenario ?? 'leftovers',
+    { gcp: { project: PROJECT, ...(options.zones ? { zones: options.zones } : {}) }, ...(options.exposures ? { exposures: options.exposures } : {}) },
+    options,
+  );
 
-/** A Terraform stand-in that fails with the given errors in turn, then succeeds. */
-const terraform = (events: string[], failures: string[] = []) => {
-  let call = 0;
-  return async () => {
-    events.push(`terraform destroy #${++call}`);
-    const failure = failures[call - 1];
-    if (failure) throw new Error(failure);
-  };
-};
+const terraform = (events: string[], failures: string[] = []) => terraformStandIn(events, failures);
 
-const deletes = () => google!.requests.filter((r) => r.method === 'DELETE').map((r) => r.path.split('/').pop());
+const deletes = () =>
+  loopback
+    .google()
+    .requests.filter((r) => r.method === 'DELETE')
+    .map((r) => r.path.split('/').pop());
 const STEP = '  step   lab-gcp-cluster: ';
 
 describe('teardown of <env>-gcp-cluster: the network’s GKE-made firewall rules first', () => {
@@ -117,11 +86,15 @@ describe('teardown of <env>-gcp-cluster: the network’s GKE-made firewall rules
     expect(events.at(-1)).toBe('terraform destroy #1');
   });
 
-  test('GIVEN no Google credentials WHEN destroyed THEN it says the rules were not looked for, and Terraform runs', async () => {
+  test('GIVEN no Google credentials WHEN destroyed THEN it says the orphaned backend services and the rules were not looked for, and Terraform runs', async () => {
     const { gke, events } = await steps({ credentials: null });
     await gke.destroyCluster('lab', 'lab-gcp-cluster', terraform(events));
-    expect(events).toEqual([`${STEP}no Google credentials: GKE-made firewall rules of network lab-gke not looked for; deleting the network may fail on one`, 'terraform destroy #1']);
-    expect(google!.requests).toEqual([]);
+    expect(events).toEqual([
+      `${STEP}no Google credentials: orphaned backend services of lab not looked for; deleting the Cloud Armor policy or the network may fail on one`,
+      `${STEP}no Google credentials: GKE-made firewall rules of network lab-gke not looked for; deleting the network may fail on one`,
+      'terraform destroy #1',
+    ]);
+    expect(loopback.google().requests).toEqual([]);
   });
 
   test('GIVEN a network without such rules (the clean project: only bob’s and the default network have Gateway rules) WHEN lab is destroyed THEN it says so and touches nothing', async () => {
@@ -140,21 +113,21 @@ describe('teardown of <env>-gcp-cluster: the network’s GKE-made firewall rules
 
 describe('deploy of <env>-gcp-lb: the Gateway API CRDs first', () => {
   test('GIVEN the gateway exposure WHEN bob’s lb stack is about to be applied THEN it waits until the cluster serves the CRDs, saying so', async () => {
-    kubernetes = await serveKubernetesApi((name, count) => (count === 0 ? 'absent' : crdObject(name, true)));
+    await loopback.serveKubernetes((name, count) => (count === 0 ? 'absent' : crdObject(name, true)));
     const { gke, events } = await steps({ scenario: 'clean', zones: ['us-central1-b'] });
     await gke.beforeLbApply('bob', 'bob-gcp-lb');
     expect(events).toEqual([
       '  wait   bob-gcp-lb: waiting for GKE to install the Gateway API CRDs in bob-gke: gateways absent, httproutes absent (T of at most T)',
       '  wait   bob-gcp-lb: Gateway API CRDs served by bob-gke (gateways, httproutes) after T',
     ]);
-    expect(google!.requests.map((r) => r.path)).toEqual([`/container/v1/projects/${PROJECT}/locations/us-central1-b/clusters/bob-gke`]);
+    expect(loopback.google().requests.map((r) => r.path)).toEqual([`/container/v1/projects/${PROJECT}/locations/us-central1-b/clusters/bob-gke`]);
   });
 
   test('GIVEN no gateway exposure WHEN the lb stack is about to be applied THEN nothing is asked', async () => {
     const { gke, events } = await steps({ exposures: ['native', 'nodeport-l4'], credentials: null });
     await gke.beforeLbApply('lab', 'lab-gcp-lb');
     expect(events).toEqual([]);
-    expect(google!.requests).toEqual([]);
+    expect(loopback.google().requests).toEqual([]);
   });
 
   test('GIVEN the gateway exposure and no Google credentials WHEN the lb stack is about to be applied THEN it fails, saying how to log in', async () => {
@@ -169,24 +142,64 @@ describe('stackTask: where the steps go', () => {
   const recorder = () => {
     const calls: string[] = [];
     const gke = {
+      beforeClusterApply: async (_env: string, stack: string) => void calls.push(`policy check ${stack}`),
       beforeLbApply: async (_env: string, stack: string) => void calls.push(`wait ${stack}`),
+      afterLbApply: async (_env: string, stack: string) => void calls.push(`detach ${stack}`),
+      destroyLb: async (_env: string, stack: string, destroy: () => Promise<void>) => {
+        calls.push(`orphans ${stack}`);
+        await destroy();
+      },
       destroyCluster: async (_env: string, stack: string, destroy: () => Promise<void>) => {
         calls.push(`cleanup ${stack}`);
         await destroy();
       },
     };
-    return { calls, gke, terraform: async (task: StackTask) => void calls.push(`terraform ${task.stack}`) };
+    const aws = {
+      destroyLb: async (_env: string, stack: string, destroy: (extraArgs?: readonly string[]) => Promise<void>) => {
+        calls.push(`check ${stack}`);
+        await destroy(['-refresh=false']);
+        calls.push(`cleanup after ${stack}`);
+      },
+      destroyCluster: async (_env: string, stack: string, destroy: () => Promise<void>) => {
+        calls.push(`cleanup ${stack}`);
+        await destroy();
+      },
+    };
+    const terraform = async (task: StackTask, extraArgs?: readonly string[]) => void calls.push(`terraform ${task.stack}${extraArgs ? ` ${extraArgs.join(' ')}` : ''}`);
+    return { calls, steps: { gke, aws }, terraform };
   };
 
   test.each([
-    ['deploy', undefined, ['terraform a-aws-cluster', 'terraform a-aws-lb', 'terraform a-gcp-cluster', 'wait a-gcp-lb', 'terraform a-gcp-lb']],
-    ['destroy', undefined, ['terraform a-aws-cluster', 'terraform a-aws-lb', 'cleanup a-gcp-cluster', 'terraform a-gcp-cluster', 'terraform a-gcp-lb']],
+    ['deploy', undefined, ['terraform a-aws-cluster', 'terraform a-aws-lb', 'policy check a-gcp-cluster', 'terraform a-gcp-cluster', 'wait a-gcp-lb', 'terraform a-gcp-lb', 'detach a-gcp-lb']],
+    [
+      'destroy',
+      undefined,
+      [
+        'cleanup a-aws-cluster',
+        'terraform a-aws-cluster',
+        'check a-aws-lb',
+        'terraform a-aws-lb -refresh=false',
+        'cleanup after a-aws-lb',
+        'cleanup a-gcp-cluster',
+        'terraform a-gcp-cluster',
+        'orphans a-gcp-lb',
+        'terraform a-gcp-lb',
+      ],
+    ],
     ['deploy', 'http://127.0.0.1:5000', ['terraform a-aws-cluster', 'terraform a-aws-lb', 'terraform a-gcp-cluster', 'terraform a-gcp-lb']],
-  ] as const)('GIVEN a %s (emulator %s) WHEN each task runs THEN the GKE steps go before the gcp-lb apply and around the gcp-cluster destroy only', async (direction, endpoint, expected) => {
-    const { calls, gke, terraform } = recorder();
-    const run = stackTask(direction, endpoint, gke, terraform);
-    // Run in graph order: stackGraph lists each environment's tasks cluster before lb.
-    for (const task of stackGraph(['a'], direction)) await run(task);
-    expect(calls).toEqual(expected);
-  });
+    [
+      'destroy',
+      'http://127.0.0.1:5000',
+      ['cleanup a-aws-cluster', 'terraform a-aws-cluster', 'check a-aws-lb', 'terraform a-aws-lb -refresh=false', 'cleanup after a-aws-lb', 'terraform a-gcp-cluster', 'terraform a-gcp-lb'],
+    ],
+  ] as const)(
+    'GIVEN a %s (emulator %s) WHEN each task runs THEN the GKE steps go around both GCP stacks (real clouds only), the AWS steps around both AWS destroys (the emulator too)',
+    async (direction, endpoint, expected) => {
+      const { calls, steps, terraform } = recorder();
+      const run = stackTask(direction, endpoint, steps, terraform);
+      // Run in graph order: stackGraph lists each environment's tasks cluster before lb.
+      for (const task of stackGraph(['a'], direction)) await run(task);
+      expect(calls).toEqual(expected);
+    },
+  );
 });

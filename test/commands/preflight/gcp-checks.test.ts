@@ -7,6 +7,7 @@
 import { SynthStack } from '../../../lib/kit/terraform/terraform-json';
 import { gcpFindings, GcpPreflightInput } from '../../../lib/commands/preflight/gcp-checks';
 import { GcpQuotaNeeds } from '../../../lib/lab/estimate/quotas';
+import { GCP_QUOTAS } from '../../../lib/model/quotas';
 import { PREFLIGHT_PROJECT as PROJECT, PREFLIGHT_TOKEN as TOKEN, servePreflightApi } from '../../support/google-api';
 
 const serve = servePreflightApi;
@@ -45,7 +46,7 @@ const APIS = ['compute.googleapis.com', 'container.googleapis.com', 'iam.googlea
 function input(base: string, overrides: Partial<GcpPreflightInput> = {}): GcpPreflightInput {
   return {
     project: PROJECT,
-    region: 'us-central1',
+    regions: [{ region: 'us-central1', zones: ['us-central1-a'] }],
     accessToken: TOKEN,
     apis: {
       compute: `${base}/compute/v1`,
@@ -69,13 +70,14 @@ describe('GCP preflight on loopback', () => {
   test('GIVEN a project with everything in place WHEN checked THEN every check passes, testIamPermissions asked in calls of at most 100', async () => {
     const api = await serve({ enabled: [...APIS, 'serviceusage.googleapis.com'], granted: (p) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 4 } });
     try {
-      const findings = await gcpFindings(input(api.base));
+      const findings = (await gcpFindings(input(api.base))).findings;
       expect(findings.map((f) => [f.check, f.verdict, f.detail])).toEqual([
         ['gcp identity', 'pass', `host@example.com, project ${PROJECT}`],
         ['gcp apis', 'pass', `all 4 APIs enabled: ${APIS.join(', ')}`],
         ['gcp permissions', 'pass', `all 132 permissions the stacks need are held on ${PROJECT}`],
-        ['gcp quota CPUS', 'pass', 'CPUS in region us-central1: 4 in use + 6 for this lab (3 node VMs) = 10 of 24'],
-        ['gcp quota IN_USE_ADDRESSES', 'pass', 'IN_USE_ADDRESSES in region us-central1: 1 in use + 2 for this lab (1 Cloud NAT, 1 passthrough NLB) = 3 of 8'],
+        ['gcp zones', 'pass', 'us-central1-a is a zone of us-central1 (regions.get)'],
+        ['gcp quota CPUS', 'pass', `CPUS in us-central1 of project ${PROJECT}: 4 in use + 6 for this lab (3 node VMs) = 10 of 24`],
+        ['gcp quota IN_USE_ADDRESSES', 'pass', `IN_USE_ADDRESSES in us-central1 of project ${PROJECT}: 1 in use + 2 for this lab (1 Cloud NAT, 1 passthrough NLB) = 3 of 8`],
         ['gcp quota GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', 'pass', `GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES in project ${PROJECT}: 0 in use + 1 for this lab (1 Gateway) = 1 of 15`],
         ['gcp quota GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES', 'pass', `GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES in project ${PROJECT}: 2 in use + 2 for this lab (1 Gateway) = 4 of 50`],
         ['gcp quota NETWORKS', 'pass', `NETWORKS in project ${PROJECT}: 1 in use + 1 for this lab (one VPC network per environment) = 2 of 5`],
@@ -96,7 +98,7 @@ describe('GCP preflight on loopback', () => {
       cpus: { limit: 8, usage: 4 },
     });
     try {
-      const findings = await gcpFindings(input(api.base));
+      const findings = (await gcpFindings(input(api.base))).findings;
       const byCheck = Object.fromEntries(findings.map((f) => [f.check, f]));
       expect(byCheck['gcp apis']).toEqual({
         check: 'gcp apis',
@@ -107,7 +109,7 @@ describe('GCP preflight on loopback', () => {
       expect(byCheck['gcp permissions'].verdict).toBe('fail');
       expect(byCheck['gcp permissions'].detail).toBe(`the deployer lacks 2 of 132 permissions the stacks need on ${PROJECT}: iam.serviceAccounts.actAs, compute.firewalls.create`);
       expect(byCheck['gcp permissions'].fix).toContain('roles/iam.serviceAccountUser');
-      expect(byCheck['gcp quota CPUS']).toMatchObject({ verdict: 'fail', detail: 'CPUS in region us-central1: 4 in use + 6 for this lab (3 node VMs) = 10 of 8' });
+      expect(byCheck['gcp quota CPUS']).toMatchObject({ verdict: 'fail', detail: `CPUS in us-central1 of project ${PROJECT}: 4 in use + 6 for this lab (3 node VMs) = 10 of 8` });
       expect(byCheck['gcp names lab']).toMatchObject({
         verdict: 'fail',
         detail: "already exist and are not this workshop's (labels hoplab-env=lab, hoplab-workshop=k8s-101): GKE cluster lab-gke (us-central1-a), network lab-gke",
@@ -126,7 +128,7 @@ describe('GCP preflight on loopback', () => {
       cpus: { limit: 24, usage: 4 },
     });
     try {
-      const names = (await gcpFindings(input(api.base))).find((f) => f.check === 'gcp names lab');
+      const names = (await gcpFindings(input(api.base))).findings.find((f) => f.check === 'gcp names lab');
       expect(names).toEqual({
         check: 'gcp names lab',
         verdict: 'pass',
@@ -137,22 +139,33 @@ describe('GCP preflight on loopback', () => {
     }
   });
 
-  test('GIVEN no credentials or a refused token WHEN checked THEN identity fails with the fix and nothing else is asked', async () => {
-    expect(await gcpFindings(input('http://127.0.0.1:9', { accessToken: undefined }))).toEqual([
+  test('GIVEN no credentials or a refused token WHEN checked THEN identity fails with the fix, nothing else is asked, and what was not checked is listed', async () => {
+    const notChecked = (why: string) =>
+      ['gcp apis', 'gcp permissions', 'gcp zones', 'gcp quotas', 'gcp names'].map((check) => ({ check, verdict: 'skip', detail: expect.stringMatching(`^not checked \\(${why}\\): `) }));
+    const none = (await gcpFindings(input('http://127.0.0.1:9', { accessToken: undefined }))).findings;
+    expect(none).toEqual([
       {
         check: 'gcp identity',
         verdict: 'fail',
         detail: 'no Google credentials: Application Default Credentials are not set up',
         fix: 'run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN',
       },
+      ...notChecked('no Google credentials'),
     ]);
+    expect(none.find((f) => f.check === 'gcp zones')?.detail).toBe("not checked (no Google credentials): whether the zones of us-central1 are the project's own (regions.get)");
+    expect(none.find((f) => f.check === 'gcp quotas')?.detail).toBe(
+      "not checked (no Google credentials): the project's own quotas and what is in use " +
+        '(CPUS 6, IN_USE_ADDRESSES 2, GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES 1, GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES 2, NETWORKS 1); ' +
+        "only Google Cloud's documented defaults were compared",
+    );
     const api = await serve({ enabled: APIS, granted: (p) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 0 } });
     try {
-      const findings = await gcpFindings(input(api.base, { apis: { tokenInfo: `${api.base}/nowhere` } }));
-      expect(findings).toHaveLength(1);
+      const findings = (await gcpFindings(input(api.base, { apis: { tokenInfo: `${api.base}/nowhere` } }))).findings;
+      expect(findings.slice(1)).toEqual(notChecked('the Google token was refused'));
       expect(findings[0]).toMatchObject({ check: 'gcp identity', verdict: 'fail' });
       expect(findings[0].detail).toMatch(/^the Google token was refused: GET .*access_token=<token> answered 404/);
       expect(findings[0].detail).not.toContain(TOKEN);
+      expect(api.requests.map((r) => r.path)).toEqual(['/nowhere']);
     } finally {
       await api.close();
     }
@@ -162,7 +175,7 @@ describe('GCP preflight on loopback', () => {
     const api = await serve({ enabled: APIS, granted: (p) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 0 } });
     try {
       const needs: GcpQuotaNeeds = { quotas: [{ metric: 'GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Ingress default backend' }], notes: [] };
-      const findings = await gcpFindings(input(api.base, { needs }));
+      const findings = (await gcpFindings(input(api.base, { needs }))).findings;
       expect(findings.filter((f) => f.check.startsWith('gcp quota'))).toEqual([
         {
           check: 'gcp quota GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES',
@@ -182,7 +195,7 @@ describe('the ADC quota project (x-goog-user-project) on preflight calls', () =>
   test('GIVEN a quota project WHEN checked THEN every Google API call but tokeninfo sends it, and the identity line names it and where it came from', async () => {
     const api = await serve(scenario);
     try {
-      const findings = await gcpFindings(input(api.base, { quotaProject: 'billing-proj', quotaProjectFrom: 'GOOGLE_CLOUD_QUOTA_PROJECT' }));
+      const findings = (await gcpFindings(input(api.base, { quotaProject: 'billing-proj', quotaProjectFrom: 'GOOGLE_CLOUD_QUOTA_PROJECT' }))).findings;
       expect(findings[0]).toEqual({ check: 'gcp identity', verdict: 'pass', detail: `host@example.com, project ${PROJECT}, quota project billing-proj (GOOGLE_CLOUD_QUOTA_PROJECT)` });
       const toGoogle = api.requests.filter((r) => r.path !== '/tokeninfo');
       expect(toGoogle.length).toBeGreaterThan(5);
@@ -209,7 +222,7 @@ describe('the ADC quota project (x-goog-user-project) on preflight calls', () =>
       'Your application is authenticating by using local Application Default Credentials. The serviceusage.googleapis.com API requires a quota project, which is not set by default. To learn how to set your quota project, see https://cloud.google.com/docs/authentication/adc-troubleshooting/user-creds .';
     const api = await serve({ ...scenario, servicesError: { status: 403, body: { error: { code: 403, status: 'PERMISSION_DENIED', message: refusal } } } });
     try {
-      const apis = (await gcpFindings(input(api.base))).find((f) => f.check === 'gcp apis');
+      const apis = (await gcpFindings(input(api.base))).findings.find((f) => f.check === 'gcp apis');
       expect(apis).toEqual({
         check: 'gcp apis',
         verdict: 'fail',
@@ -230,7 +243,7 @@ describe('GCP preflight: what attendees hold on the project', () => {
   const attendeeFindings = async (scenario: Partial<Parameters<typeof serve>[0]>, attendees: GcpPreflightInput['attendees']) => {
     const api = await serve({ ...base, existing: [], ...scenario });
     try {
-      const findings = await gcpFindings(input(api.base, { attendees }));
+      const findings = (await gcpFindings(input(api.base, { attendees }))).findings;
       return { findings: findings.filter((f) => f.check.startsWith('gcp attendee')), requests: api.requests };
     } finally {
       await api.close();
@@ -362,5 +375,101 @@ describe('GCP preflight: what attendees hold on the project', () => {
     ]);
     expect(findings.map((f) => [f.check, f.verdict])).toEqual([['gcp attendees', 'warn']]);
     expect(findings[0].detail).toMatch(new RegExp(`^could not read the IAM policy of ${PROJECT}, so no attendee's roles were checked: `));
+  });
+});
+
+describe('GCP preflight: every quota of the table at, under and over the project’s limit', () => {
+  const base = { enabled: APIS, granted: (p: string[]) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 0 } };
+
+  test.each(GCP_QUOTAS.map((q) => [q.id, q.scope] as const))(
+    'GIVEN %s (%s): 3 in use and 2 needed WHEN the limit is 5, 6 and 4 THEN exactly at the limit and under it pass, over it fails with the request for 5',
+    async (metric, scope) => {
+      const verdicts: string[] = [];
+      for (const limit of [5, 6, 4]) {
+        const quota = [{ metric, limit, usage: 3 }];
+        const api = await serve({ ...base, quotas: { regions: { 'us-central1': scope === 'project' ? [] : quota }, project: scope === 'project' ? quota : [] } });
+        try {
+          const needs: GcpQuotaNeeds = { quotas: [{ metric, scope: scope === 'project' ? 'project' : 'region', need: 2, counted: 'counted', region: 'us-central1' }], notes: [] };
+          const result = await gcpFindings(input(api.base, { needs }));
+          const finding = result.findings.find((f) => f.check === `gcp quota ${metric}`);
+          verdicts.push(finding?.verdict ?? 'missing');
+          const where = scope === 'project' ? `project ${PROJECT}` : `us-central1 of project ${PROJECT}`;
+          expect(finding?.detail).toBe(`${metric} in ${where}: 3 in use + 2 for this lab (counted) = 5 of ${limit}`);
+          expect(result.shortfalls).toEqual(limit === 4 ? [{ project: PROJECT, ...(scope === 'project' ? {} : { region: 'us-central1' }), metric, used: 3, need: 2, limit: 4 }] : []);
+        } finally {
+          await api.close();
+        }
+      }
+      expect(verdicts).toEqual(['pass', 'pass', 'fail']);
+    },
+  );
+
+  test('GIVEN a quota short WHEN checked THEN the fix is the Cloud Quotas request, and preflight says filing needs the API, which the project has not enabled', async () => {
+    const api = await serve({ ...base, cpus: { limit: 8, usage: 4 } });
+    try {
+      const { findings } = await gcpFindings(input(api.base));
+      expect(findings.find((f) => f.check === 'gcp quota CPUS')?.fix).toBe(
+        `request 10 (npx hoplab preflight --request-quotas files it): gcloud beta quotas preferences create --service=compute.googleapis.com --project=${PROJECT} --quota-id=CPUS-per-project-region --preferred-value=10 --dimensions=region=us-central1 --preference-id=hoplab-cpus-per-project-region-us-central1 --email=YOUR_EMAIL; or free some, or deploy fewer environments (--env)`,
+      );
+      expect(findings.find((f) => f.check === 'gcp quota requests')).toEqual({
+        check: 'gcp quota requests',
+        verdict: 'warn',
+        detail: `1 quota request to file, and preflight --request-quotas files them through the Cloud Quotas API, which needs cloudquotas.googleapis.com enabled in ${PROJECT} and cloudquotas.quotas.get and cloudquotas.quotas.update (roles/cloudquotas.admin): the API is not enabled`,
+        fix: `gcloud services enable cloudquotas.googleapis.com --project ${PROJECT}, or file the requests printed below by hand`,
+      });
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('GCP preflight: a project over several regions, and their zones', () => {
+  const base = { enabled: APIS, granted: (p: string[]) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 0 } };
+  const cpus = (limit: number, usage: number) => [{ metric: 'CPUS', limit, usage }];
+
+  test('GIVEN two regions of one project WHEN checked THEN each region’s quotas are read with regions.get and checked against its own environments, and each check names its place', async () => {
+    const api = await serve({ ...base, quotas: { regions: { 'us-central1': cpus(8, 2), 'us-east1': cpus(8, 4) }, project: [{ metric: 'ROUTERS', limit: 10, usage: 1 }] } });
+    try {
+      const needs: GcpQuotaNeeds = {
+        quotas: [
+          { metric: 'CPUS', scope: 'region', need: 6, counted: '3 node VMs', region: 'us-central1' },
+          { metric: 'CPUS', scope: 'region', need: 6, counted: '3 node VMs', region: 'us-east1' },
+          { metric: 'ROUTERS', scope: 'project', need: 2, counted: 'one per environment' },
+        ],
+        notes: [],
+      };
+      const regions = [
+        { region: 'us-central1', zones: ['us-central1-a'] },
+        { region: 'us-east1', zones: ['us-east1-b'] },
+      ];
+      const result = await gcpFindings(input(api.base, { needs, regions, named: true }));
+      expect(result.findings.filter((f) => /^gcp (quota|zones)/.test(f.check)).map((f) => [f.check, f.verdict, f.detail])).toEqual([
+        [`gcp zones (us-central1 of project ${PROJECT})`, 'pass', 'us-central1-a is a zone of us-central1 (regions.get)'],
+        [`gcp zones (us-east1 of project ${PROJECT})`, 'pass', 'us-east1-b is a zone of us-east1 (regions.get)'],
+        [`gcp quota CPUS (us-central1 of project ${PROJECT})`, 'pass', `CPUS in us-central1 of project ${PROJECT}: 2 in use + 6 for this lab (3 node VMs) = 8 of 8`],
+        [`gcp quota CPUS (us-east1 of project ${PROJECT})`, 'fail', `CPUS in us-east1 of project ${PROJECT}: 4 in use + 6 for this lab (3 node VMs) = 10 of 8`],
+        [`gcp quota ROUTERS (project ${PROJECT})`, 'pass', `ROUTERS in project ${PROJECT}: 1 in use + 2 for this lab (one per environment) = 3 of 10`],
+        [`gcp quota requests (project ${PROJECT})`, 'warn', expect.stringContaining('1 quota request to file')],
+      ]);
+      expect(result.findings[0].check).toBe(`gcp identity (project ${PROJECT})`);
+      expect(api.requests.filter((r) => r.path.includes('/regions/')).map((r) => r.path.split('/').pop())).toEqual(['us-central1', 'us-east1']);
+    } finally {
+      await api.close();
+    }
+  });
+
+  test('GIVEN a zone the region does not have WHEN checked THEN it fails naming the zones regions.get lists', async () => {
+    const api = await serve(base);
+    try {
+      const { findings } = await gcpFindings(input(api.base, { regions: [{ region: 'us-central1', zones: ['us-central1-d'] }] }));
+      expect(findings.find((f) => f.check === 'gcp zones')).toEqual({
+        check: 'gcp zones',
+        verdict: 'fail',
+        detail: 'us-central1-d is not a zone of us-central1; it has us-central1-a, us-central1-b, us-central1-c, us-central1-f',
+        fix: 'use zones of that list: gcp.zones for gcp.region; in the other regions of gcp.regions hoplab derives them from its zone table (lib/model/zones.ts)',
+      });
+    } finally {
+      await api.close();
+    }
   });
 });

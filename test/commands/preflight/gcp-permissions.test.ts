@@ -24,8 +24,10 @@ import { gcpFindings } from '../../../lib/commands/preflight/gcp-checks';
 import { findGcpLeftovers } from '../../../lib/lab/leftovers/gcp-leftovers';
 import { removeGkeControllerFirewalls } from '../../../lib/commands/lifecycle/gke-firewall-cleanup';
 import { waitForGatewayCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
+import { detachPolicy, policyUsers, removeOrphanedBackendServices } from '../../../lib/commands/lifecycle/gke-backend-services';
 import { GOOGLE_CALLS, optionalPermissions } from '../../../lib/kit/google/google-calls';
-import { crdObject, FIXTURE_PROJECT, FIXTURE_TOKEN, PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, Recorded, serveGoogleFixtures, serveKubernetesApi, servePreflightApi } from '../../support/google-api';
+import { FIXTURE_PROJECT, FIXTURE_TOKEN, PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, Recorded, serveGoogleFixtures, servePreflightApi } from '../../support/google-api';
+import { crdObject, serveCrds } from '../../support/kubernetes-api';
 
 function synthStacks(input: unknown): SynthStack[] {
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-gcp-perm-'));
@@ -50,6 +52,11 @@ const DOCUMENTED: readonly [string, RegExp, readonly string[]][] = [
   ['GET', /^\/compute\/v1\/projects\/[^/]+\/global\/firewalls$/, ['compute.firewalls.list']],
   ['DELETE', /^\/compute\/v1\/projects\/[^/]+\/global\/firewalls\/[^/]+$/, ['compute.firewalls.delete', 'compute.networks.updatePolicy']],
   ['GET', /^\/compute\/v1\/projects\/[^/]+\/global\/operations\/[^/]+$/, ['compute.globalOperations.get']],
+  ['GET', /^\/compute\/v1\/projects\/[^/]+\/zones\/[^/]+\/operations\/[^/]+$/, ['compute.zoneOperations.get']],
+  ['DELETE', /^\/compute\/v1\/projects\/[^/]+\/global\/backendServices\/[^/]+$/, ['compute.backendServices.delete']],
+  ['DELETE', /^\/compute\/v1\/projects\/[^/]+\/zones\/[^/]+\/networkEndpointGroups\/[^/]+$/, ['compute.networkEndpointGroups.delete']],
+  // Attaching needs `use` on the policy; the reference names both for the method.
+  ['POST', /^\/compute\/v1\/projects\/[^/]+\/global\/backendServices\/[^/]+\/setSecurityPolicy$/, ['compute.backendServices.setSecurityPolicy', 'compute.securityPolicies.use']],
   ['GET', /^\/compute\/v1\/projects\/[^/]+\/global\/httpHealthChecks$/, ['compute.httpHealthChecks.list']],
   ['GET', /^\/compute\/v1\/projects\/[^/]+\/global\/backendServices$/, ['compute.backendServices.list']],
   ['GET', /^\/compute\/v1\/projects\/[^/]+\/global\/urlMaps$/, ['compute.urlMaps.list']],
@@ -85,6 +92,11 @@ const DOCUMENTED: readonly [string, RegExp, readonly string[]][] = [
   // testIamPermissions needs no permission: any caller may ask which of the given permissions it holds.
   ['POST', /^\/crm\/v1\/projects\/[^/]+:testIamPermissions$/, []],
   ['GET', /^\/serviceusage\/v1\/projects\/[^/]+\/services$/, ['serviceusage.services.list']],
+  // Cloud Quotas: quota preferences (preflight --request-quotas, and the status of those it filed).
+  ['GET', /^\/cloudquotas\/v1\/projects\/[^/]+\/locations\/global\/quotaPreferences$/, ['cloudquotas.quotas.get']],
+  ['GET', /^\/cloudquotas\/v1\/projects\/[^/]+\/locations\/global\/quotaPreferences\/[^/]+$/, ['cloudquotas.quotas.get']],
+  ['POST', /^\/cloudquotas\/v1\/projects\/[^/]+\/locations\/global\/quotaPreferences$/, ['cloudquotas.quotas.update']],
+  ['PATCH', /^\/cloudquotas\/v1\/projects\/[^/]+\/locations\/global\/quotaPreferences\/[^/]+$/, ['cloudquotas.quotas.update']],
   // tokeninfo reads the token itself.
   ['GET', /^\/tokeninfo$/, []],
   // The cluster's Kubernetes API: GKE authorizes it with IAM before RBAC.
@@ -118,8 +130,20 @@ async function recordCalls(): Promise<Record<string, Recorded[]>> {
   } finally {
     await leftovers.close();
   }
+  const armored = await serveGoogleFixtures('armored');
+  try {
+    const backend = { project: FIXTURE_PROJECT, networkName: 'lab-gke', policyName: 'lab-gke-sources', accessToken: FIXTURE_TOKEN, computeApi: armored.compute, pollMs: 10, write: () => undefined };
+    await removeOrphanedBackendServices(backend);
+    recorded['orphan cleanup'] = armored.requests.splice(0);
+    await policyUsers(backend);
+    recorded['policy check'] = armored.requests.splice(0);
+    await detachPolicy(backend);
+    recorded['policy detach'] = armored.requests.splice(0);
+  } finally {
+    await armored.close();
+  }
   const clean = await serveGoogleFixtures('clean');
-  const cluster = await serveKubernetesApi((name) => crdObject(name, true));
+  const cluster = await serveCrds((name) => crdObject(name, true));
   try {
     await waitForGatewayCrds({
       project: FIXTURE_PROJECT,
@@ -149,7 +173,7 @@ async function recordCalls(): Promise<Record<string, Recorded[]>> {
     const stack = synthStacks({}).find((s) => s.name === 'lab-gcp-cluster')!;
     await gcpFindings({
       project: PREFLIGHT_PROJECT,
-      region: 'us-central1',
+      regions: [{ region: 'us-central1', zones: ['us-central1-a'] }],
       accessToken: PREFLIGHT_TOKEN,
       apis: {
         compute: `${preflight.base}/compute/v1`,
@@ -181,7 +205,7 @@ beforeAll(async () => {
 });
 
 describe('what hoplab’s own Google calls need, derived from the calls they make', () => {
-  test.each(['leftover check', 'firewall cleanup', 'Gateway API wait', 'preflight'])(
+  test.each(['leftover check', 'firewall cleanup', 'orphan cleanup', 'policy check', 'policy detach', 'Gateway API wait', 'preflight'])(
     'GIVEN the %s run against loopback WHEN each request is mapped to its documented permission THEN preflight tests every one of them',
     (command) => {
       const requests = calls[command];
@@ -196,6 +220,21 @@ describe('what hoplab’s own Google calls need, derived from the calls they mak
     const needed = (command: string) => [...new Set(calls[command].flatMap(permissionsOf))].sort();
     expect(needed('firewall cleanup')).toEqual(['compute.firewalls.delete', 'compute.firewalls.list', 'compute.globalOperations.get', 'compute.networks.updatePolicy']);
     expect(needed('Gateway API wait')).toEqual(['container.clusters.get', 'container.customResourceDefinitions.get']);
+    expect(needed('orphan cleanup')).toEqual([
+      'compute.backendServices.delete',
+      'compute.backendServices.list',
+      'compute.forwardingRules.list',
+      'compute.globalForwardingRules.list',
+      'compute.globalOperations.get',
+      'compute.networkEndpointGroups.delete',
+      'compute.networkEndpointGroups.list',
+      'compute.regionBackendServices.list',
+      'compute.regionUrlMaps.list',
+      'compute.urlMaps.list',
+      'compute.zoneOperations.get',
+    ]);
+    expect(needed('policy check')).toEqual(['compute.backendServices.list']);
+    expect(needed('policy detach')).toEqual(['compute.backendServices.list', 'compute.backendServices.setSecurityPolicy', 'compute.globalOperations.get', 'compute.securityPolicies.use']);
     expect(needed('preflight')).toEqual([
       'compute.networks.get',
       'compute.projects.get',
@@ -206,8 +245,9 @@ describe('what hoplab’s own Google calls need, derived from the calls they mak
       'resourcemanager.projects.getIamPolicy',
       'serviceusage.services.list',
     ]);
-    // Only reading an attendee's custom role is optional; preflight says so when it cannot.
-    expect(optionalPermissions()).toEqual(['iam.roles.get']);
+    // Optional: reading an attendee's custom role (preflight says so when it cannot), the Cloud Quotas calls of --request-quotas,
+    // and detaching a policy the config dropped from a live lab.
+    expect(optionalPermissions()).toEqual(['cloudquotas.quotas.get', 'cloudquotas.quotas.update', 'compute.backendServices.setSecurityPolicy', 'compute.securityPolicies.use', 'iam.roles.get']);
     expect(preflightList).not.toContain('iam.roles.get');
     expect(needed('leftover check')).toEqual([
       'compute.addresses.list',
@@ -245,7 +285,16 @@ describe('what hoplab’s own Google calls need, derived from the calls they mak
   test('GIVEN the call table hoplab’s reader takes calls from WHEN each call is compared with the documented method THEN its permissions are the documented ones', () => {
     const path = (c: (typeof GOOGLE_CALLS)[keyof typeof GOOGLE_CALLS]) => {
       const filled = c.path.replace(/\{(\w+)\}/g, (_, k: string) => (k === 'location' ? 'us-central1-a' : `x-${k}`));
-      const api = { compute: '/compute/v1', container: '/container/v1', iam: '/iam/v1', resourceManager: '/crm/v1', serviceUsage: '/serviceusage/v1', tokenInfo: '/tokeninfo', kubernetes: '' }[c.api];
+      const api = {
+        compute: '/compute/v1',
+        container: '/container/v1',
+        iam: '/iam/v1',
+        resourceManager: '/crm/v1',
+        serviceUsage: '/serviceusage/v1',
+        cloudQuotas: '/cloudquotas/v1',
+        tokenInfo: '/tokeninfo',
+        kubernetes: '',
+      }[c.api];
       return filled ? `${api}/${filled}` : api;
     };
     const mismatched = Object.entries(GOOGLE_CALLS)
@@ -271,6 +320,11 @@ describe('what hoplab’s own Google calls need, derived from the calls they mak
         'compute.regions.get',
         'compute.projects.get',
         'compute.firewalls.delete',
+        // Teardown's removal of a Gateway's orphaned backend services and their NEGs; the quota project's use.
+        'compute.backendServices.delete',
+        'compute.networkEndpointGroups.delete',
+        'compute.zoneOperations.get',
+        'serviceusage.services.use',
       ]),
     );
     expect(preflightList).toEqual(expect.arrayContaining(['compute.instanceGroupManagers.get', 'container.customResourceDefinitions.list', ...COMMAND_NEEDS.gcp]));
@@ -300,10 +354,9 @@ function derivedNeeds(type: string): string[] | undefined {
   // Kubernetes objects on GKE: IAM authorizes every Kubernetes API call before RBAC, and reaching the cluster needs clusters.get.
   const kubernetes = /^resource\.kubernetes_(\w+)_v1$/.exec(type);
   if (kubernetes) return [...crud('container', plural(kubernetes[1]), ['create', 'get', 'update', 'delete']), 'container.clusters.get'];
-  // Custom resources (the Gateway API objects): the provider lists the CRDs to find their schema at plan time.
-  if (type === 'resource.kubernetes_manifest') {
-    return [...crud('container', 'thirdPartyObjects', ['create', 'get', 'update', 'delete', 'list']), 'container.customResourceDefinitions.get', 'container.customResourceDefinitions.list'];
-  }
+  // Custom resources: the provider lists the CRDs to find their schema at plan time; what each kind is authorized by is
+  // MANIFEST_KIND_NEEDS's (the test below).
+  if (type === 'resource.kubernetes_manifest') return ['container.customResourceDefinitions.get', 'container.customResourceDefinitions.list'];
   if (type === 'data.kubernetes_resource') return ['container.thirdPartyObjects.get', 'container.clusters.get'];
   return undefined;
 }
@@ -326,6 +379,17 @@ describe('what the synthesized GCP resource types need', () => {
       return derived.filter((p) => !(needs?.gcp ?? []).includes(p)).map((p) => `${type}: ${p}`);
     });
     expect(missing).toEqual([]);
+  });
+
+  test.each([
+    ['the default lab (Gateway API objects only)', {}, false],
+    ['a narrowed app.allowedSourceCidrs (BackendConfig and GCPBackendPolicy too)', { app: { allowedSourceCidrs: ['203.0.113.0/24'] } }, true],
+  ])('GIVEN %s WHEN the GCP list is derived THEN custom resources need thirdPartyObjects, and BackendConfig container.backendConfigs.* only where it is made', (_name, config, backendConfig) => {
+    const gcp = requiredPermissions(synthStacks(config)).gcp;
+    const verbs = (kind: string) => ['create', 'get', 'list', 'update', 'delete'].map((v) => `container.${kind}.${v}`);
+    expect(gcp).toEqual(expect.arrayContaining(verbs('thirdPartyObjects')));
+    if (backendConfig) expect(gcp).toEqual(expect.arrayContaining(verbs('backendConfigs')));
+    else expect(gcp.filter((p) => p.startsWith('container.backendConfigs.'))).toEqual([]);
   });
 
   test('GIVEN the GCP types WHEN listed THEN the derivation covers each of them (a new type needs a rule here)', () => {

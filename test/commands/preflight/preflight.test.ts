@@ -7,6 +7,7 @@ import { runPreflight } from '../../../lib/commands/preflight/preflight';
 import { REQUEST_CHECKS } from '../../../lib/lab/selection/request-problems';
 import { deadUrl } from '../../support/echo-servers';
 import { renderFindings } from '../../../lib/lab/checks/finding';
+import { GCP_QUOTAS } from '../../../lib/model/quotas';
 
 describe('preflight of the placeholder config', () => {
   test('GIVEN the default config WHEN preflight runs THEN it fails on every reason deploy refuses: the placeholder project and the world-open endpoints', async () => {
@@ -76,19 +77,35 @@ describe('preflight of a placed lab', () => {
     return runPreflight({ config: labConfig.parse(raw), myIp: '203.0.113.7', registryUrl: dead, awsApi: dead, runTool: () => ({ ok: false, output: 'not found on the PATH' }) });
   };
 
-  test('GIVEN 6 attendees over two regions and two projects WHEN preflight runs THEN the defaults are checked per slot, the slots it cannot read with credentials are said, and the placement is reported', async () => {
+  test('GIVEN 6 attendees over two regions and two projects WHEN preflight runs THEN the defaults are checked per slot, every slot is checked with its own credentials (here: said not to be), the needs no default decides are listed per slot, and the placement is reported', async () => {
     const result = await run({ attendees: names, aws: { regions: ['us-east-1', 'us-east-2'] }, gcp: { projects: ['lab-one-1', 'lab-two-2'] } });
     expect(result.findings.find((f) => f.check === 'default quotas')).toEqual({
       check: 'default quotas',
       verdict: 'pass',
       detail: "6 environments fit AWS's and Google Cloud's default limits (checked without credentials)",
     });
-    expect(result.findings.find((f) => f.check === 'aws quotas of other slots')).toEqual({
-      check: 'aws quotas of other slots',
-      verdict: 'warn',
-      detail: 'checked with credentials: host/us-east-1 only; host/us-east-2 against the documented defaults only',
-      fix: 'check each slot in its Service Quotas or IAM & Admin > Quotas console until preflight reads every slot with its own credentials',
+    // Every slot is checked with its own credentials (none answer here: each is said not to be checked), so no slot is left to the defaults.
+    expect(result.findings.filter((f) => /other slots/.test(f.check))).toEqual([]);
+    expect(result.findings.find((f) => f.check === 'aws slots not checked')).toEqual({
+      check: 'aws slots not checked',
+      verdict: 'skip',
+      detail: 'no identity in host account, so host/us-east-1, host/us-east-2 were not checked with credentials: zones, quotas (vCPUs included) and names',
     });
+    // Without credentials: the vCPUs of each AWS slot, and every GCP metric of the table with its need, per project and region.
+    expect(result.findings.find((f) => f.check === 'aws quota needs')?.detail).toBe(
+      'Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances (vCPUs), AWS sets its value per account, no default: host/us-east-1 24, host/us-east-2 12; preflight checks each slot with credentials (aws quota vcpus)',
+    );
+    const gcpNeeds = result.findings.find((f) => f.check === 'gcp quota needs (project lab-two-2)');
+    expect(gcpNeeds?.verdict).toBe('skip');
+    expect(gcpNeeds?.detail).toBe(
+      'every Compute Engine quota of the table, what the environments take in project lab-two-2: ' +
+        'us-central1: CPUS 16, SSD_TOTAL_GB 500, DISKS_TOTAL_GB 0, IN_USE_ADDRESSES 6, EXTERNAL_NETWORK_LB_FORWARDING_RULES 4, REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES 4; ' +
+        'project-wide: CPUS_ALL_REGIONS 16, NETWORKS 2, SUBNETWORKS 2, ROUTERS 2, FIREWALLS 22, HEALTH_CHECKS 6, TARGET_HTTP_PROXIES 6, URL_MAPS 6, NETWORK_ENDPOINT_GROUPS 8, ' +
+        'SECURITY_POLICIES 0, SECURITY_POLICY_RULES 0, FORWARDING_RULES 4, GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES 4, GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES 2, GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES 4. ' +
+        "Google publishes a default for NETWORKS only; preflight checks each need against the project's own limit and usage with credentials (gcp quota <METRIC>)",
+    );
+    // Every metric of the table is listed, once per project.
+    expect(GCP_QUOTAS.filter((q) => !new RegExp(`[:,] ${q.id} \\d`).test(gcpNeeds?.detail ?? '')).map((q) => q.id)).toEqual([]);
     expect(result.placement?.report.slots.map((s) => [s.slot, s.environments.length])).toEqual([
       ['host/us-east-1', 4],
       ['host/us-east-2', 2],
@@ -110,6 +127,10 @@ describe('preflight of a placed lab', () => {
     ]);
     expect(result.findings.find((f) => f.check === 'aws default quota vpcs')?.detail).toBe(
       "VPCs per Region: 6 environments need 6 in us-east-1, 7 with the default VPC of every region of a fresh account (1), over AWS's default limit of 5: a default limit, not your account's; Service Quotas vpc L-F678F1CE (checked without credentials)",
+    );
+    // With the request that would raise it, if the account holds the default.
+    expect(result.findings.find((f) => f.check === 'aws default quota vpcs')?.fix).toBe(
+      "with credentials preflight checks your account's own (aws quota vpcs); if it holds the default, request 7: aws service-quotas request-service-quota-increase --service-code vpc --quota-code L-F678F1CE --desired-value 7 --region us-east-1; or deploy fewer environments (--env)",
     );
   });
 

@@ -40,6 +40,8 @@ describe('verify and a narrowed app.allowedSourceCidrs', () => {
       probe: { count: 1, concurrency: 1, timeoutMs: 1000, myIp },
       // Nothing listens on port 9 of loopback: the address cannot be learned without --my-ip.
       myIpUrl: 'http://127.0.0.1:9/',
+      // Credentials there: this file is about the list, not about a cloud without them (verdict.test.ts).
+      credentials: async () => ({}),
       reportPath,
       progress: (l) => lines.push(l),
     } satisfies VerifyOptions);

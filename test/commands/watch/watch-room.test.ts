@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
 import { EXPOSURE_MODES } from '../../../lib/model/modes';
-import { runWatch, WatchIo } from '../../../lib/commands/watch/watch-cli';
+import { pacingNote, runWatch, WatchIo } from '../../../lib/commands/watch/watch-cli';
+import { WatchResult } from '../../../lib/commands/watch/watch';
 import { runCompare } from '../../../lib/commands/compare/compare-cli';
 import { UsageError } from '../../../lib/kit/cli/cli';
 import { stripAnsi } from '../../../lib/kit/terminal/terminal';
@@ -194,5 +195,22 @@ describe('--env and --shard together narrow the stacks npx cdktf output reads', 
     });
     expect(code).toBe(1);
     expect(calls.map(stacksOf)).toEqual([[`${kept[0]}-aws-cluster`, `${kept[0]}-aws-lb`]]);
+  });
+});
+
+describe('pacingNote', () => {
+  const result = (sent: number, within: number) => ({ pacing: { due: sent, sent, within_50ms: within, late_p50_ms: 3, late_p99_ms: 120, late_max_ms: 300 } } as unknown as WatchResult);
+
+  test.each([
+    ['199 requests, all late (too few to judge)', 199, 0],
+    ['1000 requests, 95% on time', 1000, 950],
+  ])('GIVEN %s THEN nothing is said', (_, sent, within) => {
+    expect(pacingNote(result(sent, within))).toBeUndefined();
+  });
+
+  test('GIVEN 1000 requests of which 900 went out within 50 ms THEN the end says the machine fell behind and what to lower', () => {
+    expect(pacingNote(result(1000, 900))).toBe(
+      'this machine fell behind: 90% of 1000 requests went out within 50 ms of their time (p99 120 ms late); changes show later. Lower --rate or --max-rate, or watch fewer exposures (--env, --exposure)',
+    );
   });
 });

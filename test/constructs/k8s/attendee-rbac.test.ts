@@ -68,4 +68,19 @@ describe('AttendeeRbac', () => {
     for (const object of objects) expect(() => object.validate()).not.toThrow();
     expect(objects.find((o) => o.object.kind === 'RoleBinding')?.object.subjects).toEqual([ANN]);
   });
+
+  test('GIVEN an attendee’s ServiceAccount WHEN synthesized THEN the three bindings name it in its namespace (the core group, no apiGroup), and the objects are valid', () => {
+    const { parsed } = synth({ subject: { kind: 'ServiceAccount', name: 'hoplab-attendee', namespace: 'hoplab' }, namespace: 'hoplab' });
+    const bindings = [...Object.values(parsed.resource.kubernetes_cluster_role_binding_v1), ...Object.values(parsed.resource.kubernetes_role_binding_v1)];
+    expect(bindings.map((b) => [b.metadata.name, b.role_ref.name.replace(/^\$\{.*\}$/, 'hoplab-attendee-nodes'), b.subject]).sort()).toEqual(
+      [
+        ['hoplab-attendee-edit', 'edit', [{ kind: 'ServiceAccount', name: 'hoplab-attendee', namespace: 'hoplab' }]],
+        ['hoplab-attendee-nodes', 'hoplab-attendee-nodes', [{ kind: 'ServiceAccount', name: 'hoplab-attendee', namespace: 'hoplab' }]],
+        ['hoplab-attendee-view', 'view', [{ kind: 'ServiceAccount', name: 'hoplab-attendee', namespace: 'hoplab' }]],
+      ].sort(),
+    );
+    const objects = kubernetesObjects(parsed);
+    for (const object of objects) expect(() => object.validate()).not.toThrow();
+    expect(objects.find((o) => o.object.kind === 'RoleBinding')?.object.subjects).toEqual([{ kind: 'ServiceAccount', name: 'hoplab-attendee', namespace: 'hoplab' }]);
+  });
 });

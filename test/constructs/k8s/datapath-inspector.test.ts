@@ -97,11 +97,12 @@ describe('DatapathInspector', () => {
     },
   );
 
-  test('GIVEN kube-proxy iptables WHEN one dump is printed THEN it shows the lab’s NAT rules from the backend that holds them, the SNAT chains, and the app port’s connection tracking, nothing of other namespaces', () => {
+  test('GIVEN kube-proxy iptables WHEN one dump is printed THEN it shows the lab’s NAT rules from the backend that holds them (a Cluster Service’s masquerade mark among them), the SNAT chains, and the app port’s connection tracking, nothing of other namespaces', () => {
     expect(runOnce('kube-proxy-iptables')).toBe(
       dump(
         '--- NAT rules kube-proxy wrote for the hoplab Services (iptables-save -t nat)',
         '# iptables-nft',
+        '-A KUBE-EXT-QD5X3TKBDKMXKXPQ -m comment --comment "masquerade traffic for hoplab/echo-nodeport-l4:http external destinations" -j KUBE-MARK-MASQ',
         '-A KUBE-MARK-MASQ -j MARK --set-xmark 0x4000/0x4000',
         '-A KUBE-NODEPORTS -p tcp -m comment --comment "hoplab/echo-nodeport-l4:http" -m tcp --dport 31234 -j KUBE-EXT-QD5X3TKBDKMXKXPQ',
         '-A KUBE-POSTROUTING -m mark ! --mark 0x4000/0x4000 -j RETURN',

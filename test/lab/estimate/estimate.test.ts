@@ -1,23 +1,39 @@
 import { validConfig } from '../../../lib/config/load';
-import { estimateCost, formatCostEstimate } from '../../../lib/lab/estimate/cost-estimate';
-import { PRICE_TABLE } from '../../../lib/lab/estimate/price-table';
+import { estimateCost, formatCostEstimate, RegionCost } from '../../../lib/lab/estimate/cost-estimate';
+import { awsPrices, gcpPrices, PRICE_TABLE, PRICES_READ } from '../../../lib/lab/estimate/price-table';
 
 const near = (value: number) => expect.closeTo(value, 6);
+const region = (estimate: { regions: readonly RegionCost[] }, cloud: 'aws' | 'gcp', name: string) => estimate.regions.find((r) => r.cloud === cloud && r.region === name)!;
+/** The CloudWatch Logs line: named, never priced (per GB ingested, a volume not estimated). */
+const LOGS = 'CloudWatch Logs ingestion (EKS logs)';
+/** Formatted lines as one text, wrapped lines joined. */
+const text = (lines: readonly string[]) => lines.map((l) => l.trim()).join(' ');
 
 describe('estimateCost', () => {
-  test('GIVEN the default lab WHEN estimated THEN each line is quantity x table price, per cloud', () => {
+  test('GIVEN the default lab WHEN estimated THEN each line is quantity x its region’s price, per cloud', () => {
     const estimate = estimateCost(validConfig({}, 'test'));
-    const aws = PRICE_TABLE.aws;
-    const gcp = PRICE_TABLE.gcp;
+    const aws = { ...PRICE_TABLE.aws.everyRegion, ...awsPrices('us-east-1') };
+    const gcp = { ...PRICE_TABLE.gcp.everyRegion, ...gcpPrices('us-central1') };
     // AWS: ALBs for native, gateway and nodeport, NLBs for nodeport-l4, nodeport-local and native-l4; GKE: every mode but native-l4.
     const [albs, nlbs, gcpLbs] = [3, 3, 5];
     const awsHour =
-      aws.eksClusterHour + 3 * aws.instanceHour['t3.medium'] + 3 * aws.nodeVolumeHour + aws.natGatewayHour + albs * aws.albHour + nlbs * aws.nlbHour + (1 + (albs + nlbs) * 2) * aws.publicIpv4Hour;
-    const gcpHour = gcp.gkeClusterHour + 3 * gcp.machineHour['e2-standard-2'] + 3 * gcp.nodeDiskHour + 3 * gcp.natPerVmHour + gcpLbs * gcp.forwardingRuleHour;
-    expect(estimate.perEnvironmentHour).toEqual({ aws: near(awsHour), gcp: near(gcpHour) });
+      aws.eksClusterHour +
+      3 * aws.instanceHour!['t3.medium'] +
+      (3 * 20 * aws.gp3GbMonth!) / 730 +
+      aws.natGatewayHour! +
+      albs * aws.albHour! +
+      nlbs * aws.nlbHour! +
+      (1 + (albs + nlbs) * 2) * aws.publicIpv4Hour;
+    const gcpHour = gcp.gkeClusterHour + 3 * gcp.machineHour!['e2-standard-2'] + (3 * 50 * gcp.pdBalancedGbMonth!) / 730 + 3 * gcp.natPerVmHour! + gcpLbs * gcp.forwardingRuleHour!;
+    expect(estimate.regions.map((r) => [r.cloud, r.region, r.environments, r.perEnvironmentHour])).toEqual([
+      ['aws', 'us-east-1', 1, near(awsHour)],
+      ['gcp', 'us-central1', 1, near(gcpHour)],
+    ]);
     expect(estimate.hour.total).toBeCloseTo(awsHour + gcpHour, 6);
     expect(estimate.workshop.total).toBeCloseTo((awsHour + gcpHour) * 8, 6);
-    expect(estimate.unpriced).toEqual([]);
+    // Only the control-plane logs are named as not priced, and no region lacks a price.
+    expect(estimate.unpriced).toEqual([`aws us-east-1: ${LOGS}`]);
+    expect(estimate.unpricedRegions).toEqual([]);
   });
 
   test('GIVEN 30 attendees for 6 hours WHEN estimated THEN the totals scale by environments and hours', () => {
@@ -30,7 +46,8 @@ describe('estimateCost', () => {
 
   test('GIVEN fewer exposures and a NAT per AZ WHEN estimated THEN load balancers, NAT gateways and public IPs follow', () => {
     const estimate = estimateCost(validConfig({ exposures: ['native'], aws: { natGateways: 'one-per-az' } }, 'test'));
-    const qty = (item: string) => estimate.lines.find((l) => l.item === item)?.quantity;
+    const lines = estimate.regions.flatMap((r) => r.lines);
+    const qty = (item: string) => lines.find((l) => l.item === item)?.quantity;
     expect([
       qty('Application Load Balancer'),
       qty('Network Load Balancer'),
@@ -41,43 +58,91 @@ describe('estimateCost', () => {
     ]).toEqual([1, undefined, 2, 2, 2, 1]);
   });
 
-  test('GIVEN a machine type missing from the price table WHEN estimated THEN it is counted as 0 and named', () => {
+  test('GIVEN a machine type missing from the price table WHEN estimated THEN it is counted as 0 and named with its region', () => {
     const estimate = estimateCost(validConfig({ gcp: { machineType: 'c3-standard-4' } }, 'test'));
-    expect(estimate.unpriced).toEqual(['gcp: Compute Engine c3-standard-4 node']);
-    expect(formatCostEstimate(estimate).at(-1)).toBe('  not priced (add to lib/lab/estimate/price-table.ts): gcp: Compute Engine c3-standard-4 node');
+    expect(estimate.unpriced).toEqual([`aws us-east-1: ${LOGS}`, 'gcp us-central1: Compute Engine c3-standard-4 node']);
+    expect(estimate.unpricedRegions).toEqual(['gcp us-central1']);
+    expect(text(formatCostEstimate(estimate))).toContain('no price in the table for some items in gcp us-central1: counted as $0, so the totals are low (lib/lab/estimate/price-table.ts)');
   });
 
   test.each([
-    ['a narrowed list with the GKE Ingress', { exposures: ['native'], app: { allowedSourceCidrs: ['198.51.100.0/24'] } }, ['gcp: Cloud Armor policy (2 rules)']],
-    ['11 blocks and the GKE Gateway', { exposures: ['gateway'], app: { allowedSourceCidrs: Array.from({ length: 11 }, (_, i) => `198.51.${i}.0/24`) } }, ['gcp: Cloud Armor policy (3 rules)']],
+    ['a narrowed list with the GKE Ingress', { exposures: ['native'], app: { allowedSourceCidrs: ['198.51.100.0/24'] } }, ['gcp us-central1: Cloud Armor policy (2 rules)']],
+    [
+      '11 blocks and the GKE Gateway',
+      { exposures: ['gateway'], app: { allowedSourceCidrs: Array.from({ length: 11 }, (_, i) => `198.51.${i}.0/24`) } },
+      ['gcp us-central1: Cloud Armor policy (3 rules)'],
+    ],
     ['a narrowed list but only L4 exposures', { exposures: ['nodeport-l4'], app: { allowedSourceCidrs: ['198.51.100.0/24'] } }, []],
     ['the default list', { exposures: ['native'] }, []],
   ])('GIVEN %s WHEN estimated THEN the Cloud Armor policy is named as not priced exactly when the cluster stack makes it', (_, config, unpriced) => {
     const estimate = estimateCost(validConfig(config, 'test'));
-    expect(estimate.unpriced).toEqual(unpriced);
+    expect(estimate.unpriced.filter((u) => u.startsWith('gcp'))).toEqual(unpriced);
     // Not priced: counted as 0, so the totals are those without it.
     const without = estimateCost(validConfig({ ...config, app: undefined }, 'test'));
     expect(estimate.hour.total).toBeCloseTo(without.hour.total, 9);
     expect(estimateCost(validConfig(config, 'test'), { kinds: ['gcp-lb'] }).unpriced).toEqual([]);
   });
 
-  test('GIVEN the estimate WHEN formatted THEN it states the price date, the regions and the totals', () => {
+  test('GIVEN the estimate WHEN formatted THEN it states the price date, each region with its environments, the totals and what is not priced, within 80 columns', () => {
     const lines = formatCostEstimate(estimateCost(validConfig({ attendees: ['a', 'b'] }, 'test')));
-    expect(lines[0]).toBe(`Estimated cost (list prices of ${PRICE_TABLE.asOf}, us-east-1 and us-central1; no data transfer or LB capacity units):`);
-    expect(lines.at(-2)).toMatch(/^ {2}2 environments: AWS \$\d+\.\d\d\/h \+ GCP \$\d+\.\d\d\/h = \$\d+\.\d\d\/h$/);
-    expect(lines.at(-1)).toMatch(/^ {2}for 8 h \(workshop\.durationHours\): AWS \$\d+\.\d\d \+ GCP \$\d+\.\d\d = \$\d+\.\d\d$/);
+    expect(text(lines)).toMatch(new RegExp(`^Estimated cost \\(list prices of each region, read ${PRICES_READ}; no data transfer or LB capacity units\\): AWS us-east-1`));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}AWS us-east-1, 2 environments: \$\d+\.\d\d\/h each$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}GCP us-central1, 2 environments: \$\d+\.\d\d\/h each$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}2 environments: AWS \$\d+\.\d\d\/h \+ GCP \$\d+\.\d\d\/h = \$\d+\.\d\d\/h$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}for 8 h \(workshop\.durationHours\): AWS \$\d+\.\d\d \+ GCP \$\d+\.\d\d = \$\d+\.\d\d$/));
+    expect(text(lines)).toContain(`not priced: ${LOGS}: the control plane's api, audit, authenticator logs are priced per GB ingested (and stored), and how much they log is not estimated`);
+    expect(lines.filter((l) => l.length > 80)).toEqual([]);
   });
 
-  test('GIVEN every instance type hoplab knows the ENI limits of WHEN priced THEN the table has a price for it', () => {
+  test('GIVEN every instance type hoplab knows the ENI limits of WHEN priced THEN us-east-1 has a price for it', () => {
     const { KNOWN_INSTANCE_TYPES } = jest.requireActual('../../../lib/model/eni-limits') as { KNOWN_INSTANCE_TYPES: string[] };
-    expect(KNOWN_INSTANCE_TYPES.filter((t) => PRICE_TABLE.aws.instanceHour[t] === undefined)).toEqual([]);
+    expect(KNOWN_INSTANCE_TYPES.filter((t) => awsPrices('us-east-1').instanceHour?.[t] === undefined)).toEqual([]);
   });
 
-  test("GIVEN regions the price table has no prices for WHEN formatted THEN the estimate says it used the table's regions", () => {
-    const estimate = estimateCost(validConfig({ aws: { region: 'eu-west-1', availabilityZones: ['eu-west-1a', 'eu-west-1b'] }, gcp: { region: 'europe-west1', zones: ['europe-west1-b'] } }, 'test'));
-    expect(estimate.otherRegions).toEqual(['aws eu-west-1', 'gcp europe-west1']);
-    expect(formatCostEstimate(estimate)).toContain("  the lab runs in aws eu-west-1 and gcp europe-west1: prices there differ (often by 5-20%); this uses the table's regions");
-    expect(estimateCost(validConfig({}, 'test')).otherRegions).toEqual([]);
+  test('GIVEN regions the price table has no prices for WHEN estimated THEN their items are named and counted as nothing, never priced as another region', () => {
+    const estimate = estimateCost(validConfig({ aws: { region: 'eu-west-1', availabilityZones: ['eu-west-1a', 'eu-west-1b'] } }, 'test'));
+    // Only what is priced the same everywhere (the EKS control plane, public IPv4) has a price in eu-west-1.
+    expect(
+      region(estimate, 'aws', 'eu-west-1')
+        .lines.filter((l) => l.unitPerHour !== undefined)
+        .map((l) => l.item),
+    ).toEqual(['EKS control plane', 'public IPv4 address (NAT)', 'public IPv4 address (load balancers)']);
+    expect(estimate.unpriced.filter((u) => u.startsWith('aws'))).toEqual([
+      'aws eu-west-1: EC2 t3.medium node',
+      'aws eu-west-1: node root volume (gp3 20 GiB)',
+      'aws eu-west-1: NAT gateway',
+      `aws eu-west-1: ${LOGS}`,
+      'aws eu-west-1: Application Load Balancer',
+      'aws eu-west-1: Network Load Balancer',
+    ]);
+    expect(estimate.unpricedRegions).toEqual(['aws eu-west-1']);
+  });
+
+  test('GIVEN environments placed over regions and projects WHEN estimated THEN each is priced in its own region, and a region without prices is named', () => {
+    const config = validConfig(
+      { attendees: Array.from({ length: 6 }, (_, i) => `a${i + 1}`), aws: { regions: ['us-east-1', 'us-east-2'] }, gcp: { projects: ['p-one-1', 'p-two-2'], regions: ['us-central1', 'us-east4'] } },
+      'test',
+    );
+    const estimate = estimateCost(config);
+    expect(estimate.regions.map((r) => [r.cloud, r.region, r.environments])).toEqual([
+      ['aws', 'us-east-1', 4],
+      ['aws', 'us-east-2', 2],
+      ['gcp', 'us-central1', 6],
+    ]);
+    const east2 = region(estimate, 'aws', 'us-east-2');
+    expect(east2.lines.find((l) => l.item === 'EC2 t3.medium node')?.unitPerHour).toBeUndefined();
+    expect(east2.perEnvironmentHour).toBeLessThan(region(estimate, 'aws', 'us-east-1').perEnvironmentHour);
+    expect(estimate.unpricedRegions).toEqual(['aws us-east-2']);
+    expect(estimate.hour.aws).toBeCloseTo(4 * region(estimate, 'aws', 'us-east-1').perEnvironmentHour + 2 * east2.perEnvironmentHour, 6);
+  });
+
+  test('GIVEN GCP environments in us-east4 WHEN estimated THEN the machine type is priced at us-east4’s price, not us-central1’s', () => {
+    const estimate = estimateCost(validConfig({ gcp: { region: 'us-east4', zones: ['us-east4-a'] } }, 'test'));
+    const node = region(estimate, 'gcp', 'us-east4').lines.find((l) => l.item === 'Compute Engine e2-standard-2 node')!;
+    expect(node.unitPerHour).toBe(gcpPrices('us-east4').machineHour!['e2-standard-2']);
+    expect(node.unitPerHour).not.toBe(gcpPrices('us-central1').machineHour!['e2-standard-2']);
+    // Cloud NAT and forwarding rules are priced in us-central1 only: named here.
+    expect(estimate.unpriced.filter((u) => u.startsWith('gcp'))).toEqual(['gcp us-east4: Cloud NAT (per VM)', 'gcp us-east4: load balancer forwarding rule']);
   });
 
   test.each([
@@ -87,7 +152,7 @@ describe('estimateCost', () => {
     const all = estimateCost(validConfig({}, 'test'));
     const some = estimateCost(validConfig({}, 'test'), { kinds });
     expect(some.stacks).toEqual(kinds);
-    expect(some.lines).toEqual(all.lines.filter((l) => (kinds as readonly string[]).includes(l.stack)));
+    expect(some.regions.flatMap((r) => r.lines)).toEqual(all.regions.flatMap((r) => r.lines).filter((l) => (kinds as readonly string[]).includes(l.stack)));
     const other = cloud === 'aws' ? 'gcp' : 'aws';
     expect([some.hour[other], some.workshop[other]]).toEqual([0, 0]);
     expect(some.hour.total).toBeCloseTo(some.hour[cloud], 6);
@@ -95,11 +160,10 @@ describe('estimateCost', () => {
 
   test('GIVEN --stacks aws-cluster,aws-lb WHEN formatted THEN no GCP price, line or total is printed', () => {
     const lines = formatCostEstimate(estimateCost(validConfig({}, 'test'), { kinds: ['aws-cluster', 'aws-lb'] }));
-    expect(lines[0]).toBe(`Estimated cost (list prices of ${PRICE_TABLE.asOf}, us-east-1; no data transfer or LB capacity units; only the stacks aws-cluster, aws-lb):`);
-    expect(lines[1]).toMatch(/^ {2}per environment: AWS \$\d+\.\d\d\/h$/);
+    expect(text(lines)).toMatch(new RegExp(`^Estimated cost \\(list prices of each region, read ${PRICES_READ}; no data transfer or LB capacity units; only the stacks aws-cluster, aws-lb\\):`));
     expect(lines.filter((l) => /gcp|GCP/.test(l))).toEqual([]);
-    expect(lines.at(-2)).toMatch(/^ {2}1 environment: AWS \$\d+\.\d\d\/h$/);
-    expect(lines.at(-1)).toMatch(/^ {2}for 8 h \(workshop\.durationHours\): AWS \$\d+\.\d\d$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}1 environment: AWS \$\d+\.\d\d\/h$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}for 8 h \(workshop\.durationHours\): AWS \$\d+\.\d\d$/));
   });
 
   test('GIVEN --env naming 2 of 5 environments WHEN estimated THEN the totals are for 2', () => {
@@ -108,6 +172,6 @@ describe('estimateCost', () => {
     const two = estimateCost(config, { envs: ['a', 'c'] });
     expect([all.environments, two.environments]).toEqual([5, 2]);
     expect(two.hour.total).toBeCloseTo((all.hour.total / 5) * 2, 6);
-    expect(formatCostEstimate(two).at(-2)).toMatch(/^ {2}2 environments: /);
+    expect(formatCostEstimate(two)).toContainEqual(expect.stringMatching(/^ {2}2 environments: /));
   });
 });

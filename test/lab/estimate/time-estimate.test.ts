@@ -46,3 +46,40 @@ describe('deploy-time estimate', () => {
     );
   });
 });
+
+describe('deploy-time estimate over slots', () => {
+  // a1..a4 in us-east-1, a5..a8 in us-east-2 (AWS); every GCP environment in one project's region.
+  const envs = attendees(8);
+  const slotOf = (env: string, cloud: 'aws' | 'gcp') => (cloud === 'gcp' ? 'p1/us-central1' : Number(env.slice(1)) <= 4 ? 'host/us-east-1' : 'host/us-east-2');
+
+  test('GIVEN environments in two AWS slots WHEN deployed 8 at a time THEN the time is the host’s schedule, and it says how many stacks of one slot run at once', () => {
+    const plain = estimateTime('deploy', { envs, kinds: ['aws-cluster'], parallelism: 8 });
+    const placed = estimateTime('deploy', { envs, kinds: ['aws-cluster'], parallelism: 8, slotOf });
+    // Slots have API limits of their own: they do not slow each other, so the minutes are the same.
+    expect(placed.minutes).toBe(plain.minutes);
+    expect(placed.slots).toEqual({ count: 2, peak: 4, busiest: 'host/us-east-1' });
+    expect(plain.slots).toBeUndefined();
+  });
+
+  test('GIVEN 4 stacks at a time in graph order WHEN the first four environments share a slot THEN all four running stacks are of that slot', () => {
+    expect(estimateTime('deploy', { envs, kinds: ['aws-cluster'], parallelism: 4, slotOf }).slots).toEqual({ count: 2, peak: 4, busiest: 'host/us-east-1' });
+    // Both clouds: an environment's AWS and GCP stacks are in different slots.
+    expect(estimateTime('deploy', { envs, parallelism: 4, slotOf }).slots).toMatchObject({ count: 3 });
+  });
+
+  test('GIVEN shards side by side WHEN estimated THEN their stacks of one slot add up', () => {
+    expect(estimateTime('deploy', { envs, kinds: ['aws-cluster'], parallelism: 4, shards: 2, slotOf }).slots).toEqual({ count: 2, peak: 4, busiest: 'host/us-east-1' });
+  });
+
+  test('GIVEN slots WHEN formatted THEN a line says they run side by side and what shares one slot’s limits, within 80 columns', () => {
+    const lines = formatTimeEstimate([estimateTime('deploy', { envs, kinds: ['aws-cluster'], parallelism: 8, slotOf })], ['aws-cluster']);
+    const slots = lines.slice(
+      lines.findIndex((l) => l.startsWith('  slots: ')),
+      lines.indexOf('  per stack, create / destroy:'),
+    );
+    expect(slots.map((l) => l.trim()).join(' ')).toBe(
+      "slots: 2 slots (account or project x region) side by side, each with API rate limits of its own; at most 4 stacks of one slot at once (host/us-east-1), sharing its limits (throttling, which Terraform's providers retry, is not in these times)",
+    );
+    expect(slots.filter((l) => l.length > 80)).toEqual([]);
+  });
+});

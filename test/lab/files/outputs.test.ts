@@ -2,10 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareOutputs } from '../../../lib/lab/probe/compare-model';
-import { collectOutputs, parseOutputs, readOutputsFile } from '../../../lib/lab/files/outputs';
+import { collectOutputs, parseOutputs, readOutputsFile, stacksOnly } from '../../../lib/lab/files/outputs';
+import { gatherOutputs } from '../../../lib/commands/pipeline/gather';
 import { nothingDeployed } from '../../../lib/lab/files/local-state';
 import { renderCompare } from '../../../lib/commands/compare/render-compare';
 import { fixture } from '../../support/fixtures';
+import { LOOPBACK_CA } from '../../support/kubernetes-api';
 
 const FIXTURE = fixture('outputs.json');
 const tmp = () => mkdtempSync(join(tmpdir(), 'hoplab-compare-test-'));
@@ -25,7 +27,13 @@ describe('reading outputs', () => {
       pod_address_range: ['10.0.0.0/19', '10.0.32.0/19'],
       node_address_range: [],
       dataplane: null,
+      cluster_endpoint: 'https://0123456789ABCDEF0123456789ABCDEF.gr7.us-east-1.eks.amazonaws.com',
+      cluster_ca_certificate: Buffer.from(LOOPBACK_CA).toString('base64'),
+      cluster_location: 'us-east-1',
+      placement: null,
     });
+    // GKE exports an address and its own location; both are read as a URL and the cluster's location.
+    expect([lab.clusters.gcp?.cluster_endpoint, lab.clusters.gcp?.cluster_location]).toEqual(['https://34.58.12.101', 'us-central1-a']);
     expect(lab.clusters.gcp?.pod_address_range).toEqual(['10.20.0.0/16']);
     expect(lab.clusters.gcp?.node_address_range).toEqual(['10.10.0.0/20']);
   });
@@ -36,6 +44,23 @@ describe('reading outputs', () => {
       'test',
     );
     expect([outputs.environments[0].clusters.aws?.dataplane, outputs.environments[0].clusters.gcp?.dataplane]).toEqual(['cilium-ebpf', 'cilium-ebpf']);
+  });
+
+  test('GIVEN placed environments WHEN read THEN each cluster says its slot: the account or project and the region, from the placement output', () => {
+    const placement = (cloud: string, owner: Record<string, string>) => ({ cloud, slot: `${Object.values(owner)[0]}/eu-west-1`, ...owner, region: 'eu-west-1', zones: ['eu-west-1a'] });
+    const outputs = parseOutputs(
+      {
+        'ann-aws-cluster': { cluster_name: 'ann-eks', placement: placement('aws', { account: '111122223333' }) },
+        // Terraform may hand an object over as JSON text.
+        'ann-gcp-cluster': { cluster_name: 'ann-gke', placement: JSON.stringify(placement('gcp', { project: 'lab-ws-2' })) },
+        'bob-aws-cluster': { cluster_name: 'bob-eks', placement: { cloud: 'aws', region: 'eu-west-1' } },
+      },
+      'test',
+    );
+    const [ann, bob] = outputs.environments;
+    expect(ann.clusters.aws?.placement).toEqual({ cloud: 'aws', slot: '111122223333/eu-west-1', account: '111122223333', region: 'eu-west-1', zones: ['eu-west-1a'] });
+    expect(ann.clusters.gcp?.placement).toEqual({ cloud: 'gcp', slot: 'lab-ws-2/eu-west-1', project: 'lab-ws-2', region: 'eu-west-1', zones: ['eu-west-1a'] });
+    expect(bob.clusters.aws?.placement).toBeNull();
   });
 
   test('GIVEN odd values THEN unknown fields, JSON-text objects accepted, stray stacks ignored', () => {
@@ -84,7 +109,7 @@ describe('reading outputs', () => {
         writeFileSync(file, '[]');
         return file;
       },
-      'is not a cdktf outputs file: expected a JSON object of stack name -> outputs',
+      'is not an outputs file: expected a JSON object (an outputs file is what `npx cdktf output --outputs-file FILE` writes, `npx hoplab compare --format json > FILE`, or the hoplab-compare.json of `npx hoplab pipeline --gather`)',
     ],
     [
       'no stacks',
@@ -98,6 +123,53 @@ describe('reading outputs', () => {
   ])('GIVEN %s THEN an error says what and how to fix it', (_, makeFile, message) => {
     const file = makeFile();
     expect(() => readOutputsFile(file)).toThrow(message);
+  });
+});
+
+describe('every outputs file hoplab writes', () => {
+  const cdktf = readOutputsFile(FIXTURE);
+  /** What `compare --format json` prints for `outputs`, parsed back. */
+  const compareJson = (outputs = cdktf) => JSON.parse(renderCompare(compareOutputs(outputs, 'outputs.json'), 'json')) as Record<string, unknown>;
+
+  test('GIVEN compare --format json of the outputs WHEN read as outputs THEN the same environments, clusters, exposures and lb stacks as the cdktf file', () => {
+    expect(parseOutputs(compareJson(), 'compare.json')).toEqual(cdktf);
+  });
+
+  test('GIVEN a cluster whose lb stack gave no exposure_* outputs WHEN it goes through compare --format json THEN the lb stack is still there', () => {
+    const outputs = parseOutputs({ 'lab-aws-cluster': { cluster_name: 'lab-eks' }, 'lab-aws-lb': { other: 'x' }, 'lab-gcp-cluster': { cluster_name: 'lab-gke' } }, 'x');
+    const back = parseOutputs(compareJson(outputs), 'compare.json');
+    expect(back.environments[0].lbStacks).toEqual(['aws']);
+    expect(compareOutputs(back, 'compare.json').environments[0].notes).toEqual(compareOutputs(outputs, 'x').environments[0].notes);
+  });
+
+  test("GIVEN shards' compare files gathered by pipeline --gather WHEN the gathered file is read THEN every shard's environments, with their exposures", () => {
+    const dir = tmp();
+    const renamed = (env: string) => ({ environments: cdktf.environments.map((e) => ({ ...e, env })), ignored_stacks: [] });
+    writeFileSync(join(dir, 'hoplab-compare-1.json'), JSON.stringify(compareJson(renamed('ann'))));
+    writeFileSync(join(dir, 'hoplab-compare-2.json'), JSON.stringify(compareJson(renamed('bob'))));
+    const gathered = parseOutputs(JSON.parse(JSON.stringify(gatherOutputs(dir, 2).document)), 'hoplab-compare.json');
+    expect(gathered.environments.map((e) => e.env)).toEqual(['ann', 'bob']);
+    expect(gathered.environments[1]).toEqual({ ...cdktf.environments[0], env: 'bob' });
+  });
+
+  test('GIVEN a compare document written before lb_stacks WHEN read THEN the clouds with exposures are lb stacks', () => {
+    const doc = compareJson();
+    const environments = (doc.environments as Record<string, unknown>[]).map((e) => Object.fromEntries(Object.entries(e).filter(([key]) => key !== 'lb_stacks')));
+    expect(parseOutputs({ ...doc, environments }, 'old.json')).toEqual(cdktf);
+  });
+
+  test.each([
+    [{ schema: 'hoplab.verify/v1', ok: true }, 'r.json is a hoplab.verify/v1 document, which holds no outputs; an outputs file is what `npx cdktf output --outputs-file FILE` writes'],
+    [{ schema: 'hoplab.compare/v1', environments: [] }, 'r.json (hoplab.compare/v1) holds no environment'],
+    [{ schema: 'hoplab.compare/v1', environments: [{ rows: [] }] }, 'r.json (hoplab.compare/v1): an environment without a name'],
+  ])('GIVEN %j WHEN read as outputs THEN the error says what it is and what to pass', (doc, message) => {
+    expect(() => parseOutputs(doc, 'r.json')).toThrow(message);
+  });
+
+  test('GIVEN outputs WHEN narrowed to some stacks THEN only their clusters and exposures stay, and environments left empty go', () => {
+    const two = { environments: [...cdktf.environments, { ...cdktf.environments[0], env: 'bob' }], ignored_stacks: [] };
+    const only = stacksOnly(two, (stack) => stack === 'lab-gcp-lb' || stack === 'lab-aws-cluster');
+    expect(only.environments.map((e) => [e.env, Object.keys(e.clusters), e.lbStacks, Object.keys(e.exposures)])).toEqual([['lab', ['aws'], ['gcp'], ['gcp']]]);
   });
 });
 

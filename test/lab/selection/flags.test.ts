@@ -7,7 +7,7 @@ import { defineCommand } from '../../../lib/kit/cli/command';
 import { UsageError } from '../../../lib/kit/cli/cli';
 import { outputsFlag, synthDirFlag } from '../../../lib/lab/files/flags';
 import { concurrencyFlag, countFlag, maxInFlightFlag, myIpFlag, timeoutFlag } from '../../../lib/lab/probe/flags';
-import { envFlag, envsFlag, fixedParallelismFlag, parallelismFlag, requiredShardsFlag, shardFlag, shardsFlag, stacksFlag } from '../../../lib/lab/selection/flags';
+import { envFlag, envsFlag, fixedParallelismFlag, givenShardsFlag, parallelismFlag, shardFlag, shardsFlag, stacksFlag } from '../../../lib/lab/selection/flags';
 import { stackKinds } from '../../../lib/lab/selection/selection';
 
 const shared = defineCommand({
@@ -33,7 +33,7 @@ const fixed = defineCommand({
   name: 'fixed',
   summary: 's',
   description: 'd',
-  flags: { parallelism: fixedParallelismFlag('stacks at once'), shards: requiredShardsFlag('shards'), env: envFlag('one') },
+  flags: { parallelism: fixedParallelismFlag('stacks at once'), shards: givenShardsFlag('shards'), env: envFlag('one') },
 });
 
 const parse = (argv: readonly string[]) => shared.parse(argv, { env: {}, out: () => undefined })!;
@@ -55,6 +55,8 @@ describe('the shared flags', () => {
       'my-ip': '2001:db8::1',
     });
     expect(fixed.parse(['--shards', '3', '--parallelism', '32', '--env', 'ann'], { env: {} })).toMatchObject({ shards: 3, parallelism: 32, env: 'ann' });
+    // No default: pipeline, the one user, says which of its uses need it.
+    expect(fixed.parse([], { env: {} })).toMatchObject({ shards: undefined });
   });
 
   test.each([
@@ -66,7 +68,7 @@ describe('the shared flags', () => {
     [shared, ['--shards', '257'], '--shards: "257" is not a whole number from 1 to 256'],
     [shared, ['--parallelism', '0'], '--parallelism: "0" is not a whole number from 1 to 32, or auto'],
     [fixed, ['--shards', '2', '--parallelism', 'auto'], '--parallelism: "auto" is not a whole number from 1 to 32'],
-    [fixed, [], '--shards: required: give --shards N'],
+    [fixed, ['--shards', '0'], '--shards: "0" is not a whole number from 1 to 256'],
     [shared, ['--count', '0'], '--count: "0" is not a whole number from 1 to 1000'],
     [shared, ['--concurrency', '500'], '--concurrency: "500" is not a whole number from 1 to 32'],
     [shared, ['--max-in-flight', '5000'], '--max-in-flight: "5000" is not a whole number from 1 to 4096'],

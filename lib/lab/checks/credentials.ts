@@ -1,7 +1,8 @@
 /**
  * Whether the identities Terraform will use are there at all, checked before
  * Terraform runs: one line per cloud without credentials, so a teardown
- * without them says so at once instead of after a refresh error per stack.
+ * without them says so at once instead of after a refresh error per stack, and
+ * verify leaves that cloud's checks out (INCOMPLETE) instead of failing them.
  * AWS: STS GetCallerIdentity (needs no permission); Google: a token from the
  * sources the google provider reads (see google-credentials.ts).
  */
@@ -22,9 +23,9 @@ export interface CredentialsCheckOptions {
 
 const oneLine = (error: unknown) => (error instanceof Error ? `${error.name !== 'Error' ? `${error.name}: ` : ''}${error.message.split('\n')[0].trim()}` : String(error));
 
-/** The clouds without credentials, one line each with the fix; empty when every cloud has them. */
-export async function missingCredentials(options: CredentialsCheckOptions): Promise<string[]> {
-  const missing: string[] = [];
+/** Why each cloud asked for has no credentials (one sentence with the fix); a cloud with them is absent. */
+export async function credentialsMissing(options: CredentialsCheckOptions): Promise<Partial<Record<'aws' | 'gcp', string>>> {
+  const missing: Partial<Record<'aws' | 'gcp', string>> = {};
   if (options.clouds.includes('aws')) {
     const awsIdentity =
       options.awsIdentity ??
@@ -35,11 +36,16 @@ export async function missingCredentials(options: CredentialsCheckOptions): Prom
     try {
       await awsIdentity();
     } catch (error) {
-      missing.push(`aws: no usable credentials (${oneLine(error)}); give Terraform and hoplab the same AWS credentials: AWS_PROFILE, \`aws sso login\`, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY`);
+      missing.aws = `no usable credentials (${oneLine(error)}); give Terraform and hoplab the same AWS credentials: AWS_PROFILE, \`aws sso login\`, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY`;
     }
   }
   if (options.clouds.includes('gcp') && !(options.gcpIdentity ?? (() => gcpCredentials() !== undefined))()) {
-    missing.push('gcp: no credentials (no GOOGLE_OAUTH_ACCESS_TOKEN, and gcloud gives no token); run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN');
+    missing.gcp = 'no credentials (no GOOGLE_OAUTH_ACCESS_TOKEN, and gcloud gives no token); run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN';
   }
   return missing;
+}
+
+/** The clouds without credentials, one line each with the fix (`aws: no usable credentials ...`); empty when every cloud has them. */
+export async function missingCredentials(options: CredentialsCheckOptions): Promise<string[]> {
+  return Object.entries(await credentialsMissing(options)).map(([cloud, why]) => `${cloud}: ${why}`);
 }

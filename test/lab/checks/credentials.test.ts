@@ -1,5 +1,5 @@
 /** The credentials check before Terraform runs: one line per cloud without them, and only for the clouds asked. */
-import { missingCredentials } from '../../../lib/commands/lifecycle/credentials-check';
+import { missingCredentials } from '../../../lib/lab/checks/credentials';
 
 describe('missingCredentials', () => {
   const noAws = async (): Promise<string> => {

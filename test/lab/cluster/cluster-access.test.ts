@@ -1,0 +1,131 @@
+/**
+ * The host's access to an environment's clusters: where each is, read from the outputs
+ * (placement included), and a client that authenticates as the host, against a
+ * loopback Kubernetes API over TLS trusted through the CA the outputs carry.
+ */
+import { validConfig } from '../../../lib/config/load';
+import { EKS_TOKEN_PREFIX } from '../../../lib/kit/aws/eks-token';
+import { clusterTarget, ClusterTarget, hostClusterClient, hostTokens, isUnreachable } from '../../../lib/lab/cluster/cluster-access';
+import { parseOutputs } from '../../../lib/lab/files/outputs';
+import { HOST_TOKEN, KubernetesApi, LOOPBACK_CA, serveKubernetesApi } from '../../support/kubernetes-api';
+
+const CA = Buffer.from(LOOPBACK_CA).toString('base64');
+const CONFIG = validConfig(
+  { attendees: ['ann', 'bob'], aws: { accounts: [{ id: '111122223333' }, { id: '444455556666', roleName: 'LabAdmin' }] }, gcp: { projects: ['lab-ws-1', 'lab-ws-2'] }, placement: { perSlot: 1 } },
+  'test',
+);
+
+let api: KubernetesApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+const outputs = (server = 'https://0123456789ABCDEF.gr7.eu-west-1.eks.amazonaws.com') =>
+  parseOutputs(
+    {
+      'bob-aws-cluster': {
+        cluster_name: 'bob-eks',
+        region: 'eu-west-1',
+        cluster_endpoint: server,
+        cluster_ca_certificate: CA,
+        placement: { cloud: 'aws', slot: '444455556666/eu-west-1', account: '444455556666', region: 'eu-west-1', zones: ['eu-west-1a', 'eu-west-1b'] },
+      },
+      'bob-gcp-cluster': {
+        cluster_name: 'bob-gke',
+        region: 'europe-west1',
+        cluster_endpoint: '34.1.2.3',
+        cluster_ca_certificate: CA,
+        cluster_location: 'europe-west1-b',
+        placement: { cloud: 'gcp', slot: 'lab-ws-2/europe-west1', project: 'lab-ws-2', region: 'europe-west1', zones: ['europe-west1-b'] },
+      },
+      'ann-aws-cluster': { cluster_name: 'ann-eks', region: 'us-east-1', cluster_endpoint: 'https://ann.example' },
+    },
+    'test',
+  ).environments;
+
+describe('clusterTarget', () => {
+  test('GIVEN bob placed in an account of aws.accounts and a project of gcp.projects WHEN read THEN each cluster is where its placement output says, with the role the host assumes there', () => {
+    const [, bob] = outputs();
+    expect(clusterTarget(bob, 'aws', CONFIG)).toEqual({
+      env: 'bob',
+      cloud: 'aws',
+      clusterName: 'bob-eks',
+      server: 'https://0123456789ABCDEF.gr7.eu-west-1.eks.amazonaws.com',
+      caCertificateData: CA,
+      region: 'eu-west-1',
+      location: 'eu-west-1',
+      owner: '444455556666',
+      roleArn: 'arn:aws:iam::444455556666:role/LabAdmin',
+    });
+    expect(clusterTarget(bob, 'gcp', CONFIG)).toEqual({
+      env: 'bob',
+      cloud: 'gcp',
+      clusterName: 'bob-gke',
+      server: 'https://34.1.2.3',
+      caCertificateData: CA,
+      region: 'europe-west1',
+      location: 'europe-west1-b',
+      owner: 'lab-ws-2',
+    });
+  });
+
+  test('GIVEN a cluster stack deployed before the CA output, and none at all WHEN read THEN why it cannot be reached, and how to add the output', () => {
+    const [ann] = outputs();
+    expect(clusterTarget(ann, 'aws', CONFIG)).toEqual({
+      why: 'ann-aws-cluster has no cluster_ca_certificate output (deployed before hoplab exported it: npx hoplab deploy --env ann --stacks aws-cluster adds it)',
+    });
+    expect(clusterTarget(ann, 'gcp', CONFIG)).toEqual({ why: 'no outputs of ann-gcp-cluster (not deployed, or not in the outputs read)' });
+  });
+});
+
+describe('hostClusterClient', () => {
+  test('GIVEN a GKE cluster WHEN read as the host THEN the host’s Google token is sent, asked once for every request', async () => {
+    api = await serveKubernetesApi({ objects: { '/api/v1/nodes': { kind: 'NodeList', items: [] } } });
+    const target = { ...(clusterTarget(outputs()[1], 'gcp', CONFIG) as ClusterTarget), server: api.base };
+    let asked = 0;
+    const tokens = hostTokens({ googleToken: () => (asked++, HOST_TOKEN) });
+    const client = hostClusterClient(target, tokens);
+    await client.get('/api/v1/nodes');
+    await client.get('/api/v1/nodes');
+    expect([asked, api.requests.map((r) => r.user)]).toEqual([1, ['host', 'host']]);
+  });
+
+  test('GIVEN an EKS cluster in an account of aws.accounts WHEN read as the host THEN a k8s-aws-v1 token signed for its region with the assumed role’s credentials, made again only when it runs out', async () => {
+    const seen: string[] = [];
+    api = await serveKubernetesApi({
+      objects: { '/api/v1/nodes': { kind: 'NodeList', items: [] } },
+      authenticate: (authorization) => {
+        const token = authorization?.replace(/^Bearer /, '') ?? '';
+        if (!token.startsWith(EKS_TOKEN_PREFIX)) return undefined;
+        seen.push(token);
+        return new URL(Buffer.from(token.slice(EKS_TOKEN_PREFIX.length), 'base64url').toString()).searchParams.get('X-Amz-Credential') ?? undefined;
+      },
+    });
+    const target = { ...(clusterTarget(outputs()[1], 'aws', CONFIG) as ClusterTarget), server: api.base };
+    const roles: string[] = [];
+    let clock = Date.parse('2026-12-07T08:00:00Z');
+    const tokens = hostTokens({
+      now: () => clock,
+      awsCredentials: async (region, roleArn) => (roles.push(`${region} ${roleArn}`), { accessKeyId: 'ASIAROLE', secretAccessKey: 's', sessionToken: 't' }),
+    });
+    const client = hostClusterClient(target, tokens);
+    await client.get('/api/v1/nodes');
+    clock += 5 * 60_000;
+    await client.get('/api/v1/nodes');
+    clock += 10 * 60_000; // past the 14 minutes a token is used for
+    await client.get('/api/v1/nodes');
+    expect(roles).toEqual(['eu-west-1 arn:aws:iam::444455556666:role/LabAdmin']);
+    expect(api.requests.map((r) => r.user)).toEqual(['ASIAROLE/20261207/eu-west-1/sts/aws4_request', 'ASIAROLE/20261207/eu-west-1/sts/aws4_request', 'ASIAROLE/20261207/eu-west-1/sts/aws4_request']);
+    expect([seen[0] === seen[1], seen[1] === seen[2]]).toEqual([true, false]);
+  });
+
+  test('GIVEN no Google credentials WHEN a GKE cluster is read THEN the error says how to sign in', async () => {
+    api = await serveKubernetesApi();
+    const target = { ...(clusterTarget(outputs()[1], 'gcp', CONFIG) as ClusterTarget), server: api.base };
+    await expect(hostClusterClient(target, hostTokens({ googleToken: () => undefined })).get('/api/v1/nodes')).rejects.toThrow(
+      'no token to send (no Google credentials: run gcloud auth application-default login (the identity that deployed))',
+    );
+    expect(isUnreachable(target)).toBe(false);
+  });
+});
