@@ -46,8 +46,12 @@ const KIT = 'lib/kit';
 const KIT_USERS = ['lib/lab', 'lib/commands', 'bin'];
 /** Within the constructs layer, the clouds never import each other, and Kubernetes objects import neither. */
 const CONSTRUCT_FOLDERS = { 'lib/constructs/aws': ['lib/constructs/gcp'], 'lib/constructs/gcp': ['lib/constructs/aws'], 'lib/constructs/k8s': ['lib/constructs/aws', 'lib/constructs/gcp'] };
-/** Commands do not import each other, but for these steps of one command that are commands of their own: deploy runs preflight first; local ends with explain's table. */
-const COMMAND_STEPS = { 'lib/commands/lifecycle': ['lib/commands/preflight'], 'lib/commands/local': ['lib/commands/explain'] };
+/**
+ * Commands do not import each other, but for these steps of one command that are commands of their own: deploy runs
+ * preflight first, and verifies its canary as verify does (the same checks and report, not a copy); local ends with
+ * explain's table.
+ */
+const COMMAND_STEPS = { 'lib/commands/lifecycle': ['lib/commands/preflight', 'lib/commands/verify'], 'lib/commands/local': ['lib/commands/explain'] };
 
 function layerZones() {
   const zones = [];

@@ -28,6 +28,8 @@ export interface LoadConfigOptions {
   readonly cwd?: string;
   /** Environment to read `HOPLAB_CONFIG` from. @default process.env */
   readonly env?: NodeJS.ProcessEnv;
+  /** The date example expiries in the problems' hints are made from (the command's clock). @default the host's clock */
+  readonly now?: Date;
 }
 
 /**
@@ -40,7 +42,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
   const path = findConfigFile(cwd, env);
   const source = path ?? 'defaults';
-  const result = checkedConfig(path === undefined ? {} : readConfigFile(path), source);
+  const result = checkedConfig(path === undefined ? {} : readConfigFile(path), source, options.now);
   return { config: result.config, source, origin: configOrigin(path, resolve(cwd), env), notes: result.notes };
 }
 
@@ -56,8 +58,8 @@ export function validConfig(raw: unknown, source: string): LabConfig {
   return checkedConfig(raw, source).config;
 }
 
-function checkedConfig(raw: unknown, source: string): { readonly config: LabConfig; readonly notes: readonly string[] } {
-  const result = validateConfig(raw);
+function checkedConfig(raw: unknown, source: string, now?: Date): { readonly config: LabConfig; readonly notes: readonly string[] } {
+  const result = validateConfig(raw, { now });
   if (!result.ok) {
     throw new ConfigError(source, result.problems);
   }

@@ -6,6 +6,7 @@ import { derivedZones, offeredRegions } from '../model/zones';
 import { DEFAULT_EXPOSURES, EXPOSURE_MODES } from '../model/modes';
 import { EKS_VERSIONS, LB_CONTROLLER_CHART_VERSIONS } from '../model/versions';
 import { didYouMean } from './suggest';
+import { EXPIRY_EXAMPLE } from './expiry';
 import { AWS_IDENTITY_EXAMPLE, GCP_IDENTITY_EXAMPLE, isRefusal, parseGcpMember, parseIamPrincipal } from '../model/identities';
 
 /** GKE release channels. */
@@ -385,13 +386,14 @@ export const workshopConfig = z
     name: labelValue('k8s-networking-101').default('hoplab').describe('Workshop name: tag/label `hoplab-workshop` on every resource.'),
     owner: labelValue('jane-doe').default('workshop-host').describe('Who answers for the resources: tag/label `hoplab-owner` on every resource.'),
     expiresAt: z
-      .string({ error: 'must be an ISO 8601 UTC time such as "2026-12-01T18:00:00Z"' })
+      // The example in these messages is the host's own tomorrow (EXPIRY_EXAMPLE, filled in by validateConfig).
+      .string({ error: `must be an ISO 8601 UTC time such as ${EXPIRY_EXAMPLE}` })
       .superRefine((value, ctx) => {
         const shape = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:(\d{2}))?Z$/.exec(value);
         const parsed = new Date(value);
         // Date.parse rolls 2026-02-31 over to March; a real date reads back the same.
         if (!shape || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 16) !== value.slice(0, 16)) {
-          ctx.addIssue({ code: 'custom', message: 'is not a real ISO 8601 UTC time; write it as "2026-12-01T18:00:00Z"' });
+          ctx.addIssue({ code: 'custom', message: `is not a real ISO 8601 UTC time; write it as ${EXPIRY_EXAMPLE}` });
         }
       })
       .optional()

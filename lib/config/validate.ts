@@ -10,11 +10,17 @@ import { attendeeObject, AwsConfig, awsConfig, effectiveAwsRegion, effectiveGcpR
 import { AttendeeParts, checkAttendees } from './attendees';
 import { checkPins, checkPlacementLists, checkZones, pinLists } from './placement-rules';
 import { derivedZones } from '../model/zones';
+import { withExpiryExample } from './expiry';
 
 /** The outcome of validating a raw lab config. */
 export type ValidationResult =
   | { readonly ok: true; readonly config: LabConfig; /** Things to know about accepted choices (deprecations, recreation), one a line. */ readonly notes: readonly string[] }
   | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
+
+export interface ValidateOptions {
+  /** The date the hints' example expiry is made from. @default the host's clock */
+  readonly now?: Date;
+}
 
 /** Addresses AWS reserves in every subnet (network, router, DNS, future, broadcast). */
 const AWS_RESERVED_PER_SUBNET = 5n;
@@ -28,7 +34,7 @@ const GCP_RESERVED_PER_SUBNET = 4n;
  * own, so one mistake never hides another (a bad zone is reported next to a bad
  * node count, and a subnet overlap next to a zone in the wrong region).
  */
-export function validateConfig(raw: unknown): ValidationResult {
+export function validateConfig(raw: unknown, options: ValidateOptions = {}): ValidationResult {
   const input = raw ?? {};
   const parsed = labConfig.safeParse(input);
   const top = validFields(labConfig, input);
@@ -56,7 +62,9 @@ export function validateConfig(raw: unknown): ValidationResult {
   ];
   // Pins are checked against the lists once both clouds' lists are valid.
   if (parsed.success && problems.length === 0 && Array.isArray(attendees)) problems.push(...checkPins(parsed.data.attendees ?? [], pinLists(parsed.data)));
-  if (!parsed.success || problems.length > 0) return { ok: false, problems };
+  // Example expiries in the hints are the host's own tomorrow, not a fixed date.
+  const now = options.now ?? new Date();
+  if (!parsed.success || problems.length > 0) return { ok: false, problems: problems.map((p) => ({ ...p, reason: withExpiryExample(p.reason, now) })) };
   return { ok: true, config: parsed.data, notes: datapathNotes(parsed.data) };
 }
 

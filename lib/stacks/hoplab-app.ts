@@ -15,6 +15,7 @@ import { AwsLbStack } from './aws-lb-stack';
 import { GcpClusterStack } from './gcp-cluster-stack';
 import { GcpLbStack } from './gcp-lb-stack';
 import { addStateBackend, EMULATOR_STATE_DIR, EmulatorState } from './state-backend';
+import { refuseErroredState } from './errored-state';
 
 /** The four stacks of one environment. AWS and GCP never depend on each other. */
 export interface LabStacks {
@@ -90,7 +91,8 @@ export function synthesizedForCdktfCli(outdir: string, env: NodeJS.ProcessEnv = 
  * attendee since removed, say), so nothing stale is explained or deployed,
  * and the local chart copies of an earlier synth (`charts/<name>-<hash>`), so
  * the only ones left are those this synth's stacks point at.
- * State is not in these folders and stays where it is.
+ * State is not in these folders and stays where it is; a state Terraform could
+ * not write to its backend is (`errored.tfstate`), and synth then refuses.
  *
  * Under cdktf-cli only this synth's own stack folders are replaced: cdktf-cli
  * lists `stacks/` before it starts the app and, once the app is done, deletes
@@ -101,6 +103,7 @@ export function synthesizedForCdktfCli(outdir: string, env: NodeJS.ProcessEnv = 
  * cdktf-cli removes those folders itself.
  */
 export function synthFresh(app: App, env: NodeJS.ProcessEnv = process.env): void {
+  refuseErroredState(app.outdir);
   const stacks = join(app.outdir, 'stacks');
   if (synthesizedForCdktfCli(app.outdir, env)) {
     for (const stack of app.node.children.filter((c): c is TerraformStack => TerraformStack.isStack(c))) {

@@ -32,6 +32,8 @@ describe('the layer rule (eslint.config.mjs)', () => {
     write('lib/commands/compare/compare.ts', 'export const compare = () => 1;\n');
     write('lib/commands/preflight/preflight.ts', 'export const preflight = () => 1;\n');
     write('lib/commands/lifecycle/deploy.ts', "import { preflight } from '../preflight/preflight';\nexport const deploy = () => preflight();\n");
+    write('lib/commands/verify/verify.ts', 'export const verify = () => 1;\n');
+    write('lib/commands/lifecycle/canary.ts', "import { verify } from '../verify/verify';\nexport const canary = () => verify();\n");
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -47,6 +49,12 @@ describe('the layer rule (eslint.config.mjs)', () => {
     ['the kit importing the domain', 'lib/kit/cli/bad2.ts', "import { probe } from '../../lab/probe/probe';\nexport const x = probe;\n", 'lib/kit knows no lab'],
     ['a stack importing the kit', 'lib/stacks/bad.ts', "import { cli } from '../kit/cli/cli';\nexport const x = cli;\n", 'lib/kit is used only by'],
     ['a command importing another', 'lib/commands/compare/bad.ts', "import { explain } from '../explain/explain';\nexport const x = explain;\n", 'commands do not import each other'],
+    [
+      'a step importing its command (the arrow is one way)',
+      'lib/commands/verify/bad.ts',
+      "import { deploy } from '../lifecycle/deploy';\nexport const x = deploy;\n",
+      'commands do not import each other',
+    ],
   ] as const;
 
   beforeAll(() => {
@@ -59,8 +67,16 @@ describe('the layer rule (eslint.config.mjs)', () => {
     messages = Object.fromEntries(results.map((r) => [r.filePath.slice(dir.length + 1), r.messages.filter((m) => m.ruleId?.startsWith('import-x/')).map((m) => `${m.ruleId}: ${m.message}`)]));
   });
 
-  test('GIVEN imports that point down the layers (and the allowed command step) THEN nothing is reported', () => {
-    for (const path of ['lib/config/load.ts', 'lib/constructs/aws/vpc.ts', 'lib/stacks/stack.ts', 'lib/lab/probe/probe.ts', 'lib/commands/explain/explain.ts', 'lib/commands/lifecycle/deploy.ts'])
+  test('GIVEN imports that point down the layers (and the allowed command steps) THEN nothing is reported', () => {
+    for (const path of [
+      'lib/config/load.ts',
+      'lib/constructs/aws/vpc.ts',
+      'lib/stacks/stack.ts',
+      'lib/lab/probe/probe.ts',
+      'lib/commands/explain/explain.ts',
+      'lib/commands/lifecycle/deploy.ts',
+      'lib/commands/lifecycle/canary.ts',
+    ])
       expect([path, messages[path]]).toEqual([path, []]);
   });
 

@@ -29,6 +29,11 @@ describe('loadConfig', () => {
     expect(loaded.config.name).toBe('lab');
   });
 
+  test('GIVEN a malformed workshop.expiresAt WHEN loaded on a given date THEN the hint gives the next day of that date, 18:00 UTC', () => {
+    const cwd = dirWith({ 'hoplab.config.yaml': 'workshop:\n  expiresAt: next friday\n' });
+    expect(() => loadConfig({ cwd, env: {}, now: new Date('2027-03-04T20:00:00Z') })).toThrow('workshop.expiresAt: "next friday" is not a real ISO 8601 UTC time; write it as "2027-03-05T18:00:00Z"');
+  });
+
   test('GIVEN no config file, one found, or one HOPLAB_CONFIG names WHEN loaded THEN the origin says which, or where none was found', () => {
     const empty = dirWith({});
     expect(loadConfig({ cwd: empty, env: {} }).origin).toBe(

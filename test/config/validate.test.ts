@@ -230,8 +230,10 @@ const CASES: [string, unknown, string[]][] = [
     { workshop: { name: '-x' } },
     ['workshop.name: "-x" is not usable as a cloud label value: use 1 to 63 lowercase letters, digits, "_" or "-", starting and ending with a letter or digit (e.g. "k8s-networking-101")'],
   ],
-  ['workshop expiry shape', { workshop: { expiresAt: 'tomorrow' } }, ['workshop.expiresAt: "tomorrow" is not a real ISO 8601 UTC time; write it as "2026-12-01T18:00:00Z"']],
-  ['workshop expiry date', { workshop: { expiresAt: '2026-02-30T10:00:00Z' } }, ['workshop.expiresAt: "2026-02-30T10:00:00Z" is not a real ISO 8601 UTC time; write it as "2026-12-01T18:00:00Z"']],
+  // The example is the day after the validation's date (NOW, below), 18:00 UTC.
+  ['workshop expiry shape', { workshop: { expiresAt: 'tomorrow' } }, ['workshop.expiresAt: "tomorrow" is not a real ISO 8601 UTC time; write it as "2026-12-08T18:00:00Z"']],
+  ['workshop expiry date', { workshop: { expiresAt: '2026-02-30T10:00:00Z' } }, ['workshop.expiresAt: "2026-02-30T10:00:00Z" is not a real ISO 8601 UTC time; write it as "2026-12-08T18:00:00Z"']],
+  ['workshop expiry type', { workshop: { expiresAt: 20261208 } }, ['workshop.expiresAt: 20261208 must be an ISO 8601 UTC time such as "2026-12-08T18:00:00Z"']],
   ['workshop duration', { workshop: { durationHours: 0 } }, ['workshop.durationHours: 0 must be at least 1 hour (allowed: 1 to 720)']],
   ['backend type', { backend: { type: 'ftp' } }, ['backend.type: "ftp" is not a backend type; allowed: local, s3, gcs (e.g. { "type": "s3", "bucket": "my-state", "region": "us-east-1" })']],
   [
@@ -338,6 +340,9 @@ const CASES: [string, unknown, string[]][] = [
   ],
 ];
 
+/** The date the CASES are validated on. */
+const NOW = new Date('2026-12-07T10:00:00Z');
+
 describe('validateConfig', () => {
   test('GIVEN no config WHEN validated THEN the defaults are valid', () => {
     const result = validateConfig(undefined);
@@ -345,7 +350,7 @@ describe('validateConfig', () => {
   });
 
   test.each(CASES)('GIVEN %s WHEN validated THEN the exact messages name field, value and fix', (_name, raw, expected) => {
-    const result = validateConfig(raw);
+    const result = validateConfig(raw, { now: NOW });
     expect(result.ok).toBe(false);
     expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual(expected);
   });
@@ -504,5 +509,16 @@ describe('validateConfig', () => {
   test('GIVEN a partial section WHEN validated THEN the rest of the section keeps its defaults', () => {
     const result = validateConfig({ aws: { region: 'eu-west-1', availabilityZones: ['eu-west-1a', 'eu-west-1b', 'eu-west-1c'] } });
     expect(result.ok && result.config.aws).toMatchObject({ region: 'eu-west-1', vpcCidr: '10.0.0.0/16', nodeCount: 3, nodeInstanceType: 't3.medium' });
+  });
+});
+
+describe('the example expiry in the hints', () => {
+  test.each([
+    ['2026-12-07T10:00:00Z', '"2026-12-08T18:00:00Z"'],
+    ['2026-12-31T23:59:00Z', '"2027-01-01T18:00:00Z"'],
+    ['2031-02-28T00:00:00Z', '"2031-03-01T18:00:00Z"'],
+  ])('GIVEN the host date %s WHEN an expiry is malformed THEN the hint gives the next day at 18:00 UTC, %s, not a fixed date', (now, example) => {
+    const result = validateConfig({ workshop: { expiresAt: '1 Dec' } }, { now: new Date(now) });
+    expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual([`workshop.expiresAt: "1 Dec" is not a real ISO 8601 UTC time; write it as ${example}`]);
   });
 });

@@ -102,6 +102,15 @@ function commandEnv(options: RunOptions): NodeJS.ProcessEnv {
   return Object.assign(env, options.env ?? {});
 }
 
+/**
+ * A `workshop.expiresAt` a week after now, for configs the commands (child processes, on the host's
+ * clock) read: deploy and preflight refuse an expiry that has passed, so a fixed date would fail
+ * these tests from that day on.
+ */
+export function expiryAhead(): string {
+  return `${new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 19)}Z`;
+}
+
 /** An environment applied once per jest run into the shared emulator. */
 export interface DeployedEnvironment {
   /** The environment's name (config `name`). */

@@ -1,10 +1,10 @@
 /**
  * `npm run deploy` and `npm run teardown` for real against the AWS emulator
  * (the only cloud this machine can reach): Terraform applies and destroys the
- * aws-cluster stack, and the leftover check finds what a load-balancer
- * controller would leave behind, seeded on purpose; the one piece teardown
- * removes itself (the controller's shared backend security group) goes before
- * the VPC.
+ * aws-cluster stack, a second deploy finds it applied ("no changes, already
+ * applied"), and the leftover check finds what a load-balancer controller would
+ * leave behind, seeded on purpose; the one piece teardown removes itself (the
+ * controller's shared backend security group) goes before the VPC.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +29,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { CreateLoadBalancerCommand, CreateTargetGroupCommand, DeleteLoadBalancerCommand, DeleteTargetGroupCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { Emulator } from '../../lib/commands/local/moto';
-import { ownEmulator, runCommand } from './harness';
+import { expiryAhead, ownEmulator, runCommand } from './harness';
 
 /** A real deploy's state: a VPC the emulator knows nothing of (a refresh against the emulator would drop it). */
 const REAL_STATE = `${JSON.stringify(
@@ -62,7 +62,7 @@ describe('deploy and teardown against the AWS emulator', () => {
   beforeAll(async () => {
     moto = await ownEmulator();
     cwd = mkdtempSync(join(tmpdir(), 'hoplab-lifecycle-'));
-    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['ws1'], workshop: { name: 'itest', expiresAt: '2026-12-01T18:00:00Z' } }));
+    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['ws1'], workshop: { name: 'itest', expiresAt: expiryAhead() } }));
     // The state of a real deploy of the same workshop, as a host's project directory holds it.
     writeFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), REAL_STATE);
   });
@@ -72,7 +72,7 @@ describe('deploy and teardown against the AWS emulator', () => {
 
   const run = (command: string, args: string[]) => runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
 
-  test('GIVEN a workshop of one attendee WHEN deployed, seeded with controller leftovers and torn down THEN teardown fails listing exactly them, and passes once they are gone', async () => {
+  test('GIVEN a workshop of one attendee WHEN deployed (twice: the second finds it applied), seeded with controller leftovers and torn down THEN teardown fails listing exactly them, and passes once they are gone', async () => {
     const deployed = await run('deploy', ['--stacks', 'aws-cluster', '--yes']);
     expect(deployed.out).toContain('Estimated cost (list prices of');
     expect(deployed.out).toMatch(/ {2}done {3}ws1-aws-cluster in \d+\.\d s/);
@@ -81,6 +81,12 @@ describe('deploy and teardown against the AWS emulator', () => {
     expect(readFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).toBe(REAL_STATE);
     expect(existsSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate.backup'))).toBe(false);
     expect(JSON.parse(readFileSync(join(cwd, '.hoplab', 'emulator', 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).resources.length).toBeGreaterThan(10);
+
+    // Run again (as after an interrupted or failed deploy): the stack is planned again, and Terraform finds it as applied.
+    const again = await run('deploy', ['--stacks', 'aws-cluster', '--yes']);
+    expect(again.out).toMatch(/ {2}done {3}ws1-aws-cluster in \d+\.\d s \(no changes, already applied\)\n/);
+    expect(again.out).toContain('hoplab deploy: every stack applied (1 stack already applied: no changes)');
+    expect(again).toExitWith(0);
 
     // What the AWS Load Balancer Controller leaves when its Ingress outlives it: an ALB, a target group and a security group, tagged with the cluster.
     const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });

@@ -19,7 +19,7 @@ import { CreateClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { IPVS_KERNEL_MODULES } from '../../lib/constructs/aws/kube-proxy-mode';
 import { Emulator, startMoto } from '../../lib/commands/local/moto';
-import { runCommand, terraformIn, terraformOutputs } from './harness';
+import { expiryAhead, runCommand, terraformIn, terraformOutputs } from './harness';
 
 describe('preflight, deploy and verify against the AWS emulator', () => {
   let moto: Emulator;
@@ -29,7 +29,7 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
   beforeAll(async () => {
     moto = await startMoto();
     cwd = mkdtempSync(join(tmpdir(), 'hoplab-verify-'));
-    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['pv1', 'pv2'], aws: { datapath: 'ipvs' }, workshop: { name: 'pvtest', expiresAt: '2026-12-01T18:00:00Z' } }));
+    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['pv1', 'pv2'], aws: { datapath: 'ipvs' }, workshop: { name: 'pvtest', expiresAt: expiryAhead() } }));
   });
   afterAll(async () => {
     await moto?.stop();

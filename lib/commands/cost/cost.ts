@@ -34,7 +34,8 @@ export async function cost(argv: readonly string[]): Promise<number> {
   const estimate = estimateCost(config, { envs, kinds, placement });
   const slotOf = placementSlotOf(placement);
   const time = {
-    deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards, slotOf }),
+    // Deploy's canary, as deploy picks it: the first environment, verified before the others (not with shards).
+    deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards, slotOf, canary: envs[0] }),
     teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards, slotOf }),
   };
   const report = placement.configured ? placementReport(placement, perEnvironmentNeeds(placement, environmentNeeds(config))) : undefined;

@@ -22,6 +22,10 @@ export interface LifecycleCliOptions {
   readonly leftoversOnly: boolean;
   /** deploy's `--skip-preflight`. */
   readonly skipPreflight: boolean;
+  /** deploy's `--no-canary`. */
+  readonly noCanary: boolean;
+  /** deploy's `--my-ip`, for the canary's verify. */
+  readonly myIp?: string;
   /** What validation noted of an accepted config (a deprecated datapath, a change that recreates a cluster). */
   readonly notes: readonly string[];
 }
@@ -29,12 +33,12 @@ export interface LifecycleCliOptions {
 /**
  * Parses deploy's or teardown's command line (`command`), then loads the config; undefined after
  * printing --help. Throws a {@link UsageError} for a bad flag or an environment the config does
- * not have, the config's own error for a bad config.
+ * not have, the config's own error for a bad config (its hints worded on `now`).
  */
-export function parseLifecycleArgs(command: typeof DEPLOY_COMMAND | typeof TEARDOWN_COMMAND, argv: readonly string[]): LifecycleCliOptions | undefined {
+export function parseLifecycleArgs(command: typeof DEPLOY_COMMAND | typeof TEARDOWN_COMMAND, argv: readonly string[], now?: Date): LifecycleCliOptions | undefined {
   const values = command.parse(argv);
   if (!values) return undefined;
-  const { config, notes } = readLabConfig();
+  const { config, notes } = readLabConfig({ now });
   let selected: ReturnType<typeof selectRequested>;
   try {
     selected = selectRequested(config, values.env, values.shard);
@@ -50,6 +54,8 @@ export function parseLifecycleArgs(command: typeof DEPLOY_COMMAND | typeof TEARD
     yes: values.yes,
     leftoversOnly,
     skipPreflight: 'skip-preflight' in values && values['skip-preflight'],
+    noCanary: 'no-canary' in values && values['no-canary'],
+    myIp: 'my-ip' in values ? values['my-ip'] : undefined,
     notes,
   };
   // A refusal (exit 1), not a bad command line. A deploy or destroy says it with the request's

@@ -1,6 +1,7 @@
 /** The command lines of `npm run deploy` and `npm run teardown`, which share their selection flags. */
 import { booleanFlag, defineCommand } from '../../kit/cli/command';
 import { envsFlag, parallelismFlag, shardFlag, stacksFlag } from '../../lab/selection/flags';
+import { myIpFlag } from '../../lab/probe/flags';
 
 const YES = booleanFlag({ short: 'y', description: 'do not ask (required when not on a terminal)' });
 
@@ -12,7 +13,16 @@ export const DEPLOY_COMMAND = defineCommand({
 environments in parallel, N stacks at a time: deploy.parallelism, default 4). Runs npm run
 preflight for the same selection first and stops on a blocking finding. Prints the estimated cost
 per hour and for workshop.durationHours, and the estimated wall time (see npm run cost -- --help),
-first and asks to go on (--yes to skip the question; required when not on a terminal).`,
+first and asks to go on (--yes to skip the question; required when not on a terminal).
+Refuses a workshop whose workshop.expiresAt has passed (set it to when this workshop ends).
+
+The canary: with more than one environment, the first is applied end to end and verified (as
+npm run verify does) before any other starts; if either fails, deploy stops there with the
+verify report and what that environment costs per hour while it stands. --no-canary applies all
+at once. A shard (--shard) has no canary: deploy and verify one environment before the shards.
+
+Run it again after a failure or an interrupt: each stack is planned again, the ones already
+applied say "no changes, already applied", and the rest continue.`,
   flags: {
     env: envsFlag("only these environments (attendee names, or the config's name)"),
     stacks: stacksFlag(),
@@ -22,9 +32,13 @@ first and asks to go on (--yes to skip the question; required when not on a term
     ),
     yes: YES,
     'skip-preflight': booleanFlag({ description: 'deploy even when preflight would stop it (said loudly; not recommended)' }),
+    'no-canary': booleanFlag({ description: 'apply every environment at once, none verified first (said loudly; a shared mistake is paid once per environment)' }),
+    'my-ip': myIpFlag("your public address as the load balancers see it, for the canary's verify (default: one request to checkip.amazonaws.com)"),
   },
   epilogue: `Credentials: AWS's default chain (and the AWS CLI for EKS tokens); Google Application Default
-Credentials. Logs: .hoplab/logs/<stack>.deploy.log. Exit 0 only if every selected stack applied.`,
+Credentials. Logs: .hoplab/logs/<stack>.deploy.log; the canary's verify report:
+.hoplab/verify/verify-<timestamp>.md and .json. Exit 0 only if every selected stack applied (and
+the canary's verify did not fail); 1 otherwise; 130 after Ctrl-C.`,
 });
 
 export const TEARDOWN_COMMAND = defineCommand({

@@ -3,57 +3,116 @@
  * clouds, each cloud's cluster stack before its lb stack, AWS and GCP and
  * attendees in parallel. Runs preflight first and stops on a blocking finding
  * (--skip-preflight overrides, loudly), then prints the cost estimate and asks to go on.
+ * With more than one environment, one goes first as the canary (canary.ts).
  */
-import { estimateCost, formatCostEstimate } from '../../lab/estimate/cost-estimate';
+import { CostEstimate, estimateCost, formatCostEstimate } from '../../lab/estimate/cost-estimate';
 import { abortOnSignals, confirm } from '../../kit/cli/cli';
+import { SYSTEM_WALL_CLOCK, WallClock } from '../../kit/cli/wall-clock';
+import { plural } from '../../kit/terminal/terminal';
 import { parseLifecycleArgs } from './cli';
 import { DEPLOY_COMMAND } from './command';
-import { checkLifecycleRequest, runLifecycle } from './lifecycle';
+import { checkLifecycleRequest, LifecycleResult, runLifecycle } from './lifecycle';
+import { chooseCanary, runCanary } from './canary';
 import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
 import { resolveParallelism } from '../../lab/selection/parallelism';
 import { estimateTime, formatTimeEstimate, placementSlotOf } from '../../lab/estimate/time-estimate';
 import { placeLab } from '../../lab/placement/lab-placement';
 import { preflightGate } from '../preflight/preflight-cli';
+import { runVerify, VerifyOptions } from '../verify/verify';
+import { parseVerifyArgs } from '../verify/verify-cli';
+
+/** `$0.62/h (AWS $0.41/h + GCP $0.21/h) at list prices read 2026-12-05`: the estimate's cost per hour (one environment's), with the clouds priced. */
+function perHour(estimate: CostEstimate): string {
+  const clouds = (['aws', 'gcp'] as const).filter((c) => estimate.stacks.some((k) => k.startsWith(`${c}-`)));
+  const parts = clouds.map((c) => `${c.toUpperCase()} $${estimate.hour[c].toFixed(2)}/h`);
+  return `$${estimate.hour.total.toFixed(2)}/h${parts.length > 1 ? ` (${parts.join(' + ')})` : ''} at list prices read ${estimate.asOf}`;
+}
+
+/** What deploy asks outside itself (tests). */
+export interface DeployDeps {
+  /** The date it runs on: the workshop's expiry, the config's hints. @default SYSTEM_WALL_CLOCK */
+  readonly clock?: WallClock;
+  /** Which clouds lack credentials, for the canary's verify. @default verify's own check (STS, a Google token) */
+  readonly credentials?: VerifyOptions['credentials'];
+}
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
-export async function deploy(argv: readonly string[]): Promise<number> {
-  const options = parseLifecycleArgs(DEPLOY_COMMAND, argv);
+export async function deploy(argv: readonly string[], deps: DeployDeps = {}): Promise<number> {
+  const now = (deps.clock ?? SYSTEM_WALL_CLOCK).now();
+  const options = parseLifecycleArgs(DEPLOY_COMMAND, argv, now);
   if (!options) return 0;
-  checkLifecycleRequest('deploy', options.kinds, process.env.HOPLAB_AWS_ENDPOINT || undefined, options.config, options.shard);
+  const awsEndpoint = process.env.HOPLAB_AWS_ENDPOINT || undefined;
+  checkLifecycleRequest('deploy', options.kinds, awsEndpoint, options.config, options.shard, now);
   // Said before anything runs: a deprecated datapath, or a change that recreates a cluster.
   for (const note of options.notes) console.log(`hoplab: note: ${note}`);
   if (options.shard && options.envs?.length === 0) {
     console.log(`hoplab deploy: ${emptyShardText(options.config, options.shard, options.requested)}; nothing to do`);
     return 0;
   }
-  const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, shard: options.shard, awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined };
+  const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, shard: options.shard, awsEndpoint, now };
   if (!(await preflightGate({ ...preflight, skip: options.skipPreflight, write: (line) => console.log(line) }))) {
     return 1;
   }
   const envs = selectEnvironments(options.config, options.envs);
+  const canary = chooseCanary(envs, { noCanary: options.noCanary, shard: options.shard });
   for (const line of formatCostEstimate(estimateCost(options.config, { envs, kinds: options.kinds }))) console.log(line);
   const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, options.kinds);
   if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
-  const slotOf = placementSlotOf(placeLab(options.config));
-  for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism, slotOf })], options.kinds)) console.log(line);
+  const placement = placeLab(options.config);
+  const slotOf = placementSlotOf(placement);
+  for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism, slotOf, canary: canary.env })], options.kinds)) {
+    console.log(line);
+  }
+  if (canary.note) console.log(`hoplab deploy: ${canary.note}`);
   if (!(await confirm('deploy', 'Deploy and start paying for these resources?', options.yes))) {
     return 1;
   }
   const abort = abortOnSignals('deploy', 'no new stacks start; running Terraform stops gracefully');
-  const result = await runLifecycle('deploy', {
-    config: options.config,
-    envs: options.envs,
-    kinds: options.kinds,
-    parallelism: chosen.parallelism,
-    awsEndpoint: process.env.HOPLAB_AWS_ENDPOINT || undefined,
-    write: (line) => console.log(line),
-    signal: abort.signal,
-    progressStream: process.stdout,
-  });
+  const apply = (selected: readonly string[]) =>
+    runLifecycle('deploy', {
+      config: options.config,
+      envs: [...selected],
+      kinds: options.kinds,
+      parallelism: chosen.parallelism,
+      awsEndpoint,
+      write: (line) => console.log(line),
+      signal: abort.signal,
+      progressStream: process.stdout,
+      now,
+    });
+  const applied: LifecycleResult[] = [];
+  if (canary.env) {
+    const stopped = await runCanary({
+      env: canary.env,
+      others: canary.others,
+      apply: async (selected) => {
+        const result = await apply(selected);
+        applied.push(result);
+        return result;
+      },
+      // As `npx hoplab verify --env <canary> --stacks <these>` runs it, progress on stdout with deploy's.
+      verify: async (env) => {
+        const args = parseVerifyArgs(['--env', env, '--stacks', options.kinds.join(','), ...(options.myIp ? ['--my-ip', options.myIp] : [])]);
+        return runVerify({ ...args!.options, awsEndpoint, progress: (line) => console.log(line), progressStream: process.stdout, credentials: deps.credentials });
+      },
+      costPerHour: perHour(estimateCost(options.config, { envs: [canary.env], kinds: options.kinds, placement })),
+      write: (line) => console.log(line),
+      error: (line) => console.error(line),
+      signal: abort.signal,
+    });
+    if (stopped !== undefined) return stopped;
+  }
+  const result = await apply(canary.env ? canary.others : envs);
+  applied.push(result);
+  const unchanged = applied.reduce((n, r) => n + (r.unchanged?.length ?? 0), 0);
   if (!result.ok) {
-    console.error('hoplab deploy: not every stack applied (see above and .hoplab/logs); stacks that did apply keep costing money: fix and deploy again, or run npm run teardown');
+    console.error(
+      'hoplab deploy: not every stack applied (see above and .hoplab/logs); stacks that did apply keep costing money: ' +
+        'fix the cause and deploy again (what applied shows no changes, the rest continue), or run npm run teardown',
+    );
     return abort.signal.aborted ? 130 : 1;
   }
-  console.log('hoplab deploy: every stack applied; see the outputs with npm run compare');
+  const already = unchanged > 0 ? ` (${plural(unchanged, 'stack')} already applied: no changes)` : '';
+  console.log(`hoplab deploy: every stack applied${already}; see the outputs with npm run compare`);
   return 0;
 }

@@ -46,6 +46,8 @@ export interface LifecycleOptions {
   readonly progressStream?: WritableTerminal;
   /** The clock of the progress display (tests). @default SYSTEM_CLOCK */
   readonly clock?: LiveClock;
+  /** The date the request is checked on (the workshop's expiry). @default the host's clock */
+  readonly now?: Date;
 }
 
 /** What a deploy or teardown did. */
@@ -56,16 +58,19 @@ export interface LifecycleResult {
   /** Clouds whose leftover check could not run, with why. */
   readonly uncheckedClouds: readonly string[];
   readonly ok: boolean;
+  /** Stacks done with nothing to do: already applied (deploy run again), or already gone (destroy). */
+  readonly unchanged?: readonly string[];
 }
 
 /**
  * Refuses a request that would go wrong, before anything runs, naming every reason at once (see
  * {@link requestProblems}): a placeholder project, world-open API endpoints (deploy), stacks the
- * emulator cannot run, a cluster destroyed without its lb stack (teardown), shards on local state.
+ * emulator cannot run, a cluster destroyed without its lb stack (teardown), shards on local state,
+ * a workshop.expiresAt before `now` (deploy).
  */
-export function checkLifecycleRequest(direction: Direction, kinds: readonly StackKind[], awsEndpoint?: string, config?: LabConfig, shard?: Shard): void {
+export function checkLifecycleRequest(direction: Direction, kinds: readonly StackKind[], awsEndpoint?: string, config?: LabConfig, shard?: Shard, now?: Date): void {
   if (!config) return;
-  const problems = requestProblems({ direction, kinds, awsEndpoint, config, shard });
+  const problems = requestProblems({ direction, kinds, awsEndpoint, config, shard, now });
   if (problems.length > 0) throw new Error(formatRefusal(direction === 'deploy' ? 'deploy' : 'teardown', problems));
 }
 
@@ -81,7 +86,7 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const envs = selectEnvironments(options.config, options.envs);
   const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, kinds);
   const parallelism = chosen.parallelism;
-  checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config);
+  checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config, undefined, options.now);
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
   const emulatorStateDir = join(cwd, EMULATOR_STATE_DIR);
@@ -157,7 +162,8 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
         activity.delete(stack);
         if (event.outcome?.status === 'done') {
           done += 1;
-          live.end(stack, `  done   ${stack} in ${event.outcome.seconds.toFixed(1)} s`);
+          const unchanged = runner.unchanged.has(stack) ? (direction === 'deploy' ? ' (no changes, already applied)' : ' (nothing to destroy, already gone)') : '';
+          live.end(stack, `  done   ${stack} in ${event.outcome.seconds.toFixed(1)} s${unchanged}`);
         } else if (event.outcome?.status === 'failed') {
           failedCount += 1;
           live.end(stack, `  FAILED ${stack} after ${event.outcome.seconds.toFixed(1)} s:\n${indent(event.outcome.error)}`);
@@ -174,11 +180,12 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
     options.write(`  skip   ${outcome.stack} (${outcome.status === 'skipped' ? outcome.reason : ''})`);
   }
   const failed = outcomes.some((o) => o.status !== 'done');
+  const unchanged = outcomes.filter((o) => o.status === 'done' && runner.unchanged.has(o.stack)).map((o) => o.stack);
   if (direction === 'deploy') {
-    return { outcomes, leftovers: [], uncheckedClouds: [], ok: !failed };
+    return { outcomes, leftovers: [], uncheckedClouds: [], ok: !failed, unchanged };
   }
   const check = await checkLeftovers({ config: options.config, envs, kinds, awsEndpoint: options.awsEndpoint, write: options.write });
-  return { outcomes, ...check, ok: !failed && check.leftovers.length === 0 && check.uncheckedClouds.length === 0 };
+  return { outcomes, ...check, ok: !failed && check.leftovers.length === 0 && check.uncheckedClouds.length === 0, unchanged };
 }
 
 /**

@@ -25,6 +25,13 @@ export interface StackRunnerOptions {
  * read the other stacks' state through their backends.
  */
 export class StackRunner {
+  /**
+   * The stacks whose last apply or destroy had nothing to do: Terraform printed "No changes."
+   * (`No changes. Your infrastructure matches the configuration.` on apply, `No changes. No
+   * objects need to be destroyed.` on destroy, seen with Terraform 1.11.4). A deploy run again
+   * after a failure or an interrupt finds the stacks that had finished so.
+   */
+  readonly unchanged = new Set<string>();
   private readonly runners = new Set<TerraformRunner>();
   /** `terraform init`s run one at a time: concurrent first installs into one plugin cache can race. */
   private initQueue: Promise<unknown> = Promise.resolve();
@@ -52,7 +59,10 @@ export class StackRunner {
       await init;
       const action = direction === 'deploy' ? 'apply' : 'destroy';
       this.options.onPhase?.(task.stack, action);
-      await runner.run([action, '-auto-approve', '-input=false', '-no-color', ...extraArgs]);
+      // apply and destroy plan again first, so a stack that is already as it should be changes nothing.
+      const out = await runner.run([action, '-auto-approve', '-input=false', '-no-color', ...extraArgs]);
+      if (/^No changes\. /m.test(out)) this.unchanged.add(task.stack);
+      else this.unchanged.delete(task.stack);
     } finally {
       this.runners.delete(runner);
     }

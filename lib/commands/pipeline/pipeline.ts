@@ -4,6 +4,7 @@
  * outputs in the deploy pipeline's last job; and runs the jobs' guards
  * against the committed config (`--confirm-workshop`, `--check-expiry`).
  */
+import { expiryExample } from '../../config/expiry';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LabConfig } from '../../config/schema';
@@ -105,11 +106,12 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
     reasons.push((error as Error).message);
   }
   const { expiresAt } = config.workshop;
+  const now = (io.now ?? (() => new Date()))();
   if (expiresAt === undefined) {
-    reasons.push('workshop.expiresAt is unset: the reaper (a scheduled job) tears the workshop down once it has passed; set it, e.g. "2026-12-01T18:00:00Z" (UTC)');
+    // The example is this machine's tomorrow, 18:00 UTC, not a fixed date that would itself have passed one day.
+    reasons.push(`workshop.expiresAt is unset: the reaper (a scheduled job) tears the workshop down once it has passed; set it, e.g. ${expiryExample(now)} (UTC)`);
   }
   if (reasons.length > 0 || expiresAt === undefined) throw new PipelineRefused(from, reasons);
-  const now = (io.now ?? (() => new Date()))();
   if (new Date(reapUntil(expiresAt)).getTime() <= now.getTime()) {
     notes.push(`note: workshop.expiresAt (${expiresAt}) is more than ${REAP_WINDOW_HOURS} hours past: the reaper will not run; set the next workshop's end`);
   } else if (new Date(expiresAt).getTime() <= now.getTime()) {

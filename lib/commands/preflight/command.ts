@@ -8,6 +8,9 @@ export const PREFLIGHT_COMMAND = defineCommand({
   name: 'preflight',
   summary: 'everything that blocks a deploy, before any spend',
   description: `Checks before a deploy spends money, for the selected environments and stacks:
+  request       every reason deploy refuses it: the placeholder gcp.project,
+                world-open API endpoints, --shard on local state, a
+                workshop.expiresAt that has passed (this machine's clock)
   tools         terraform 1.10+, the AWS CLI v2, gcloud and
                 gke-gcloud-auth-plugin; provider sources (the registry; the
                 filesystem mirror in emulator mode)

@@ -23,11 +23,11 @@ export interface PreflightArgs {
   readonly yes: boolean;
 }
 
-/** Parses the command line; undefined after printing --help. */
-export function parsePreflightArgs(argv: readonly string[]): PreflightArgs | undefined {
+/** Parses the command line; undefined after printing --help. `now`: the date the config's hints are worded on. */
+export function parsePreflightArgs(argv: readonly string[], now?: Date): PreflightArgs | undefined {
   const values = PREFLIGHT_COMMAND.parse(argv);
   if (!values) return undefined;
-  const config = readLabConfig().config;
+  const config = readLabConfig({ now }).config;
   // A shard on local state is one of the findings, with every other reason deploy would refuse.
   const { envs, kinds, shard } = parseSelection(config, values, false);
   return { config, envs, kinds, shard, myIp: values['my-ip'], format: values.format, requestQuotas: values['request-quotas'] ?? false, yes: values.yes ?? false };

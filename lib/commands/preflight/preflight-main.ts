@@ -9,14 +9,17 @@ import { wrapIndented } from '../../kit/terminal/text-table';
 import { confirm } from '../../kit/cli/cli';
 import { runPreflight } from './preflight';
 import { parsePreflightArgs } from './preflight-cli';
+import { SYSTEM_WALL_CLOCK, WallClock } from '../../kit/cli/wall-clock';
 import { QUOTA_REQUESTS_FILE, requestCommand, requestLines } from './quota-requests';
 import { requestQuotas } from './quota-filing';
 
-/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
-export async function preflight(argv: readonly string[]): Promise<number> {
-  const args = parsePreflightArgs(argv);
+/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. `clock`: the date it checks on (tests). */
+export async function preflight(argv: readonly string[], clock: WallClock = SYSTEM_WALL_CLOCK): Promise<number> {
+  const now = clock.now();
+  const args = parsePreflightArgs(argv, now);
   if (!args) return 0;
   const result = await runPreflight({
+    now,
     config: args.config,
     envs: args.envs,
     kinds: args.kinds,

@@ -55,6 +55,8 @@ export interface PreflightOptions extends LabSelection {
   readonly runTool?: ToolRunner;
   /** Progress (one line per check group), e.g. to stderr. */
   readonly progress?: (line: string) => void;
+  /** The date of the check (the workshop's expiry). @default the host's clock */
+  readonly now?: Date;
   /** The record of filed quota requests. @default .hoplab/quota-requests.json */
   readonly quotaRequestsFile?: string;
 }
@@ -102,7 +104,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   const config = narrowed(options.config, options.envs);
   const envs = labEnvironments(config).map((e) => e.name);
   // Every reason deploy would refuse this request, as failing findings (the stacks the emulator cannot run are said below, as left out).
-  const findings: Finding[] = requestProblems({ direction: 'deploy', kinds, config: options.config, awsEndpoint: emulator, shard: options.shard });
+  const findings: Finding[] = requestProblems({ direction: 'deploy', kinds, config: options.config, awsEndpoint: emulator, shard: options.shard, now: options.now });
   if (emulator && kinds.length < requested.length) {
     findings.push({
       check: 'emulator mode',

@@ -6,7 +6,8 @@ export const SYNTH_COMMAND = defineCommand({
   summary: 'validate the config and synthesize every stack into cdktf.out/stacks',
   description: `Validates the lab config (HOPLAB_CONFIG, or hoplab.config.json/.yaml here, else the
 defaults) and synthesizes every stack of every environment into cdktf.out/stacks. A bad config
-prints one line per problem, exits 1 and writes nothing. Notes (stderr) each cloud quota the
+prints one line per problem, exits 1 and writes nothing. Notes (stderr) a workshop.expiresAt that
+has passed (deploy refuses it), and each cloud quota the
 environments of a slot exceed at its documented default (a default limit, not your account's:
 npx hoplab preflight reads your own), with their EC2 vCPU need. When the config places
 environments (aws.regions, aws.accounts, gcp.regions, gcp.projects, placement), prints where each

@@ -13,12 +13,18 @@ import { terminalWidth } from '../../kit/terminal/terminal';
 import { addPlacedLab } from '../../lab/placement/placed-lab';
 import { placeLab, slotEnvironments } from '../../lab/placement/lab-placement';
 import { readSynthDir } from '../../lab/files/synth-dir';
+import { expiryNote } from '../../lab/selection/expiry-problem';
+import { SYSTEM_WALL_CLOCK, WallClock } from '../../kit/cli/wall-clock';
 
-/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
-export async function synth(argv: readonly string[]): Promise<number> {
+/** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. `clock`: the date it runs on (tests). */
+export async function synth(argv: readonly string[], clock: WallClock = SYSTEM_WALL_CLOCK): Promise<number> {
   if (!SYNTH_COMMAND.parse(argv)) return 0;
-  const loaded = readLabConfig();
+  const now = clock.now();
+  const loaded = readLabConfig({ now });
   for (const note of loaded.notes) console.error(`hoplab: note: ${note}`);
+  // Synthesized all the same (the stacks are what they are); deploy is what refuses it.
+  const expired = expiryNote(loaded.config, now);
+  if (expired) console.error(`hoplab: note: ${expired}`);
   // Placed before anything is written: environments that do not fit are a config problem.
   const placement = placeLab(loaded.config, { source: loaded.source });
   // No stack traces in construct metadata: they cost a third of synth time and nobody reads them in cdk.tf.json.

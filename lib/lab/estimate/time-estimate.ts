@@ -46,6 +46,12 @@ export const STACK_TIMES: Readonly<Record<StackKind, StackTime>> = {
   'gcp-lb': { createMinutes: 6, destroyMinutes: 5, source: 'estimate: Ingress/NEG load balancer provisioning and health checks passing' },
 };
 
+/**
+ * Minutes of the canary's verify (deploy applies one environment, verifies it, then the rest):
+ * an estimate, like most figures above; replace it with your own from its report's timestamps.
+ */
+export const CANARY_VERIFY_TIME = { minutes: 5, source: 'estimate: a plan of each stack, then each exposure waited for and probed' } as const;
+
 export interface TimeEstimateInput {
   /** All selected environments, in config order (the shards are dealt from them). */
   readonly envs: readonly string[];
@@ -55,6 +61,8 @@ export interface TimeEstimateInput {
   /** Shards running side by side. @default 1 */
   readonly shards?: number;
   readonly times?: Readonly<Record<StackKind, StackTime>>;
+  /** Deploy's canary: this environment is applied and verified before the others start (one shard only). @default - none */
+  readonly canary?: string;
   /** Each environment's slot on a cloud (`host/us-east-1`, `my-project/us-central1`). @default - not said */
   readonly slotOf?: SlotOf;
 }
@@ -79,6 +87,8 @@ export interface TimeEstimate {
   readonly minutes: number;
   /** Minutes of the longest single chain (the floor no parallelism goes under). */
   readonly criticalPathMinutes: number;
+  /** Deploy's canary: its environment, and the minutes before the others start (its stacks, then verify). */
+  readonly canary?: { readonly env: string; readonly minutes: number; readonly others: number };
   /** With each environment's slot: how many slots the stacks run in, and the most stacks of one slot at once (the busiest slot). */
   readonly slots?: { readonly count: number; readonly peak: number; readonly busiest: string };
 }
@@ -142,6 +152,13 @@ export function estimateTime(direction: Direction, input: TimeEstimateInput): Ti
   const busiest = [...peak.entries()].sort((a, b) => b[1] - a[1])[0];
   const took = (kind: StackKind) => (direction === 'deploy' ? times[kind].createMinutes : times[kind].destroyMinutes);
   const chain = (cloud: 'aws' | 'gcp') => kinds.filter((k) => k.startsWith(cloud)).reduce((sum, k) => sum + took(k), 0);
+  // The canary: its environment alone and its verify, then the others (deploy chooses one only without shards).
+  const others = input.envs.filter((e) => e !== input.canary);
+  const canary =
+    direction === 'deploy' && input.canary !== undefined && shards === 1 && others.length > 0 && others.length < input.envs.length
+      ? { env: input.canary, minutes: scheduleMinutes([input.canary], direction, kinds, input.parallelism, times) + CANARY_VERIFY_TIME.minutes, others: others.length }
+      : undefined;
+  if (canary) minutes = canary.minutes + scheduleMinutes(others, direction, kinds, input.parallelism, times);
   return {
     direction,
     stacks: stackGraph(input.envs, direction, kinds).length,
@@ -151,6 +168,7 @@ export function estimateTime(direction: Direction, input: TimeEstimateInput): Ti
     parallelism: input.parallelism,
     minutes,
     criticalPathMinutes: input.envs.length === 0 ? 0 : Math.max(chain('aws'), chain('gcp')),
+    ...(canary ? { canary } : {}),
     ...(busiest ? { slots: { count: peak.size, peak: busiest[1], busiest: busiest[0] } } : {}),
   };
 }
@@ -172,6 +190,9 @@ export function formatTimeEstimate(estimates: readonly TimeEstimate[], kinds: re
         e.environments === 1 ? '' : 's'
       }` + ` (one environment alone: ${duration(e.criticalPathMinutes)})`,
     );
+    if (e.canary) {
+      out.push(`  canary  ${duration(e.canary.minutes).padStart(11)} of it: ${e.canary.env}, verified before the other ${e.canary.others === 1 ? 'one' : e.canary.others}`);
+    }
   }
   if (first.slots) {
     const s = first.slots;
@@ -191,5 +212,6 @@ export function formatTimeEstimate(estimates: readonly TimeEstimate[], kinds: re
     const t = times[kind];
     out.push(`    ${kind.padEnd(11)} ${String(t.createMinutes).padStart(2)} / ${String(t.destroyMinutes).padStart(2)} min  ${t.source}`);
   }
+  if (estimates.some((e) => e.canary)) out.push(`    ${'verify'.padEnd(11)} ${String(CANARY_VERIFY_TIME.minutes).padStart(2)}      min  the canary's; ${CANARY_VERIFY_TIME.source}`);
   return out;
 }

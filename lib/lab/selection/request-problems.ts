@@ -1,15 +1,16 @@
 /**
  * Every reason `deploy` or `teardown` refuses a request before anything runs, found at once: a
  * placeholder project, world-open API endpoints, stacks the emulator cannot run, a cluster
- * destroyed without its lb stack, shards on local state. `preflight` reports the same as
- * failing findings, and deploy's refusal lists them all, so fixing one never leads to the next
- * refusal.
+ * destroyed without its lb stack, shards on local state, a workshop whose expiry has passed
+ * (deploy). `preflight` reports the same as failing findings, and deploy's refusal lists them all,
+ * so fixing one never leads to the next refusal.
  */
 import { DEFAULT_GCP_PROJECT, LabConfig } from '../../config/schema';
 import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
 import { Finding } from '../checks/finding';
 import { Shard } from './shard';
 import { Direction, StackKind } from './stack-graph';
+import { expiryProblem } from './expiry-problem';
 
 export interface LifecycleRequest {
   readonly direction: Direction;
@@ -19,10 +20,12 @@ export interface LifecycleRequest {
   readonly awsEndpoint?: string;
   /** `--shard K/N`. @default - no sharding */
   readonly shard?: Shard;
+  /** The date a deploy is asked on (the command's clock), for the workshop's expiry. @default the host's clock */
+  readonly now?: Date;
 }
 
 /** The check names of the request problems, as preflight lists them. */
-export const REQUEST_CHECKS = ['shard backend', 'emulator stacks', 'gcp project', 'api endpoints', 'destroy order'] as const;
+export const REQUEST_CHECKS = ['shard backend', 'emulator stacks', 'gcp project', 'api endpoints', 'destroy order', 'workshop expiry'] as const;
 
 /** Every problem with the request, as failing findings (check, detail, fix); empty when it may go ahead. */
 export function requestProblems(request: LifecycleRequest): Finding[] {
@@ -68,6 +71,9 @@ export function requestProblems(request: LifecycleRequest): Finding[] {
       });
     }
   }
+  // A deploy after the workshop's end, emulator or not (a teardown then is what is wanted).
+  const expired = direction === 'deploy' ? expiryProblem(config, request.now ?? new Date()) : undefined;
+  if (expired) problems.push(expired);
   if (direction === 'destroy' && !awsEndpoint) {
     for (const cloud of ['aws', 'gcp'] as const) {
       if (kinds.includes(`${cloud}-cluster`) && !kinds.includes(`${cloud}-lb`)) {

@@ -110,3 +110,24 @@ describe('every reason a request is refused, at once', () => {
     );
   });
 });
+
+describe('a workshop past its expiry', () => {
+  const config = validConfig({ gcp: { project: 'acme-lab-1' }, allowWorldOpenEndpoints: true, workshop: { expiresAt: '2026-12-07T09:59:00Z' } }, 'test');
+  const ALL = ['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb'] as const;
+
+  test.each([
+    ['a real deploy', undefined],
+    ['an emulator deploy', 'http://127.0.0.1:5000'],
+  ])('GIVEN %s a minute after workshop.expiresAt WHEN checked THEN it is refused, with an example expiry from the same clock', (_name, endpoint) => {
+    const kinds = endpoint ? ['aws-cluster' as const] : [...ALL];
+    expect(() => checkLifecycleRequest('deploy', kinds, endpoint, config, undefined, new Date('2026-12-07T10:00:00Z'))).toThrow(
+      'workshop.expiresAt ("2026-12-07T09:59:00Z") has passed (it is 2026-12-07T10:00Z now): every resource would be tagged hoplab-expires with a time gone by, due for deletion the moment it exists; ' +
+        'set workshop.expiresAt to when this workshop ends, e.g. "2026-12-08T18:00:00Z"',
+    );
+  });
+
+  test('GIVEN a minute before workshop.expiresAt WHEN a deploy is checked THEN it goes ahead; GIVEN after it WHEN a teardown is checked THEN it goes ahead', () => {
+    expect(() => checkLifecycleRequest('deploy', [...ALL], undefined, config, undefined, new Date('2026-12-07T09:58:00Z'))).not.toThrow();
+    expect(() => checkLifecycleRequest('destroy', [...ALL], undefined, config, undefined, new Date('2026-12-07T10:00:00Z'))).not.toThrow();
+  });
+});

@@ -133,7 +133,8 @@ describe('the config file the pipelines read must be committed', () => {
         '  - no hoplab.config.json, .yaml or .yml here (nor HOPLAB_CONFIG): the pipelines would run with the defaults; write the config, commit it, and run pipeline again',
         '  - --shard 1/2: backend.type is "local", but shards run on different machines (CI runners), each with its own disk: their state files would be lost with the runner, ' +
           'and a later teardown or another shard could not find them. Set backend to { "type": "s3", "bucket": ..., "region": ... } (locked with its lock file) or { "type": "gcs", "bucket": ... }',
-        '  - workshop.expiresAt is unset: the reaper (a scheduled job) tears the workshop down once it has passed; set it, e.g. "2026-12-01T18:00:00Z" (UTC)',
+        // The example: the day after the command's clock (NOW), 18:00 UTC.
+        '  - workshop.expiresAt is unset: the reaper (a scheduled job) tears the workshop down once it has passed; set it, e.g. "2026-12-08T18:00:00Z" (UTC)',
       ].join('\n'),
     );
   });

@@ -41,6 +41,33 @@ describe('preflight of the placeholder config', () => {
     expect(result.ok).toBe(false);
   });
 
+  test("GIVEN workshop.expiresAt before the date preflight runs on WHEN preflight runs THEN the expiry is a failing finding, with deploy refusal's words; the day before, it is none", async () => {
+    const dead = await deadUrl();
+    const check = (now: string) =>
+      runPreflight({
+        config: labConfig.parse({ workshop: { expiresAt: '2026-12-01T18:00:00Z' } }),
+        kinds: ['aws-cluster'],
+        myIp: '203.0.113.7',
+        registryUrl: dead,
+        awsApi: dead,
+        runTool: () => ({ ok: false, output: 'not found on the PATH' }),
+        now: new Date(now),
+      });
+    const after = await check('2026-12-07T10:00:00Z');
+    expect(after.findings.filter((f) => f.check === 'workshop expiry')).toEqual([
+      {
+        check: 'workshop expiry',
+        verdict: 'fail',
+        detail:
+          'workshop.expiresAt ("2026-12-01T18:00:00Z") has passed (it is 2026-12-07T10:00Z now): every resource would be tagged hoplab-expires with a time gone by, due for deletion the moment it exists',
+        fix: 'set workshop.expiresAt to when this workshop ends, e.g. "2026-12-08T18:00:00Z"',
+      },
+    ]);
+    expect(after.ok).toBe(false);
+    const before = await check('2026-11-30T10:00:00Z');
+    expect(before.findings.filter((f) => f.check === 'workshop expiry')).toEqual([]);
+  });
+
   test.each([
     ['outside a narrowed list, lb stacks selected', ['198.51.100.0/24'], ['aws-cluster', 'aws-lb'], 'warn'],
     ['inside a narrowed list', ['203.0.113.0/24'], ['aws-cluster', 'aws-lb'], 'pass'],

@@ -47,6 +47,35 @@ describe('deploy-time estimate', () => {
   });
 });
 
+describe("deploy's canary in the estimate", () => {
+  test('GIVEN three environments and a canary WHEN estimated THEN the canary alone and its verify come first, then the other two, and the lines name it', () => {
+    const envs = ['ann', 'bob', 'cy'];
+    const plain = estimateTime('deploy', { envs, parallelism: 4 });
+    const staged = estimateTime('deploy', { envs, parallelism: 4, canary: 'ann' });
+    // ann alone: 25 min (the EKS chain), verify 5; then bob and cy at 4 stacks at a time.
+    expect(staged.canary).toEqual({ env: 'ann', minutes: 25 + 5, others: 2 });
+    expect(staged.minutes).toBe(30 + scheduleMinutes(['bob', 'cy'], 'deploy', ALL, 4, STACK_TIMES));
+    expect(staged.minutes).toBeGreaterThan(plain.minutes);
+    expect(plain.canary).toBeUndefined();
+    const lines = formatTimeEstimate([staged]);
+    expect(lines[2]).toBe('  canary       30 min of it: ann, verified before the other 2');
+    expect(lines).toContain("    verify       5      min  the canary's; estimate: a plan of each stack, then each exposure waited for and probed");
+    // Within 80 columns with the longest attendee name (20 characters) and 200 others.
+    const long = formatTimeEstimate([estimateTime('deploy', { envs: ['a'.repeat(20), ...attendees(200)], parallelism: 1, canary: 'a'.repeat(20) })]);
+    expect(long[2]).toMatch(/^ {2}canary +46 min of it: a{20}, verified before the other 200$/);
+    expect(long[2].length).toBeLessThanOrEqual(80);
+  });
+
+  test.each([
+    ['one environment', { envs: ['ann'], canary: 'ann' }],
+    ['shards', { envs: ['ann', 'bob', 'cy'], canary: 'ann', shards: 2 }],
+    ['an environment not selected', { envs: ['bob', 'cy'], canary: 'ann' }],
+  ])('GIVEN %s WHEN estimated THEN no canary is counted', (_name, input) => {
+    expect(estimateTime('deploy', { parallelism: 4, ...input }).canary).toBeUndefined();
+    expect(estimateTime('destroy', { envs: ['ann', 'bob'], parallelism: 4, canary: 'ann' }).canary).toBeUndefined();
+  });
+});
+
 describe('deploy-time estimate over slots', () => {
   // a1..a4 in us-east-1, a5..a8 in us-east-2 (AWS); every GCP environment in one project's region.
   const envs = attendees(8);
