@@ -7,6 +7,11 @@
  * loopback servers `compare --probe` is timed against run in a child process of their own
  * (scripts/bench-echo-servers.cjs), so they answer while a case runs.
  *
+ * The watch case (`watchRoom`, issue 29) is not a timed command but one long run of
+ * `watch` over a room of 30 attendees (330 exposures at 5 requests per second each): how
+ * well it keeps pace, its own CPU time, and how long after a server changes the change
+ * shows on its output.
+ *
  * usage: npm run bench [-- --runs N] [-- --only CASE[,CASE]] [-- --json]
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -97,10 +102,11 @@ function probeOutputs(count: number, urls: readonly string[]): Record<string, Re
 /** Sleeps without an event loop (the bench is synchronous: spawnSync). */
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-/** Starts `count` loopback echo servers in a child process; returns their URLs and a stop function. */
-function startProbeServers(count: number, work: string): { urls: string[]; stop: () => void } {
+/** Starts `count` loopback echo servers in a child process; returns their URLs, a way to change them (a line of bench-echo-servers.cjs's) and a stop function. */
+function startProbeServers(count: number, work: string): { urls: string[]; control: (line: string) => void; stop: () => void } {
   const ready = join(work, 'probe-servers.json');
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'bench-echo-servers.cjs'), String(count), String(PROBE_SERVER_DELAY_MS), ready], { stdio: 'ignore' });
+  // Their stdin takes the changes, and closes (ending them) when the bench ends, however it ends.
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'bench-echo-servers.cjs'), String(count), String(PROBE_SERVER_DELAY_MS), ready], { stdio: ['pipe', 'ignore', 'ignore'] });
   const stop = () => void child.kill();
   for (let waited = 0; !existsSync(ready); waited += 50) {
     if (child.exitCode !== null || waited > 60_000) {
@@ -109,7 +115,147 @@ function startProbeServers(count: number, work: string): { urls: string[]; stop:
     }
     pause(50);
   }
-  return { urls: JSON.parse(readFileSync(ready, 'utf8')) as string[], stop };
+  return { urls: JSON.parse(readFileSync(ready, 'utf8')) as string[], control: (line) => void child.stdin!.write(`${line}\n`), stop };
+}
+
+/** How long the watch case runs, seconds. */
+const WATCH_SECONDS = 60;
+
+/** The index of an exposure's server in probeOutputs' order (attendee by attendee, AWS then GCP, the modes in order). */
+function serverIndex(attendee: number, cloud: 'aws' | 'gcp', mode: string): number {
+  const modes = (c: 'aws' | 'gcp') => EXPOSURE_MODES.filter((m) => EXPOSURE_FACTS[c][m]);
+  const perAttendee = modes('aws').length + modes('gcp').length;
+  return (attendee - 1) * perAttendee + (cloud === 'aws' ? 0 : modes('aws').length) + modes(cloud).indexOf(mode as never);
+}
+
+/**
+ * What the watch case changes, and when (seconds after the watch starts): a line to the servers
+ * (bench-echo-servers.cjs) for one attendee's exposure, the event it must cause and within how
+ * long (2 s; one of two Pods gone: 9 s, see docs/watch.md).
+ */
+const WATCH_CHANGES: readonly {
+  readonly at: number;
+  readonly what: string;
+  readonly attendee: number;
+  readonly cloud: 'aws' | 'gcp';
+  readonly mode: string;
+  readonly kind: string;
+  readonly withinMs: number;
+}[] = [
+  { at: 10, what: 'fail', attendee: 1, cloud: 'aws', mode: 'native', kind: 'errors-started', withinMs: 2000 },
+  { at: 16, what: 'ok', attendee: 1, cloud: 'aws', mode: 'native', kind: 'errors-stopped', withinMs: 2000 },
+  { at: 22, what: 'snat', attendee: 1, cloud: 'aws', mode: 'nodeport-local', kind: 'verdict-changed', withinMs: 2000 },
+  { at: 28, what: 'client', attendee: 1, cloud: 'aws', mode: 'nodeport-local', kind: 'verdict-changed', withinMs: 2000 },
+  { at: 34, what: 'pods 3', attendee: 1, cloud: 'gcp', mode: 'nodeport-local', kind: 'pod-appeared', withinMs: 2000 },
+  { at: 34, what: 'pods 3', attendee: 1, cloud: 'gcp', mode: 'nodeport-local', kind: 'node-appeared', withinMs: 2000 },
+  { at: 40, what: 'fail', attendee: 28, cloud: 'gcp', mode: 'native', kind: 'errors-started', withinMs: 2000 },
+  { at: 46, what: 'ok', attendee: 28, cloud: 'gcp', mode: 'native', kind: 'errors-stopped', withinMs: 2000 },
+  // One of two Pods gone: 27 replies without it at a share of one half (5.4 s), 37 at 0.4 (7.4 s), then the snapshot.
+  { at: 44, what: 'pods 1', attendee: 2, cloud: 'gcp', mode: 'nodeport-local', kind: 'pod-gone', withinMs: 9000 },
+];
+
+/** A change's line to the servers: `fail 303`, `pods 10 3`. */
+function changeLine(c: (typeof WATCH_CHANGES)[number]): string {
+  const [verb, ...rest] = c.what.split(' ');
+  return [verb, serverIndex(c.attendee, c.cloud, c.mode), ...rest].join(' ');
+}
+
+/** A change's exposure as watch labels it. */
+function changeLabel(c: (typeof WATCH_CHANGES)[number]): string {
+  return `${attendees(c.attendee).attendees[c.attendee - 1]} ${c.cloud} ${c.mode}`;
+}
+
+interface WatchRoomFigures {
+  readonly seconds: number;
+  readonly rate: number;
+  readonly sent: number;
+  readonly skipped: number;
+  /** Share of the requests sent within 50 ms of their due time. */
+  readonly onTime: number;
+  readonly lateP99Ms: number;
+  readonly lateMaxMs: number;
+  /** The watch process's own CPU seconds (its summary's cpu_s: process.cpuUsage) per second of the run. */
+  readonly cores: number;
+  /** Per change: milliseconds from the server's change to the event's line on watch's stdout, or null when none came. */
+  readonly changes: readonly { readonly label: string; readonly kind: string; readonly withinMs: number; readonly ms: number | null }[];
+  /** Load average (1 minute) before and after. */
+  readonly load: readonly [number, number];
+}
+
+/** The 1-minute load average (Linux), or NaN. */
+function loadAverage(): number {
+  try {
+    return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Runs `watch --format json` over `outputs` for WATCH_SECONDS, changes servers as WATCH_CHANGES
+ * says while it runs, and times each change from the moment its line went to the servers to the
+ * moment the event's line came out of watch.
+ */
+function watchRoom(outputs: string, control: (line: string) => void): Promise<WatchRoomFigures> {
+  const loadBefore = loadAverage();
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.cjs'), 'watch', '--outputs', outputs, '--format', 'json', '--duration', String(WATCH_SECONDS)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const started = Date.now();
+  const sentAt = new Map<string, number>();
+  const seen: { label: string; kind: string; at: number }[] = [];
+  let summary:
+    | { duration_ms: number; rate_per_exposure: number; exposures: { skipped: number }[]; pacing: { sent: number; within_50ms: number; late_p99_ms: number; late_max_ms: number }; cpu_s: number }
+    | undefined;
+  const timers = WATCH_CHANGES.map((c) =>
+    setTimeout(() => {
+      if (sentAt.has(changeLine(c))) return;
+      control(changeLine(c));
+      sentAt.set(changeLine(c), Date.now());
+    }, c.at * 1000),
+  );
+  let buffer = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    const now = Date.now();
+    buffer += chunk;
+    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      if (line.includes('"type":"event"')) {
+        const event = JSON.parse(line) as { label: string; kind: string };
+        seen.push({ label: event.label, kind: event.kind, at: now });
+      } else if (line.includes('"type":"summary"')) summary = JSON.parse(line) as typeof summary;
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => {
+      timers.forEach(clearTimeout);
+      if (code !== 0 || !summary) {
+        reject(new Error(`watch exited ${code}${summary ? '' : ' without a summary'} after ${((Date.now() - started) / 1000).toFixed(1)} s`));
+        return;
+      }
+      const { pacing } = summary;
+      resolve({
+        seconds: summary.duration_ms / 1000,
+        rate: summary.rate_per_exposure,
+        sent: pacing.sent,
+        skipped: summary.exposures.reduce((a, e) => a + e.skipped, 0),
+        onTime: pacing.within_50ms / Math.max(1, pacing.sent),
+        lateP99Ms: pacing.late_p99_ms,
+        lateMaxMs: pacing.late_max_ms,
+        cores: summary.cpu_s / (summary.duration_ms / 1000),
+        changes: WATCH_CHANGES.map((c) => {
+          const at = sentAt.get(changeLine(c));
+          const label = changeLabel(c);
+          const event = at === undefined ? undefined : seen.find((e) => e.label === label && e.kind === c.kind && e.at >= at);
+          return { label, kind: c.kind, withinMs: c.withinMs, ms: at === undefined || !event ? null : event.at - at };
+        }),
+        load: [loadBefore, loadAverage()],
+      });
+    });
+  });
 }
 
 function median(values: readonly number[]): number {
@@ -182,7 +328,7 @@ interface Target {
   readonly ok: boolean;
 }
 
-function main(): number {
+async function main(): Promise<number> {
   let values;
   try {
     values = parseArgs({
@@ -206,7 +352,10 @@ function main(): number {
         '  synth peak memory < 200 MiB; 10 attendees < 3 s, 30 attendees < 5 s, growing linearly;',
         "  100 attendees <= 3.3 x the 30 attendees' time; cdktf.out of 100 attendees within 5 MB of its stacks' JSON alone;",
         `  compare --probe of 30 attendees' exposures (330) <= 2 x one attendee's (11), against loopback servers`,
-        `    that answer ${PROBE_SERVER_DELAY_MS} ms after the request (scripts/bench-echo-servers.cjs), compare's default probe settings.`,
+        `    that answer ${PROBE_SERVER_DELAY_MS} ms after the request (scripts/bench-echo-servers.cjs), compare's default probe settings;`,
+        `  watch over the same 330 exposures at 5 req/s each for ${WATCH_SECONDS} s (watchRoom): >= 95% of the requests sent within`,
+        '    50 ms of their time, its own CPU within one core, and each change the servers make shown within 2 s',
+        '    (one of two Pods gone within 9 s: 27-37 replies without it must come first, see docs/watch.md).',
         'Exits 1 if a target is missed. --only runs the named cases alone (e.g. --only probeOne,probeThirty)',
         'and checks the targets that need nothing else; --only ? lists the cases.',
       ].join('\n'),
@@ -219,13 +368,14 @@ function main(): number {
     return 2;
   }
 
-  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), 'hoplab', 'explain', 'cost', 'compare'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), 'hoplab', 'explain', 'cost', 'compare', 'watch'], { cwd: ROOT, encoding: 'utf8' });
   if (built.status !== 0) {
     console.error(`hoplab bench: the commands do not build:\n${built.stdout}${built.stderr}`);
     return 1;
   }
   const work = mkdtempSync(join(tmpdir(), 'hoplab-bench-'));
   let stopProbeServers = () => undefined as void;
+  let controlProbeServers: (line: string) => void = () => undefined;
   try {
     const shell = join(work, 'project');
     const legacy = join(work, 'legacy');
@@ -292,15 +442,19 @@ function main(): number {
       { key: 'hundred', label: 'npm run synth, 100 attendees', command: 'npm run synth', cwd: shell, env: { HOPLAB_CONFIG: join(configs, '100.json') }, stacksDir: stacks, stacks: 400, sizes: true },
     ];
     const only = values.only?.split(',').map((k) => k.trim());
-    const unknownCases = only?.filter((k) => !cases.some((c) => c.key === k)) ?? [];
+    const unknownCases = only?.filter((k) => k !== 'watchRoom' && !cases.some((c) => c.key === k)) ?? [];
     if (only && (unknownCases.length > 0 || only.length === 0)) {
-      console.error(`hoplab bench: --only ${JSON.stringify(values.only)}: ${unknownCases.length ? `no case ${unknownCases.join(', ')}; ` : ''}cases: ${cases.map((c) => c.key).join(', ')}`);
+      console.error(
+        `hoplab bench: --only ${JSON.stringify(values.only)}: ${unknownCases.length ? `no case ${unknownCases.join(', ')}; ` : ''}cases: ${[...cases.map((c) => c.key), 'watchRoom'].join(', ')}`,
+      );
       return 2;
     }
     const selected = only ? cases.filter((c) => only.includes(c.key)) : cases;
-    if (selected.some((c) => c.key === 'probeOne' || c.key === 'probeThirty')) {
+    const watching = !only || only.includes('watchRoom');
+    if (watching || selected.some((c) => c.key === 'probeOne' || c.key === 'probeThirty')) {
       const probeServers = startProbeServers(30 * 11, work);
       stopProbeServers = probeServers.stop;
+      controlProbeServers = probeServers.control;
       writeFileSync(probeOne, JSON.stringify(probeOutputs(1, probeServers.urls)));
       writeFileSync(probeThirty, JSON.stringify(probeOutputs(30, probeServers.urls)));
     }
@@ -317,7 +471,9 @@ function main(): number {
       }
     }
     // The code cache was dropped by the forced rebuilds: make it whole again for the user.
-    runOnce(synthCase);
+    if (selected.length > 0) runOnce(synthCase);
+    // The watch case last, alone on the machine (nothing else of the bench runs meanwhile).
+    const room = watching ? await watchRoom(probeThirty, controlProbeServers) : undefined;
 
     const ran = (key: string) => (samples.get(key)?.length ?? 0) > 0;
     const seconds = (key: string) => (ran(key) ? median(samples.get(key)!.map((s) => s.seconds)) : NaN);
@@ -399,9 +555,26 @@ function main(): number {
         ok: hundredSizes.outMB <= hundredSizes.stacksJsonMB + 5,
       },
     ];
-    const targets: Target[] = allTargets.filter((t) => t.needs.every(ran)).map((t) => ({ label: t.label, value: t.value, target: t.target, ok: t.ok }));
+    const roomTargets: Target[] = room
+      ? [
+          {
+            label: `watch, 330 exposures at ${room.rate} req/s for ${room.seconds.toFixed(0)} s: pacing`,
+            value: `${(room.onTime * 100).toFixed(1)}% of ${room.sent} requests within 50 ms of their time (p99 ${room.lateP99Ms} ms late, max ${room.lateMaxMs} ms), ${room.skipped} turns skipped`,
+            target: '>= 95%',
+            ok: room.onTime >= 0.95,
+          },
+          { label: "watch, 330 exposures: the prober's own CPU", value: `${room.cores.toFixed(2)} cores (process.cpuUsage over the run)`, target: '<= 1 core', ok: room.cores <= 1 },
+          ...room.changes.map((c) => ({
+            label: `watch: ${c.label} ${c.kind}`,
+            value: c.ms === null ? 'never shown' : `shown ${c.ms} ms after the change`,
+            target: `<= ${c.withinMs} ms`,
+            ok: c.ms !== null && c.ms <= c.withinMs,
+          })),
+        ]
+      : [];
+    const targets: Target[] = [...allTargets.filter((t) => t.needs.every(ran)).map((t) => ({ label: t.label, value: t.value, target: t.target, ok: t.ok })), ...roomTargets];
     if (values.json) {
-      console.log(JSON.stringify({ node: process.version, runs, rows, targets }, null, 2));
+      console.log(JSON.stringify({ node: process.version, runs, rows, ...(room ? { watchRoom: room } : {}), targets }, null, 2));
     } else {
       console.log(`hoplab bench: node ${process.version}, ${runs} interleaved runs per command; medians of wall time (end to end) and CPU time (whole process tree), peak RSS of any process`);
       const width = Math.max(...rows.map((r) => r.label.length));
@@ -422,6 +595,7 @@ function main(): number {
           )} s (0.36-0.39 s on the idle 2-core machine of the README's table): other work shares the CPU, so the absolute targets below may be missed for that reason; the ratios and CPU times still compare.`,
         );
       }
+      if (room) console.log(`  watch case: load average ${room.load[0].toFixed(2)} before, ${room.load[1].toFixed(2)} after (1 minute)`);
       console.log('targets:');
       for (const t of targets) console.log(`  ${t.ok ? 'ok  ' : 'MISS'} ${t.label}: ${t.value} (target ${t.target})`);
     }
@@ -432,4 +606,4 @@ function main(): number {
   }
 }
 
-process.exit(main());
+void main().then((code) => process.exit(code));

@@ -76,13 +76,30 @@ export function ipv4Value(address: string): bigint | undefined {
   return !text.includes('/') && Address4.isValid(text) ? new Address4(text).bigInt() : undefined;
 }
 
+/**
+ * `make()` for `key`, remembered: the prober classifies every reply's peer against the same few
+ * blocks and addresses (`watch` over 330 exposures: thousands a second), and parsing them again
+ * with ip-address each time was most of its CPU. At most 4096 entries, then it starts afresh.
+ */
+function remembered<V>(memo: Map<string, V>, key: string, make: () => V): V {
+  if (memo.has(key)) return memo.get(key) as V;
+  if (memo.size >= 4096) memo.clear();
+  const value = make();
+  memo.set(key, value);
+  return value;
+}
+
+const BLOCKS = new Map<string, CidrParseResult>();
+const ADDRESSES = new Map<string, bigint | undefined>();
+
 /** Whether `address` (see {@link ipv4Value}) is in any of the (valid) CIDR blocks; false when it is no IPv4 address. */
 export function inRanges(address: string, blocks: readonly string[]): boolean {
-  const value = ipv4Value(address);
+  if (blocks.length === 0) return false;
+  const value = remembered(ADDRESSES, address, () => ipv4Value(address));
   return (
     value !== undefined &&
     blocks.some((block) => {
-      const parsed = parseCidr(block);
+      const parsed = remembered(BLOCKS, block, () => parseCidr(block));
       return parsed.ok && value >= parsed.cidr.first && value <= parsed.cidr.last;
     })
   );

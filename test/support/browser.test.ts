@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openFile } from './browser';
+import { openFile, openUrl } from './browser';
 
 const dir = mkdtempSync(join(tmpdir(), 'hoplab-browser-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,5 +66,31 @@ describe('openFile (test/support/browser.ts)', () => {
     await expect(openFile(page('any.html', '<!doctype html>'), { chromium: join(dir, 'no-chromium') })).rejects.toThrow(
       `The browser tests need Debian's chromium at ${join(dir, 'no-chromium')}, and it is not there. Install it as root with \`apt-get update && apt-get install -y --no-install-recommends chromium\``,
     );
+  });
+});
+
+describe('openUrl (test/support/browser.ts)', () => {
+  test('GIVEN a page served on loopback that reads its server and asks elsewhere WHEN opened THEN its own origin answers, the other request is recorded and refused', async () => {
+    const server = createServer((req, res) => {
+      if (req.url === '/data') res.end('from the server');
+      else
+        res.end(
+          '<!doctype html><meta charset="utf-8"><title>served</title><link rel="icon" href="data:,"><p id="p">waiting</p><img src="http://203.0.113.9/outside.png" alt="">' +
+            "<script>fetch('/data').then(function (r) { return r.text(); }).then(function (t) { document.getElementById('p').textContent = t; });</script>",
+        );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const opened = await openUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    try {
+      await opened.page.waitForFunction(`document.getElementById('p').textContent === 'from the server'`, undefined, { timeout: 0 });
+      expect(opened.requests).toEqual(['http://203.0.113.9/outside.png']);
+    } finally {
+      await opened.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test('GIVEN a URL off loopback WHEN opened THEN it is refused before any browser starts', async () => {
+    await expect(openUrl('http://203.0.113.9/')).rejects.toThrow('openUrl: http://203.0.113.9/ is not on loopback');
   });
 });

@@ -83,16 +83,36 @@ export async function openFile(path: string, options: { readonly chromium?: stri
   if (!existsSync(file)) {
     throw new Error(`openFile: no file at ${file}`);
   }
+  const url = pathToFileURL(file).href;
+  return openPage(url, (request) => request === url, { chromium, offline: true });
+}
+
+/**
+ * Opens a page a test serves on loopback (`http://127.0.0.1:PORT/...`) as {@link openFile}
+ * opens a file: every request to the page's own origin goes through (a live page reads its
+ * server), every other one is recorded in `requests` and refused.
+ */
+export async function openUrl(url: string): Promise<OpenedPage> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(missingChromiumMessage(CHROMIUM));
+  }
+  const origin = new URL(url).origin;
+  if (!/^http:\/\/(127\.\d+\.\d+\.\d+|\[::1\]|localhost)(:\d+)?$/.test(origin)) throw new Error(`openUrl: ${url} is not on loopback`);
+  return openPage(url, (request) => new URL(request).origin === origin, { chromium: CHROMIUM, offline: false });
+}
+
+/** Opens `url` with only the requests `allowed` passes let through (the others recorded and refused). */
+async function openPage(url: string, allowed: (request: string) => boolean, options: { readonly chromium: string; readonly offline: boolean }): Promise<OpenedPage> {
+  const { chromium, offline } = options;
   let playwright: typeof import('playwright-core');
   try {
     playwright = await import('playwright-core');
   } catch (error) {
     throw new Error(`The browser tests need the devDependency playwright-core: run \`npm ci\` (${(error as Error).message})`);
   }
-  const url = pathToFileURL(file).href;
   const consoleErrors: string[] = [];
   const requests: string[] = [];
-  const shared = options.chromium === undefined ? process.env[SHARED_BROWSER] : undefined;
+  const shared = chromium === CHROMIUM ? process.env[SHARED_BROWSER] : undefined;
   let context: BrowserContext;
   let close: () => Promise<void>;
   if (shared) {
@@ -102,7 +122,7 @@ export async function openFile(path: string, options: { readonly chromium?: stri
     } catch (error) {
       throw new Error(`could not reach the run's chromium at ${shared} (test/support/browser-global-setup.ts): ${(error as Error).message}`);
     }
-    context = await browser.newContext({ offline: true });
+    context = await browser.newContext({ offline });
     close = async () => {
       await context.close().catch(() => undefined);
       await browser.close().catch(() => undefined);
@@ -116,7 +136,7 @@ export async function openFile(path: string, options: { readonly chromium?: stri
         headless: true,
         args: [...CHROMIUM_FLAGS],
         timeout: 0,
-        offline: true,
+        offline,
       });
     } catch (error) {
       rmSync(profile, { recursive: true, force: true });
@@ -131,14 +151,14 @@ export async function openFile(path: string, options: { readonly chromium?: stri
     context.setDefaultTimeout(0);
     context.setDefaultNavigationTimeout(0);
     await context.route('**/*', async (route) => {
-      if (route.request().url() === url) {
+      if (allowed(route.request().url())) {
         await route.continue();
       } else {
         await route.abort('blockedbyclient');
       }
     });
     context.on('request', (request) => {
-      if (request.url() !== url) {
+      if (!allowed(request.url())) {
         requests.push(request.url());
       }
     });

@@ -2,7 +2,7 @@
 import { booleanFlag, choiceFlag, defineCommand, FLAGS_FORM } from '../../kit/cli/command';
 import { outputsFlag, synthDirFlag } from '../../lab/files/flags';
 import { concurrencyFlag, countFlag, maxInFlightFlag, myIpFlag, timeoutFlag } from '../../lab/probe/flags';
-import { shardFlag } from '../../lab/selection/flags';
+import { envsFlag, shardFlag } from '../../lab/selection/flags';
 import { COMPARE_FORMATS } from './render-compare';
 
 export const COMPARE_COMMAND = defineCommand({
@@ -18,7 +18,12 @@ measured: latency p50/p95/p99, errors, how requests spread over Pods and nodes, 
 address the Pod saw compared with the prober's own address (SNAT shows as a node address). All
 exposures of all environments are probed at the same time, each with its own --concurrency, all
 together within --max-in-flight. One exposure failing does not stop the others; a dead endpoint is
-given up after 5 failures in a row.`,
+given up after 5 failures in a row.
+
+--room shows the room at a glance instead of the tables: one row per attendee (environment), each
+exposure one cell: o as claimed, E errors, M client-IP MISMATCH, ~ answers but the client IP is not
+measured, ? nothing measured (without --probe: it has a URL), - no URL. 30 attendees fit an 80 x 40
+terminal. npm run watch -- --room redraws it live.`,
   flags: {
     outputs: outputsFlag('the outputs to compare (default: run `npx cdktf output --outputs-file <tmp> --skip-synth` for every stack in DIR/manifest.json)'),
     dir: synthDirFlag('synthesized app for that run'),
@@ -31,6 +36,8 @@ given up after 5 failures in a row.`,
       "the prober's public address as the load balancer sees it (e.g. from `curl -s https://checkip.amazonaws.com`); without it the client address comparison says unknown, except for loopback URLs",
     ),
     format: choiceFlag(COMPARE_FORMATS, { default: 'table', description: 'the report' }),
+    env: envsFlag(),
+    room: booleanFlag({ description: 'one row per attendee, each exposure one cell (above); with --format table only' }),
     shard: shardFlag("only the environments of shard K of N, as deploy --shard puts them (from the config's attendees, read as deploy reads them)"),
     watch: booleanFlag({ description: "probe continuously with a live view instead: npm run watch (the other arguments are watch's; see npm run watch -- --help)" }),
   },

@@ -5,11 +5,12 @@
 import { compareOutputs, probeModel } from '../../lab/probe/compare-model';
 import { CommandRunner, LabOutputs, readLabOutputs } from '../../lab/files/outputs';
 import { ProgressStream, progressReporter } from '../../lab/probe/progress';
-import { shardEnvironments } from '../../lab/selection/selection';
+import { keepEnvironment, narrowOutputs, shardEnvironments } from '../../lab/selection/selection';
+import { roomFromCompare, roomLines } from '../../lab/probe/room';
 import { renderCompare } from './render-compare';
 import { UsageError } from '../../kit/cli/cli';
 import { COMPARE_COMMAND } from './command';
-import { highlight } from '../../kit/terminal/terminal';
+import { highlight, painter } from '../../kit/terminal/terminal';
 
 export interface CompareIo {
   readonly out: (text: string) => void;
@@ -40,6 +41,7 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
   }
   const values = COMPARE_COMMAND.parse(argv, io);
   if (!values) return 0;
+  if (values.room && values.format !== 'table') throw new UsageError(`--room and --format ${values.format} contradict each other: --room is a view for a terminal; give one of them`);
   const settings = {
     format: values.format,
     count: values.count,
@@ -57,24 +59,32 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
       outputsFile: values.outputs,
       synthDir: values.dir,
       run: io.run,
-      keepEnv: (env) => !inShard || inShard.has(env),
+      keepEnv: keepEnvironment(values.env, inShard),
       say: (line) => io.err(`compare: ${line}\n`),
     }));
-    if (inShard) {
-      const keep = inShard;
-      outputs = { ...outputs, environments: outputs.environments.filter((e) => keep.has(e.env)) };
-    }
   } catch (error) {
     // Outputs missing or unreadable: said as the reader words it.
     io.err(`compare: ${(error as Error).message}\n`);
     return 1;
   }
+  const narrowed = narrowOutputs(outputs, values.env, inShard);
+  if (narrowed.missing) {
+    io.err(`compare: ${narrowed.missing}\n`);
+    return 1;
+  }
+  outputs = narrowed.outputs;
 
   let model = compareOutputs(outputs, source);
   if (values.probe) {
     model = await probeModel(model, { ...settings, progress: progressReporter(io.progress) });
   }
-  io.out(highlight(renderCompare(model, settings.format, io.columns), io.color === true && settings.format === 'table'));
+  if (values.room) {
+    const attendees = model.environments.length;
+    const header = `hoplab compare: ${attendees} attendee${attendees === 1 ? '' : 's'}, ${values.probe ? 'probed' : 'not probed (add --probe to measure)'}; source ${source}`;
+    io.out(`${roomLines(roomFromCompare(model), { width: io.columns ?? 80, paint: painter(io.color === true), header }).join('\n')}\n`);
+  } else {
+    io.out(highlight(renderCompare(model, settings.format, io.columns), io.color === true && settings.format === 'table'));
+  }
   if (values.probe) {
     const unmeasured = unmeasuredExposures(model);
     for (const line of unmeasured) io.err(`compare: nothing measured: ${line}\n`);

@@ -1,5 +1,6 @@
 /** `npm run watch`'s command line (also `npm run compare -- --watch`). */
-import { choiceFlag, defineCommand, integerFlag, listFlag, stringFlag } from '../../kit/cli/command';
+import { booleanFlag, choiceFlag, defineCommand, integerFlag, listFlag, stringFlag } from '../../kit/cli/command';
+import { parseHostPort } from '../../kit/http/live-server';
 import { outputsFlag, synthDirFlag } from '../../lab/files/flags';
 import { myIpFlag, timeoutFlag } from '../../lab/probe/flags';
 import { envsFlag, shardFlag } from '../../lab/selection/flags';
@@ -7,6 +8,9 @@ import { EXPOSURE_MODES } from '../../model/modes';
 import { WATCH_LIMITS } from './watch';
 
 export const WATCH_FORMATS = ['table', 'json'] as const;
+
+/** Where `--serve` serves the room when no --serve-address is given. */
+export const DEFAULT_SERVE_ADDRESS = '127.0.0.1:8642';
 
 const L = WATCH_LIMITS;
 
@@ -16,10 +20,19 @@ export const WATCH_COMMAND = defineCommand({
   description: `Probes the selected exposures continuously, all at the same time, at a bounded rate, and
 shows per exposure: requests per second, errors, latency p50/p99 over the last --window seconds,
 how many Pods and nodes answered (and which), and the client-IP verdict (client_ip_via, SNAT)
-measured as compare --probe measures it. A change is highlighted when it happens (errors start or
-stop, the verdict flips, a Pod or node appears or is gone) and logged under the table. Run it while
-attendees scale the Deployment, drain a node or flip externalTrafficPolicy. Ends after --duration,
-or on Ctrl-C, with a summary.
+measured as compare --probe measures it. A change is highlighted when the newest replies show it,
+whatever --window is: at the default rate errors starting or stopping, a Pod or node appearing and
+the verdict flipping within 2 s; a Pod or node gone once the replies without it are too many to be
+chance (about 5 s for one of two Pods). It is logged under the table. Run it while attendees scale
+the Deployment, drain a node or flip externalTrafficPolicy. Ends after --duration, or on Ctrl-C,
+with a summary.
+
+--room shows the whole room instead: one row per attendee (environment), each exposure one cell
+(o as claimed, E errors, M client-IP MISMATCH, ~ answers but the client IP is not measured,
+? nothing measured yet, - no URL), and the latest changes, each naming the attendee; 30 attendees
+fit an 80 x 40 terminal. --serve also serves it as a live page for a browser on the projector
+(http://127.0.0.1:8642/ unless --serve-address says otherwise): it updates every interval without
+a reload, and a click on an attendee shows their exposures' figures.
 
 npm run compare -- --watch takes the same options.
 
@@ -44,12 +57,23 @@ one line per exposure per interval, and one per change.`,
       description:
         'when the watch ends, also write the timeline as a chart in one self-contained page: per exposure latency p50/p99 and failed requests per interval, the changes marked, and a summary table',
     }),
+    room: booleanFlag({ description: 'one row per attendee, each exposure one cell (above)' }),
+    serve: booleanFlag({ description: `also serve the room as a live page on ${DEFAULT_SERVE_ADDRESS} (or --serve-address)` }),
+    'serve-address': stringFlag({
+      value: 'HOST:PORT',
+      parse: parseHostPort,
+      description: `where --serve listens (implies --serve); loopback (127.0.0.1, ::1, localhost) unless --serve-public`,
+    }),
+    'serve-public': booleanFlag({
+      description: "let --serve-address be an address other machines reach: anyone who can reach it sees every attendee's URLs and results",
+    }),
   },
   epilogue: `json: one object per exposure per interval
   ({"schema":"hoplab.watch/v1","type":"interval",t_ms,env,cloud,mode,rps,errors,
-  p50_ms,p99_ms,pods,nodes,client_ip_via,source_nat,changes,...}), one per
-  change ({"type":"event",t_ms,label,kind,text}) and a last
-  {"type":"summary",...}
+  p50_ms,p99_ms,pods,nodes,failing,client_ip_via,source_nat,changes,...}), one
+  per change ({"type":"event",t_ms,label,kind,text}) and a last
+  {"type":"summary",...,pacing:{due,sent,within_50ms,late_p50_ms,late_p99_ms,
+  late_max_ms},cpu_s}
 
 Requests never exceed rate x duration per exposure (plus one); an exposure that still has
 --timeout's worth of requests in flight skips its turn.`,

@@ -6,6 +6,7 @@
 import { ExposureSnapshot, WatchEvent, WatchFrame, WatchResult } from './watch';
 import { Paint, Style } from '../../kit/terminal/terminal';
 import { abbreviate, wrapWords } from '../../kit/text/wrap';
+import { RoomCell, RoomCellState, RoomRow } from '../../lab/probe/room';
 
 /** Events kept under the table on the live screen. */
 export const EVENT_LOG_LINES = 6;
@@ -38,6 +39,31 @@ function counts(names: Readonly<Record<string, number>>, width: number): string 
 function errorText(s: ExposureSnapshot): string {
   const n = failures(s);
   return n === 0 ? '0' : `${n} ${Object.keys(s.errors)[0]}${Object.keys(s.errors).length > 1 ? ', ...' : ''}`;
+}
+
+/** What an exposure's cell in the room says now: not probed, failing, no reply in the window yet, or its verdict against the claims. */
+export function cellState(s: ExposureSnapshot): RoomCellState {
+  if (s.not_probed_because !== null) return 'not-probed';
+  if (s.failing) return 'errors';
+  if (s.ok === 0) return 'pending';
+  if (s.as_expected === false) return 'mismatch';
+  return s.as_expected === true ? 'ok' : 'unmeasured';
+}
+
+/** The room of a snapshot: one row per environment (attendee), in the snapshot's order, a cell per exposure, marked where it changed. */
+export function roomRows(frame: WatchFrame): RoomRow[] {
+  const rows = new Map<string, RoomCell[]>();
+  for (const s of frame.exposures) {
+    const cells = rows.get(s.env) ?? [];
+    rows.set(s.env, cells);
+    cells.push({ cloud: s.cloud, mode: s.mode, state: cellState(s), changed: s.changes.length > 0 });
+  }
+  return [...rows.entries()].map(([env, cells]) => ({ env, cells }));
+}
+
+/** A change as the room lists it: time, attendee, cloud and exposure, what happened. */
+export function changeLine(e: WatchEvent): string {
+  return `${clockTime(e.t_ms)} ${e.label}: ${e.text}`;
 }
 
 /** One exposure's figures as words, for a line (no colour). */
@@ -73,8 +99,9 @@ export function summaryJson(result: WatchResult): string {
  * client-IP verdict, under it the Pods and nodes that answered, then the last
  * events. Every line fits `width`: text is wrapped between words, a name too
  * long for its column is abbreviated (`~`), and on a narrow terminal the
- * verdict moves to the line under the row. Errors are red, a MISMATCH yellow,
- * and a row that changed in this snapshot is shown reversed.
+ * verdict moves to the line under the row. A row that fails now (errors
+ * started, not stopped) is red, a MISMATCH yellow, and a row that changed in
+ * this snapshot is shown reversed.
  */
 export function screenLines(frame: WatchFrame, recent: readonly WatchEvent[], width: number, paint: Paint, header: string, maxLines?: number): string[] {
   const fixed = `${'req/s'.padStart(6)} ${'err'.padStart(5)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'pods'.padStart(4)} ${'nodes'.padStart(5)}`;
@@ -107,7 +134,7 @@ export function screenLines(frame: WatchFrame, recent: readonly WatchEvent[], wi
       `${String(s.rps).padStart(6)} ${String(n).padStart(5)} ${ms(s.p50_ms).padStart(5)} ${ms(s.p99_ms).padStart(5)} ` +
       `${String(Object.keys(s.pods).length).padStart(4)} ${String(Object.keys(s.nodes).length).padStart(5)}`;
     const styles: Style[] = [];
-    if (n > 0) styles.push('red');
+    if (s.failing) styles.push('red');
     else if (s.as_expected === false) styles.push('yellow');
     if (s.changes.length > 0) styles.push('reverse');
     const row = `${name} ${cells}${verdictColumn ? `  ${verdictOf(s)}` : ''}`;
@@ -124,7 +151,7 @@ export function screenLines(frame: WatchFrame, recent: readonly WatchEvent[], wi
   lines.push('');
   lines.push(paint(recent.length ? 'changes:' : 'changes: none yet', 'bold'));
   for (const e of recent.slice(-EVENT_LOG_LINES)) {
-    lines.push(...wrap(`${clockTime(e.t_ms)} ${e.label}: ${e.text}`, '  ').map((l) => paint(l, e.kind === 'errors-started' ? 'red' : 'yellow')));
+    lines.push(...wrap(changeLine(e), '  ').map((l) => paint(l, e.kind === 'errors-started' ? 'red' : 'yellow')));
   }
   // A frame taller than the screen cannot be redrawn in place: keep its top and say where the rest is.
   if (maxLines !== undefined && lines.length > maxLines) {

@@ -8,15 +8,18 @@ import { dirname, resolve } from 'node:path';
 import { compareOutputs, probeTargets } from '../../lab/probe/compare-model';
 import { CommandRunner, LabOutputs, readLabOutputs } from '../../lab/files/outputs';
 import { UsageError } from '../../kit/cli/cli';
-import { shardEnvironments } from '../../lab/selection/selection';
+import { keepEnvironment, narrowOutputs, shardEnvironments } from '../../lab/selection/selection';
 import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal } from '../../kit/terminal/terminal';
 import { wrapWords } from '../../kit/text/wrap';
 import { LiveRegion } from '../../kit/terminal/live-region';
-import { WatchClock, WatchEvent, watchTargets } from './watch';
-import { WATCH_COMMAND } from './command';
+import { WatchClock, WatchEvent, WatchFrame, WatchResult, watchTargets } from './watch';
+import { DEFAULT_SERVE_ADDRESS, WATCH_COMMAND } from './command';
 import { Sample } from '../../lab/probe/probe';
-import { jsonLines, plainLines, screenLines, summaryJson, summaryLines } from './render-watch';
+import { changeLine, clockTime, jsonLines, plainLines, roomRows, screenLines, summaryJson, summaryLines } from './render-watch';
 import { TimelineRecorder, watchPage } from './watch-page';
+import { roomLines } from '../../lab/probe/room';
+import { isLoopbackHost, LiveServer, parseHostPort, startLiveServer } from '../../kit/http/live-server';
+import { ROOM_PAGE_CSP, roomPageHtml, roomPageState } from './room-page';
 
 export interface WatchIo {
   /** Where the screen, the lines and the JSON go (stdout). */
@@ -58,6 +61,15 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
   if (!values) return 0;
   const envs = values.env;
   const modes = values.exposure;
+  if (values.room && values.format === 'json') throw new UsageError('--room and --format json contradict each other: --room is a view for a terminal (and --serve a page); give one of them');
+  const serveAddress = values['serve-address'] ?? (values.serve ? parseHostPort(DEFAULT_SERVE_ADDRESS) : undefined);
+  if (values['serve-public'] && !serveAddress) throw new UsageError('--serve-public goes with --serve or --serve-address');
+  if (serveAddress && !isLoopbackHost(serveAddress.host) && !values['serve-public']) {
+    throw new UsageError(
+      `--serve-address ${serveAddress.host}:${serveAddress.port} is not a loopback address: anyone who can reach this machine there would see every attendee's URLs and results; ` +
+        'give --serve-public to serve there anyway, or serve on 127.0.0.1 and open the page on this machine',
+    );
+  }
   if (values.html !== undefined) checkWritable(values.html);
   const inShard = values.shard !== undefined ? shardEnvironments(values.shard, io.environments) : undefined;
   const settings = {
@@ -77,7 +89,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
       outputsFile: values.outputs,
       synthDir: values.dir,
       run: io.run,
-      keepEnv: (env) => (!envs || envs.includes(env)) && (!inShard || inShard.has(env)),
+      keepEnv: keepEnvironment(envs, inShard),
       say: (line) => io.err(`watch: ${line}\n`),
     }));
   } catch (error) {
@@ -85,13 +97,12 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     io.err(`watch: ${(error as Error).message}\n`);
     return 1;
   }
-  const found = outputs.environments.map((e) => e.env);
-  const missing = envs?.filter((e) => !found.includes(e)) ?? [];
-  if (missing.length > 0) {
-    io.err(`watch: --env ${missing.join(',')}: no such environment in the outputs; found: ${found.join(', ') || 'none'}\n`);
+  const narrowed = narrowOutputs(outputs, envs, inShard);
+  if (narrowed.missing) {
+    io.err(`watch: ${narrowed.missing}\n`);
     return 1;
   }
-  outputs = { ...outputs, environments: outputs.environments.filter((e) => (!envs || envs.includes(e.env)) && (!inShard || inShard.has(e.env))) };
+  outputs = narrowed.outputs;
   const targets = probeTargets(compareOutputs(outputs, values.outputs ?? 'cdktf output'), modes);
   if (!targets.some((t) => typeof t.url !== 'string')) {
     io.err(
@@ -108,9 +119,25 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
   const screen = live ? new LiveRegion(io.stdout, { env, hideCursor: true, cut: false }) : undefined;
   const recent: WatchEvent[] = [];
   const probed = targets.filter((t) => typeof t.url !== 'string').length;
+  const attendees = new Set(targets.map((t) => t.env)).size;
+  const elapsed = (tMs: number) => `${(tMs / 1000).toFixed(0)} s${settings.durationMs ? ` of ${settings.durationMs / 1000} s` : ''}`;
   const header = (tMs: number) =>
     `hoplab watch: ${probed} exposure${probed === 1 ? '' : 's'}, ${settings.rate} req/s each (at most ${settings.maxRate} in all), last ${settings.windowMs / 1000} s; ` +
-    `${(tMs / 1000).toFixed(0)} s${settings.durationMs ? ` of ${settings.durationMs / 1000} s` : ''}; Ctrl-C ends it`;
+    `${elapsed(tMs)}; Ctrl-C ends it`;
+  const roomHeader = (tMs: number) =>
+    `hoplab watch: ${attendees} attendee${attendees === 1 ? '' : 's'}, ${probed} exposure${probed === 1 ? '' : 's'} at ${settings.rate} req/s; ${elapsed(tMs)}; Ctrl-C ends it`;
+
+  let server: LiveServer | undefined;
+  if (serveAddress) {
+    try {
+      server = await startLiveServer({ ...serveAddress, page: roomPageHtml(), csp: ROOM_PAGE_CSP });
+    } catch (error) {
+      io.err(`watch: --serve: ${(error as Error).message}\n`);
+      return 1;
+    }
+    io.err(`watch: serving the room on ${server.url} (open it in a browser; Ctrl-C ends the watch)\n`);
+  }
+  const publish = (frame: WatchFrame) => server?.publish(JSON.stringify(roomPageState(frame, recent, roomHeader(frame.t_ms))));
   const recorder = values.html !== undefined ? new TimelineRecorder() : undefined;
   const result = await watchTargets(targets, {
     ...settings,
@@ -121,7 +148,19 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     onFrame: (frame) => {
       recent.push(...frame.events);
       recorder?.frame(frame);
-      if (settings.format === 'json') {
+      publish(frame);
+      if (values.room && settings.format === 'table') {
+        const height = screen ? terminalHeight(io.stdout, env) : undefined;
+        const lines = roomLines(roomRows(frame), {
+          width: terminalWidth(io.stdout, env),
+          ...(height !== undefined ? { maxLines: height - 1 } : {}),
+          paint,
+          header: roomHeader(frame.t_ms),
+          changes: (screen ? recent : frame.events).map(changeLine),
+        });
+        if (screen) screen.render(lines);
+        else io.stdout.write(`${clockTime(frame.t_ms)}\n${lines.join('\n')}\n`);
+      } else if (settings.format === 'json') {
         io.stdout.write(
           jsonLines(frame)
             .map((l) => `${l}\n`)
@@ -140,6 +179,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     },
   });
   screen?.release();
+  await server?.close();
   let code = 0;
   if (recorder && values.html !== undefined) {
     try {
@@ -161,5 +201,23 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     const lines = live ? summaryLines(result).flatMap(fit) : summaryLines(result);
     io.stdout.write(`${lines.join('\n')}\n`);
   }
+  const behind = pacingNote(result);
+  if (behind) io.err(`watch: ${behind}\n`);
   return code;
+}
+
+/** Share of requests that must go out within 50 ms of their time for the pacing to count as kept. */
+export const PACING_KEPT = 0.95;
+
+/** Requests a run must have sent before its pacing is judged: a few late ones of a short run say little. */
+export const PACING_JUDGED_FROM = 200;
+
+/** When this machine did not keep the pace (fewer than 95% of at least 200 requests sent within 50 ms of their time): what to do. */
+export function pacingNote(result: WatchResult): string | undefined {
+  const { sent, within_50ms } = result.pacing;
+  if (sent < PACING_JUDGED_FROM || within_50ms / sent >= PACING_KEPT) return undefined;
+  return (
+    `this machine fell behind: ${Math.round((within_50ms / sent) * 1000) / 10}% of ${sent} requests went out within 50 ms of their time ` +
+    `(p99 ${result.pacing.late_p99_ms} ms late); changes show later. Lower --rate or --max-rate, or watch fewer exposures (--env, --exposure)`
+  );
 }

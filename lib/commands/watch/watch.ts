@@ -1,20 +1,26 @@
 /**
  * Probes exposures continuously for `watch`: every exposure at the same time,
  * each at a fixed pace (requests per second, never more, whatever the
- * endpoint does), and every interval a snapshot per exposure over a sliding
- * window: requests per second, errors, latency p50/p99, the Pods and nodes
- * that answered, and the client-IP verdict measured as `compare --probe`
- * measures it (summarizeProbe). A change from one snapshot to the next (errors
- * start or stop, the verdict flips, a Pod or node appears or is gone) becomes
- * an event. The clock is injected so tests can drive time.
+ * endpoint does), and every interval a snapshot per exposure: over a sliding
+ * window, requests per second, errors, latency p50/p99 and the Pods and nodes
+ * that answered; from the newest replies (changes.ts), whether it fails now
+ * and the client-IP verdict measured as `compare --probe` measures it
+ * (summarizeProbe). A change (errors start or stop, the verdict flips, a Pod
+ * or node appears or is gone) becomes an event when the newest replies show
+ * it, whatever the window. How late each request went out (pacing) and the
+ * process's CPU time are in the result. The clock is injected so tests can
+ * drive time.
  */
 import { performance } from 'node:perf_hooks';
-import { ClientIpVia } from '../../model/contract';
+import { ClientIpVia, Cloud } from '../../model/contract';
 import { Limiter } from '../../lab/probe/limiter';
 import { probeOnce, Sample, STOPPED } from '../../lab/probe/probe';
 import { proberAddressFor, summarizeProbe } from '../../lab/probe/probe-summary';
 import { ProbeTarget } from '../../lab/probe/compare-model';
 import { onAbort } from '../../kit/cli/on-abort';
+import { ExposureChanges, Timed, WatchEventKind } from './changes';
+
+export type { WatchEventKind } from './changes';
 
 /** Time as the watch sees it: milliseconds, and a sleep that an abort ends early. */
 export interface WatchClock {
@@ -43,8 +49,12 @@ export const REAL_CLOCK: WatchClock = {
 export const WATCH_LIMITS = {
   /** Requests per second per exposure. */
   rate: { min: 1, max: 50, default: 5 },
-  /** Requests per second over all exposures together: each exposure's rate is lowered to fit. */
-  maxRate: { min: 1, max: 2000, default: 200 },
+  /**
+   * Requests per second over all exposures together: each exposure's rate is lowered to fit. The
+   * default lets a room of 30 attendees (330 exposures) run at the default rate: 1,650 requests per
+   * second, which one machine keeps pace with (docs/benchmarks.md, "watch: a room of 30").
+   */
+  maxRate: { min: 1, max: 2000, default: 2000 },
   /** Seconds; 0 runs until Ctrl-C. */
   duration: { min: 0, max: 86_400, default: 0 },
   /** Seconds between snapshots. */
@@ -82,7 +92,7 @@ export interface WatchOptions {
 /** One exposure's figures at one snapshot. */
 export interface ExposureSnapshot {
   readonly env: string;
-  readonly cloud: string;
+  readonly cloud: Cloud;
   readonly mode: string;
   readonly label: string;
   /** Why it is not probed (no URL, a bad one), else `null`. */
@@ -100,7 +110,9 @@ export interface ExposureSnapshot {
   readonly p99_ms: number | null;
   readonly pods: Readonly<Record<string, number>>;
   readonly nodes: Readonly<Record<string, number>>;
-  /** Measured over the window; `null` when not measurable. */
+  /** It fails now: errors started and have not stopped (from the newest replies, see changes.ts). */
+  readonly failing: boolean;
+  /** Measured over the window's replies whose kind is still seen in the newest ones (see changes.ts); `null` when not measurable. */
   readonly client_ip_via: ClientIpVia | null;
   readonly source_nat: boolean | null;
   /** Whether the measured verdict matches the output's claims; `null` when nothing could be checked. */
@@ -108,8 +120,6 @@ export interface ExposureSnapshot {
   /** What changed since the previous snapshot (the events' texts). */
   readonly changes: readonly string[];
 }
-
-export type WatchEventKind = 'errors-started' | 'errors-stopped' | 'verdict-changed' | 'pod-appeared' | 'pod-gone' | 'node-appeared' | 'node-gone';
 
 export interface WatchEvent {
   /** Milliseconds since the watch began. */
@@ -131,6 +141,19 @@ export interface WatchFrame {
   readonly events: readonly WatchEvent[];
 }
 
+/** How late the requests went out: each is due at start + k / rate. */
+export interface Pacing {
+  /** Turns that came due (requests sent plus turns skipped). */
+  readonly due: number;
+  readonly sent: number;
+  /** Requests sent within 50 ms of their due time. */
+  readonly within_50ms: number;
+  /** Lateness of the requests sent, ms (nearest rank, to the millisecond; 1000 means 1000 or more). */
+  readonly late_p50_ms: number;
+  readonly late_p99_ms: number;
+  readonly late_max_ms: number;
+}
+
 export interface WatchResult {
   readonly frames: number;
   readonly duration_ms: number;
@@ -150,11 +173,40 @@ export interface WatchResult {
   readonly events: readonly WatchEvent[];
   /** The last snapshot. */
   readonly last: WatchFrame | null;
+  readonly pacing: Pacing;
+  /** CPU seconds this process used during the watch (process.cpuUsage: the prober's own, user and system). */
+  readonly cpu_s: number;
 }
 
-interface Timed {
-  readonly at: number;
-  readonly sample: Sample;
+/** Lateness in whole milliseconds, counted per millisecond up to a second. */
+class LatenessHistogram {
+  private readonly counts = new Uint32Array(1001);
+  private n = 0;
+  private max = 0;
+
+  add(ms: number): void {
+    const bucket = Math.min(1000, Math.max(0, Math.round(ms)));
+    this.counts[bucket] += 1;
+    this.n += 1;
+    this.max = Math.max(this.max, ms);
+  }
+
+  private rank(p: number): number {
+    if (this.n === 0) return 0;
+    const wanted = Math.max(1, Math.ceil((p / 100) * this.n));
+    let seen = 0;
+    for (let i = 0; i < this.counts.length; i += 1) {
+      seen += this.counts[i];
+      if (seen >= wanted) return i;
+    }
+    return 1000;
+  }
+
+  result(due: number): Pacing {
+    let within = 0;
+    for (let i = 0; i <= 50; i += 1) within += this.counts[i];
+    return { due, sent: this.n, within_50ms: within, late_p50_ms: this.rank(50), late_p99_ms: this.rank(99), late_max_ms: Math.round(this.max) };
+  }
 }
 
 /** The rate each exposure is paced at: `rate`, lowered so that all of them together stay within `maxRate`. */
@@ -162,34 +214,12 @@ export function pacedRate(rate: number, maxRate: number, exposures: number): num
   return exposures === 0 ? rate : Math.min(rate, maxRate / exposures);
 }
 
+/** Exposures a snapshot sums up between two chances for the senders to run. */
+const SNAPSHOT_CHUNK = 25;
+
 /** Requests one exposure may have in flight: enough for its rate at the deadline, at least 1. */
 function inFlightCap(rate: number, timeoutMs: number): number {
   return Math.max(1, Math.ceil((rate * timeoutMs) / 1000));
-}
-
-function verdictText(via: ClientIpVia | null, nat: boolean | null): string {
-  return `${via ?? '?'}/${nat === null ? '?' : nat ? 'snat' : 'no-snat'}`;
-}
-
-/** The events between two snapshots of one exposure. */
-export function changesBetween(previous: ExposureSnapshot | undefined, next: ExposureSnapshot, tMs: number): WatchEvent[] {
-  if (!previous || next.not_probed_because !== null) return [];
-  const events: WatchEvent[] = [];
-  const add = (kind: WatchEventKind, text: string) => events.push({ t_ms: tMs, label: next.label, kind, text });
-  const failures = (s: ExposureSnapshot) => Object.values(s.errors).reduce((a, b) => a + b, 0);
-  if (failures(previous) === 0 && failures(next) > 0) add('errors-started', `errors started: ${Object.keys(next.errors).join(', ')}`);
-  if (failures(previous) > 0 && failures(next) === 0 && next.ok > 0) add('errors-stopped', 'errors stopped');
-  if (previous.client_ip_via !== null && next.client_ip_via !== null && (previous.client_ip_via !== next.client_ip_via || previous.source_nat !== next.source_nat)) {
-    add('verdict-changed', `client IP ${verdictText(previous.client_ip_via, previous.source_nat)} -> ${verdictText(next.client_ip_via, next.source_nat)}`);
-  }
-  // Pods and nodes are compared only while both snapshots had replies: an outage is the errors' event.
-  if (previous.ok > 0 && next.ok > 0) {
-    for (const pod of Object.keys(next.pods).filter((p) => !(p in previous.pods))) add('pod-appeared', `Pod ${pod} answers`);
-    for (const pod of Object.keys(previous.pods).filter((p) => !(p in next.pods))) add('pod-gone', `Pod ${pod} no longer answers`);
-    for (const node of Object.keys(next.nodes).filter((n) => !(n in previous.nodes))) add('node-appeared', `node ${node} answers`);
-    for (const node of Object.keys(previous.nodes).filter((n) => !(n in next.nodes))) add('node-gone', `node ${node} no longer answers`);
-  }
-  return events;
 }
 
 /**
@@ -207,6 +237,7 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
   const perExposureCap = inFlightCap(rate, options.timeoutMs);
   // All exposures together: what their rates need at the deadline, no more.
   const global = new Limiter(Math.max(1, Math.ceil((Math.min(options.maxRate, rate * probed.length) * options.timeoutMs) / 1000)));
+  const cpuAtStart = process.cpuUsage();
   const start = clock.now();
   const end = options.durationMs > 0 ? start + options.durationMs : Infinity;
   /** Ends the loops (duration over or Ctrl-C). */
@@ -230,20 +261,39 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
     for (let wait = due - clock.now(); wait > 0 && !over.signal.aborted; wait = due - clock.now()) await clock.sleep(wait, over.signal);
   };
 
-  const state = targets.map(() => ({ samples: [] as Timed[], sent: 0, ok: 0, failed: 0, skipped: 0, inFlight: 0, lastCount: 0 }));
+  const state = targets.map((target) => ({
+    samples: [] as Timed[],
+    sent: 0,
+    ok: 0,
+    failed: 0,
+    skipped: 0,
+    inFlight: 0,
+    lastCount: 0,
+    changes: new ExposureChanges(target, options.myIp),
+  }));
+  const lateness = new LatenessHistogram();
+  let due = 0;
   const pending = new Set<Promise<void>>();
 
-  const sender = async (target: ProbeTarget, s: (typeof state)[number]) => {
+  /**
+   * Exposure number `slot` of the probed ones sends at start + (k + slot / probed) / rate: the
+   * exposures take turns across each gap rather than all at its start, so that a room's 330
+   * connections are not opened in one burst every 200 ms (the last of them tens of milliseconds late).
+   */
+  const sender = async (target: ProbeTarget, s: (typeof state)[number], slot: number) => {
     const url = target.url as URL;
+    const offset = (slot / probed.length) * gapMs;
     for (let k = 0; ; k += 1) {
-      const due = start + k * gapMs;
-      if (due >= end) break;
-      await sleepUntil(due);
+      const dueAt = start + offset + k * gapMs;
+      if (dueAt >= end) break;
+      await sleepUntil(dueAt);
       if (over.signal.aborted) break;
+      due += 1;
       if (s.inFlight >= perExposureCap || !global.tryAcquire()) {
         s.skipped += 1;
         continue;
       }
+      lateness.add(clock.now() - dueAt);
       s.sent += 1;
       s.inFlight += 1;
       const request = send(url, options.timeoutMs, cut.signal).then((sample) => {
@@ -260,7 +310,6 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
     }
   };
 
-  const previous = new Map<string, ExposureSnapshot>();
   const allEvents: WatchEvent[] = [];
   let index = 0;
   let lastAt = start;
@@ -270,9 +319,8 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
     index += 1;
     const tMs = Math.round(now - start);
     const seconds = Math.max(0.001, (now - lastAt) / 1000);
-    lastAt = now;
     const events: WatchEvent[] = [];
-    const exposures = targets.map((target, i): ExposureSnapshot => {
+    const snapshotOf = (target: ProbeTarget, i: number): ExposureSnapshot => {
       const s = state[i];
       const base = { env: target.env, cloud: target.cloud, mode: target.mode, label: target.label };
       if (typeof target.url === 'string') {
@@ -288,6 +336,7 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
           p99_ms: null,
           pods: {},
           nodes: {},
+          failing: false,
           client_ip_via: null,
           source_nat: null,
           as_expected: null,
@@ -313,6 +362,7 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
           nodeRanges: target.nodeRanges,
         },
       );
+      const { changes, verdict } = s.changes.advance(s.samples, inInterval, summary.client_ip);
       const snap: ExposureSnapshot = {
         ...base,
         not_probed_because: null,
@@ -325,22 +375,26 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
         p99_ms: summary.latency_ms ? summary.latency_ms.p99 : null,
         pods: summary.pods,
         nodes: summary.nodes,
-        client_ip_via: summary.client_ip.client_ip_via,
-        source_nat: summary.client_ip.source_nat,
-        as_expected: summary.client_ip.as_expected,
-        changes: [],
+        failing: s.changes.failing,
+        ...verdict,
+        changes: changes.map((c) => c.text),
       };
-      const changes = changesBetween(previous.get(target.label), snap, tMs);
-      previous.set(target.label, snap);
-      events.push(...changes);
-      return { ...snap, changes: changes.map((e) => e.text) };
-    });
+      events.push(...changes.map((c) => ({ t_ms: tMs, label: target.label, ...c })));
+      return snap;
+    };
+    const exposures: ExposureSnapshot[] = [];
+    for (const [i, target] of targets.entries()) {
+      // A room's snapshot takes tens of milliseconds: let the requests due meanwhile go out on time.
+      if (i > 0 && i % SNAPSHOT_CHUNK === 0) await clock.sleep(0, over.signal);
+      exposures.push(snapshotOf(target, i));
+    }
+    lastAt = now;
     allEvents.push(...events);
     last = { t_ms: tMs, index, final, exposures, events };
     await options.onFrame?.(last);
   };
 
-  const senders = Promise.all(targets.map((target, i) => (typeof target.url === 'string' ? Promise.resolve() : sender(target, state[i]))));
+  const senders = Promise.all(targets.map((target, i) => (typeof target.url === 'string' ? Promise.resolve() : sender(target, state[i], probed.indexOf(target)))));
   for (let k = 1; ; k += 1) {
     const due = Math.min(start + k * options.intervalMs, end);
     await sleepUntil(due);
@@ -361,5 +415,11 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
     exposures: targets.map((target, i) => ({ label: target.label, sent: state[i].sent, ok: state[i].ok, failed: state[i].failed, skipped: state[i].skipped })),
     events: allEvents,
     last,
+    pacing: lateness.result(due),
+    cpu_s: cpuSeconds(process.cpuUsage(cpuAtStart)),
   };
+}
+
+function cpuSeconds(usage: NodeJS.CpuUsage): number {
+  return Math.round((usage.user + usage.system) / 1e4) / 100;
 }

@@ -19,6 +19,12 @@ export interface HtmlPageProps {
    * @default - none
    */
   readonly css?: string;
+  /**
+   * The page is served and reads its own server (`connect-src 'self'`: `watch --serve`'s live
+   * page); still nothing from anywhere else.
+   * @default false
+   */
+  readonly connectSelf?: boolean;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -30,6 +36,9 @@ export function escapeHtml(text: string): string {
 
 /** What every page may load: nothing from outside. */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; font-src data:";
+
+/** What a served page may load: what every page may, and requests to the server it came from. */
+export const SERVED_PAGE_CSP = `${PAGE_CSP}; connect-src 'self'`;
 
 /** The base style: projector-friendly (large type, high contrast) and print-friendly. */
 export const BASE_CSS = `
@@ -69,13 +78,13 @@ nav ul { columns: 2; }
 `;
 
 /** A whole page: `<!doctype html>`, UTF-8, the base style plus `css`, and `body`. */
-export function htmlPage({ title, body, css }: HtmlPageProps): string {
+export function htmlPage({ title, body, css, connectSelf = false }: HtmlPageProps): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${connectSelf ? SERVED_PAGE_CSP : PAGE_CSP}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<link rel="icon" href="data:,">',
     `<title>${escapeHtml(title)}</title>`,

@@ -88,6 +88,39 @@ export interface SummaryContext {
   readonly nodeRanges: readonly string[];
 }
 
+/** Where the Pod could find the prober's address, from who its TCP peer was and what X-Forwarded-For said (compare's rule, for a set of replies or one). */
+function viaOf(tcpPeer: TcpPeer | null, forwardedFor: ForwardedFor | null, prober: string | null): ClientIpVia | null {
+  if (tcpPeer === 'client') return 'tcp-source';
+  if (forwardedFor === 'names-prober') return 'x-forwarded-for';
+  if (tcpPeer !== null && prober !== null && (forwardedFor === 'absent' || forwardedFor === 'other')) return 'none';
+  return null;
+}
+
+/** The TCP peer of one reply in the contract's words. */
+function peerOf(kind: PeerKind): Exclude<TcpPeer, 'mixed'> {
+  return kind === 'prober' ? 'client' : kind === 'node' ? 'node' : 'load-balancer';
+}
+
+/**
+ * Each sample's own client-IP verdict, as summarizeProbe would judge that reply alone but
+ * with the node addresses of all of `samples` (a SNATed reply names the Pod's node, and its
+ * peer is often another node): `via/nat`, e.g. `tcp-source/no-snat`, `none/snat`,
+ * `x-forwarded-for/no-snat`, `?/snat` when the prober's address is unknown. `undefined` for a
+ * failure or a reply without a client address. `watch` follows these to see a verdict change
+ * in the newest replies.
+ */
+export function replyVerdicts(samples: readonly Sample[], ctx: Pick<SummaryContext, 'proberAddress' | 'nodeRanges'>): (string | undefined)[] {
+  const nodeAddresses = new Set(samples.map((s) => (s.ok && s.reply.node ? addressInNodeName(s.reply.node) : undefined)).filter((a): a is string => a !== undefined));
+  const prober = ctx.proberAddress === null ? null : normalizeAddress(ctx.proberAddress);
+  return samples.map((s) => {
+    if (!s.ok || s.reply.clientAddress === undefined) return undefined;
+    const peer = peerOf(classifyPeer(s.reply.clientAddress, ctx.proberAddress, nodeAddresses, ctx.nodeRanges));
+    const forwarded = forwardedAddresses(s.reply.forwardedFor);
+    const forwardedFor: ForwardedFor | null = s.reply.forwardedFor === undefined ? 'absent' : prober === null ? null : forwarded[0] === prober ? 'names-prober' : 'other';
+    return `${viaOf(peer, forwardedFor, prober) ?? '?'}/${peer === 'node' ? 'snat' : 'no-snat'}`;
+  });
+}
+
 export function summarizeProbe(samples: readonly Sample[], ctx: SummaryContext): ProbeResult {
   const ok = samples.filter((s): s is Extract<Sample, { ok: true }> => s.ok);
   const failed = samples.filter((s): s is Extract<Sample, { ok: false }> => !s.ok);
@@ -101,17 +134,10 @@ export function summarizeProbe(samples: readonly Sample[], ctx: SummaryContext):
   const seen = tally(peers.map((p) => (p === undefined ? undefined : normalizeAddress(p))));
   const known = kinds.filter((k) => k !== undefined).length;
 
-  const peerKinds = new Set(kinds.filter((k): k is PeerKind => k !== undefined).map((k): Exclude<TcpPeer, 'mixed'> => (k === 'prober' ? 'client' : k === 'node' ? 'node' : 'load-balancer')));
+  const peerKinds = new Set(kinds.filter((k): k is PeerKind => k !== undefined).map(peerOf));
   const tcpPeer: TcpPeer | null = peerKinds.size === 0 ? null : peerKinds.size === 1 ? [...peerKinds][0] : 'mixed';
   const forwardedFor: ForwardedFor | null = ok.length === 0 ? null : withXff === 0 ? 'absent' : prober === null ? null : xffNamesProber === ok.length ? 'names-prober' : 'other';
-  let via: ClientIpVia | null = null;
-  if (tcpPeer === 'client') {
-    via = 'tcp-source';
-  } else if (forwardedFor === 'names-prober') {
-    via = 'x-forwarded-for';
-  } else if (tcpPeer !== null && prober !== null && (forwardedFor === 'absent' || forwardedFor === 'other')) {
-    via = 'none';
-  }
+  const via = viaOf(tcpPeer, forwardedFor, prober);
   const sourceNat = tcpPeer === null || tcpPeer === 'mixed' ? (tcpPeer === 'mixed' && (kindCounts.node ?? 0) > 0 ? true : null) : tcpPeer === 'node';
 
   let preserved: boolean | null = null;

@@ -6,6 +6,7 @@ import { STACK_KINDS, StackKind } from './stack-graph';
 import { checkShardBackend, formatShard, selectShard, Shard } from './shard';
 import { plural } from '../../kit/terminal/terminal';
 import { UsageError } from '../../kit/cli/cli';
+import { LabOutputs } from '../files/outputs';
 
 /** What a command works on, as its options name it: the config, its environments and stack kinds, and a local AWS emulator. */
 export interface LabSelection {
@@ -82,6 +83,28 @@ export function parseSelection(
 /** `--stacks` as its flag read it, or every kind when it was not given. */
 export function stackKinds(stacks: readonly StackKind[] | undefined): StackKind[] {
   return stacks ? [...stacks] : [...STACK_KINDS];
+}
+
+/**
+ * For commands that read outputs (compare, watch): whether an environment is kept by `--env`
+ * and `--shard` together. Each narrows: an environment is kept only when it is in every one given.
+ */
+export function keepEnvironment(envs: readonly string[] | undefined, inShard: ReadonlySet<string> | undefined): (env: string) => boolean {
+  return (env) => (envs === undefined || envs.includes(env)) && (inShard === undefined || inShard.has(env));
+}
+
+/**
+ * The outputs narrowed to the environments `--env` and `--shard` keep ({@link keepEnvironment}),
+ * and, when `--env` names one the outputs do not hold, the line that says so (the command exits 1).
+ */
+export function narrowOutputs(outputs: LabOutputs, envs: readonly string[] | undefined, inShard: ReadonlySet<string> | undefined): { outputs: LabOutputs; missing?: string } {
+  const found = outputs.environments.map((e) => e.env);
+  const missing = envs?.filter((e) => !found.includes(e)) ?? [];
+  const keep = keepEnvironment(envs, inShard);
+  return {
+    outputs: { ...outputs, environments: outputs.environments.filter((e) => keep(e.env)) },
+    ...(missing.length > 0 ? { missing: `--env ${missing.join(',')}: no such environment in the outputs; found: ${found.join(', ') || 'none'}` } : {}),
+  };
 }
 
 /**

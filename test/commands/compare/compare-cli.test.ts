@@ -106,6 +106,46 @@ describe('compare --shard', () => {
   });
 });
 
+describe('compare --env and --room', () => {
+  /** The fixture's outputs for environments ann and bob (the fixture's lab renamed). */
+  function twoEnvironments(): string {
+    const outputs = readFileSync(fixture('outputs.json'), 'utf8');
+    const one = (env: string) => JSON.parse(outputs.replace(/"lab-/g, `"${env}-`));
+    const file = join(mkdtempSync(join(tmpdir(), 'hoplab-compare-')), 'outputs.json');
+    writeFileSync(file, JSON.stringify({ ...one('ann'), ...one('bob') }));
+    return file;
+  }
+
+  test('GIVEN outputs of ann and bob WHEN --env bob THEN only bob is shown', async () => {
+    const { code, out } = await run('--outputs', twoEnvironments(), '--env', 'bob', '--format', 'json');
+    expect(code).toBe(0);
+    expect(JSON.parse(out).environments.map((e: { env: string }) => e.env)).toEqual(['bob']);
+  });
+
+  test('GIVEN --env naming an environment the outputs lack WHEN compare runs THEN exit 1 naming the ones found', async () => {
+    const { code, err } = await run('--outputs', twoEnvironments(), '--env', 'bob,cy');
+    expect(code).toBe(1);
+    expect(err).toBe('compare: --env cy: no such environment in the outputs; found: ann, bob\n');
+  });
+
+  test('GIVEN --room without --probe THEN one row per attendee, a cell per exposure: measured nothing yet, within 80 columns', async () => {
+    const { code, out } = await runWith({ columns: 80 }, '--outputs', twoEnvironments(), '--room');
+    expect(code).toBe(0);
+    const lines = out.trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    expect(lines.filter((l) => /^(ann|bob) /.test(l))).toEqual(['ann       ?   ?   ?    ?   ?   ?', 'bob       ?   ?   ?    ?   ?   ?']);
+    expect(out).toMatch(/^attendee nat np +loc +nat np +loc$/m);
+    expect(out).toContain('? nothing measured yet');
+    expect(out).not.toContain('\x1b[');
+  });
+
+  test.each([['json'], ['markdown']])('GIVEN --room with --format %s THEN a usage error', async (format) => {
+    await expect(run('--outputs', fixture('outputs.json'), '--room', '--format', format)).rejects.toThrow(
+      new UsageError(`--room and --format ${format} contradict each other: --room is a view for a terminal; give one of them`),
+    );
+  });
+});
+
 describe('compare --watch', () => {
   test("GIVEN --watch among other arguments WHEN compare runs THEN the watch command gets the others, in order, and its exit code is compare's", async () => {
     const seen: (readonly string[])[] = [];

@@ -45,6 +45,23 @@ describe('compare --probe exit codes', () => {
     expect((await compare(outputs)).code).toBe(0);
   });
 
+  test('GIVEN --probe --room THEN the cells say what was measured: as claimed, errors, no URL', async () => {
+    const failing = await startEchoServer('client-address');
+    const url = failing.url;
+    await failing.close();
+    const run = await compare(
+      {
+        'ann-aws-lb': { exposure_nodeport_local: exposure(server.url) },
+        'bob-aws-lb': { exposure_nodeport_local: exposure(url) },
+        'cy-aws-lb': { exposure_nodeport_local: exposure(null) },
+      },
+      '--probe',
+      '--room',
+    );
+    expect(run.code).toBe(1);
+    expect(run.out.split('\n').filter((l) => /^(ann|bob|cy) /.test(l))).toEqual(['ann       o', 'bob       E', 'cy        -']);
+  });
+
   test('GIVEN outputs without any exposure WHEN probed THEN that is said and the exit is 1', async () => {
     const run = await compare({ 'lab-aws-cluster': { cloud: 'aws', cluster_name: 'lab-eks' } }, '--probe');
     expect(run.code).toBe(1);

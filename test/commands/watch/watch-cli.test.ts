@@ -6,6 +6,8 @@
  * timeout.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
@@ -13,6 +15,7 @@ import { runWatch, WatchIo } from '../../../lib/commands/watch/watch-cli';
 import { WATCH_COMMAND } from '../../../lib/commands/watch/command';
 import { UsageError } from '../../../lib/kit/cli/cli';
 import { stripAnsi } from '../../../lib/kit/terminal/terminal';
+import { SERVED_PAGE_CSP } from '../../../lib/kit/svg/html-page';
 import { ControlledServer, startControlledEchoServer } from '../../support/echo-servers';
 
 let local: ControlledServer;
@@ -51,7 +54,12 @@ interface Run {
 
 async function watch(
   argv: readonly string[],
-  options: { tty?: { columns: number; rows?: number }; env?: Record<string, string>; onWrite?: (n: number, stop: () => void, text: string) => void } = {},
+  options: {
+    tty?: { columns: number; rows?: number };
+    env?: Record<string, string>;
+    onWrite?: (n: number, stop: () => void, text: string) => void;
+    onErr?: (text: string, stop: () => void) => Promise<void>;
+  } = {},
 ): Promise<Run> {
   const writes: string[] = [];
   let err = '';
@@ -65,7 +73,10 @@ async function watch(
       },
       ...(options.tty ? { isTTY: true, columns: options.tty.columns, rows: options.tty.rows ?? 50 } : {}),
     },
-    err: (t) => (err += t),
+    err: (t) => {
+      err += t;
+      void options.onErr?.(t, () => stop.abort());
+    },
     env: options.env ?? {},
     signal: stop.signal,
   };
@@ -229,6 +240,50 @@ describe('watch --html', () => {
     expect(l4Section).toMatch(/<tr><th scope="row">latency p50, whole run<\/th><td>[\d.]+ ms<\/td><\/tr><tr><th scope="row">latency p99, whole run<\/th><td>[\d.]+ ms<\/td><\/tr>/);
     expect(l4Section).toContain('<tr><th scope="row">failed</th><td>0</td></tr>');
     expect(l4Section).toContain('<tr><th scope="row">client-IP verdict, last measured</th><td>none, SNAT</td></tr>');
+  });
+});
+
+describe('watch --serve', () => {
+  test('GIVEN --serve-address on loopback WHEN watching THEN the page (with its CSP, no external URL) and the room as JSON are served while it runs, and nothing once it ended', async () => {
+    let url = '';
+    let page = '';
+    let csp: string | null = null;
+    let state: { schema: string; attendees: { env: string; cells: { mode: string }[] }[] } | undefined;
+    const run = await watch(['--rate', '2', '--serve-address', '127.0.0.1:0'], {
+      onErr: async (text, stop) => {
+        const found = /serving the room on (http:\/\/\S+) /.exec(text)?.[1];
+        if (!found) return;
+        url = found;
+        const response = await fetch(url);
+        csp = response.headers.get('content-security-policy');
+        page = await response.text();
+        state = (await (await fetch(`${url}state`)).json()) as typeof state;
+        // The first state comes with the first snapshot.
+        while (state === null) state = (await (await fetch(`${url}state`)).json()) as typeof state;
+        stop();
+      },
+    });
+    expect(run.code).toBe(0);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(csp).toBe(SERVED_PAGE_CSP);
+    expect(page.startsWith('<!doctype html>')).toBe(true);
+    expect(page).toContain(`content="${SERVED_PAGE_CSP}"`);
+    expect(page).not.toMatch(/https?:\/\/|src=|url\(/);
+    expect(state?.schema).toBe('hoplab.room/v1');
+    expect(state?.attendees.map((a) => [a.env, a.cells.map((c) => c.mode)])).toEqual([['ann', ['native', 'nodeport-l4', 'nodeport-local']]]);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  test('GIVEN --serve-address on a port already taken WHEN watch runs THEN it exits 1 saying so, before probing', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const before = local.requests();
+    const run = await watch(['--serve-address', `127.0.0.1:${port}`]);
+    taken.close();
+    expect(run.code).toBe(1);
+    expect(run.err).toBe(`watch: --serve: 127.0.0.1:${port} is in use (another watch --serve?): choose another port with --serve-address\n`);
+    expect(local.requests()).toBe(before);
   });
 });
 

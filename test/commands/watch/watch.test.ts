@@ -3,49 +3,9 @@
  * bound, the sliding window, the change events, the end on abort. (The
  * command against real loopback servers: test/commands/watch.)
  */
-import { Cloud } from '../../../lib/model/contract';
-import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
-import { parseEchoReply } from '../../../lib/lab/probe/echo-reply';
-import { ProbeTarget } from '../../../lib/lab/probe/compare-model';
-import { Sample } from '../../../lib/lab/probe/probe';
-import { changesBetween, ExposureSnapshot, pacedRate, WatchFrame, watchTargets } from '../../../lib/commands/watch/watch';
-import { echoBody } from '../../support/echo-servers';
+import { pacedRate, WatchFrame, watchTargets } from '../../../lib/commands/watch/watch';
 import { FakeClock } from '../../support/fake-clock';
-
-/** What a fake exposure answers now; tests change it while the watch runs. */
-interface Fake {
-  latencyMs: number;
-  fail: string | null;
-  snat: boolean;
-  pods: readonly string[];
-}
-
-const POD_NODES: Record<string, string> = { 'echo-a': 'ip-10-0-1-23.ec2.internal', 'echo-b': 'ip-10-0-33-41.ec2.internal', 'echo-c': 'ip-10-0-2-200.ec2.internal' };
-
-function target(mode: 'nodeport-local' | 'nodeport-l4', n: number, url: string | null = `http://203.0.113.${n}/`): ProbeTarget {
-  const exposure = { mode, cloud: 'aws' as Cloud, url, ...EXPOSURE_FACTS.aws[mode]! } as unknown as ProbeTarget['exposure'];
-  return { env: `env${n}`, cloud: 'aws', mode, label: `env${n} aws ${mode}`, exposure, url: url === null ? 'no URL in the output (not deployed yet?)' : new URL(url), nodeRanges: [] };
-}
-
-function fakeSend(clock: FakeClock, fakes: Map<string, Fake>, sent: string[]) {
-  const turn = new Map<string, number>();
-  return async (url: URL, _timeoutMs: number, stop: AbortSignal): Promise<Sample> => {
-    sent.push(url.href);
-    const fake = fakes.get(url.href)!;
-    const started = clock.now();
-    await clock.sleep(fake.latencyMs, stop);
-    if (stop.aborted) return { ok: false, ms: clock.now() - started, error: 'stopped' };
-    if (fake.fail) return { ok: false, ms: clock.now() - started, error: fake.fail };
-    const n = turn.get(url.href) ?? 0;
-    turn.set(url.href, n + 1);
-    const pod = fake.pods[n % fake.pods.length];
-    const node = POD_NODES[pod];
-    // The prober is 203.0.113.99 (--my-ip); with SNAT the Pod sees its node's address.
-    const clientAddress = fake.snat ? node.replace(/^ip-(\d+)-(\d+)-(\d+)-(\d+).*$/, '$1.$2.$3.$4') : '203.0.113.99';
-    const reply = parseEchoReply(echoBody({ pod, node, podIp: '10.0.9.9', clientAddress, host: url.host }));
-    return { ok: true, ms: clock.now() - started, status: 200, reply };
-  };
-}
+import { Fake, fakeSend, fakeTarget as target } from '../../support/fake-exposure';
 
 function setup(count: number) {
   const clock = new FakeClock();
@@ -77,6 +37,27 @@ describe('watch pacing', () => {
       expect(result.stopped).toBe(false);
     },
   );
+
+  test('GIVEN 4 exposures at 5 req/s WHEN watched THEN they take turns across each 200 ms gap, and the pacing says every request went out on time', async () => {
+    const { clock, targets, send } = setup(4);
+    const firstAt = new Map<string, number>();
+    const timed = (url: URL, timeoutMs: number, stop: AbortSignal) => {
+      if (!firstAt.has(url.href)) firstAt.set(url.href, clock.now());
+      return send(url, timeoutMs, stop);
+    };
+    const result = await watchTargets(targets, { ...BASE, rate: 5, durationMs: 2000, clock, send: timed });
+    expect(targets.map((t) => firstAt.get((t.url as URL).href))).toEqual([0, 50, 100, 150]);
+    expect(result.pacing).toEqual({ due: 40, sent: 40, within_50ms: 40, late_p50_ms: 0, late_p99_ms: 0, late_max_ms: 0 });
+  });
+
+  test('GIVEN a clock whose sleeps wake 70 ms late WHEN watched THEN the pacing counts those requests as late', async () => {
+    const { clock, targets, send } = setup(1);
+    const late = { now: () => clock.now(), sleep: (ms: number, signal: AbortSignal) => clock.sleep(ms > 0 ? ms + 70 : 0, signal) };
+    const result = await watchTargets(targets, { ...BASE, rate: 5, durationMs: 3000, clock: late, send });
+    expect(result.pacing.within_50ms).toBe(1);
+    expect(result.pacing.late_max_ms).toBe(70);
+    expect(result.pacing.sent).toBeGreaterThan(1);
+  });
 
   test('GIVEN an endpoint slower than the deadline WHEN watched THEN it skips its turns rather than pile requests up', async () => {
     const { clock, targets, fakes, send } = setup(1);
@@ -172,41 +153,5 @@ describe('watch snapshots and changes', () => {
     expect(result.duration_ms).toBe(3000);
     // The slow one: requests sent at 0, 500, ..., 3000 ms; those still in flight at 3000 ms were cut off.
     expect(result.exposures[1].ok + result.exposures[1].failed).toBeLessThan(result.exposures[1].sent);
-  });
-});
-
-describe('changesBetween', () => {
-  const snap = (over: Partial<ExposureSnapshot>): ExposureSnapshot => ({
-    env: 'ann',
-    cloud: 'aws',
-    mode: 'native',
-    label: 'ann aws native',
-    not_probed_because: null,
-    sent_total: 10,
-    rps: 5,
-    window_requests: 5,
-    ok: 5,
-    errors: {},
-    p50_ms: 3,
-    p99_ms: 5,
-    pods: { a: 3, b: 2 },
-    nodes: { n1: 5 },
-    client_ip_via: 'x-forwarded-for',
-    source_nat: false,
-    as_expected: true,
-    changes: [],
-    ...over,
-  });
-
-  test('GIVEN no previous snapshot WHEN compared THEN nothing changed', () => {
-    expect(changesBetween(undefined, snap({}), 0)).toEqual([]);
-  });
-
-  test('GIVEN an outage WHEN compared THEN errors started and the Pods are not reported gone', () => {
-    expect(changesBetween(snap({}), snap({ ok: 0, errors: { 'connection refused': 5 }, pods: {}, nodes: {}, client_ip_via: null }), 7).map((e) => e.kind)).toEqual(['errors-started']);
-  });
-
-  test('GIVEN a Pod gone from the window WHEN compared THEN it is an event', () => {
-    expect(changesBetween(snap({}), snap({ pods: { a: 5 } }), 7)).toEqual([{ t_ms: 7, label: 'ann aws native', kind: 'pod-gone', text: 'Pod b no longer answers' }]);
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { addressInNodeName, forwardedAddresses, parseEchoReply } from '../../../lib/lab/probe/echo-reply';
-import { proberAddressFor, summarizeProbe } from '../../../lib/lab/probe/probe-summary';
+import { proberAddressFor, replyVerdicts, summarizeProbe } from '../../../lib/lab/probe/probe-summary';
 import { classifyPeer } from '../../../lib/lab/probe/peer';
 import { inRanges } from '../../../lib/model/cidr';
 import { Sample } from '../../../lib/lab/probe/probe';
@@ -121,6 +121,26 @@ describe('client address measurement', () => {
     const result = summarizeProbe(samples, { ...ctx, expectedPreserved: preserved, expectedVia: via, expectedSourceNat: sourceNat });
     expect(result.client_ip).toMatchObject({ tcp_peer: tcpPeer, x_forwarded_for: xff, client_ip_via: via, source_nat: sourceNat, preserved, as_expected: true, summary });
     expect(result.client_ip.claims.client_ip_via).toEqual({ claimed: via, measured: via, matches: true });
+  });
+
+  test("GIVEN replies of every kind THEN each reply's own verdict is the one summarizeProbe gives it alone, a node known from any reply's node name", () => {
+    const samples: Sample[] = [
+      ok('203.0.113.7'),
+      // SNATed by the other node: its address is known from the second reply's node name, not its own.
+      ok('10.0.40.1', { node: 'ip-10-0-1-23.ec2.internal' }),
+      ok('10.0.1.23', { node: 'ip-10-0-40-1.ec2.internal' }),
+      ok('10.0.1.23', { forwardedFor: '203.0.113.7' }),
+      ok('10.0.230.5', { forwardedFor: '203.0.113.7, 10.0.230.5' }),
+      ok('10.0.230.5'),
+      { ok: true, ms: 1, status: 200, reply: { pod: 'echo-a' } },
+      { ok: false, ms: 1, error: 'HTTP 503' },
+    ];
+    const classes = replyVerdicts(samples, { proberAddress: ctx.proberAddress, nodeRanges: [] });
+    expect(classes).toEqual(['tcp-source/no-snat', 'none/snat', 'none/snat', 'x-forwarded-for/snat', 'x-forwarded-for/no-snat', 'none/no-snat', undefined, undefined]);
+    // Alone, a reply knows the nodes only by their ranges: give it those of both nodes.
+    const alone = (s: Sample) => summarizeProbe([s], { ...ctx, nodeRanges: ['10.0.1.0/24', '10.0.40.0/24'] }).client_ip;
+    for (const [i, s] of samples.slice(0, 6).entries()) expect(classes[i]).toBe(`${alone(s).client_ip_via}/${alone(s).source_nat ? 'snat' : 'no-snat'}`);
+    expect(replyVerdicts([ok('10.0.230.5', { forwardedFor: '203.0.113.7' })], { proberAddress: null, nodeRanges: [] })).toEqual(['?/no-snat']);
   });
 
   test('GIVEN an L4 SNAT measurement WHEN the output claims tcp-source THEN the mismatch is named per claim', () => {
