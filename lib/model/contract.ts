@@ -181,6 +181,11 @@ export type PlacementOutput =
       readonly account: string;
       readonly region: string;
       readonly zones: readonly string[];
+      /**
+       * The role the providers assume in `account` (absent for `host`), so the slot can be rebuilt from
+       * state after the account has left `aws.accounts` (teardown destroys the environment there).
+       */
+      readonly role_arn?: string;
     }
   | {
       readonly cloud: 'gcp';
@@ -195,4 +200,4 @@ export type PlacementOutput =
 export const PLACEMENT_OUTPUT = 'placement';
 
 /** Its description, as `terraform output` shows it. */
-export const PLACEMENT_OUTPUT_DESCRIPTION = "Where this environment's stacks of this cloud are: its slot (account or project x region), region and zones";
+export const PLACEMENT_OUTPUT_DESCRIPTION = "Where this environment's stacks of this cloud are: its slot (account or project x region), region, zones and the role assumed in the account";

@@ -71,6 +71,6 @@ export function slotGroup(slot: Slot): string {
 /** The `placement` output of a slot's stacks (lib/model/contract.ts). */
 export function placementOutput(slot: Slot): PlacementOutput {
   return slot.cloud === 'aws'
-    ? { cloud: 'aws', slot: slot.id, account: slot.account?.id ?? HOST_ACCOUNT, region: slot.region, zones: [...slot.zones] }
+    ? { cloud: 'aws', slot: slot.id, account: slot.account?.id ?? HOST_ACCOUNT, region: slot.region, zones: [...slot.zones], ...(slot.account ? { role_arn: slot.account.roleArn } : {}) }
     : { cloud: 'gcp', slot: slot.id, project: slot.project, region: slot.region, zones: [...slot.zones] };
 }

@@ -48,14 +48,16 @@ export interface AddLabOptions {
   /**
    * Each environment's slot per cloud, from placement (`placeLab`, lib/lab/placement): its stacks take
    * their region, zones, account role and project from it, and export `placement`. Required when the
-   * config places environments (aws.regions, aws.accounts, gcp.regions, gcp.projects, placement, a pin).
+   * config places environments (aws.regions, aws.accounts, gcp.regions, gcp.projects, placement, a pin), and
+   * then names every environment; without placement in the config, only the environments deployed elsewhere.
    * @default - every environment in aws.region and gcp.project, no `placement` output (a config without placement)
    */
   readonly slots?: { readonly aws: ReadonlyMap<string, AwsSlot>; readonly gcp: ReadonlyMap<string, GcpSlot> };
 }
 
 export function addLab(app: App, config: LabConfig, options: AddLabOptions = {}): LabStacks[] {
-  if (placementConfigured(config) && !options.slots) {
+  const placed = placementConfigured(config);
+  if (placed && !options.slots) {
     throw new Error('addLab: this config places environments (aws.regions, aws.accounts, gcp.regions, gcp.projects, placement or a pin): pass the slots of placeLab (lib/lab/placement)');
   }
   return labEnvironments(config).map((env) => {
@@ -66,9 +68,9 @@ export function addLab(app: App, config: LabConfig, options: AddLabOptions = {})
       return stack;
     };
     const slot = <S>(slots: ReadonlyMap<string, S> | undefined): S | undefined => {
-      const placed = slots?.get(env.name);
-      if (slots && !placed) throw new Error(`addLab: no slot for environment ${env.name}`);
-      return placed;
+      const given = slots?.get(env.name);
+      if (placed && !given) throw new Error(`addLab: no slot for environment ${env.name}`);
+      return given;
     };
     const awsCluster = withBackend(new AwsClusterStack(app, names.awsClusterStack, { config: env, emulator: options.awsEmulator, slot: slot(options.slots?.aws) }), names.awsClusterStack);
     const awsLb = withBackend(new AwsLbStack(app, names.awsLbStack, { config: env, cluster: awsCluster }), names.awsLbStack);

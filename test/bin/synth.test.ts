@@ -1,7 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { placedAwsState } from '../support/tf-state';
 
 const ROOT = resolve(__dirname, '..', '..');
 const APP = join(ROOT, 'dist', 'hoplab.js');
@@ -38,6 +39,19 @@ describe('npm run synth (dist/hoplab.js)', () => {
       "hoplab: note: VPCs per Region: 6 environments need 6 in us-east-1, 7 with the default VPC of every region of a fresh account (1), over AWS's default limit of 5: a default limit, not your account's; Service Quotas vpc L-F678F1CE (npx hoplab preflight checks your own)",
     );
     expect(result.stdout).toMatch(/^hoplab: synthesized 24 stacks for 6 environments/);
+  });
+
+  test('GIVEN a lab deployed in us-east-2 WHEN synthesized with us-east-2 removed THEN its stacks stay where its local state says, and a note says deploy refuses it and how to keep it', () => {
+    const state = placedAwsState({ slot: 'host/us-east-2', account: 'host', region: 'us-east-2', zones: ['us-east-2a', 'us-east-2b'] });
+    const result = runIn({ 'hoplab.config.yaml': 'aws:\n  regions: [us-west-2]\n', 'terraform.lab-aws-cluster.tfstate': JSON.stringify(state) });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe(
+      "hoplab: note: lab's AWS environment is deployed in host/us-east-2 (its state, terraform.lab-aws-cluster.tfstate), but aws.regions no longer lists us-east-2: " +
+        'the config would put it in host/us-west-2, and moving it would recreate it there and leave the old one billing; ' +
+        'deploy refuses this: to keep it, add us-east-2 back to aws.regions, or tear it down first (npx hoplab teardown --env lab destroys it where its state says)\n',
+    );
+    const cluster = JSON.parse(readFileSync(join(result.cwd, 'cdktf.out', 'stacks', 'lab-aws-cluster', 'cdk.tf.json'), 'utf8'));
+    expect(cluster.provider.aws[0].region).toBe('us-east-2');
   });
 
   test('GIVEN stacks of an earlier config WHEN the config changes and synth runs again THEN only the new stacks are left', () => {

@@ -3,7 +3,8 @@
  * against moto: the lab's real aws-cluster stack with an `s3` backend,
  * synthesized in emulator mode as `deploy` does, is applied (only its VPC,
  * `-target`, to keep this fast) and destroyed with its state in the emulator's
- * own S3, next to a real-looking state file that must stay byte-for-byte as it was.
+ * own S3, next to a real-looking state file that must stay byte-for-byte as it was;
+ * while it stands, where it is deployed is read back from that S3 state.
  * The local-backend case runs in full in lifecycle-emulator.test.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { addLab, synthFresh } from '../../lib/stacks/hoplab-app';
 import { Emulator, startMoto } from '../../lib/commands/local/moto';
 import { findProviderMirror, writeMirrorCliConfig } from '../../lib/kit/terraform/terraform';
 import { EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../../lib/stacks/state-backend';
+import { readDeployedSlots } from '../../lib/lab/files/deployed-slots';
 import { runWatched } from './watchdog';
 
 /** A state file as a real deploy leaves it: a real VPC the emulator knows nothing of. */
@@ -81,7 +83,9 @@ describe('emulator runs keep their own state', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'hoplab-emustate-'));
     const realFile = join(cwd, 'terraform.lab-aws-cluster.tfstate');
     writeFileSync(realFile, REAL_STATE);
-    const dir = synthForEmulator(cwd, { backend: { type: 's3', bucket: 'acme-real-state', region: 'eu-west-1', keyPrefix: 'workshops/dec' } });
+    const input = { backend: { type: 's3', bucket: 'acme-real-state', region: 'eu-west-1', keyPrefix: 'workshops/dec' } } as const;
+    const config = validConfig(input, 'test');
+    const dir = synthForEmulator(cwd, input);
     await ensureEmulatorStateBucket(moto.endpoint, 'acme-real-state', 'eu-west-1');
     // Twice is fine: a bucket already there is kept.
     await ensureEmulatorStateBucket(moto.endpoint, 'acme-real-state', 'eu-west-1');
@@ -91,6 +95,10 @@ describe('emulator runs keep their own state', () => {
       // Unsigned listing works in moto (an unsigned object GET is refused); Terraform reads the state back from there.
       expect(await (await fetch(listing)).text()).toContain('<Key>workshops/dec/lab-aws-cluster.tfstate</Key>');
       expect((await terraform(dir, cwd, ['state', 'list'])).trim().split('\n')).toEqual([expect.stringMatching(/^aws_vpc\./)]);
+      // Where the lab is deployed, read back from that state with `terraform state pull` (a folder holding only the backend).
+      const deployed = await readDeployedSlots(config, { cwd, awsEndpoint: moto.endpoint, clouds: ['aws'] });
+      expect(deployed.unread).toEqual([]);
+      expect(deployed.aws.get('lab')).toMatchObject({ slot: { id: 'host/us-east-1' }, where: "s3://acme-real-state/workshops/dec/lab-aws-cluster.tfstate (the emulator's S3)" });
     })();
 
     expect(readFileSync(realFile, 'utf8')).toBe(REAL_STATE);

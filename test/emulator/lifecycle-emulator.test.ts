@@ -5,6 +5,12 @@
  * applied"), and the leftover check finds what a load-balancer controller would
  * leave behind, seeded on purpose; the one piece teardown removes itself (the
  * controller's shared backend security group) goes before the VPC.
+ *
+ * The environment is placed in a slot of another account (moto serves STS
+ * AssumeRole, and keeps each account's resources apart): its provider assumes
+ * the account's role. Then the config changes so that it would move (its region
+ * is no longer listed): deploy refuses, and teardown, its cleanup and the
+ * leftover check act where its state says it is.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +35,13 @@ import {
 } from '@aws-sdk/client-ec2';
 import { CreateLoadBalancerCommand, CreateTargetGroupCommand, DeleteLoadBalancerCommand, DeleteTargetGroupCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { Emulator } from '../../lib/commands/local/moto';
+import { awsClientConfig } from '../../lib/kit/aws/aws-clients';
 import { expiryAhead, ownEmulator, runCommand } from './harness';
+
+/** The account ws1 is placed in, and the role its provider (and these clients) assume there. */
+const ACCOUNT = '111111111111';
+const ROLE = `arn:aws:iam::${ACCOUNT}:role/OrganizationAccountAccessRole`;
+const WORKSHOP = { attendees: ['ws1'], workshop: { name: 'itest', expiresAt: expiryAhead() } };
 
 /** A real deploy's state: a VPC the emulator knows nothing of (a refresh against the emulator would drop it). */
 const REAL_STATE = `${JSON.stringify(
@@ -62,7 +74,7 @@ describe('deploy and teardown against the AWS emulator', () => {
   beforeAll(async () => {
     moto = await ownEmulator();
     cwd = mkdtempSync(join(tmpdir(), 'hoplab-lifecycle-'));
-    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ attendees: ['ws1'], workshop: { name: 'itest', expiresAt: expiryAhead() } }));
+    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ ...WORKSHOP, aws: { accounts: [{ id: ACCOUNT }], regions: ['us-east-1'] } }));
     // The state of a real deploy of the same workshop, as a host's project directory holds it.
     writeFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), REAL_STATE);
   });
@@ -72,7 +84,7 @@ describe('deploy and teardown against the AWS emulator', () => {
 
   const run = (command: string, args: string[]) => runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
 
-  test('GIVEN a workshop of one attendee WHEN deployed (twice: the second finds it applied), seeded with controller leftovers and torn down THEN teardown fails listing exactly them, and passes once they are gone', async () => {
+  test('GIVEN a workshop of one attendee placed in an account WHEN deployed (twice: the second finds it applied), moved by the config, seeded with controller leftovers and torn down THEN deploy refuses the move, and teardown fails listing exactly the leftovers where its state says, and passes once they are gone', async () => {
     const deployed = await run('deploy', ['--stacks', 'aws-cluster', '--yes']);
     expect(deployed.out).toContain('Estimated cost (list prices of');
     expect(deployed.out).toMatch(/ {2}done {3}ws1-aws-cluster in \d+\.\d s/);
@@ -80,7 +92,25 @@ describe('deploy and teardown against the AWS emulator', () => {
     // Emulator state is its own: the real state file is byte-for-byte as it was, and no backup of it appeared.
     expect(readFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).toBe(REAL_STATE);
     expect(existsSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate.backup'))).toBe(false);
-    expect(JSON.parse(readFileSync(join(cwd, '.hoplab', 'emulator', 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).resources.length).toBeGreaterThan(10);
+    const statePath = join(cwd, '.hoplab', 'emulator', 'terraform.ws1-aws-cluster.tfstate');
+    const state = readFileSync(statePath, 'utf8');
+    expect(JSON.parse(state).resources.length).toBeGreaterThan(10);
+    expect(JSON.parse(state).outputs.placement.value).toEqual({
+      cloud: 'aws',
+      slot: `${ACCOUNT}/us-east-1`,
+      account: ACCOUNT,
+      region: 'us-east-1',
+      zones: ['us-east-1a', 'us-east-1b'],
+      role_arn: ROLE,
+    });
+
+    // The lab is in the slot's account, as its role (the host's default account holds none of it).
+    const ec2 = new EC2Client(awsClientConfig({ region: 'us-east-1', endpoint: moto.endpoint, roleArn: ROLE }));
+    const elb = new ElasticLoadBalancingV2Client(awsClientConfig({ region: 'us-east-1', endpoint: moto.endpoint, roleArn: ROLE }));
+    const host = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
+    const ws1Vpcs = async (client: EC2Client) => (await client.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:hoplab-env', Values: ['ws1'] }] }))).Vpcs ?? [];
+    expect(await ws1Vpcs(ec2)).toHaveLength(1);
+    expect(await ws1Vpcs(host)).toEqual([]);
 
     // Run again (as after an interrupted or failed deploy): the stack is planned again, and Terraform finds it as applied.
     const again = await run('deploy', ['--stacks', 'aws-cluster', '--yes']);
@@ -88,9 +118,20 @@ describe('deploy and teardown against the AWS emulator', () => {
     expect(again.out).toContain('hoplab deploy: every stack applied (1 stack already applied: no changes)');
     expect(again).toExitWith(0);
 
+    // The config changes so that ws1 would move (us-east-1 no longer listed): deploy refuses before anything runs, and says how to keep it.
+    writeFileSync(join(cwd, 'hoplab.config.json'), JSON.stringify({ ...WORKSHOP, aws: { accounts: [{ id: ACCOUNT }], regions: ['us-west-2'] } }));
+    const before = readFileSync(statePath, 'utf8');
+    const moved = await run('deploy', ['--stacks', 'aws-cluster', '--yes']);
+    expect(moved).toExitWith(1);
+    expect(moved.out).toContain(
+      `ws1's AWS environment is deployed in ${ACCOUNT}/us-east-1 (its state, ${join('.hoplab', 'emulator', 'terraform.ws1-aws-cluster.tfstate')}), but aws.regions no longer lists us-east-1: ` +
+        `the config would put it in ${ACCOUNT}/us-west-2, and moving it would recreate it there and leave the old one billing; ` +
+        'to keep it, add us-east-1 back to aws.regions, or tear it down first (npx hoplab teardown --env ws1 destroys it where its state says)',
+    );
+    expect(moved.out).not.toContain('start  ws1-aws-cluster');
+    expect(readFileSync(statePath, 'utf8')).toBe(before);
+
     // What the AWS Load Balancer Controller leaves when its Ingress outlives it: an ALB, a target group and a security group, tagged with the cluster.
-    const ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
-    const elb = new ElasticLoadBalancingV2Client({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
     const controllerTag = [{ Key: 'elbv2.k8s.aws/cluster', Value: 'ws1-eks' }];
     const vpcId = (await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:hoplab-env', Values: ['ws1'] }] }))).Vpcs?.[0]?.VpcId;
     const subnets =
@@ -183,7 +224,7 @@ describe('deploy and teardown against the AWS emulator', () => {
     // The nodes' group is EKS's, deleted with the cluster in AWS; here it is the test's own.
     await ec2.send(new DeleteSecurityGroupCommand({ GroupId: nodes.GroupId }));
 
-    // The host deletes what the check listed, then tears down again.
+    // The host deletes what the check listed, then tears down again: destroyed where its state says, as the account's role.
     await elb.send(new DeleteLoadBalancerCommand({ LoadBalancerArn: lbArn }));
     await elb.send(new DeleteTargetGroupCommand({ TargetGroupArn: tgArn }));
     await ec2.send(new DeleteSecurityGroupCommand({ GroupId: sg.GroupId }));
@@ -191,29 +232,33 @@ describe('deploy and teardown against the AWS emulator', () => {
     expect(secondTeardown.out).toContain('leftovers: none in aws for ws1');
     expect(secondTeardown.out).toContain('hoplab teardown: every stack destroyed and nothing left');
     expect(secondTeardown).toExitWith(0);
+    expect(await ws1Vpcs(ec2)).toEqual([]);
     expect(readFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).toBe(REAL_STATE);
     expect(existsSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate.backup'))).toBe(false);
 
     // What Terraform does not see, once the lab's VPC is gone: an aws-K8S ENI the VPC CNI stranded (in a VPC that is
     // not the lab's), a launch template, a volume and a log group of ws1, and the same of attendee ws10, whose names
-    // start with "ws1" (the prefix trap). Only ws1's are reported, and nothing is deleted.
-    const logs = new CloudWatchLogsClient({ region: 'us-east-1', endpoint: moto.endpoint, credentials });
-    const other = await ec2.send(new CreateVpcCommand({ CidrBlock: '10.99.0.0/16' }));
-    const otherSubnet = await ec2.send(new CreateSubnetCommand({ VpcId: other.Vpc!.VpcId, CidrBlock: '10.99.0.0/24', AvailabilityZone: 'us-east-1a' }));
+    // start with "ws1" (the prefix trap). Only ws1's are reported, and nothing is deleted. With nothing deployed, the
+    // check looks where the config places ws1 now: the account's us-west-2.
+    const west = awsClientConfig({ region: 'us-west-2', endpoint: moto.endpoint, roleArn: ROLE });
+    const westEc2 = new EC2Client(west);
+    const logs = new CloudWatchLogsClient(west);
+    const other = await westEc2.send(new CreateVpcCommand({ CidrBlock: '10.99.0.0/16' }));
+    const otherSubnet = await westEc2.send(new CreateSubnetCommand({ VpcId: other.Vpc!.VpcId, CidrBlock: '10.99.0.0/24', AvailabilityZone: 'us-west-2a' }));
     const seeded: Record<string, string[]> = {};
     for (const env of ['ws1', 'ws10']) {
       const envTag = [{ Key: 'hoplab-env', Value: env }];
-      const eni = await ec2.send(
+      const eni = await westEc2.send(
         new CreateNetworkInterfaceCommand({
           SubnetId: otherSubnet.Subnet!.SubnetId,
           Description: 'aws-K8S-i-0123456789abcdef0',
           TagSpecifications: [{ ResourceType: 'network-interface', Tags: [{ Key: 'cluster.k8s.amazonaws.com/name', Value: `${env}-eks` }] }],
         }),
       );
-      const template = await ec2.send(
+      const template = await westEc2.send(
         new CreateLaunchTemplateCommand({ LaunchTemplateName: `${env}-eks-nodes-seeded`, LaunchTemplateData: {}, TagSpecifications: [{ ResourceType: 'launch-template', Tags: envTag }] }),
       );
-      const volume = await ec2.send(new CreateVolumeCommand({ AvailabilityZone: 'us-east-1a', Size: 1, TagSpecifications: [{ ResourceType: 'volume', Tags: envTag }] }));
+      const volume = await westEc2.send(new CreateVolumeCommand({ AvailabilityZone: 'us-west-2a', Size: 1, TagSpecifications: [{ ResourceType: 'volume', Tags: envTag }] }));
       await logs.send(new CreateLogGroupCommand({ logGroupName: `/aws/eks/${env}-eks/cluster` }));
       seeded[env] = [
         `  aws ec2:network-interface ${eni.NetworkInterface!.NetworkInterfaceId} (tag cluster.k8s.amazonaws.com/name=${env}-eks)`,
@@ -233,16 +278,14 @@ describe('deploy and teardown against the AWS emulator', () => {
     // Reported, not deleted: every seeded resource of both attendees is still there.
     const ids = (lines: string[], kind: string) => lines.filter((l) => l.includes(` ${kind} `)).map((l) => l.split(' ')[4]);
     const all = [...seeded.ws1, ...seeded.ws10];
-    const enis = await ec2.send(new DescribeNetworkInterfacesCommand({ NetworkInterfaceIds: ids(all, 'ec2:network-interface') }));
+    const enis = await westEc2.send(new DescribeNetworkInterfacesCommand({ NetworkInterfaceIds: ids(all, 'ec2:network-interface') }));
     expect(enis.NetworkInterfaces).toHaveLength(2);
-    const templates = await ec2.send(new DescribeLaunchTemplatesCommand({ LaunchTemplateIds: ids(all, 'ec2:launch-template') }));
+    const templates = await westEc2.send(new DescribeLaunchTemplatesCommand({ LaunchTemplateIds: ids(all, 'ec2:launch-template') }));
     expect(templates.LaunchTemplates).toHaveLength(2);
-    const volumes = await ec2.send(new DescribeVolumesCommand({ VolumeIds: ids(all, 'ec2:volume') }));
+    const volumes = await westEc2.send(new DescribeVolumesCommand({ VolumeIds: ids(all, 'ec2:volume') }));
     expect(volumes.Volumes).toHaveLength(2);
     const groups = await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: '/aws/eks/ws1' }));
     expect((groups.logGroups ?? []).map((g) => g.logGroupName).sort()).toEqual(['/aws/eks/ws1-eks/cluster', '/aws/eks/ws10-eks/cluster']);
-    logs.destroy();
-    ec2.destroy();
-    elb.destroy();
+    for (const client of [logs, ec2, elb, host, westEc2]) client.destroy();
   });
 });

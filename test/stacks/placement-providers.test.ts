@@ -76,7 +76,15 @@ describe('the stacks of placed environments', () => {
   test('GIVEN placed environments WHEN synthesized THEN every stack exports where it is: cloud, slot, account or project, region and zones', () => {
     for (const kind of ['aws-cluster', 'aws-lb']) {
       expect(stacks[`cy-${kind}`].output.placement).toEqual({
-        value: { cloud: 'aws', slot: '444455556666/us-east-2', account: '444455556666', region: 'us-east-2', zones: ['us-east-2a', 'us-east-2b'] },
+        value: {
+          cloud: 'aws',
+          slot: '444455556666/us-east-2',
+          account: '444455556666',
+          region: 'us-east-2',
+          zones: ['us-east-2a', 'us-east-2b'],
+          // The role, so the slot can be rebuilt from state after the account has left aws.accounts.
+          role_arn: 'arn:aws:iam::444455556666:role/HoplabDeployer',
+        },
         description: PLACEMENT_OUTPUT_DESCRIPTION,
       });
     }
@@ -93,7 +101,7 @@ describe('the stacks of placed environments', () => {
     expect(host['lab-aws-cluster'].provider.aws[0]).not.toHaveProperty('assume_role');
     expect(host['lab-aws-cluster'].provider.aws[0].region).toBe('us-west-2');
     expect(host['lab-aws-lb'].provider.kubernetes[0].exec[0].args).toEqual(['eks', 'get-token', '--cluster-name', expect.any(String), '--region', 'us-west-2', '--output', 'json']);
-    expect(host['lab-aws-cluster'].output.placement.value).toMatchObject({ slot: 'host/us-west-2', account: 'host' });
+    expect(host['lab-aws-cluster'].output.placement.value).toEqual({ cloud: 'aws', slot: 'host/us-west-2', account: 'host', region: 'us-west-2', zones: ['us-west-2a', 'us-west-2b'] });
   });
 
   test('GIVEN Cilium in an account of aws.accounts WHEN synthesized THEN its helm provider signs as the account role too', () => {

@@ -6,6 +6,7 @@
  */
 import { validConfig } from '../../lib/config/load';
 import { GkeSteps } from '../../lib/commands/lifecycle/gke-steps';
+import { GcpSlot } from '../../lib/model/slots';
 import { Answer, FIXTURE_TOKEN, FixtureApi, Scenario, serveGoogleFixtures } from './google-api';
 import { KubernetesApi, serveCrds } from './kubernetes-api';
 
@@ -38,9 +39,13 @@ export function loopbackApis(): LoopbackApis {
 export interface LoopbackGke extends LoopbackApis {
   /**
    * GkeSteps of a config (`raw`, validated) against `scenario` (and the Kubernetes API served before,
-   * if any), with the lines they print (times made `N s` and `T`). `credentials: null`: none to be had.
+   * if any), with the lines they print (times made `N s` and `T`). `credentials: null`: none to be had; `slots`: each environment's.
    */
-  steps(scenario: Scenario, raw: unknown, options?: { readonly answers?: Record<string, Answer>; readonly credentials?: null }): Promise<{ gke: GkeSteps; events: string[] }>;
+  steps(
+    scenario: Scenario,
+    raw: unknown,
+    options?: { readonly answers?: Record<string, Answer>; readonly credentials?: null; readonly slots?: ReadonlyMap<string, GcpSlot> },
+  ): Promise<{ gke: GkeSteps; events: string[] }>;
 }
 
 export function loopbackGke(): LoopbackGke {
@@ -52,6 +57,7 @@ export function loopbackGke(): LoopbackGke {
       const events: string[] = [];
       const gke = new GkeSteps({
         config: validConfig(raw, 'test'),
+        slots: options.slots,
         write: (line) => events.push(line.replace(/ in \d+\.\d s/, ' in N s').replace(/\b\d+m\d\ds\b|(?<![a-z0-9])\d+s\b/g, 'T')),
         overrides: {
           compute: google.compute,

@@ -43,6 +43,8 @@ export interface BackendGroupCleanupOptions {
   readonly region: string;
   /** A local emulator's endpoint. @default - AWS, with the default credential chain */
   readonly endpoint?: string;
+  /** The role to assume in the cluster's account (its slot's). @default - the host's own account */
+  readonly roleArn?: string;
   /** One line per group and per group whose rules are revoked. */
   readonly write: (line: string) => void;
 }
@@ -69,7 +71,7 @@ export function admits(group: SecurityGroup, sourceId: string): IpPermission[] {
  * reason when EC2 refuses (a load balancer or interface still uses it).
  */
 export async function removeControllerBackendGroups(options: BackendGroupCleanupOptions): Promise<RemovedBackendGroup[]> {
-  const ec2 = new EC2Client(awsClientConfig({ region: options.region, endpoint: options.endpoint }));
+  const ec2 = new EC2Client(awsClientConfig({ region: options.region, endpoint: options.endpoint, roleArn: options.roleArn }));
   const removed: RemovedBackendGroup[] = [];
   try {
     const found = await ec2.send(

@@ -24,7 +24,7 @@ export interface AwsStepsOptions {
   readonly config: LabConfig;
   /** A local AWS emulator. @default - AWS */
   readonly awsEndpoint?: string;
-  /** Each environment's slot, when the config places them. @default - aws.region of the host's account */
+  /** Each environment's slot (placement: where its state says, for a deployed one). @default - aws.region of the host's account */
   readonly slotOf?: ReadonlyMap<string, AwsSlot>;
   /** Progress lines. */
   readonly write: (line: string) => void;
@@ -52,9 +52,9 @@ export class AwsSteps {
 
   constructor(private readonly options: AwsStepsOptions) {}
 
-  private slot(env: string): { region: string; roleArn?: string; otherAccount?: string } {
+  private slot(env: string): { region: string; roleArn?: string } {
     const slot = this.options.slotOf?.get(env);
-    return { region: slot?.region ?? this.options.config.aws.region, roleArn: slot?.account?.roleArn, otherAccount: slot?.account?.id };
+    return { region: slot?.region ?? this.options.config.aws.region, roleArn: slot?.account?.roleArn };
   }
 
   /**
@@ -110,13 +110,9 @@ export class AwsSteps {
     this.cleaned.add(env);
     const say = (line: string) => this.options.write(`  step   ${stack}: ${line}`);
     const clusterName = labNames({ name: env }).eksCluster;
-    const { region, otherAccount } = this.slot(env);
-    if (otherAccount) {
-      say(`the controller's backend security group of ${clusterName} (account ${otherAccount}) not looked for: hoplab reads only the host's own account here`);
-      return;
-    }
+    const { region, roleArn } = this.slot(env);
     try {
-      const removed = await removeControllerBackendGroups({ clusterName, region, endpoint: this.options.awsEndpoint, write: say });
+      const removed = await removeControllerBackendGroups({ clusterName, region, roleArn, endpoint: this.options.awsEndpoint, write: say });
       if (removed.length === 0) say(`no backend security group of the controller left for cluster ${clusterName}`);
     } catch (error) {
       say(

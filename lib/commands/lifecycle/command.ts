@@ -22,7 +22,13 @@ verify report and what that environment costs per hour while it stands. --no-can
 at once. A shard (--shard) has no canary: deploy and verify one environment before the shards.
 
 Run it again after a failure or an interrupt: each stack is planned again, the ones already
-applied say "no changes, already applied", and the rest continue.`,
+applied say "no changes, already applied", and the rest continue.
+
+Placement is read from state: each deployed environment stays in the slot (account or project x
+region) its <env>-<cloud>-cluster state says, and new ones fill the room left. A config change
+that would move a deployed one (its region, account or project no longer listed, a pin
+elsewhere, placement.perSlot below what is deployed) is refused before anything runs, naming
+each environment, where it is, where it would go and how to keep it.`,
   flags: {
     env: envsFlag("only these environments (attendee names, or the config's name)"),
     stacks: stacksFlag(),
@@ -51,7 +57,11 @@ launch templates, instances, volumes, ENIs (also those the VPC CNI tagged), IAM,
 control-plane log group, and the load balancers, target groups and security groups the controller
 made) and in GCP (network, firewall rules, NEGs, instance groups, backend services, URL maps,
 proxies, forwarding rules, target pools, health checks, reserved addresses, SSL certificates, the
-cluster, the nodes' service account and its IAM binding). It only reports; it never deletes.`,
+cluster, the nodes' service account and its IAM binding). It only reports; it never deletes.
+Placement is read from state: each environment is destroyed, and its leftovers looked for, in the
+slot its <env>-<cloud>-cluster state says (its region, its account's role, its project), whatever
+the config says now; the credentials must reach every account role first. What the leftover check
+could not look at is said once per cloud and slot, and is not reported as found.`,
   flags: {
     env: envsFlag(),
     stacks: stacksFlag(),
@@ -62,5 +72,5 @@ cluster, the nodes' service account and its IAM binding). It only reports; it ne
       description: "skip the destroy; only check for leftovers (of every selected environment: without --shard, all of them: a sharded pipeline's last job)",
     }),
   },
-  epilogue: 'Exit 0 only if every stack was destroyed and nothing is left.',
+  epilogue: 'Exit 0 only if every stack was destroyed and nothing is left; 1 also when the leftover check could not look.',
 });

@@ -11,12 +11,12 @@ import { SYSTEM_WALL_CLOCK, WallClock } from '../../kit/cli/wall-clock';
 import { plural } from '../../kit/terminal/terminal';
 import { parseLifecycleArgs } from './cli';
 import { DEPLOY_COMMAND } from './command';
-import { checkLifecycleRequest, LifecycleResult, runLifecycle } from './lifecycle';
+import { checkLifecycleRequest, cloudsOf, LifecycleResult, runLifecycle } from './lifecycle';
 import { chooseCanary, runCanary } from './canary';
+import { placeDeployed } from '../../lab/placement/deployed-placement';
 import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
 import { resolveParallelism } from '../../lab/selection/parallelism';
 import { estimateTime, formatTimeEstimate, placementSlotOf } from '../../lab/estimate/time-estimate';
-import { placeLab } from '../../lab/placement/lab-placement';
 import { preflightGate } from '../preflight/preflight-cli';
 import { runVerify, VerifyOptions } from '../verify/verify';
 import { parseVerifyArgs } from '../verify/verify-cli';
@@ -43,22 +43,25 @@ export async function deploy(argv: readonly string[], deps: DeployDeps = {}): Pr
   if (!options) return 0;
   const awsEndpoint = process.env.HOPLAB_AWS_ENDPOINT || undefined;
   checkLifecycleRequest('deploy', options.kinds, awsEndpoint, options.config, options.shard, now);
+  // Where each environment is deployed, from its state: a config that would move one is refused here, before preflight.
+  const deployed = await placeDeployed(options.config, { cwd: process.cwd(), awsEndpoint, clouds: cloudsOf(options.kinds) });
+  checkLifecycleRequest('deploy', options.kinds, awsEndpoint, options.config, options.shard, now, { placed: deployed, envs: options.envs });
   // Said before anything runs: a deprecated datapath, or a change that recreates a cluster.
   for (const note of options.notes) console.log(`hoplab: note: ${note}`);
   if (options.shard && options.envs?.length === 0) {
     console.log(`hoplab deploy: ${emptyShardText(options.config, options.shard, options.requested)}; nothing to do`);
     return 0;
   }
-  const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, shard: options.shard, awsEndpoint, now };
+  const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, shard: options.shard, awsEndpoint, now, deployed };
   if (!(await preflightGate({ ...preflight, skip: options.skipPreflight, write: (line) => console.log(line) }))) {
     return 1;
   }
   const envs = selectEnvironments(options.config, options.envs);
   const canary = chooseCanary(envs, { noCanary: options.noCanary, shard: options.shard });
-  for (const line of formatCostEstimate(estimateCost(options.config, { envs, kinds: options.kinds }))) console.log(line);
+  for (const line of formatCostEstimate(estimateCost(options.config, { envs, kinds: options.kinds, placement: deployed.placement }))) console.log(line);
   const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, options.kinds);
   if (chosen.reason.startsWith('parallelism auto')) console.log(chosen.reason);
-  const placement = placeLab(options.config);
+  const placement = deployed.placement;
   const slotOf = placementSlotOf(placement);
   for (const line of formatTimeEstimate([estimateTime('deploy', { envs, kinds: options.kinds, parallelism: chosen.parallelism, slotOf, canary: canary.env })], options.kinds)) {
     console.log(line);
@@ -79,6 +82,8 @@ export async function deploy(argv: readonly string[], deps: DeployDeps = {}): Pr
       signal: abort.signal,
       progressStream: process.stdout,
       now,
+      // Read once: the canary goes where this placement put it, so the others' placement is the same after it.
+      deployed,
     });
   const applied: LifecycleResult[] = [];
   if (canary.env) {

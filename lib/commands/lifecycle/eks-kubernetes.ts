@@ -7,7 +7,7 @@
  * and the shared Kubernetes client, trusting the cluster's CA only.
  */
 import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
-import { awsAccountClientConfig } from '../../kit/aws/assume-role';
+import { awsClientConfig } from '../../kit/aws/aws-clients';
 import { awsCredentials, eksToken } from '../../kit/aws/eks-token';
 import { KubernetesApiError, KubernetesClient } from '../../kit/kubernetes/kubernetes-client';
 import { KubernetesLists, KubernetesObject } from './foreign-load-balancers';
@@ -27,7 +27,7 @@ export interface EksAccess {
  */
 export async function eksKubernetesLists(access: EksAccess): Promise<KubernetesLists | undefined> {
   // In the cluster's account: through its role where the environment is placed in one of aws.accounts.
-  const eks = new EKSClient(awsAccountClientConfig({ region: access.region, ...(access.roleArn ? { roleArn: access.roleArn } : {}) }));
+  const eks = new EKSClient(awsClientConfig({ region: access.region, roleArn: access.roleArn }));
   let endpoint: string | undefined;
   let ca: string | undefined;
   try {

@@ -19,6 +19,7 @@
 import { LabConfig } from '../../config/schema';
 import { gkeLocation } from '../../constructs/gcp/gke-cluster';
 import { labNames } from '../../model/names';
+import { GcpSlot } from '../../model/slots';
 import { admitsAnyAddress } from '../../model/cidr';
 import { gkeNeedsSecurityPolicy } from '../../model/exposure-facts';
 import { GcpCredentials, gcpCredentials } from '../../kit/google/google-credentials';
@@ -29,6 +30,8 @@ import { detachPolicy, GkeBackendOptions, policyUsers, removeOrphanedBackendServ
 
 export interface GkeStepsOptions {
   readonly config: LabConfig;
+  /** Each environment's GCP slot (placement: where its state says, for a deployed one). @default - gcp.project, gcp.region and gcp.zones */
+  readonly slots?: ReadonlyMap<string, GcpSlot>;
   /** Progress lines. */
   readonly write: (line: string) => void;
   readonly signal?: AbortSignal;
@@ -66,6 +69,13 @@ export class GkeSteps {
     return this.creds;
   }
 
+  /** Where `env`'s cluster is: its slot's project and location. */
+  private where(env: string): { readonly project: string; readonly location: string } {
+    const { gcp } = this.options.config;
+    const slot = this.options.slots?.get(env) ?? { project: gcp.project, region: gcp.region, zones: gcp.zones };
+    return { project: slot.project, location: gkeLocation(slot.region, slot.zones).location };
+  }
+
   /** What every backend call of `env` is given (its lines go to `stack`'s), or undefined without credentials, saying `withoutCredentials` if given. */
   private backend(env: string, stack: string, withoutCredentials?: string): GkeBackendOptions | undefined {
     const say = (line: string) => this.options.write(`  step   ${stack}: ${line}`);
@@ -76,7 +86,7 @@ export class GkeSteps {
     }
     const names = labNames({ name: env });
     return {
-      project: this.options.config.gcp.project,
+      project: this.where(env).project,
       networkName: names.gkeCluster,
       policyName: names.gkeSecurityPolicy,
       accessToken: credentials.accessToken,
@@ -129,8 +139,7 @@ export class GkeSteps {
     }
     await waitForGatewayCrds({
       crds,
-      project: config.gcp.project,
-      location: gkeLocation(config.gcp.region, config.gcp.zones).location,
+      ...this.where(env),
       clusterName: labNames({ name: env }).gkeCluster,
       accessToken: credentials.accessToken,
       quotaProject: credentials.quotaProject,
@@ -193,15 +202,16 @@ export class GkeSteps {
    */
   async destroyCluster(env: string, stack: string, destroy: () => Promise<void>): Promise<void> {
     const networkName = labNames({ name: env }).gkeCluster;
+    const { project } = this.where(env);
     await this.orphans(env, stack, true);
-    await this.cleanup(networkName, stack);
+    await this.cleanup(project, networkName, stack);
     try {
       await destroy();
     } catch (error) {
-      const rule = blockingFirewall(error, this.options.config.gcp.project, networkName);
+      const rule = blockingFirewall(error, project, networkName);
       if (!rule) throw error;
       this.options.write(`  step   ${stack}: deleting network ${networkName} was blocked by firewall rule ${rule}; removing it and destroying again`);
-      await this.cleanup(networkName, stack);
+      await this.cleanup(project, networkName, stack);
       await destroy();
     }
   }
@@ -226,7 +236,7 @@ export class GkeSteps {
   }
 
   /** Removes the rules; a failure is said and the destroy goes on (it deletes the billed cluster before it reaches the network). */
-  private async cleanup(networkName: string, stack: string): Promise<void> {
+  private async cleanup(project: string, networkName: string, stack: string): Promise<void> {
     const say = (line: string) => this.options.write(`  step   ${stack}: ${line}`);
     const credentials = this.credentials();
     if (!credentials) {
@@ -235,7 +245,7 @@ export class GkeSteps {
     }
     try {
       const removed = await removeGkeControllerFirewalls({
-        project: this.options.config.gcp.project,
+        project,
         networkName,
         accessToken: credentials.accessToken,
         quotaProject: credentials.quotaProject,
@@ -247,7 +257,7 @@ export class GkeSteps {
     } catch (error) {
       say(
         `${error instanceof Error ? error.message : String(error)}; destroying anyway (the cluster goes first). If deleting the network fails on it, ` +
-          `delete it (gcloud compute firewall-rules delete <rule> --project ${this.options.config.gcp.project}) and run npm run teardown again`,
+          `delete it (gcloud compute firewall-rules delete <rule> --project ${project}) and run npm run teardown again`,
       );
     }
   }

@@ -4,12 +4,10 @@ import { App } from 'cdktf';
 import { LabConfig } from '../../config/schema';
 import { LabStacks, synthFresh } from '../../stacks/hoplab-app';
 import { addPlacedLab } from '../../lab/placement/placed-lab';
-import { findAwsLeftovers } from '../../lab/leftovers/aws-leftovers';
-import { findGcpLeftovers } from '../../lab/leftovers/gcp-leftovers';
-import { gcpCredentials } from '../../kit/google/google-credentials';
-import { formatLeftover, Leftover } from '../../lab/leftovers/leftover';
-import { findProviderMirror, writeMirrorCliConfig } from '../../kit/terraform/terraform';
-import { labNames } from '../../model/names';
+import { DeployedPlacement, placeDeployed } from '../../lab/placement/deployed-placement';
+import { checkSlotLeftovers, LeftoverFinders } from '../../lab/leftovers/slot-leftovers';
+import { Leftover } from '../../lab/leftovers/leftover';
+import { labTerraformEnv } from '../../lab/files/terraform-env';
 import { EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../../stacks/state-backend';
 import { formatRefusal, requestProblems } from '../../lab/selection/request-problems';
 import { Shard } from '../../lab/selection/shard';
@@ -48,6 +46,10 @@ export interface LifecycleOptions {
   readonly clock?: LiveClock;
   /** The date the request is checked on (the workshop's expiry). @default the host's clock */
   readonly now?: Date;
+  /** The lab placed where its states say it is, when the command has read them already. @default - read here (placeDeployed) */
+  readonly deployed?: DeployedPlacement;
+  /** How the leftover check asks the clouds (tests). @default - the clouds' APIs */
+  readonly leftoverFinders?: Partial<LeftoverFinders>;
 }
 
 /** What a deploy or teardown did. */
@@ -66,11 +68,20 @@ export interface LifecycleResult {
  * Refuses a request that would go wrong, before anything runs, naming every reason at once (see
  * {@link requestProblems}): a placeholder project, world-open API endpoints (deploy), stacks the
  * emulator cannot run, a cluster destroyed without its lb stack (teardown), shards on local state,
- * a workshop.expiresAt before `now` (deploy).
+ * a workshop.expiresAt before `now` (deploy), and with `deployed`: an environment deploy would move,
+ * or whose state says not where it is.
  */
-export function checkLifecycleRequest(direction: Direction, kinds: readonly StackKind[], awsEndpoint?: string, config?: LabConfig, shard?: Shard, now?: Date): void {
+export function checkLifecycleRequest(
+  direction: Direction,
+  kinds: readonly StackKind[],
+  awsEndpoint?: string,
+  config?: LabConfig,
+  shard?: Shard,
+  now?: Date,
+  deployed?: { readonly placed: DeployedPlacement; readonly envs?: readonly string[] },
+): void {
   if (!config) return;
-  const problems = requestProblems({ direction, kinds, awsEndpoint, config, shard, now });
+  const problems = requestProblems({ direction, kinds, awsEndpoint, config, shard, now, deployed: deployed?.placed, envs: deployed?.envs });
   if (problems.length > 0) throw new Error(formatRefusal(direction === 'deploy' ? 'deploy' : 'teardown', problems));
 }
 
@@ -87,24 +98,21 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const chosen = resolveParallelism(options.parallelism ?? options.config.deploy.parallelism, kinds);
   const parallelism = chosen.parallelism;
   checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config, undefined, options.now);
+  // Each environment where its state says it is (an environment never moves once deployed): deploy refuses a config that would move one.
+  const placed = options.deployed ?? (await placeDeployed(options.config, { cwd, awsEndpoint: options.awsEndpoint, clouds: cloudsOf(kinds) }));
+  checkLifecycleRequest(direction, kinds, options.awsEndpoint, options.config, undefined, options.now, { placed, envs });
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
   const emulatorStateDir = join(cwd, EMULATOR_STATE_DIR);
-  const placed = addPlacedLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir });
-  const labStacks = placed.stacks;
+  const awsEmulator = options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined;
+  const labStacks = addPlacedLab(app, options.config, { awsEmulator, emulatorStateDir, placement: placed.placement }).stacks;
   synthFresh(app);
   if (options.awsEndpoint) await prepareEmulatorState(options.awsEndpoint, emulatorStateDir, labStacks, options.config);
 
   // One provider download per machine, not one per stack (30 attendees would otherwise fetch 120 copies).
-  const pluginCache = join(cwd, '.hoplab', 'plugin-cache');
-  mkdirSync(pluginCache, { recursive: true });
-  const tfEnv: NodeJS.ProcessEnv = { TF_PLUGIN_CACHE_DIR: process.env.TF_PLUGIN_CACHE_DIR || pluginCache };
-  const mirror = providerMirrorFor(options.awsEndpoint);
+  const tfEnv = labTerraformEnv(cwd, options.awsEndpoint);
   if (process.env.HOPLAB_PROVIDER_MIRROR && !options.awsEndpoint) {
     options.write('note: HOPLAB_PROVIDER_MIRROR is ignored for real clouds (providers come from the registry); it only applies with HOPLAB_AWS_ENDPOINT');
-  }
-  if (mirror) {
-    Object.assign(tfEnv, writeMirrorCliConfig(join(cwd, '.hoplab', 'terraform.rc'), mirror));
   }
   const tasks = stackGraph(envs, direction, kinds);
   const verb = direction === 'deploy' ? 'apply' : 'destroy';
@@ -138,8 +146,8 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   });
   const onAbort = () => runner.interrupt();
   options.signal?.addEventListener('abort', onAbort);
-  const gke = new GkeSteps({ config: options.config, write, signal: options.signal });
-  const aws = new AwsSteps({ config: options.config, awsEndpoint: options.awsEndpoint, slotOf: placed.placement.configured ? placed.placement.aws.slotOf : undefined, write });
+  const gke = new GkeSteps({ config: options.config, write, signal: options.signal, slots: placed.placement.gcp.slotOf });
+  const aws = new AwsSteps({ config: options.config, awsEndpoint: options.awsEndpoint, slotOf: placed.placement.aws.slotOf, write });
   const run = stackTask(direction, options.awsEndpoint, { gke, aws }, (task, extraArgs) => runner.run(task, direction, extraArgs));
   if ((options.parallelism ?? options.config.deploy.parallelism) === 'auto') write(chosen.reason);
   write(`${direction}: ${plural(tasks.length, 'stack')} of ${plural(envs.length, 'environment')}, ${parallelism} at a time (logs: .hoplab/logs/)`);
@@ -184,7 +192,15 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   if (direction === 'deploy') {
     return { outcomes, leftovers: [], uncheckedClouds: [], ok: !failed, unchanged };
   }
-  const check = await checkLeftovers({ config: options.config, envs, kinds, awsEndpoint: options.awsEndpoint, write: options.write });
+  const check = await checkSlotLeftovers({
+    config: options.config,
+    envs,
+    kinds,
+    awsEndpoint: options.awsEndpoint,
+    write: options.write,
+    placement: placed.placement,
+    finders: options.leftoverFinders,
+  });
   return { outcomes, ...check, ok: !failed && check.leftovers.length === 0 && check.uncheckedClouds.length === 0, unchanged };
 }
 
@@ -233,17 +249,7 @@ export function stackTask(
   };
 }
 
-/**
- * The provider mirror Terraform installs from, or undefined for the registry.
- * Only emulator runs (offline, AWS provider only) use a mirror: a real deploy
- * with a mirror-only CLI config would apply `<env>-aws-cluster` and then fail
- * at init of `<env>-aws-lb` for want of the helm and kubernetes providers,
- * leaving a billed cluster running. (The parentheses matter: `A || B ? x : y`
- * is `(A || B) ? x : y`, which made HOPLAB_PROVIDER_MIRROR alone switch real runs to the mirror.)
- */
-export function providerMirrorFor(awsEndpoint: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return awsEndpoint ? findProviderMirror(env) : undefined;
-}
+export { providerMirrorFor } from '../../lab/files/terraform-env';
 
 /** Makes the emulator's state places exist: the local directory, and the S3 bucket an `s3` backend is redirected to. */
 async function prepareEmulatorState(endpoint: string, stateDir: string, labStacks: readonly LabStacks[], config: LabConfig): Promise<void> {
@@ -253,80 +259,9 @@ async function prepareEmulatorState(endpoint: string, stateDir: string, labStack
   }
 }
 
-export interface LeftoverCheckOptions {
-  readonly config: LabConfig;
-  readonly envs: readonly string[];
-  readonly kinds: readonly StackKind[];
-  readonly awsEndpoint?: string;
-  readonly write: (line: string) => void;
-  /** Overrides for tests (recorded GCP responses on loopback). */
-  readonly gcpApis?: {
-    readonly compute: string;
-    readonly container: string;
-    readonly iam?: string;
-    readonly resourceManager?: string;
-    readonly accessToken: string;
-    readonly quotaProject?: string;
-  };
-}
-
-/** Checks each selected cloud for anything left of each environment and prints it. */
-export async function checkLeftovers(options: LeftoverCheckOptions): Promise<{ leftovers: Leftover[]; uncheckedClouds: string[] }> {
-  const leftovers: Leftover[] = [];
-  const unchecked: string[] = [];
-  const clouds = new Set(options.kinds.map((k) => k.split('-')[0]));
-  // One token for every environment: each `gcloud` call takes about a second.
-  const gcp = clouds.has('gcp') ? (options.gcpApis ? { accessToken: options.gcpApis.accessToken, quotaProject: options.gcpApis.quotaProject } : gcpCredentials()) : undefined;
-  const gcpToken = gcp?.accessToken;
-  for (const env of options.envs) {
-    const names = labNames({ name: env });
-    if (clouds.has('aws')) {
-      try {
-        // With the cluster stack kept, only the controller's own resources count as left over.
-        const scope = options.kinds.includes('aws-cluster') ? 'environment' : 'controller';
-        leftovers.push(...(await findAwsLeftovers({ env, clusterName: names.eksCluster, region: options.config.aws.region, endpoint: options.awsEndpoint, scope })));
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        const hint = /credentials/i.test(message) ? ' (the same credentials Terraform uses: AWS_PROFILE, `aws sso login`, or AWS_ACCESS_KEY_ID)' : '';
-        unchecked.push(`aws (${env}): ${message}${hint}`);
-      }
-    }
-    if (clouds.has('gcp')) {
-      if (!gcpToken) {
-        unchecked.push(`gcp (${env}): no credentials: run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN`);
-        continue;
-      }
-      try {
-        leftovers.push(
-          ...(await findGcpLeftovers({
-            env,
-            project: options.config.gcp.project,
-            networkName: names.gkeCluster,
-            clusterName: names.gkeCluster,
-            accessToken: gcpToken,
-            quotaProject: gcp?.quotaProject,
-            computeApi: options.gcpApis?.compute,
-            containerApi: options.gcpApis?.container,
-            iamApi: options.gcpApis?.iam,
-            resourceManagerApi: options.gcpApis?.resourceManager,
-            scope: options.kinds.includes('gcp-cluster') ? 'environment' : 'controller',
-          })),
-        );
-      } catch (error) {
-        unchecked.push(`gcp (${env}): ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  }
-  if (leftovers.length > 0) {
-    options.write(`leftovers: ${plural(leftovers.length, 'resource')} of ${options.envs.join(', ')} still exist (AWS region ${options.config.aws.region}, GCP project ${options.config.gcp.project}):`);
-    for (const leftover of leftovers) options.write(`  ${formatLeftover(leftover)}`);
-    options.write('  run npm run teardown again; what still stays was made outside Terraform: delete it in the console or CLI, then check with --leftovers-only');
-  }
-  for (const cloud of unchecked) options.write(`leftover check could not run: ${cloud}`);
-  if (leftovers.length === 0 && unchecked.length === 0) {
-    options.write(`leftovers: none in ${[...clouds].join(' and ')} for ${options.envs.join(', ')}`);
-  }
-  return { leftovers, uncheckedClouds: unchecked };
+/** The clouds of `kinds`. */
+export function cloudsOf(kinds: readonly StackKind[]): ('aws' | 'gcp')[] {
+  return (['aws', 'gcp'] as const).filter((cloud) => kinds.some((k) => k.startsWith(`${cloud}-`)));
 }
 
 function indent(text: string): string {

@@ -6,17 +6,26 @@
 import { abortOnSignals, confirm } from '../../kit/cli/cli';
 import { parseLifecycleArgs } from './cli';
 import { TEARDOWN_COMMAND } from './command';
-import { checkLeftovers, checkLifecycleRequest, runLifecycle } from './lifecycle';
+import { checkLifecycleRequest, cloudsOf, runLifecycle } from './lifecycle';
 import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
 import { stackGraph } from '../../lab/selection/stack-graph';
 import { nothingDeployedFor } from '../../lab/files/local-state';
-import { missingCredentials } from '../../lab/checks/credentials';
+import { DeployedPlacement, deployedPlacementProblems, placeDeployed } from '../../lab/placement/deployed-placement';
+import { checkSlotLeftovers, LeftoverFinders } from '../../lab/leftovers/slot-leftovers';
+import { AccountToReach, missingCredentials, unreachableAccounts } from '../../lab/checks/credentials';
 
 /** What teardown asks outside itself (tests). */
 export interface TeardownDeps {
   /** Which clouds lack credentials. @default missingCredentials */
   readonly credentials?: typeof missingCredentials;
+  /** Which AWS accounts the credentials cannot act in as the states say. @default unreachableAccounts */
+  readonly accounts?: typeof unreachableAccounts;
+  /** How the leftover check asks the clouds. @default - the clouds' APIs */
+  readonly leftoverFinders?: Partial<LeftoverFinders>;
 }
+
+const NOT_CLEAN = 'hoplab teardown: NOT clean (see above); resources may still cost money';
+const NOT_LOOKED = 'not confirmed clean: the leftover check could not look everywhere (see above)';
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function teardown(argv: readonly string[], deps: TeardownDeps = {}): Promise<number> {
@@ -24,43 +33,49 @@ export async function teardown(argv: readonly string[], deps: TeardownDeps = {})
   if (!options) return 0;
   const awsEndpoint = process.env.HOPLAB_AWS_ENDPOINT || undefined;
   const write = (line: string) => console.log(line);
+  const cwd = process.cwd();
+  const clouds = cloudsOf(options.kinds);
   if (!options.leftoversOnly) checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config, options.shard);
   if (options.shard && options.envs?.length === 0) {
     console.log(`hoplab teardown: ${emptyShardText(options.config, options.shard, options.requested)}; nothing to do`);
     return 0;
   }
+  const envs = selectEnvironments(options.config, options.envs);
+  // Each environment is looked for, and destroyed, where its state says it is.
+  const leftovers = (placed: DeployedPlacement) =>
+    checkSlotLeftovers({ config: options.config, envs, kinds: options.kinds, awsEndpoint, write, placement: placed.placement, finders: deps.leftoverFinders });
   if (options.leftoversOnly) {
-    const check = await checkLeftovers({ config: options.config, envs: selectEnvironments(options.config, options.envs), kinds: options.kinds, awsEndpoint, write });
+    const placed = await placeDeployed(options.config, { cwd, awsEndpoint, clouds });
+    for (const problem of deployedPlacementProblems(options.config, placed, { moves: false, envs, clouds })) {
+      write(`note: ${problem.detail}; it is looked for where the config places it`);
+    }
+    const check = await leftovers(placed);
     return check.leftovers.length === 0 && check.uncheckedClouds.length === 0 ? 0 : 1;
   }
-  const envs = selectEnvironments(options.config, options.envs);
   // Local state with nothing in it: one line now, not a Terraform error per stack after the question.
   const nothing = nothingDeployedFor(
     options.config.backend,
     stackGraph(envs, 'destroy', options.kinds).map((t) => t.stack),
-    process.cwd(),
+    cwd,
     awsEndpoint,
   );
   if (nothing) {
     // No Terraform to run; what the controllers or an earlier, failed teardown left is still looked for.
     console.log(`hoplab teardown: ${nothing}; nothing to destroy, only checking for leftovers`);
-    const check = await checkLeftovers({ config: options.config, envs, kinds: options.kinds, awsEndpoint, write });
-    if (check.leftovers.length > 0 || check.uncheckedClouds.length > 0) {
-      console.error('hoplab teardown: NOT clean (see above); resources may still cost money');
-      return 1;
-    }
-    console.log('hoplab teardown: every stack destroyed and nothing left');
-    return 0;
+    const check = await leftovers(await placeDeployed(options.config, { cwd, awsEndpoint, clouds }));
+    return cleanEnd('nothing to destroy', check.leftovers.length > 0, check.uncheckedClouds.length > 0);
   }
   // Without credentials every stack's refresh would fail after the question: say so at once, per cloud.
   if (!awsEndpoint) {
-    const clouds = (['aws', 'gcp'] as const).filter((cloud) => options.kinds.some((k) => k.startsWith(`${cloud}-`)));
     const missing = await (deps.credentials ?? missingCredentials)({ clouds, awsRegion: options.config.aws.region });
-    if (missing.length > 0) {
-      for (const line of missing) console.error(`hoplab teardown: ${line}`);
-      console.error('hoplab teardown: nothing destroyed; run it again with credentials');
-      return 1;
-    }
+    if (missing.length > 0) return noCredentials(missing);
+  }
+  // Where each environment is (remote state is read with the credentials just checked); a state that says not where refuses.
+  const placed = await placeDeployed(options.config, { cwd, awsEndpoint, clouds });
+  checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config, options.shard, undefined, { placed, envs });
+  if (clouds.includes('aws')) {
+    const unreachable = await (deps.accounts ?? unreachableAccounts)({ accounts: accountsOf(placed, envs), region: options.config.aws.region, endpoint: awsEndpoint });
+    if (unreachable.length > 0) return noCredentials(unreachable);
   }
   const what = `${options.kinds.join(', ')} of ${envs.length === 1 ? `environment ${envs[0]}` : `${envs.length} environments (${envs.join(', ')})`}`;
   if (!(await confirm('teardown', `Destroy ${what}?`, options.yes))) {
@@ -76,11 +91,58 @@ export async function teardown(argv: readonly string[], deps: TeardownDeps = {})
     write,
     signal: abort.signal,
     progressStream: process.stdout,
+    deployed: placed,
+    leftoverFinders: deps.leftoverFinders,
   });
-  if (!result.ok) {
-    console.error('hoplab teardown: NOT clean (see above); resources may still cost money');
-    return abort.signal.aborted ? 130 : 1;
+  const failed = result.outcomes.some((o) => o.status !== 'done');
+  const code = cleanEnd('every stack destroyed', failed || result.leftovers.length > 0, result.uncheckedClouds.length > 0);
+  return code !== 0 && abort.signal.aborted ? 130 : code;
+}
+
+/** The last line and the exit code: NOT clean only for something found or not destroyed; a check that could not look is said as that. */
+function cleanEnd(done: string, dirty: boolean, unlooked: boolean): number {
+  if (dirty) {
+    console.error(NOT_CLEAN);
+    return 1;
+  }
+  if (unlooked) {
+    console.error(`hoplab teardown: ${done}; ${NOT_LOOKED}`);
+    return 1;
   }
   console.log('hoplab teardown: every stack destroyed and nothing left');
   return 0;
+}
+
+function noCredentials(lines: readonly string[]): number {
+  for (const line of lines) console.error(`hoplab teardown: ${line}`);
+  console.error('hoplab teardown: nothing destroyed; run it again with credentials');
+  return 1;
+}
+
+/**
+ * The AWS accounts the selected environments are in: one per role (its account is in its ARN), and the
+ * host's own per account its states name (environments not deployed yet go with the first).
+ */
+function accountsOf(placed: DeployedPlacement, envs: readonly string[]): AccountToReach[] {
+  const accounts = new Map<string, { roleArn?: string; accountId?: string; envs: string[] }>();
+  const undeployedHost: string[] = [];
+  for (const env of envs) {
+    const roleArn = placed.placement.aws.slotOf.get(env)?.account?.roleArn;
+    const accountId = placed.state.aws.get(env)?.accountId;
+    if (!roleArn && !accountId) {
+      undeployedHost.push(env);
+      continue;
+    }
+    const key = roleArn ?? `host ${accountId}`;
+    const entry = accounts.get(key) ?? { ...(roleArn ? { roleArn } : {}), envs: [] };
+    if (accountId && !entry.accountId) entry.accountId = accountId;
+    entry.envs.push(env);
+    accounts.set(key, entry);
+  }
+  if (undeployedHost.length > 0) {
+    const host = [...accounts.values()].find((a) => !a.roleArn);
+    if (host) host.envs.push(...undeployedHost);
+    else accounts.set('host', { envs: undeployedHost });
+  }
+  return [...accounts.values()].map((a) => ({ ...(a.roleArn ? { roleArn: a.roleArn } : {}), ...(a.accountId ? { accountId: a.accountId } : {}), envs: a.envs }));
 }

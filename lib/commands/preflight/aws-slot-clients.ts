@@ -4,11 +4,10 @@
  * The one place preflight decides that, so it can follow wherever the lab
  * makes its per-account clients.
  */
-import { AwsClientConfig } from '../../kit/aws/aws-clients';
-import { awsAccountClientConfig, AwsRoleClientConfig } from '../../kit/aws/assume-role';
+import { AwsClientConfig, awsClientConfig } from '../../kit/aws/aws-clients';
 import { AwsSlot } from '../../model/slots';
 
 /** The client configuration of `slot` (an emulator's endpoint and dummy credentials when `endpoint` is given). */
-export function awsSlotClientConfig(slot: { readonly region: string; readonly account?: Pick<NonNullable<AwsSlot['account']>, 'roleArn'> }, endpoint?: string): AwsClientConfig | AwsRoleClientConfig {
-  return awsAccountClientConfig({ region: slot.region, endpoint, roleArn: slot.account?.roleArn });
+export function awsSlotClientConfig(slot: { readonly region: string; readonly account?: Pick<NonNullable<AwsSlot['account']>, 'roleArn'> }, endpoint?: string): AwsClientConfig {
+  return awsClientConfig({ region: slot.region, endpoint, roleArn: slot.account?.roleArn });
 }

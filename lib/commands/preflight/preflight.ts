@@ -15,7 +15,8 @@ import { ExplainModel } from '../../lab/anatomy/model';
 import { readSynthDir, SynthDir } from '../../lab/files/synth-dir';
 import { SynthStack } from '../../kit/terraform/terraform-json';
 import { addPlacedLab } from '../../lab/placement/placed-lab';
-import { placeLab, slotEnvironments } from '../../lab/placement/lab-placement';
+import { DeployedPlacement, placeDeployed } from '../../lab/placement/deployed-placement';
+import { slotEnvironments } from '../../lab/placement/lab-placement';
 import { countedNeeds, PlacementReport, placementReport } from '../../lab/placement/placement-report';
 import { GcpCredentials, gcpCredentials } from '../../kit/google/google-credentials';
 import { findProviderMirror } from '../../kit/terraform/terraform';
@@ -55,6 +56,8 @@ export interface PreflightOptions extends LabSelection {
   readonly runTool?: ToolRunner;
   /** Progress (one line per check group), e.g. to stderr. */
   readonly progress?: (line: string) => void;
+  /** The lab placed where its states say it is, when the caller has read them (deploy). @default - read from the states in the current directory */
+  readonly deployed?: DeployedPlacement;
   /** The date of the check (the workshop's expiry). @default the host's clock */
   readonly now?: Date;
   /** The record of filed quota requests. @default .hoplab/quota-requests.json */
@@ -104,7 +107,10 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   const config = narrowed(options.config, options.envs);
   const envs = labEnvironments(config).map((e) => e.name);
   // Every reason deploy would refuse this request, as failing findings (the stacks the emulator cannot run are said below, as left out).
-  const findings: Finding[] = requestProblems({ direction: 'deploy', kinds, config: options.config, awsEndpoint: emulator, shard: options.shard, now: options.now });
+  // Placed as the whole lab is, where its states say the deployed environments are (an environment's slot does not depend on which are selected).
+  const deployed =
+    options.deployed ?? (await placeDeployed(options.config, { cwd: process.cwd(), awsEndpoint: emulator, clouds: (['aws', 'gcp'] as const).filter((c) => kinds.some((k) => k.startsWith(c))) }));
+  const findings: Finding[] = requestProblems({ direction: 'deploy', kinds, config: options.config, awsEndpoint: emulator, shard: options.shard, now: options.now, deployed, envs: options.envs });
   if (emulator && kinds.length < requested.length) {
     findings.push({
       check: 'emulator mode',
@@ -112,8 +118,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       detail: `HOPLAB_AWS_ENDPOINT=${emulator}: only aws-cluster stacks are checked (against the emulator); ${requested.filter((k) => k !== 'aws-cluster').join(', ')} left out`,
     });
   }
-  // Placed as the whole lab is (an environment's slot does not depend on which are selected), synthesized for the selection.
-  const placement = placeLab(options.config);
+  const placement = deployed.placement;
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-preflight-'));
   let synth: SynthDir;
   let model: ExplainModel;

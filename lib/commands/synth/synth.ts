@@ -11,7 +11,9 @@ import { defaultLimitNotes, exposuresOfOutputs, labQuotaNeeds } from '../../lab/
 import { countedNeeds, formatPlacement, placementReport } from '../../lab/placement/placement-report';
 import { terminalWidth } from '../../kit/terminal/terminal';
 import { addPlacedLab } from '../../lab/placement/placed-lab';
-import { placeLab, slotEnvironments } from '../../lab/placement/lab-placement';
+import { slotEnvironments } from '../../lab/placement/lab-placement';
+import { deployedPlacementProblems, placeWithState } from '../../lab/placement/deployed-placement';
+import { readDeployedSlots } from '../../lab/files/deployed-slots';
 import { readSynthDir } from '../../lab/files/synth-dir';
 import { expiryNote } from '../../lab/selection/expiry-problem';
 import { SYSTEM_WALL_CLOCK, WallClock } from '../../kit/cli/wall-clock';
@@ -25,8 +27,18 @@ export async function synth(argv: readonly string[], clock: WallClock = SYSTEM_W
   // Synthesized all the same (the stacks are what they are); deploy is what refuses it.
   const expired = expiryNote(loaded.config, now);
   if (expired) console.error(`hoplab: note: ${expired}`);
-  // Placed before anything is written: environments that do not fit are a config problem.
-  const placement = placeLab(loaded.config, { source: loaded.source });
+  // Placed before anything is written (environments that do not fit are a config problem), deployed ones where their
+  // local state says (synth runs no Terraform, so a remote state is not read: deploy and teardown read it).
+  const placed = placeWithState(loaded.config, await readDeployedSlots(loaded.config, { cwd: process.cwd(), remote: false }), { source: loaded.source });
+  const placement = placed.placement;
+  for (const problem of deployedPlacementProblems(loaded.config, placed, { moves: true, clouds: ['aws', 'gcp'] })) {
+    console.error(`hoplab: note: ${problem.detail}; deploy refuses this: ${problem.fix}`);
+  }
+  if (placement.configured && placed.state.notRead.length > 0) {
+    console.error(
+      `hoplab: note: the state is in a ${loaded.config.backend.type} backend, which synth does not read: deployed environments are shown where the config places them; deploy and teardown read where they are`,
+    );
+  }
   // No stack traces in construct metadata: they cost a third of synth time and nobody reads them in cdk.tf.json.
   const app = new App({ outdir: process.env.CDKTF_OUTDIR ?? 'cdktf.out', stackTraces: false });
   const environments = addPlacedLab(app, loaded.config, { placement }).stacks;

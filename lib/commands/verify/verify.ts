@@ -13,6 +13,7 @@ import { nothingDeployed } from '../../lab/files/local-state';
 import { labEnvironments } from '../../config/environments';
 import { synthFresh } from '../../stacks/hoplab-app';
 import { addPlacedLab } from '../../lab/placement/placed-lab';
+import { deployedPlacementProblems, placeDeployed } from '../../lab/placement/deployed-placement';
 import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
 import { STACK_KINDS, stackGraph } from '../../lab/selection/stack-graph';
 import { LabSelection } from '../../lab/selection/selection';
@@ -137,8 +138,14 @@ async function verifyAll(options: VerifyOptions, startedAt: Date, tf: { readonly
 
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
+  // Each environment where its state says it is, as deploy and teardown place it. A state that holds resources but says not
+  // where is a problem; one that could not be read is not (the plans read the same state, and fail or are left out, saying why).
+  const clouds = (['aws', 'gcp'] as const).filter((c) => kinds.some((k) => k.startsWith(c)));
+  const placed = await placeDeployed(options.config, { cwd, awsEndpoint: options.awsEndpoint, clouds });
+  const located = { ...placed, state: { ...placed.state, unread: placed.state.unread.filter((u) => u.kind === 'no location') } };
+  problems.push(...deployedPlacementProblems(options.config, located, { moves: false, envs, clouds }).map((p) => p.detail));
   // Emulator state under this project directory (cwd), as deploy and teardown keep it, not under the process's.
-  addPlacedLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir: join(cwd, EMULATOR_STATE_DIR) });
+  addPlacedLab(app, options.config, { awsEmulator: options.awsEndpoint ? { endpoint: options.awsEndpoint } : undefined, emulatorStateDir: join(cwd, EMULATOR_STATE_DIR), placement: placed.placement });
   synthFresh(app);
   const stacks = stackGraph(envs, 'deploy', kinds).map((t) => t.stack);
   // Local state with nothing in it: said in one line, and no plan or probe runs.

@@ -11,7 +11,7 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { assumedRoleCredentials } from './assume-role';
+import { assumedRoleCredentials, AwsCredentials } from './aws-clients';
 
 /** What a token starts with. */
 export const EKS_TOKEN_PREFIX = 'k8s-aws-v1.';
@@ -22,12 +22,7 @@ export const EKS_URL_SECONDS = 60;
 /** How long a token is used: awscli's `expirationTimestamp` is 14 minutes after signing (EKS accepts one for 15). */
 export const EKS_TOKEN_LIFETIME_MS = 14 * 60_000;
 
-/** AWS credentials: an access key, and a session token for temporary ones. */
-export interface AwsCredentials {
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
-  readonly sessionToken?: string;
-}
+export type { AwsCredentials } from './aws-clients';
 
 export interface EksTokenOptions {
   readonly clusterName: string;
@@ -84,5 +79,5 @@ export async function eksToken(options: EksTokenOptions): Promise<EksToken> {
  * `roleArn`, a role's that those assume (an environment placed in an account of `aws.accounts`).
  */
 export async function awsCredentials(options: { readonly region: string; readonly roleArn?: string }): Promise<AwsCredentials> {
-  return options.roleArn === undefined ? defaultProvider()() : assumedRoleCredentials({ region: options.region }, options.roleArn)();
+  return options.roleArn === undefined ? defaultProvider()() : assumedRoleCredentials({ region: options.region, roleArn: options.roleArn })();
 }

@@ -64,6 +64,8 @@ export interface TerraformRunOptions {
    * @default 'own'
    */
   readonly processGroup?: 'own' | 'shared';
+  /** Whether stdout goes to the log too (`state pull` prints the state, which can hold secrets). @default - yes, but for a `-json` command */
+  readonly logStdout?: boolean;
 }
 
 /** How one Terraform command ended. */
@@ -88,7 +90,7 @@ export interface TerraformResult {
 export function runTerraform(args: readonly string[], options: TerraformRunOptions, onStart?: (child: ChildProcess | undefined) => void): Promise<TerraformResult> {
   const { cwd, env, logFile, onLine } = options;
   appendFileSync(logFile, `\n$ terraform ${args.join(' ')}\n`);
-  const logStdout = !args.includes('-json');
+  const logStdout = options.logStdout ?? !args.includes('-json');
   return new Promise((resolve) => {
     const child = track(
       spawn('terraform', [...args], {

@@ -49,3 +49,68 @@ export async function credentialsMissing(options: CredentialsCheckOptions): Prom
 export async function missingCredentials(options: CredentialsCheckOptions): Promise<string[]> {
   return Object.entries(await credentialsMissing(options)).map(([cloud, why]) => `${cloud}: ${why}`);
 }
+
+/** An AWS account a teardown acts in, with the environments there. */
+export interface AccountToReach {
+  /** The role the providers assume there; undefined: the host's own account. */
+  readonly roleArn?: string;
+  /** The account the state names (its ARNs), when known. */
+  readonly accountId?: string;
+  readonly envs: readonly string[];
+}
+
+export interface AccountCheckOptions {
+  readonly accounts: readonly AccountToReach[];
+  /** STS's region (it answers in any). */
+  readonly region: string;
+  /** A local AWS emulator. @default - AWS */
+  readonly endpoint?: string;
+  /** The account the credentials are, as `roleArn` or the host's own (tests). @default STS GetCallerIdentity, as the role through AssumeRole */
+  readonly identity?: (roleArn: string | undefined) => Promise<string>;
+}
+
+const few = (envs: readonly string[]) => (envs.length <= 4 ? envs.join(', ') : `${envs.slice(0, 3).join(', ')} and ${envs.length - 3} more`);
+
+/**
+ * The AWS accounts a destroy could not act in as its state says, one line each: a role the host's
+ * credentials cannot assume, or the host's own account when it is not the one the state names (a
+ * refresh in the wrong account finds nothing, drops the resources from the state and reports them
+ * destroyed while they keep billing). Empty when every account is reachable.
+ */
+export async function unreachableAccounts(options: AccountCheckOptions): Promise<string[]> {
+  const identity =
+    options.identity ??
+    (async (roleArn: string | undefined) => {
+      const sts = new STSClient(awsClientConfig({ region: options.region, endpoint: options.endpoint, maxAttempts: 1, roleArn }));
+      try {
+        return (await sts.send(new GetCallerIdentityCommand({}))).Account ?? '';
+      } finally {
+        sts.destroy();
+      }
+    });
+  const lines: string[] = [];
+  for (const account of options.accounts) {
+    let actual: string;
+    try {
+      actual = await identity(account.roleArn);
+    } catch (error) {
+      lines.push(
+        account.roleArn
+          ? `aws: cannot assume ${account.roleArn}, where ${few(account.envs)} ${account.envs.length === 1 ? 'is' : 'are'} deployed (${oneLine(
+              error,
+            )}); the host's credentials need sts:AssumeRole on it, and the role must trust them`
+          : `aws: no usable credentials (${oneLine(error)}); give Terraform and hoplab the same AWS credentials: AWS_PROFILE, \`aws sso login\`, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY`,
+      );
+      continue;
+    }
+    if (account.accountId && actual !== account.accountId) {
+      lines.push(
+        `aws: the ${account.roleArn ? `role ${account.roleArn} is` : "host's credentials are"} account ${actual}, but the state of ${few(account.envs)} says ${
+          account.envs.length === 1 ? 'it is' : 'they are'
+        } in account ${account.accountId}; ` +
+          `use that account's credentials (AWS_PROFILE): a destroy in another account finds nothing and drops the resources from the state while they keep billing`,
+      );
+    }
+  }
+  return lines;
+}

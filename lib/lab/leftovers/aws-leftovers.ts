@@ -43,6 +43,8 @@ export interface AwsLeftoverQuery {
    * @default - AWS, with the default credential chain
    */
   readonly endpoint?: string;
+  /** The role to assume in the environment's account (its slot's). @default - the host's own account */
+  readonly roleArn?: string;
   /**
    * `environment`: everything of the environment (after destroying its cluster stack).
    * `controller`: only what the AWS Load Balancer Controller makes outside Terraform
@@ -69,7 +71,7 @@ export interface AwsLeftoverQuery {
  * reads: nothing it reports is deleted.
  */
 export async function findAwsLeftovers(query: AwsLeftoverQuery): Promise<Leftover[]> {
-  const config = awsClientConfig({ region: query.region, endpoint: query.endpoint });
+  const config = awsClientConfig({ region: query.region, endpoint: query.endpoint, roleArn: query.roleArn });
   const ec2 = new EC2Client(config);
   const eks = new EKSClient(config);
   const iam = new IAMClient(config);

@@ -14,6 +14,7 @@ import { AwsSlot, GcpSlot, Slot, slotGroup } from '../../model/slots';
 import { EnvironmentNeeds, environmentNeeds } from '../estimate/environment-needs';
 import { SlotEnvironments } from '../estimate/quotas';
 import { BindingQuota, Capacity, cloudCapacity } from './capacity';
+import { Move, movesOf } from './moves';
 import { place, PlaceEnvironment } from './place';
 import { awsSlots, gcpSlots } from './slots';
 
@@ -27,8 +28,10 @@ export interface CloudPlacement<S extends Slot> {
   readonly slotOf: ReadonlyMap<string, S>;
   /** Every slot offered with its environments (in attendee order), in slot order; then the slots deployed environments are in outside the lists. */
   readonly bySlot: readonly { readonly slot: S; readonly envs: readonly string[] }[];
-  /** Slots over their capacity because deployed environments stay where they are (deploy refuses such a change: issue 26, pass 2). */
+  /** Slots over their capacity because deployed environments stay where they are (deploy refuses such a change: see `moves`). */
   readonly overfull: readonly S[];
+  /** The deployed environments the config would move (moves.ts): placement keeps them where their state says; deploy refuses. */
+  readonly moves: readonly Move<S>[];
 }
 
 export interface LabPlacement {
@@ -43,7 +46,11 @@ export interface LabPlacement {
 export interface PlaceLabOptions {
   /** Where the config came from, for the problems' heading. @default 'placement' */
   readonly source?: string;
-  /** Deployed environments with the slot their state says they are in: they stay there. @default - none */
+  /**
+   * Deployed environments with the slot their state says they are in (lib/lab/files/deployed-slots.ts): they
+   * stay there. A slot the config offers under the same id is taken as the config has it (its zones).
+   * @default - none
+   */
   readonly deployed?: { readonly aws?: ReadonlyMap<string, AwsSlot>; readonly gcp?: ReadonlyMap<string, GcpSlot> };
   /** One environment's needs, when already counted. @default - counted from one environment synthesized on its own, when the quotas size the slots */
   readonly needs?: EnvironmentNeeds;
@@ -66,10 +73,12 @@ export function placeLab(config: LabConfig, options: PlaceLabOptions = {}): LabP
     return pin?.gcp ? { group: pin.gcp.project, region: pin.gcp.region } : undefined;
   };
   const problems: ConfigProblem[] = [];
-  const placeCloud = <S extends Slot>(cloud: Cloud, slots: readonly S[], deployed: ReadonlyMap<string, S> | undefined): CloudPlacement<S> => {
+  const placeCloud = <S extends Slot>(cloud: Cloud, slots: readonly S[], fromState: ReadonlyMap<string, S> | undefined): CloudPlacement<S> => {
     const capacity = cloudCapacity(cloud, config, () => needs()[cloud]);
     const envs = environments.map((e, i) => ({ name: e.name, pin: pinOf(cloud, i) }));
-    const placed = place({ slots, envs, perSlot: capacity.perSlot, perGroup: capacity.perGroup, deployed });
+    const deployed = fromState && new Map([...fromState].map(([env, slot]) => [env, slots.find((s) => s.id === slot.id) ?? slot]));
+    const input = { slots, envs, perSlot: capacity.perSlot, perGroup: capacity.perGroup, deployed };
+    const placed = place(input);
     problems.push(
       ...fitProblems(
         cloud,
@@ -84,7 +93,7 @@ export function placeLab(config: LabConfig, options: PlaceLabOptions = {}): LabP
     );
     const outside = [...new Map([...placed.slotOf.values()].filter((s) => !slots.some((o) => o.id === s.id)).map((s) => [s.id, s])).values()];
     const bySlot = [...slots, ...outside].map((slot) => ({ slot, envs: envs.filter((e) => placed.slotOf.get(e.name)?.id === slot.id).map((e) => e.name) }));
-    return { cloud, slots, capacity, slotOf: placed.slotOf, bySlot, overfull: placed.overfull };
+    return { cloud, slots, capacity, slotOf: placed.slotOf, bySlot, overfull: placed.overfull, moves: movesOf(input) };
   };
   const aws = placeCloud('aws', awsSlots(config), options.deployed?.aws);
   const gcp = placeCloud('gcp', gcpSlots(config), options.deployed?.gcp);

@@ -44,7 +44,8 @@ export interface Placed<S extends Slot> {
   readonly overfull: readonly S[];
 }
 
-function matches(slot: Slot, pin: SlotPin | undefined): boolean {
+/** Whether `slot` is one `pin` allows (any slot when there is no pin). */
+export function matches(slot: Slot, pin: SlotPin | undefined): boolean {
   return (pin?.group === undefined || slotGroup(slot) === pin.group) && (pin?.region === undefined || slot.region === pin.region);
 }
 

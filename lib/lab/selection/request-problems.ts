@@ -2,12 +2,14 @@
  * Every reason `deploy` or `teardown` refuses a request before anything runs, found at once: a
  * placeholder project, world-open API endpoints, stacks the emulator cannot run, a cluster
  * destroyed without its lb stack, shards on local state, a workshop whose expiry has passed
- * (deploy). `preflight` reports the same as failing findings, and deploy's refusal lists them all,
- * so fixing one never leads to the next refusal.
+ * (deploy), a deployed environment the config would move (deploy) or whose state says not where
+ * it is (lib/lab/placement/deployed-placement.ts). `preflight` reports the same as failing
+ * findings, and deploy's refusal lists them all, so fixing one never leads to the next refusal.
  */
 import { DEFAULT_GCP_PROJECT, LabConfig } from '../../config/schema';
 import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
 import { Finding } from '../checks/finding';
+import { DEPLOYED_PLACEMENT_CHECK, DeployedPlacement, deployedPlacementProblems } from '../placement/deployed-placement';
 import { Shard } from './shard';
 import { Direction, StackKind } from './stack-graph';
 import { expiryProblem } from './expiry-problem';
@@ -22,14 +24,18 @@ export interface LifecycleRequest {
   readonly shard?: Shard;
   /** The date a deploy is asked on (the command's clock), for the workshop's expiry. @default the host's clock */
   readonly now?: Date;
+  /** The environments acted on. @default - every environment */
+  readonly envs?: readonly string[];
+  /** The lab placed where its states say it is (placeDeployed). @default - not checked */
+  readonly deployed?: DeployedPlacement;
 }
 
 /** The check names of the request problems, as preflight lists them. */
-export const REQUEST_CHECKS = ['shard backend', 'emulator stacks', 'gcp project', 'api endpoints', 'destroy order', 'workshop expiry'] as const;
+export const REQUEST_CHECKS = ['shard backend', 'emulator stacks', 'gcp project', 'api endpoints', 'destroy order', 'workshop expiry', DEPLOYED_PLACEMENT_CHECK] as const;
 
 /** Every problem with the request, as failing findings (check, detail, fix); empty when it may go ahead. */
 export function requestProblems(request: LifecycleRequest): Finding[] {
-  const { direction, kinds, config, awsEndpoint, shard } = request;
+  const { direction, kinds, config, awsEndpoint, shard, deployed } = request;
   const problems: Finding[] = [];
   if (shard && config.backend.type === 'local') {
     problems.push({
@@ -85,6 +91,10 @@ export function requestProblems(request: LifecycleRequest): Finding[] {
         });
       }
     }
+  }
+  if (deployed) {
+    const clouds = (['aws', 'gcp'] as const).filter((cloud) => kinds.some((k) => k.startsWith(`${cloud}-`)));
+    problems.push(...deployedPlacementProblems(config, deployed, { moves: direction === 'deploy', envs: request.envs, clouds }));
   }
   return problems;
 }

@@ -8,6 +8,7 @@
 import { blockingFirewall } from '../../../lib/commands/lifecycle/gke-steps';
 import { stackTask } from '../../../lib/commands/lifecycle/lifecycle';
 import { stackGraph, StackTask } from '../../../lib/lab/selection/stack-graph';
+import { GcpSlot, gcpSlot } from '../../../lib/model/slots';
 import { Answer, Scenario, FIXTURE_PROJECT as PROJECT, googleError } from '../../support/google-api';
 import { crdObject } from '../../support/kubernetes-api';
 import { loopbackGke, terraformStandIn } from '../../support/gke-steps';
@@ -21,10 +22,12 @@ const BLOCKED = (rule: string) =>
 const loopback = loopbackGke();
 
 /** Steps against the fixtures, with the lines they print and the order things happened in. */
-const steps = (options: { scenario?: Scenario; exposures?: string[]; zones?: string[]; answers?: Record<string, Answer>; credentials?: null } = {}) =>
+const steps = (
+  options: { scenario?: Scenario; exposures?: string[]; zones?: string[]; answers?: Record<string, Answer>; credentials?: null; project?: string; slots?: ReadonlyMap<string, GcpSlot> } = {},
+) =>
   loopback.steps(
     options.scenario ?? 'leftovers',
-    { gcp: { project: PROJECT, ...(options.zones ? { zones: options.zones } : {}) }, ...(options.exposures ? { exposures: options.exposures } : {}) },
+    { gcp: { project: options.project ?? PROJECT, ...(options.zones ? { zones: options.zones } : {}) }, ...(options.exposures ? { exposures: options.exposures } : {}) },
     options,
   );
 
@@ -135,6 +138,28 @@ describe('deploy of <env>-gcp-lb: the Gateway API CRDs first', () => {
     await expect(gke.beforeLbApply('lab', 'lab-gcp-lb')).rejects.toThrow(
       'no Google credentials to check that the cluster serves the Gateway API CRDs: run gcloud auth application-default login (as for Terraform), or set GOOGLE_OAUTH_ACCESS_TOKEN',
     );
+  });
+});
+
+describe("each environment's steps in its slot", () => {
+  // The config names another project: the environments' slots (where their states say they are) are the fixture project's.
+  const slots = new Map([
+    ['lab', gcpSlot(PROJECT, 'us-central1', ['us-central1-a'])],
+    ['bob', gcpSlot(PROJECT, 'us-central1', ['us-central1-b'])],
+  ]);
+
+  test("GIVEN lab's slot in another project than gcp.project WHEN its cluster stack is destroyed THEN the firewall rules are removed in the slot's project", async () => {
+    const { gke, events } = await steps({ project: 'acme-other-1', slots });
+    await gke.destroyCluster('lab', 'lab-gcp-cluster', terraform(events));
+    expect(deletes()).toEqual([GATEWAY, INGRESS]);
+    expect(new Set(loopback.google().requests.map((r) => r.path.split('/').slice(0, 5).join('/')))).toEqual(new Set([COMPUTE]));
+  });
+
+  test("GIVEN bob's slot WHEN its lb stack is about to be applied THEN its cluster is asked for in the slot's project and zone", async () => {
+    await loopback.serveKubernetes((name) => crdObject(name, true));
+    const { gke } = await steps({ scenario: 'clean', project: 'acme-other-1', slots });
+    await gke.beforeLbApply('bob', 'bob-gcp-lb');
+    expect(loopback.google().requests.map((r) => r.path)).toEqual([`/container/v1/projects/${PROJECT}/locations/us-central1-b/clusters/bob-gke`]);
   });
 });
 
