@@ -5,7 +5,6 @@ import { outputsFlag, synthDirFlag } from '../../lab/files/flags';
 import { myIpFlag, timeoutFlag } from '../../lab/probe/flags';
 import { envsFlag, shardFlag } from '../../lab/selection/flags';
 import { EXPOSURE_MODES } from '../../model/modes';
-import { PROGRESS_INTERVAL_S } from './room-progress';
 import { WATCH_LIMITS } from './watch';
 
 export const WATCH_FORMATS = ['table', 'json'] as const;
@@ -78,10 +77,10 @@ one line per exposure per interval, and one per change.`,
     }),
     progress: booleanFlag({ description: "also show each attendee's handout exercises on the --serve page, read from their clusters (above)" }),
     'progress-interval': integerFlag({
-      min: PROGRESS_INTERVAL_S.min,
-      max: PROGRESS_INTERVAL_S.max,
+      min: L.progressInterval.min,
+      max: L.progressInterval.max,
       value: 'S',
-      defaultText: String(PROGRESS_INTERVAL_S.default),
+      defaultText: String(L.progressInterval.default),
       description: 'seconds between two reads of one cluster with --progress',
     }),
   },

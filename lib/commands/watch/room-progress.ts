@@ -19,9 +19,6 @@ import { AttendeePlan, AttendeeProgress, ProgressCluster, progressOf, readCluste
 import { clockTime } from './render-watch';
 import { AttendeePanel, PanelRow, ProgressCell, RoomProgress } from './room-page';
 
-/** Bounds of `--progress-interval`, seconds: how often each cluster is read at most. */
-export const PROGRESS_INTERVAL_S = { min: 5, max: 600, default: 30 } as const;
-
 /** Clusters read at once (as `npx hoplab progress`). */
 export const PROGRESS_CONCURRENCY = 8;
 

@@ -12,13 +12,13 @@ import { keepEnvironment, narrowOutputs, shardEnvironments } from '../../lab/sel
 import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal } from '../../kit/terminal/terminal';
 import { wrapWords } from '../../kit/text/wrap';
 import { LiveRegion } from '../../kit/terminal/live-region';
-import { REAL_CLOCK, WatchClock, WatchEvent, WatchFrame, WatchResult, watchTargets } from './watch';
+import { REAL_CLOCK, WATCH_LIMITS, WatchClock, WatchEvent, WatchFrame, WatchResult, watchTargets } from './watch';
 import { labEnvironments } from '../../config/environments';
 import { LabConfig } from '../../config/schema';
 import { readLabConfig } from '../../lab/files/config-file';
 import { hostTokens, HostTokens } from '../../lab/cluster/cluster-access';
 import { planProgress } from '../../lab/progress/progress';
-import { PROGRESS_CREDENTIALS_REASK_MS, PROGRESS_INTERVAL_S, ProgressPoller } from './room-progress';
+import { PROGRESS_CREDENTIALS_REASK_MS, ProgressPoller } from './room-progress';
 import { DEFAULT_SERVE_ADDRESS, WATCH_COMMAND } from './command';
 import { Sample } from '../../lab/probe/probe';
 import { changeLine, clockTime, jsonLines, plainLines, roomRows, screenLines, summaryJson, summaryLines } from './render-watch';
@@ -165,7 +165,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     const shown = new Set(targets.map((t) => t.env));
     const environments = labEnvironments(config).filter((e) => shown.has(e.name));
     const { plans, clusters } = planProgress({ outputs, config, environments });
-    const intervalS = values['progress-interval'] ?? PROGRESS_INTERVAL_S.default;
+    const intervalS = values['progress-interval'] ?? WATCH_LIMITS.progressInterval.default;
     poller = new ProgressPoller({
       plans,
       clusters,
