@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { Json } from './synth';
 
@@ -259,4 +259,13 @@ export function crdObject(name: string, established: boolean): Json {
       storedVersions: ['v1'],
     },
   };
+}
+
+/** An `https://127.0.0.1:PORT` where nothing listens: a cluster that refuses connections (the port was free a moment ago). */
+export async function refusingApi(): Promise<string> {
+  const closed = createTcpServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  return `https://127.0.0.1:${port}`;
 }

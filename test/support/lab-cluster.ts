@@ -104,3 +104,9 @@ export function labClusterObjects(state: LabClusterState): Record<string, Json> 
     '/api/v1/nodes': { kind: 'NodeList', apiVersion: 'v1', metadata: {}, items: NODES.map((name) => ({ metadata: { name }, spec: cordoned.includes(name) ? { unschedulable: true } : {} })) },
   };
 }
+
+/** The same objects as answers of a cluster that changes: each request answers as `now()` says then (a test changes it while something reads). */
+export function labClusterAnswers(now: () => LabClusterState): Record<string, () => Json> {
+  // The paths are the same whatever the state.
+  return Object.fromEntries(Object.keys(labClusterObjects({ cloud: 'aws' })).map((path) => [path, () => labClusterObjects(now())[path]]));
+}

@@ -1,12 +1,7 @@
 /** The progress report: a table per attendee and exercise that fits 80 columns, a summary per exercise; or JSON. */
 import { textTable } from '../../kit/terminal/text-table';
-import { ExerciseResult } from '../../lab/progress/checks';
+import { exerciseLabel } from '../../lab/progress/checks';
 import { AttendeeProgress } from '../../lab/progress/progress';
-
-const CLOUD = { aws: 'EKS', gcp: 'GKE' } as const;
-
-/** The exercise as the table names it: `snat (EKS nodeport-local)`. */
-const exerciseLabel = (e: ExerciseResult) => `${e.id} (${CLOUD[e.cloud]} ${e.mode})`;
 
 /** The report as text. */
 export function progressTable(progress: readonly AttendeeProgress[], width = 80): string {

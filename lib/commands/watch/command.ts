@@ -34,6 +34,14 @@ fit an 80 x 40 terminal. --serve also serves it as a live page for a browser on 
 (http://127.0.0.1:8642/ unless --serve-address says otherwise): it updates every interval without
 a reload, and a click on an attendee shows their exposures' figures.
 
+--progress (with --serve) also shows, beside each attendee's row and in their detail, their
+handout's exercises as npx hoplab progress checks them: done, not yet, could not check (why), or
+not checkable. Unlike the rest of watch it reads each attendee's clusters, with this machine's
+credentials (the Google and AWS credentials that deployed), and the config (the attendees,
+app.replicas): each cluster at most every --progress-interval seconds and never twice at once,
+each request bounded at 20 s. A cluster that does not answer, or credentials that are missing,
+show as could not check, saying why, and the watch goes on.
+
 npm run compare -- --watch takes the same options.
 
 On a terminal the screen is redrawn in place (colour unless NO_COLOR is set); otherwise it prints
@@ -66,6 +74,14 @@ one line per exposure per interval, and one per change.`,
     }),
     'serve-public': booleanFlag({
       description: "let --serve-address be an address other machines reach: anyone who can reach it sees every attendee's URLs and results",
+    }),
+    progress: booleanFlag({ description: "also show each attendee's handout exercises on the --serve page, read from their clusters (above)" }),
+    'progress-interval': integerFlag({
+      min: L.progressInterval.min,
+      max: L.progressInterval.max,
+      value: 'S',
+      defaultText: String(L.progressInterval.default),
+      description: 'seconds between two reads of one cluster with --progress',
     }),
   },
   epilogue: `json: one object per exposure per interval

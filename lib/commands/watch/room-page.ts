@@ -10,19 +10,38 @@
  * event, without a reload. It loads nothing but its own server's events.
  *
  * Panels are the seam for what else a host wants per attendee on the same
- * page (say, which exercises are done): pass `panels` to roomPageState and
- * each attendee's detail shows them as titled lists; watch passes none.
+ * page: pass `panels` to roomPageState and each attendee's detail shows them
+ * as titled lists. `progress` adds cells beside each attendee's row, with
+ * their note and legend under the room: `watch --progress` passes both, each
+ * attendee's handout exercises (room-progress.ts).
  */
 import { htmlPage, SERVED_PAGE_CSP } from '../../kit/svg/html-page';
 import { MODE_CODES, ROOM_GLYPHS, RoomCellState, roomColumns } from '../../lab/probe/room';
 import { cellState, clockTime, roomRows, verdictOf } from './render-watch';
 import { ExposureSnapshot, WatchEvent, WatchFrame } from './watch';
 
-/** One line of a panel: a label, whether it is good, bad or unknown, and words. */
+/** One line of a panel: a label, whether it is good, bad, unknown or neither (neutral), and words. */
 export interface PanelRow {
   readonly label: string;
-  readonly state: 'good' | 'bad' | 'unknown';
+  readonly state: 'good' | 'bad' | 'unknown' | 'neutral';
   readonly text: string;
+}
+
+/** One cell beside an attendee's row: its state (a class on the page; empty where the column is not theirs), glyph and words. */
+export interface ProgressCell {
+  readonly state: string;
+  readonly glyph: string;
+  readonly text: string;
+}
+
+/** Cells beside each attendee's row (their handout's exercises), under a title, with a note and a legend under the room. */
+export interface RoomProgress {
+  readonly title: string;
+  readonly note: string;
+  readonly columns: readonly { readonly id: string; readonly code: string }[];
+  readonly legend: readonly { readonly state: string; readonly glyph: string; readonly meaning: string }[];
+  /** One cell per column for an attendee. */
+  readonly cells: (env: string) => readonly ProgressCell[];
 }
 
 /** A titled list shown in an attendee's detail (e.g. their progress through the exercises). */
@@ -54,6 +73,8 @@ export interface PageAttendee {
   readonly cells: readonly { readonly cloud: string; readonly mode: string; readonly state: RoomCellState; readonly changed: boolean }[];
   readonly exposures: readonly PageExposure[];
   readonly panels: readonly AttendeePanel[];
+  /** One cell per progress column (none without progress). */
+  readonly progress: readonly ProgressCell[];
 }
 
 /** What the page draws: the room now. */
@@ -69,6 +90,8 @@ export interface RoomPageState {
   readonly attendees: readonly PageAttendee[];
   /** The latest changes, oldest first. */
   readonly changes: readonly { readonly time: string; readonly env: string; readonly label: string; readonly kind: WatchEvent['kind']; readonly text: string }[];
+  /** The progress columns, their note and legend; null without them. */
+  readonly progress: Omit<RoomProgress, 'cells'> | null;
 }
 
 /** Changes the page lists (the latest). */
@@ -79,8 +102,8 @@ function errorWords(s: ExposureSnapshot): string {
   return n === 0 ? '0' : `${n} ${Object.keys(s.errors).join(', ')}`;
 }
 
-/** The page's state for a snapshot and the changes so far; `panels` gives each attendee's panels. */
-export function roomPageState(frame: WatchFrame, changes: readonly WatchEvent[], header: string, panels: (env: string) => readonly AttendeePanel[] = () => []): RoomPageState {
+/** The page's state for a snapshot and the changes so far; `panels` gives each attendee's panels, `progress` the cells beside their rows. */
+export function roomPageState(frame: WatchFrame, changes: readonly WatchEvent[], header: string, panels: (env: string) => readonly AttendeePanel[] = () => [], progress?: RoomProgress): RoomPageState {
   const rows = roomRows(frame);
   const envOf = new Map(frame.exposures.map((s) => [s.label, s.env]));
   return {
@@ -110,8 +133,10 @@ export function roomPageState(frame: WatchFrame, changes: readonly WatchEvent[],
           client_ip: verdictOf(s),
         })),
       panels: panels(row.env),
+      progress: progress ? progress.cells(row.env) : [],
     })),
     changes: changes.slice(-PAGE_CHANGES).map((e) => ({ time: clockTime(e.t_ms), env: envOf.get(e.label) ?? '', label: e.label, kind: e.kind, text: e.text })),
+    progress: progress ? { title: progress.title, note: progress.note, columns: progress.columns, legend: progress.legend } : null,
   };
 }
 
@@ -142,6 +167,14 @@ td.changed { outline: 3px solid #000; outline-offset: -3px; }
 #changes li.errors-started { color: #b00020; }
 .panel li.bad { color: #b00020; }
 .panel li.good { color: #0b6b2b; }
+.panel li.unknown { color: #7a3e00; }
+td.pcell { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-weight: bold; text-align: center; min-width: 1.6em; }
+#room .pfirst { border-left: 3px solid #666; }
+td.p-done { color: #0b6b2b; }
+td.p-not-yet, td.p-checking, td.p-not-checkable { color: #444; }
+td.p-could-not-check { color: #000; background: #ffcc80; }
+#progress-legend, #progress-note { font-size: 0.85rem; margin: 0.3rem 0; }
+#progress-legend span.g { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-weight: bold; padding: 0 0.25em; }
 `;
 
 /**
@@ -184,20 +217,33 @@ const SCRIPT = `
     if (td.textContent !== text) td.textContent = text;
     td.setAttribute('title', env + ' ' + col.cloud + ' ' + col.mode + ': ' + (c ? legendOf(c.state).meaning : 'not in this lab'));
   }
+  function progressColumns() {
+    return state.progress ? state.progress.columns : [];
+  }
+  function setProgressCell(td, env, p, i) {
+    var className = 'pcell' + (i === 0 ? ' pfirst' : '') + (p && p.state ? ' p-' + p.state.replace(/ /g, '-') : '');
+    if (td.className !== className) td.className = className;
+    if (td.getAttribute('data-progress') !== (p ? p.state : '')) td.setAttribute('data-progress', p ? p.state : '');
+    if (td.textContent !== (p ? p.glyph : '')) td.textContent = p ? p.glyph : '';
+    td.setAttribute('title', env + ' ' + (p ? p.text : ''));
+  }
   function buildRoom() {
     var clouds = [];
     state.columns.forEach(function (c) {
       if (clouds.length && clouds[clouds.length - 1].cloud === c.cloud) clouds[clouds.length - 1].n += 1;
       else clouds.push({ cloud: c.cloud, n: 1 });
     });
+    var progress = progressColumns();
     var head = el('thead', {}, [
-      el('tr', {}, [el('th', { text: '' })].concat(clouds.map(function (c) { return el('th', { colspan: String(c.n), scope: 'colgroup', text: c.cloud }); }))),
-      el('tr', {}, [el('th', { scope: 'col', text: 'attendee' })].concat(state.columns.map(function (c) { return el('th', { scope: 'col', title: c.cloud + ' ' + c.mode, text: c.code }); })))
+      el('tr', {}, [el('th', { text: '' })].concat(clouds.map(function (c) { return el('th', { colspan: String(c.n), scope: 'colgroup', text: c.cloud }); }))
+        .concat(progress.length ? [el('th', { colspan: String(progress.length), scope: 'colgroup', className: 'pfirst', text: state.progress.title })] : [])),
+      el('tr', {}, [el('th', { scope: 'col', text: 'attendee' })].concat(state.columns.map(function (c) { return el('th', { scope: 'col', title: c.cloud + ' ' + c.mode, text: c.code }); }))
+        .concat(progress.map(function (p, i) { return el('th', { scope: 'col', className: i === 0 ? 'pfirst' : '', title: p.id, text: p.code }); })))
     ]);
     var body = el('tbody', {}, state.attendees.map(function (a) {
       var button = el('button', { type: 'button', 'data-env': a.env, text: a.env });
       button.addEventListener('click', function () { location.hash = '#env=' + encodeURIComponent(a.env); });
-      return el('tr', { 'data-env': a.env }, [el('th', { scope: 'row' }, [button])].concat(state.columns.map(function () { return el('td'); })));
+      return el('tr', { 'data-env': a.env }, [el('th', { scope: 'row' }, [button])].concat(state.columns.concat(progress).map(function () { return el('td'); })));
     }));
     var legend = el('p', { id: 'legend' }, state.legend.map(function (l) {
       return el('span', {}, [el('span', { className: 'g', text: l.glyph }), document.createTextNode(l.meaning + '   ')]);
@@ -210,9 +256,15 @@ const SCRIPT = `
     room.appendChild(el('table', {}, [head, body]));
     room.appendChild(legend);
     room.appendChild(codes);
+    if (state.progress) {
+      room.appendChild(el('p', { id: 'progress-legend' }, [document.createTextNode(state.progress.title + ': ')].concat(state.progress.legend.map(function (l) {
+        return el('span', {}, [el('span', { className: 'g', text: l.glyph }), document.createTextNode(l.meaning + '   ')]);
+      })).concat([document.createTextNode(progress.map(function (p) { return p.code + ' = ' + p.id; }).join(',  '))])));
+      room.appendChild(el('p', { id: 'progress-note', className: 'muted' }));
+    }
   }
   function drawRoom() {
-    var key = JSON.stringify([state.columns, state.attendees.map(function (a) { return a.env; })]);
+    var key = JSON.stringify([state.columns, progressColumns(), state.attendees.map(function (a) { return a.env; })]);
     if (key !== shape) {
       buildRoom();
       shape = key;
@@ -223,7 +275,9 @@ const SCRIPT = `
       a.cells.forEach(function (c) { byColumn[c.cloud + ' ' + c.mode] = c; });
       var tds = rows[r].querySelectorAll('td');
       state.columns.forEach(function (col, i) { setCell(tds[i], a.env, col, byColumn[col.cloud + ' ' + col.mode]); });
+      progressColumns().forEach(function (p, i) { setProgressCell(tds[state.columns.length + i], a.env, a.progress[i], i); });
     });
+    if (state.progress && $('progress-note').textContent !== state.progress.note) $('progress-note').textContent = state.progress.note;
   }
   function drawDetail(a) {
     $('detail-name').textContent = a.env;

@@ -12,7 +12,13 @@ import { keepEnvironment, narrowOutputs, shardEnvironments } from '../../lab/sel
 import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal } from '../../kit/terminal/terminal';
 import { wrapWords } from '../../kit/text/wrap';
 import { LiveRegion } from '../../kit/terminal/live-region';
-import { WatchClock, WatchEvent, WatchFrame, WatchResult, watchTargets } from './watch';
+import { REAL_CLOCK, WATCH_LIMITS, WatchClock, WatchEvent, WatchFrame, WatchResult, watchTargets } from './watch';
+import { labEnvironments } from '../../config/environments';
+import { LabConfig } from '../../config/schema';
+import { readLabConfig } from '../../lab/files/config-file';
+import { hostTokens, HostTokens } from '../../lab/cluster/cluster-access';
+import { planProgress } from '../../lab/progress/progress';
+import { PROGRESS_CREDENTIALS_REASK_MS, ProgressPoller } from './room-progress';
 import { DEFAULT_SERVE_ADDRESS, WATCH_COMMAND } from './command';
 import { Sample } from '../../lab/probe/probe';
 import { changeLine, clockTime, jsonLines, plainLines, roomRows, screenLines, summaryJson, summaryLines } from './render-watch';
@@ -38,6 +44,12 @@ export interface WatchIo {
   readonly environments?: () => readonly string[];
   /** Runs `npx cdktf output` when no --outputs file is given. */
   readonly run?: CommandRunner;
+  /** The config (--progress). @default - the config file, as every command reads it */
+  readonly config?: () => LabConfig;
+  /** The host's access to the clusters (--progress). @default - hostTokens, asked again every 2 minutes */
+  readonly tokens?: HostTokens;
+  /** Bound of each request to a cluster (--progress). @default - the Kubernetes client's, 20 s */
+  readonly clusterTimeoutMs?: number;
 }
 
 /** Refuses a --html path that cannot be written, before anything is probed. */
@@ -70,7 +82,11 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
         'give --serve-public to serve there anyway, or serve on 127.0.0.1 and open the page on this machine',
     );
   }
+  if (values.progress && !serveAddress) throw new UsageError('--progress goes with --serve or --serve-address: progress is shown on the served page');
+  if (values['progress-interval'] !== undefined && !values.progress) throw new UsageError('--progress-interval goes with --progress');
   if (values.html !== undefined) checkWritable(values.html);
+  // --progress reads the config (the attendees, app.replicas, where each cluster is): refused now, before anything is probed.
+  const config = values.progress ? (io.config ? io.config() : readLabConfig().config) : undefined;
   const inShard = values.shard !== undefined ? shardEnvironments(values.shard, io.environments) : undefined;
   const settings = {
     format: values.format,
@@ -137,17 +153,47 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     }
     io.err(`watch: serving the room on ${server.url} (open it in a browser; Ctrl-C ends the watch)\n`);
   }
-  const publish = (frame: WatchFrame) => server?.publish(JSON.stringify(roomPageState(frame, recent, roomHeader(frame.t_ms))));
+  const clock = io.clock ?? REAL_CLOCK;
+  const started = clock.now();
+  let poller: ProgressPoller | undefined;
+  let lastFrame: WatchFrame | undefined;
+  const publish = (frame: WatchFrame) => {
+    lastFrame = frame;
+    server?.publish(JSON.stringify(roomPageState(frame, recent, roomHeader(frame.t_ms), poller && ((env) => poller!.panels(env)), poller?.view())));
+  };
+  if (server && config) {
+    const shown = new Set(targets.map((t) => t.env));
+    const environments = labEnvironments(config).filter((e) => shown.has(e.name));
+    const { plans, clusters } = planProgress({ outputs, config, environments });
+    const intervalS = values['progress-interval'] ?? WATCH_LIMITS.progressInterval.default;
+    poller = new ProgressPoller({
+      plans,
+      clusters,
+      facts: { replicas: config.app.replicas },
+      intervalMs: intervalS * 1000,
+      tokens: io.tokens ?? hostTokens({ reaskAfterMs: PROGRESS_CREDENTIALS_REASK_MS }),
+      now: () => clock.now() - started,
+      ...(io.clusterTimeoutMs !== undefined ? { timeoutMs: io.clusterTimeoutMs } : {}),
+      // A read that ended shows at once, not only with the next snapshot.
+      onRead: () => {
+        if (lastFrame && !lastFrame.final) publish(lastFrame);
+      },
+    });
+    io.err(`watch: --progress: reading ${clusters.length} cluster${clusters.length === 1 ? '' : 's'} of ${plans.length} attendee${plans.length === 1 ? '' : 's'} every ${intervalS} s\n`);
+    poller.tick();
+  }
   const recorder = values.html !== undefined ? new TimelineRecorder() : undefined;
   const result = await watchTargets(targets, {
     ...settings,
     ...(recorder ? { onSample: (label: string, sample: Sample) => recorder.sample(label, sample) } : {}),
     ...(io.signal ? { signal: io.signal } : {}),
-    ...(io.clock ? { clock: io.clock } : {}),
+    clock,
     ...(io.send ? { send: io.send } : {}),
     onFrame: (frame) => {
       recent.push(...frame.events);
       recorder?.frame(frame);
+      if (frame.final) poller?.stop();
+      else poller?.tick();
       publish(frame);
       if (values.room && settings.format === 'table') {
         const height = screen ? terminalHeight(io.stdout, env) : undefined;

@@ -63,6 +63,8 @@ export const WATCH_LIMITS = {
   window: { min: 1, max: 600, default: 10 },
   /** Deadline of one request, ms. */
   timeout: { min: 100, max: 60_000, default: 2000 },
+  /** Seconds between the starts of two reads of one cluster (--progress): reading a cluster costs more than a probe. */
+  progressInterval: { min: 5, max: 600, default: 30 },
 } as const;
 
 export interface WatchOptions {

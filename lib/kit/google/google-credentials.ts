@@ -3,7 +3,7 @@
  * provider uses, and the quota project Google's client libraries and gcloud
  * send with it (`x-goog-user-project`).
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +56,20 @@ export function quotaProject(source: GcpTokenSource, env: NodeJS.ProcessEnv = pr
   }
 }
 
+/** The ways to a token after GOOGLE_OAUTH_ACCESS_TOKEN, in order: gcloud's arguments and the source it stands for. */
+const GCLOUD_ATTEMPTS: readonly (readonly [readonly string[], GcpTokenSource])[] = [
+  [['auth', 'application-default', 'print-access-token'], 'application-default'],
+  [['auth', 'print-access-token'], 'gcloud-login'],
+];
+
+/** Bound of one gcloud run. */
+const GCLOUD_TIMEOUT_MS = 20_000;
+
+function withQuota(accessToken: string, source: GcpTokenSource, env: NodeJS.ProcessEnv): GcpCredentials {
+  const quota = quotaProject(source, env);
+  return { accessToken, source, ...(quota.project ? { quotaProject: quota.project, quotaProjectFrom: quota.from } : {}) };
+}
+
 /**
  * An access token for the Google APIs, from the identity Terraform's google
  * provider uses: `GOOGLE_OAUTH_ACCESS_TOKEN` if set (as the provider reads
@@ -66,18 +80,26 @@ export function quotaProject(source: GcpTokenSource, env: NodeJS.ProcessEnv = pr
  * quota project that goes with it. Undefined when no token can be had.
  */
 export function gcpCredentials(env: NodeJS.ProcessEnv = process.env): GcpCredentials | undefined {
-  const withQuota = (accessToken: string, source: GcpTokenSource): GcpCredentials => {
-    const quota = quotaProject(source, env);
-    return { accessToken, source, ...(quota.project ? { quotaProject: quota.project, quotaProjectFrom: quota.from } : {}) };
-  };
-  if (env.GOOGLE_OAUTH_ACCESS_TOKEN) return withQuota(env.GOOGLE_OAUTH_ACCESS_TOKEN, 'GOOGLE_OAUTH_ACCESS_TOKEN');
-  const attempts: [string[], GcpTokenSource][] = [
-    [['auth', 'application-default', 'print-access-token'], 'application-default'],
-    [['auth', 'print-access-token'], 'gcloud-login'],
-  ];
-  for (const [args, source] of attempts) {
-    const result = spawnSync('gcloud', args, { encoding: 'utf8', timeout: 20_000, env });
-    if (result.status === 0 && result.stdout.trim()) return withQuota(result.stdout.trim(), source);
+  if (env.GOOGLE_OAUTH_ACCESS_TOKEN) return withQuota(env.GOOGLE_OAUTH_ACCESS_TOKEN, 'GOOGLE_OAUTH_ACCESS_TOKEN', env);
+  for (const [args, source] of GCLOUD_ATTEMPTS) {
+    const result = spawnSync('gcloud', args, { encoding: 'utf8', timeout: GCLOUD_TIMEOUT_MS, env });
+    if (result.status === 0 && result.stdout.trim()) return withQuota(result.stdout.trim(), source, env);
+  }
+  return undefined;
+}
+
+/**
+ * {@link gcpCredentials} without blocking: gcloud runs as a child process the
+ * event loop does not wait on, for a process that keeps working meanwhile
+ * (watch's live page asks again and again while it probes).
+ */
+export async function gcpCredentialsAsync(env: NodeJS.ProcessEnv = process.env): Promise<GcpCredentials | undefined> {
+  if (env.GOOGLE_OAUTH_ACCESS_TOKEN) return withQuota(env.GOOGLE_OAUTH_ACCESS_TOKEN, 'GOOGLE_OAUTH_ACCESS_TOKEN', env);
+  for (const [args, source] of GCLOUD_ATTEMPTS) {
+    const stdout = await new Promise<string | undefined>((resolve) => {
+      execFile('gcloud', args, { encoding: 'utf8', timeout: GCLOUD_TIMEOUT_MS, env }, (error, out) => resolve(error ? undefined : out));
+    });
+    if (stdout?.trim()) return withQuota(stdout.trim(), source, env);
   }
   return undefined;
 }

@@ -13,7 +13,7 @@ import { LabConfig } from '../../config/schema';
 import { DEFAULT_ACCOUNT_ROLE_NAME } from '../../config/schema';
 import { gkeLocation } from '../../constructs/gcp/gke-cluster';
 import { awsCredentials, AwsCredentials, eksToken } from '../../kit/aws/eks-token';
-import { gcpCredentials } from '../../kit/google/google-credentials';
+import { gcpCredentialsAsync } from '../../kit/google/google-credentials';
 import { KubernetesClient } from '../../kit/kubernetes/kubernetes-client';
 import { Cloud } from '../../model/contract';
 import { HOST_ACCOUNT, accountRoleArn } from '../../model/slots';
@@ -84,6 +84,10 @@ const RENEW_BEFORE_MS = 60_000;
 /**
  * The host's tokens: Google's access token (asked once per run), and per EKS cluster a token made from
  * the host's credentials or the assumed role's (asked once per role and region), renewed before it runs out.
+ * With `reaskAfterMs` (a process that runs for hours: watch's live page) Google's token and the AWS
+ * credentials, or the failure to get them, are kept that long and then asked again: a Google token
+ * lasts an hour, assumed-role credentials an hour by default, and a host who signs in during the run
+ * is seen at the next ask.
  */
 export function hostTokens(
   options: {
@@ -91,32 +95,49 @@ export function hostTokens(
     readonly now?: () => number;
     /** The AWS credentials for a region and role. @default awsCredentials: the SDK's default chain, or the role assumed with it */
     readonly awsCredentials?: (region: string, roleArn?: string) => Promise<AwsCredentials>;
-    /** The host's Google token. @default - gcpCredentials: GOOGLE_OAUTH_ACCESS_TOKEN, Application Default Credentials, gcloud */
-    readonly googleToken?: () => string | undefined;
+    /** The host's Google token. @default - gcpCredentialsAsync: GOOGLE_OAUTH_ACCESS_TOKEN, Application Default Credentials, gcloud */
+    readonly googleToken?: () => string | undefined | Promise<string | undefined>;
+    /** How long Google's token and the AWS credentials (or the failure to get them) are kept. @default - the whole run */
+    readonly reaskAfterMs?: number;
   } = {},
 ): HostTokens {
   const now = options.now ?? Date.now;
   const aws = options.awsCredentials ?? ((region: string, roleArn?: string) => awsCredentials({ region, ...(roleArn ? { roleArn } : {}) }));
-  const googleToken = options.googleToken ?? (() => gcpCredentials(options.env)?.accessToken);
-  let google: Promise<string> | undefined;
-  const credentials = new Map<string, Promise<AwsCredentials>>();
-  const eks = new Map<string, { token: string; until: number }>();
+  const googleToken = options.googleToken ?? (async () => (await gcpCredentialsAsync(options.env))?.accessToken);
+  const keep = options.reaskAfterMs ?? Infinity;
+  /** What was asked, and when. */
+  type Asked<T> = { readonly answer: Promise<T>; readonly at: number };
+  const fresh = <T>(asked: Asked<T> | undefined): asked is Asked<T> => asked !== undefined && now() - asked.at < keep;
+  let google: Asked<string> | undefined;
+  const credentials = new Map<string, Asked<AwsCredentials>>();
+  const eks = new Map<string, { token: string; until: number; credentials: Promise<AwsCredentials> }>();
   return {
     async token(target) {
       if (target.cloud === 'gcp') {
-        google ??= Promise.resolve().then(() => {
-          const found = googleToken();
-          if (!found) throw new Error('no Google credentials: run gcloud auth application-default login (the identity that deployed)');
-          return found;
-        });
-        return google;
+        if (!fresh(google)) {
+          google = {
+            at: now(),
+            answer: Promise.resolve()
+              .then(googleToken)
+              .then((found) => {
+                if (!found) throw new Error('no Google credentials: run gcloud auth application-default login (the identity that deployed)');
+                return found;
+              }),
+          };
+        }
+        return google.answer;
       }
       const key = `${target.region} ${target.roleArn ?? ''}`;
+      let asked = credentials.get(key);
+      if (!fresh(asked)) {
+        asked = { at: now(), answer: aws(target.region, target.roleArn) };
+        credentials.set(key, asked);
+      }
+      // A token is made again before it runs out, and from credentials asked again.
       const cached = eks.get(target.clusterName + key);
-      if (cached && cached.until - RENEW_BEFORE_MS > now()) return cached.token;
-      if (!credentials.has(key)) credentials.set(key, aws(target.region, target.roleArn));
-      const made = await eksToken({ clusterName: target.clusterName, region: target.region, credentials: await credentials.get(key)!, signingDate: new Date(now()) });
-      eks.set(target.clusterName + key, { token: made.token, until: Date.parse(made.expirationTimestamp) });
+      if (cached && cached.credentials === asked.answer && cached.until - RENEW_BEFORE_MS > now()) return cached.token;
+      const made = await eksToken({ clusterName: target.clusterName, region: target.region, credentials: await asked.answer, signingDate: new Date(now()) });
+      eks.set(target.clusterName + key, { token: made.token, until: Date.parse(made.expirationTimestamp), credentials: asked.answer });
       return made.token;
     },
   };

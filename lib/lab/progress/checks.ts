@@ -41,6 +41,11 @@ export interface ExerciseResult {
   readonly why: string;
 }
 
+const CLUSTER_KIND = { aws: 'EKS', gcp: 'GKE' } as const;
+
+/** An exercise as every view names it: `snat (EKS nodeport-local)`. */
+export const exerciseLabel = (e: Pick<ExerciseResult, 'id' | 'cloud' | 'mode'>) => `${e.id} (${CLUSTER_KIND[e.cloud]} ${e.mode})`;
+
 /** A Kubernetes object as read (only the fields the checks use are typed). */
 export interface KubeObject {
   readonly metadata?: {

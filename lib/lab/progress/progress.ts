@@ -12,7 +12,7 @@ import { EXPOSURE_LABEL, DEMO_APP_LABELS } from '../../constructs/k8s/demo-app';
 import { KubernetesClient } from '../../kit/kubernetes/kubernetes-client';
 import { Cloud } from '../../model/contract';
 import { APP_NAMESPACE, DEMO_DEPLOYMENT } from '../../model/names';
-import { clusterTarget, hostClusterClient, HostTokens, isUnreachable } from '../cluster/cluster-access';
+import { ClusterTarget, clusterTarget, hostClusterClient, HostTokens, isUnreachable, Unreachable } from '../cluster/cluster-access';
 import { LabOutputs } from '../files/outputs';
 import { Limiter } from '../probe/limiter';
 import { CheckFacts, checkOf, ClusterState, ExerciseResult, KubeObject, Read } from './checks';
@@ -96,11 +96,57 @@ export async function readClusterState(client: KubernetesClient): Promise<Cluste
   return { deployment, services, nodes, pods };
 }
 
-export interface ReadProgressOptions {
+/** One cluster progress reads: whose, which cloud's, and where it is (or why it cannot be reached from the outputs). */
+export interface ProgressCluster {
+  /** `<env>/<cloud>` ({@link stateKey}). */
+  readonly key: string;
+  readonly env: string;
+  readonly cloud: Cloud;
+  readonly target: ClusterTarget | Unreachable;
+}
+
+export interface PlanProgressOptions {
   readonly outputs: LabOutputs;
   readonly config: LabConfig;
   /** The environments to check, in order. */
   readonly environments: readonly LabEnvironment[];
+}
+
+/** Each environment's plan, and the clusters a state check of it looks at (only those are read). */
+export function planProgress(options: PlanProgressOptions): { plans: AttendeePlan[]; clusters: ProgressCluster[] } {
+  const hubble = hubbleClouds(options.config);
+  const plans: AttendeePlan[] = options.environments.map((environment) => {
+    const attendee = environment.attendee?.name ?? environment.name;
+    const outputs = options.outputs.environments.find((e) => e.env === environment.name);
+    if (!outputs) return { env: environment.name, attendee, exercises: [], why: `no outputs for environment ${environment.name} (not deployed, or not in the outputs read)` };
+    return { env: environment.name, attendee, exercises: plannedExercises(outputs, hubble) };
+  });
+  const clusters = plans.flatMap((plan) =>
+    [...new Set(plan.exercises.filter((e) => checkOf(e)?.kind === 'state').map((e) => e.cloud))].map((cloud) => ({
+      key: stateKey(plan.env, cloud),
+      env: plan.env,
+      cloud,
+      target: clusterTarget(options.outputs.environments.find((e) => e.env === plan.env)!, cloud, options.config),
+    })),
+  );
+  return { plans, clusters };
+}
+
+/**
+ * What progress reads of one cluster, as the host: the host's token first (without one, the
+ * whole cluster could not be checked, saying why once), then each read.
+ */
+export async function readCluster(target: ClusterTarget | Unreachable, tokens: HostTokens, timeoutMs?: number): Promise<ClusterState | { readonly why: string }> {
+  if (isUnreachable(target)) return target;
+  try {
+    await tokens.token(target);
+  } catch (error) {
+    return { why: `no token for ${target.clusterName}: ${whyOf(error)}` };
+  }
+  return readClusterState(hostClusterClient(target, tokens, timeoutMs));
+}
+
+export interface ReadProgressOptions extends PlanProgressOptions {
   /** The host's access. */
   readonly tokens: HostTokens;
   /** Bound of each request. @default - the Kubernetes client's */
@@ -111,24 +157,9 @@ export interface ReadProgressOptions {
 
 /** Each environment's plan, and what was read of each of its clusters that a check needs. */
 export async function readProgress(options: ReadProgressOptions): Promise<{ plans: AttendeePlan[]; states: ClusterStates }> {
-  const hubble = hubbleClouds(options.config);
-  const plans: AttendeePlan[] = options.environments.map((environment) => {
-    const attendee = environment.attendee?.name ?? environment.name;
-    const outputs = options.outputs.environments.find((e) => e.env === environment.name);
-    if (!outputs) return { env: environment.name, attendee, exercises: [], why: `no outputs for environment ${environment.name} (not deployed, or not in the outputs read)` };
-    return { env: environment.name, attendee, exercises: plannedExercises(outputs, hubble) };
-  });
+  const { plans, clusters } = planProgress(options);
   const states = new Map<string, ClusterState | { why: string }>();
   const limiter = new Limiter(options.concurrency ?? 8);
-  // Only the clusters a state check looks at are read.
-  const wanted = plans.flatMap((plan) => [...new Set(plan.exercises.filter((e) => checkOf(e)?.kind === 'state').map((e) => e.cloud))].map((cloud) => ({ env: plan.env, cloud })));
-  await Promise.all(
-    wanted.map(({ env, cloud }) =>
-      limiter.run(async () => {
-        const target = clusterTarget(options.outputs.environments.find((e) => e.env === env)!, cloud, options.config);
-        states.set(stateKey(env, cloud), isUnreachable(target) ? target : await readClusterState(hostClusterClient(target, options.tokens, options.timeoutMs)));
-      }),
-    ),
-  );
+  await Promise.all(clusters.map((cluster) => limiter.run(async () => void states.set(cluster.key, await readCluster(cluster.target, options.tokens, options.timeoutMs)))));
   return { plans, states };
 }

@@ -7,7 +7,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gcpCredentials } from '../../../lib/kit/google/google-credentials';
+import { gcpCredentials, gcpCredentialsAsync } from '../../../lib/kit/google/google-credentials';
 import { findGcpLeftovers } from '../../../lib/lab/leftovers/gcp-leftovers';
 import { FIXTURE_PROJECT, FIXTURE_TOKEN, serveGoogleFixtures } from '../../support/google-api';
 
@@ -81,6 +81,18 @@ describe('gcpCredentials', () => {
 
   test('GIVEN no token anywhere WHEN read THEN undefined', () => {
     expect(gcpCredentials(env())).toBeUndefined();
+  });
+
+  test.each([
+    ['ADC with a quota project', { FAKE_ADC_TOKEN: 'ya29.adc' }],
+    ['only the gcloud user login', { FAKE_LOGIN_TOKEN: 'ya29.login' }],
+    ['GOOGLE_OAUTH_ACCESS_TOKEN', { GOOGLE_OAUTH_ACCESS_TOKEN: 'ya29.env' }],
+    ['no token anywhere', {}],
+  ] as const)('GIVEN %s WHEN read without blocking (gcpCredentialsAsync) THEN the same as gcpCredentials', async (_name, extra) => {
+    adc('billing-proj');
+    const expected = gcpCredentials(env(extra));
+    expect(await gcpCredentialsAsync(env(extra))).toEqual(expected);
+    expect(expected === undefined).toBe(Object.keys(extra).length === 0);
   });
 });
 

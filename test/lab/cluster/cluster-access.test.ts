@@ -120,6 +120,43 @@ describe('hostClusterClient', () => {
     expect([seen[0] === seen[1], seen[1] === seen[2]]).toEqual([true, false]);
   });
 
+  test('GIVEN reaskAfterMs (the live page) WHEN time passes THEN the Google token, the AWS credentials and a failure to get them are asked again, and an EKS token made from the new credentials', async () => {
+    api = await serveKubernetesApi({ objects: { '/api/v1/nodes': { kind: 'NodeList', items: [] } }, authenticate: (authorization) => authorization });
+    const gke = { ...(clusterTarget(outputs()[1], 'gcp', CONFIG) as ClusterTarget), server: api.base };
+    const eks = { ...(clusterTarget(outputs()[1], 'aws', CONFIG) as ClusterTarget), server: api.base };
+    let clock = Date.parse('2026-12-07T08:00:00Z');
+    const google = [undefined, 'ya29.first', 'ya29.second'];
+    let asked = 0;
+    let keys = 0;
+    const tokens = hostTokens({
+      now: () => clock,
+      reaskAfterMs: 120_000,
+      googleToken: async () => google[asked++],
+      awsCredentials: async () => ({ accessKeyId: `ASIA${++keys}`, secretAccessKey: 's', sessionToken: 't' }),
+    });
+    const users = async (target: ClusterTarget) => {
+      await hostClusterClient(target, tokens).get('/api/v1/nodes');
+      return api!.requests.at(-1)!.user!;
+    };
+    await expect(users(gke)).rejects.toThrow('no Google credentials');
+    clock += 60_000;
+    await expect(users(gke)).rejects.toThrow('no Google credentials'); // the failure is kept for 2 minutes
+    clock += 60_000;
+    expect(await users(gke)).toBe('Bearer ya29.first');
+    clock += 119_000;
+    expect(await users(gke)).toBe('Bearer ya29.first');
+    clock += 1_000;
+    expect(await users(gke)).toBe('Bearer ya29.second');
+    const first = await users(eks);
+    clock += 60_000;
+    expect(await users(eks)).toBe(first);
+    clock += 60_000; // credentials asked again (well before the EKS token's 14 minutes): a new token from them
+    const second = await users(eks);
+    expect(second).not.toBe(first);
+    expect([asked, keys]).toEqual([3, 2]);
+    expect(Buffer.from(second.slice(`Bearer ${EKS_TOKEN_PREFIX}`.length), 'base64url').toString()).toContain('X-Amz-Credential=ASIA2');
+  });
+
   test('GIVEN no Google credentials WHEN a GKE cluster is read THEN the error says how to sign in', async () => {
     api = await serveKubernetesApi();
     const target = { ...(clusterTarget(outputs()[1], 'gcp', CONFIG) as ClusterTarget), server: api.base };
