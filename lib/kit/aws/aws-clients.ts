@@ -5,7 +5,6 @@
  * ever asked, and a role to assume in another account (STS AssumeRole with the
  * credentials the client would otherwise use).
  */
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 
 // The AWS SDK warns on every run that its releases from January 2027 need Node 22. The SDK's
 // version is pinned and Node 20 is supported (docs/getting-started.md, Requirements): drop just
@@ -97,6 +96,8 @@ function assumedRole(roleArn: string, base: Omit<AwsClientConfig, 'credentials'>
 
 async function assumeRole(roleArn: string, base: Omit<AwsClientConfig, 'credentials'> & { readonly credentials?: AwsCredentials }): Promise<AwsCredentials> {
   // STS's own errors are thrown as they are: AccessDenied names the caller and the role; callers say what they were assuming.
+  // Loaded when a role is assumed: a command that may assume one (watch --progress) starts without it.
+  const { AssumeRoleCommand, STSClient } = await import('@aws-sdk/client-sts');
   const sts = new STSClient(base);
   try {
     const c = (await sts.send(new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: ROLE_SESSION_NAME }))).Credentials;

@@ -8,9 +8,6 @@
  * request is sent here. The credentials are the host's (the SDK's default
  * chain), or a role's they assume.
  */
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { Sha256 } from '@smithy/core/checksum';
-import { SignatureV4 } from '@smithy/signature-v4';
 import { assumedRoleCredentials, AwsCredentials } from './aws-clients';
 
 /** What a token starts with. */
@@ -51,6 +48,8 @@ const queryRank = (key: string) => (QUERY_ORDER.indexOf(key) + 1 || QUERY_ORDER.
 /** A token for `clusterName`, signed with `credentials`. */
 export async function eksToken(options: EksTokenOptions): Promise<EksToken> {
   const hostname = stsHost(options.region);
+  // Loaded when a token is made, not when a command that may make one starts (watch without --progress never does).
+  const [{ SignatureV4 }, { Sha256 }] = await Promise.all([import('@smithy/signature-v4'), import('@smithy/core/checksum')]);
   const signer = new SignatureV4({ credentials: { ...options.credentials }, region: options.region, service: 'sts', sha256: Sha256 });
   const signingDate = options.signingDate ?? new Date();
   const signed = await signer.presign(
@@ -79,5 +78,8 @@ export async function eksToken(options: EksTokenOptions): Promise<EksToken> {
  * `roleArn`, a role's that those assume (an environment placed in an account of `aws.accounts`).
  */
 export async function awsCredentials(options: { readonly region: string; readonly roleArn?: string }): Promise<AwsCredentials> {
-  return options.roleArn === undefined ? defaultProvider()() : assumedRoleCredentials({ region: options.region, roleArn: options.roleArn })();
+  if (options.roleArn !== undefined) return assumedRoleCredentials({ region: options.region, roleArn: options.roleArn })();
+  // The SDK's credential chain, loaded when asked for (see eksToken).
+  const { defaultProvider } = await import('@aws-sdk/credential-provider-node');
+  return defaultProvider()();
 }
