@@ -7,7 +7,8 @@ import { resolveParallelism } from '../../lab/selection/parallelism';
 import { estimateTime, formatTimeEstimate, placementSlotOf } from '../../lab/estimate/time-estimate';
 import { COST_COMMAND } from './command';
 import { environmentNeeds } from '../../lab/estimate/environment-needs';
-import { placeLab } from '../../lab/placement/lab-placement';
+import { placeWithState } from '../../lab/placement/deployed-placement';
+import { readDeployedSlots } from '../../lab/files/deployed-slots';
 import { formatPlacement, perEnvironmentNeeds, placementReport } from '../../lab/placement/placement-report';
 import { terminalWidth } from '../../kit/terminal/terminal';
 
@@ -20,7 +21,8 @@ export async function cost(argv: readonly string[]): Promise<number> {
   const { shards } = values;
   const p = values.parallelism;
   const kinds = stackKinds(values.stacks);
-  const config = readLabConfig().config;
+  const loaded = readLabConfig();
+  const config = loaded.config;
   let envs: string[];
   try {
     envs = selectEnvironments(config, values.env);
@@ -28,9 +30,10 @@ export async function cost(argv: readonly string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const chosen = resolveParallelism(p ?? config.deploy.parallelism, kinds);
-  // Where each environment goes (one environment synthesized on its own gives the figures when quotas size the slots):
-  // each is priced in its slot's region, and the time says how the slots run side by side.
-  const placement = placeLab(config);
+  // Where each environment goes (one environment synthesized on its own gives the figures when quotas size the slots),
+  // deployed ones where their local state says, as synth places them: each is priced in its slot's region, and the
+  // time says how the slots run side by side.
+  const placement = placeWithState(config, await readDeployedSlots(config, { cwd: process.cwd(), remote: false }), { source: loaded.source }).placement;
   const estimate = estimateCost(config, { envs, kinds, placement });
   const slotOf = placementSlotOf(placement);
   const time = {

@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cost } from '../../../lib/commands/cost/cost';
+import { placedAwsState, writeState } from '../../support/tf-state';
 
 describe('npm run cost', () => {
   const saved = process.env.HOPLAB_CONFIG;
@@ -118,5 +119,24 @@ describe('npm run cost with placement', () => {
     expect(await cost([])).toBe(0);
     expect(printed).toContain('Placement of 5 environments:');
     expect(printed.find((l) => l.startsWith('| host/us-east-2'))).toMatch(/^\| host\/us-east-2 \| 1\/4 +\| eve +\| 2\/5 +\| 2\/5 +\| 6 +\|$/);
+  });
+
+  test('GIVEN an environment deployed where the config would no longer put it (its local state says us-east-2) WHEN run THEN it is priced and placed where it is, as deploy and teardown see it', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'hoplab-cost-state-'));
+    const before = process.cwd();
+    // Placed by the config alone, ann would go to the first slot with room: host/us-east-1.
+    writeState(join(cwd, 'terraform.ann-aws-cluster.tfstate'), placedAwsState({ slot: 'host/us-east-2', account: 'host', region: 'us-east-2', zones: ['us-east-2a', 'us-east-2b'] }));
+    useConfig({ attendees: ['ann', 'bob'], aws: { regions: ['us-east-1', 'us-east-2'] } });
+    process.chdir(cwd);
+    try {
+      expect(await cost(['--json'])).toBe(0);
+    } finally {
+      process.chdir(before);
+    }
+    const json = JSON.parse(printed.join('\n'));
+    expect(json.placement.slots.filter((s: { cloud: string }) => s.cloud === 'aws').map((s: { slot: string; environments: string[] }) => [s.slot, s.environments])).toEqual([
+      ['host/us-east-1', ['bob']],
+      ['host/us-east-2', ['ann']],
+    ]);
   });
 });
