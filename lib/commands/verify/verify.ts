@@ -17,7 +17,7 @@ import { deployedPlacementProblems, placeDeployed } from '../../lab/placement/de
 import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
 import { STACK_KINDS, stackGraph } from '../../lab/selection/stack-graph';
 import { LabSelection } from '../../lab/selection/selection';
-import { findProviderMirror, writeMirrorCliConfig } from '../../kit/terraform/terraform';
+import { labTerraformEnv } from '../../lab/files/terraform-env';
 import { learnPublicAddress, terraformVersionOf } from '../../lab/checks/host-checks';
 import { credentialsMissing } from '../../lab/checks/credentials';
 import { admitsAnyAddress, inRanges } from '../../model/cidr';
@@ -166,11 +166,8 @@ async function verifyAll(options: VerifyOptions, startedAt: Date, tf: { readonly
   }
   const checked = nothing ? [] : stacks.filter((s) => !blocked.has(s));
 
-  const pluginCache = join(cwd, '.hoplab', 'plugin-cache');
-  mkdirSync(pluginCache, { recursive: true });
-  const tfEnv: NodeJS.ProcessEnv = { TF_PLUGIN_CACHE_DIR: process.env.TF_PLUGIN_CACHE_DIR || pluginCache };
-  const mirror = process.env.HOPLAB_PROVIDER_MIRROR || options.awsEndpoint ? findProviderMirror() : undefined;
-  if (mirror) Object.assign(tfEnv, writeMirrorCliConfig(join(cwd, '.hoplab', 'terraform.rc'), mirror));
+  // As deploy and teardown run it: the provider cache, and the mirror for an emulator run only.
+  const tfEnv = labTerraformEnv(cwd, options.awsEndpoint);
   const logDir = join(cwd, '.hoplab', 'logs');
 
   const rawOutputs: Record<string, Record<string, unknown>> = {};
