@@ -25,6 +25,7 @@ import { AwsClusterStack } from '../../lib/stacks/aws-cluster-stack';
 import { allowedActions, AWS_MANAGED_POLICY_DIR, PolicyDocument, rolesWithPolicies } from '../support/iam-policies';
 import { kubernetesObjects } from '../support/k8s-objects';
 import { Json, Synthesized } from '../support/synth';
+import { attendeeNames, synthesizedPlaced } from '../support/placed-lab';
 
 const ATTENDEES = [
   { name: 'ann', aws: 'arn:aws:iam::123456789012:role/workshop/ann', gcp: 'user:ann@example.com' },
@@ -171,6 +172,20 @@ describe('attendee isolation over the synthesized workshop', () => {
       checked.push(name);
     }
     expect(checked.sort()).toEqual(['ann-aws-lb', 'ann-gcp-lb', 'bob-aws-lb', 'bob-gcp-lb', 'cy-aws-lb', 'cy-gcp-lb', 'dee-aws-lb', 'dee-gcp-lb', 'lab-aws-lb', 'lab-gcp-lb']);
+  });
+
+  test('GIVEN a placing config (two AWS regions, two GCP projects, five attendees sharing them) WHEN synthesized as the commands place it THEN every -lb stack labels namespace hoplab Pod Security baseline', () => {
+    const labelled = synthesizedPlaced({ attendees: attendeeNames(5), aws: { regions: ['us-east-1', 'us-east-2'] }, gcp: { projects: ['acme-lab-1', 'acme-lab-2'] } }, ({ dir }) =>
+      readdirSync(join(dir, 'stacks'))
+        .filter((name) => name.endsWith('-lb'))
+        .map((name) => {
+          const stack = JSON.parse(readFileSync(join(dir, 'stacks', name, 'cdk.tf.json'), 'utf8')) as Synthesized;
+          const hoplab = resources(stack, 'kubernetes_namespace_v1').find(([, n]) => n.metadata.name === 'hoplab');
+          return [name, hoplab?.[1].metadata.labels['pod-security.kubernetes.io/enforce'], hoplab?.[1].metadata.labels['pod-security.kubernetes.io/warn']];
+        }),
+    );
+    expect(labelled).toHaveLength(10);
+    expect(labelled.filter(([, enforce, warn]) => enforce !== 'baseline' || warn !== 'baseline')).toEqual([]);
   });
 
   test('GIVEN every attendee RBAC binding WHEN the graph is read THEN it is made by its own environment’s -lb stack, whose providers reach that environment’s cluster only, and its subject is that environment’s attendee only', () => {
