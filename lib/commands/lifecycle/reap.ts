@@ -14,6 +14,7 @@ import { plural } from '../../kit/terminal/terminal';
 import { wrapIndented } from '../../kit/terminal/text-table';
 import { expiryExample, hasExpired, utcMinute } from '../../config/expiry';
 import { Cloud } from '../../model/contract';
+import { DEFAULT_GCP_PROJECT } from '../../config/schema';
 import { readLabConfig } from '../../lab/files/config-file';
 import { nothingDeployedFor } from '../../lab/files/local-state';
 import { DeployedSlots } from '../../lab/files/deployed-slots';
@@ -56,13 +57,16 @@ export async function reap(argv: readonly string[], deps: ReapDeps = {}): Promis
     ? { command: 'reap', say: (line) => console.error(line), warn: (line) => console.error(line), progressStream: process.stderr }
     : { command: 'reap', say: (line) => console.log(line), warn: (line) => console.error(line), progressStream: process.stdout };
   const awsEndpoint = process.env.HOPLAB_AWS_ENDPOINT || undefined;
-  // The emulator runs the aws-cluster stacks only, and holds AWS only.
-  const kinds: StackKind[] = awsEndpoint ? ['aws-cluster'] : [...STACK_KINDS];
+  // The emulator runs the aws-cluster stacks only, and holds AWS only; a config whose gcp.project is the placeholder
+  // has no GCP (deploy refuses it there), so there is no GCP to tear down or search.
+  const noGcp = config.gcp.project === DEFAULT_GCP_PROJECT;
+  const kinds: StackKind[] = awsEndpoint ? ['aws-cluster'] : STACK_KINDS.filter((k) => !(noGcp && k.startsWith('gcp-')));
   const clouds = cloudsOf(kinds);
   const cwd = process.cwd();
   // reap's own lines fit 80 columns (teardown's progress lines are teardown's).
   const say = (text: string) => wrapIndented(text, 80, '', '  ').forEach((line) => io.say(line));
   if (awsEndpoint) say('note: HOPLAB_AWS_ENDPOINT is set (the emulator): only the aws-cluster stacks are torn down, and only AWS is searched');
+  else if (noGcp) say(`note: gcp.project is the placeholder "${DEFAULT_GCP_PROJECT}" (no GCP lab): only AWS is torn down and searched`);
 
   const expiresAt = config.workshop.expiresAt;
   const expired = hasExpired(expiresAt, now);

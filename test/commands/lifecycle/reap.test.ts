@@ -10,6 +10,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reap, ReapDeps } from '../../../lib/commands/lifecycle/reap';
+import { REAP_COMMAND } from '../../../lib/commands/lifecycle/command';
+import { COMMANDS } from '../../../lib/commands/pipeline/jobs';
 import { AwsTagQuery } from '../../../lib/lab/leftovers/aws-tagged';
 import { TaggedResource } from '../../../lib/lab/leftovers/tagged-resource';
 import { labTags } from '../../../lib/model/tags';
@@ -282,5 +284,23 @@ describe('reap', () => {
     expect(out()).toContain('reap: nothing is deployed: none of the 1 stack (bob-aws-cluster) has state');
     expect(out().join('\n')).not.toContain('zed');
     expect(out().at(-1)).toBe('hoplab reap: nothing expired is left standing (1 lab not expired yet)');
+  });
+
+  test("GIVEN the pipeline's scheduled reaper WHEN its command line is read as reap's THEN it is reap with --yes (no question on a runner)", () => {
+    const [npx, hoplab, name, ...args] = COMMANDS.reap.split(' ');
+    expect([npx, hoplab, name]).toEqual(['npx', 'hoplab', 'reap']);
+    expect(REAP_COMMAND.parse(args)).toEqual(expect.objectContaining({ yes: true, format: 'text' }));
+  });
+
+  test('GIVEN gcp.project left the placeholder WHEN reap runs on the real clouds THEN there is no GCP to tear down or search, said, and AWS is searched', async () => {
+    delete process.env.HOPLAB_AWS_ENDPOINT;
+    config(AHEAD);
+    found[SLOT] = labFound('ann', 'reap-test', AHEAD).slice(0, 1);
+    const gcp = jest.fn(async () => []);
+    expect(await reap(['--yes'], { ...deps(), tagFinders: { ...deps().tagFinders, gcp } })).toBe(0);
+    expect(out().slice(0, 2)).toEqual(['note: gcp.project is the placeholder "hoplab-demo" (no GCP lab): only AWS is', '  torn down and searched']);
+    expect(searched.map((q) => q.slot.id)).toEqual([SLOT]);
+    expect(gcp).not.toHaveBeenCalled();
+    expect(out()).toContain("reap: searched hoplab's tags in 1 place: aws host/us-east-1");
   });
 });
