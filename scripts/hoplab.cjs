@@ -22,6 +22,7 @@ const COMMANDS = {
   deploy: ['deploy', 'preflight, estimate, confirmation, then every stack in dependency order'],
   verify: ['verify', 'after a deploy: no drift, every exposure ready and as claimed; a report'],
   teardown: ['teardown', 'destroys every stack in reverse order, then checks for leftovers'],
+  reap: ['reap', "after workshop.expiresAt: teardown, then a search by hoplab's tags"],
   pipeline: ['pipeline', 'writes sharded CI pipelines (GitHub Actions, GitLab CI)'],
   schema: ['schema', 'regenerates schema/hoplab.config.schema.json'],
 };

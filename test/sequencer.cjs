@@ -22,6 +22,7 @@ const EMULATOR_ORDER = [
   'local-interrupt.test.ts',
   'lifecycle-cli.test.ts',
   'aws-steps-emulator.test.ts',
+  'reap-emulator.test.ts',
 ];
 
 // test/emulator was test/integration until the layout change; matching the old name put no file first.

@@ -26,3 +26,8 @@ export function withExpiryExample(text: string, now: Date): string {
 export function hasExpired(expiresAt: string | undefined, now: Date): boolean {
   return expiresAt !== undefined && Date.parse(expiresAt) <= now.getTime();
 }
+
+/** `2026-12-07T10:00Z`: a date and its minute, UTC, as messages about the expiry show the time now. */
+export function utcMinute(date: Date): string {
+  return `${date.toISOString().slice(0, 16)}Z`;
+}

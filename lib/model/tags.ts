@@ -25,3 +25,17 @@ export function labTags(config: TagSource, stackName: string): Record<string, st
     [TAG_KEYS.managedBy]: 'hoplab',
   };
 }
+
+/**
+ * A `hoplab-expires` value read back from a resource: the time, `unset` (deployed without
+ * `workshop.expiresAt`), or undefined when it is neither. AWS tags keep what was written
+ * (`2026-12-01T18:00:00Z`); GCP labels are lowercase with `:` turned into `-`
+ * (`2026-12-01t18-00-00z`, see `gcpLabelValue` in lib/constructs/gcp/gke-providers.ts).
+ */
+export function expiryOfTag(value: string | undefined): Date | 'unset' | undefined {
+  if (value === 'unset') return 'unset';
+  const shape = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2})[:-](\d{2})(?:[:-](\d{2}))?[Zz]$/.exec(value ?? '');
+  if (!shape) return undefined;
+  const at = new Date(`${shape[1]}T${shape[2]}:${shape[3]}:${shape[4] ?? '00'}Z`);
+  return Number.isNaN(at.getTime()) ? undefined : at;
+}

@@ -11,7 +11,7 @@ import { COMPARE_COMMAND } from '../../lib/commands/compare/command';
 import { COST_COMMAND } from '../../lib/commands/cost/command';
 import { EXPLAIN_COMMAND } from '../../lib/commands/explain/command';
 import { HANDOUT_COMMAND } from '../../lib/commands/handout/command';
-import { DEPLOY_COMMAND, TEARDOWN_COMMAND } from '../../lib/commands/lifecycle/command';
+import { DEPLOY_COMMAND, REAP_COMMAND, TEARDOWN_COMMAND } from '../../lib/commands/lifecycle/command';
 import { LOCAL_COMMAND } from '../../lib/commands/local/command';
 import { PIPELINE_COMMAND } from '../../lib/commands/pipeline/command';
 import { PREFLIGHT_COMMAND } from '../../lib/commands/preflight/command';
@@ -39,6 +39,7 @@ const DEFINITIONS: readonly Command<FlagSet>[] = [
   DEPLOY_COMMAND,
   VERIFY_COMMAND,
   TEARDOWN_COMMAND,
+  REAP_COMMAND,
   PIPELINE_COMMAND,
   SCHEMA_COMMAND,
 ];

@@ -1,5 +1,5 @@
-/** The command lines of `npm run deploy` and `npm run teardown`, which share their selection flags. */
-import { booleanFlag, defineCommand } from '../../kit/cli/command';
+/** The command lines of `npm run deploy`, `npm run teardown` and `npx hoplab reap`, which share their selection flags. */
+import { booleanFlag, choiceFlag, defineCommand } from '../../kit/cli/command';
 import { envsFlag, parallelismFlag, shardFlag, stacksFlag } from '../../lab/selection/flags';
 import { myIpFlag } from '../../lab/probe/flags';
 
@@ -73,4 +73,37 @@ could not look at is said once per cloud and slot, and is not reported as found.
     }),
   },
   epilogue: 'Exit 0 only if every stack was destroyed and nothing is left; 1 also when the leftover check could not look.',
+});
+
+/** What reap's --format takes. */
+export const REAP_FORMATS = ['text', 'json'] as const;
+
+export const REAP_COMMAND = defineCommand({
+  name: 'reap',
+  summary: "after workshop.expiresAt: teardown, then a search by hoplab's tags",
+  description: `Once workshop.expiresAt has passed, tears down every environment of the config whose state
+is here, as npm run teardown does (where each one's state says; asking first: --yes to skip the
+question, required when not on a terminal). Before then, or with it unset, it tears nothing down
+and says when it will.
+
+Then, either way, it searches every slot the config names (aws.accounts x aws.regions, as each
+account's role; every region of each project of gcp.projects) and every slot a state names, for
+resources tagged hoplab-expires: EKS clusters, EC2 instances, VPCs, NAT gateways, Elastic IPs and
+load balancers; GKE clusters, instances, forwarding rules and addresses (labels). It names each
+lab it finds (environment and workshop) with what it is: not expired yet; torn down just now yet
+still there; expired with its state here; or expired with no state here (another host's lab, or
+its state is lost), with its resources, its cost per hour at list prices and the commands that
+delete it, load balancers first. It deletes nothing it has no state for.`,
+  flags: {
+    env: envsFlag('only these environments: tear down only these, and report only their labs'),
+    parallelism: parallelismFlag('stacks at once, or auto (see deploy --help)'),
+    yes: YES,
+    format: choiceFlag(REAP_FORMATS, {
+      default: 'text',
+      description: 'text, or json (schema hoplab.reap/v1) on stdout, the progress on stderr; json never asks: it needs --yes to tear down',
+    }),
+  },
+  epilogue: `Exit 0 when nothing expired is left standing; 1 when something expired still stands (a lab
+found by its tags, a teardown that failed, a leftover), when a place could not be searched (said
+as could not look, never as found), or after a refusal; 130 after Ctrl-C.`,
 });

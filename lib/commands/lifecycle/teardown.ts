@@ -4,9 +4,13 @@
  * clusters run), then checks each cloud for anything left of each environment.
  */
 import { abortOnSignals, confirm } from '../../kit/cli/cli';
+import { WritableTerminal } from '../../kit/terminal/terminal';
+import { LabConfig } from '../../config/schema';
+import { Cloud } from '../../model/contract';
+import { StackKind } from '../../lab/selection/stack-graph';
 import { parseLifecycleArgs } from './cli';
 import { TEARDOWN_COMMAND } from './command';
-import { checkLifecycleRequest, cloudsOf, runLifecycle } from './lifecycle';
+import { checkLifecycleRequest, cloudsOf, LifecycleResult, runLifecycle } from './lifecycle';
 import { emptyShardText, selectEnvironments } from '../../lab/selection/selection';
 import { stackGraph } from '../../lab/selection/stack-graph';
 import { nothingDeployedFor } from '../../lab/files/local-state';
@@ -66,37 +70,98 @@ export async function teardown(argv: readonly string[], deps: TeardownDeps = {})
     return cleanEnd('nothing to destroy', check.leftovers.length > 0, check.uncheckedClouds.length > 0);
   }
   // Without credentials every stack's refresh would fail after the question: say so at once, per cloud.
-  if (!awsEndpoint) {
-    const missing = await (deps.credentials ?? missingCredentials)({ clouds, awsRegion: options.config.aws.region });
-    if (missing.length > 0) return noCredentials(missing);
-  }
+  const missing = await credentialsProblems(options.config, clouds, awsEndpoint, deps);
+  if (missing.length > 0) return refuseWithout(TEARDOWN_IO, missing);
   // Where each environment is (remote state is read with the credentials just checked); a state that says not where refuses.
   const placed = await placeDeployed(options.config, { cwd, awsEndpoint, clouds });
   checkLifecycleRequest('destroy', options.kinds, awsEndpoint, options.config, options.shard, undefined, { placed, envs });
-  if (clouds.includes('aws')) {
-    const unreachable = await (deps.accounts ?? unreachableAccounts)({ accounts: accountsOf(placed, envs), region: options.config.aws.region, endpoint: awsEndpoint });
-    if (unreachable.length > 0) return noCredentials(unreachable);
-  }
-  const what = `${options.kinds.join(', ')} of ${envs.length === 1 ? `environment ${envs[0]}` : `${envs.length} environments (${envs.join(', ')})`}`;
-  if (!(await confirm('teardown', `Destroy ${what}?`, options.yes))) {
+  const unreachable = await accountProblems(options.config, placed, envs, clouds, awsEndpoint, deps);
+  if (unreachable.length > 0) return refuseWithout(TEARDOWN_IO, unreachable);
+  if (!(await confirm('teardown', destroyQuestion(options.kinds, envs), options.yes))) {
     return 1;
   }
-  const abort = abortOnSignals('teardown', 'no new stacks start; running Terraform stops gracefully');
-  const result = await runLifecycle('destroy', {
+  const { result, aborted } = await destroyPlaced(TEARDOWN_IO, {
     config: options.config,
     envs: options.envs,
     kinds: options.kinds,
     parallelism: options.parallelism,
     awsEndpoint,
-    write,
-    signal: abort.signal,
-    progressStream: process.stdout,
-    deployed: placed,
+    placed,
     leftoverFinders: deps.leftoverFinders,
   });
   const failed = result.outcomes.some((o) => o.status !== 'done');
   const code = cleanEnd('every stack destroyed', failed || result.leftovers.length > 0, result.uncheckedClouds.length > 0);
-  return code !== 0 && abort.signal.aborted ? 130 : code;
+  return code !== 0 && aborted ? 130 : code;
+}
+
+/** The question before a destroy: `Destroy aws-cluster, aws-lb of 2 environments (ann, bob)?`. */
+export function destroyQuestion(kinds: readonly StackKind[], envs: readonly string[]): string {
+  return `Destroy ${kinds.join(', ')} of ${envs.length === 1 ? `environment ${envs[0]}` : `${envs.length} environments (${envs.join(', ')})`}?`;
+}
+
+/** Where a destroy writes: its command's name, its lines, and the terminal its live progress goes to. */
+export interface DestroyIo {
+  readonly command: 'teardown' | 'reap';
+  /** Progress and results. */
+  readonly say: (line: string) => void;
+  /** Refusals. */
+  readonly warn: (line: string) => void;
+  readonly progressStream: WritableTerminal;
+}
+
+const TEARDOWN_IO: DestroyIo = { command: 'teardown', say: (line) => console.log(line), warn: (line) => console.error(line), progressStream: process.stdout };
+
+/** Before anything is read of remote state: one line per cloud of `clouds` without credentials (none against the emulator). */
+export async function credentialsProblems(config: LabConfig, clouds: readonly Cloud[], awsEndpoint: string | undefined, deps: TeardownDeps): Promise<string[]> {
+  if (awsEndpoint) return [];
+  return (deps.credentials ?? missingCredentials)({ clouds, awsRegion: config.aws.region });
+}
+
+/** One line per AWS account the credentials cannot act in as the states of `envs` say. */
+export async function accountProblems(
+  config: LabConfig,
+  placed: DeployedPlacement,
+  envs: readonly string[],
+  clouds: readonly Cloud[],
+  awsEndpoint: string | undefined,
+  deps: TeardownDeps,
+): Promise<string[]> {
+  if (!clouds.includes('aws')) return [];
+  return (deps.accounts ?? unreachableAccounts)({ accounts: accountsOf(placed, envs), region: config.aws.region, endpoint: awsEndpoint });
+}
+
+/** What {@link destroyPlaced} destroys. */
+export interface DestroyRequest {
+  readonly config: LabConfig;
+  /** @default every environment of the config */
+  readonly envs?: readonly string[];
+  readonly kinds: readonly StackKind[];
+  readonly parallelism?: number | 'auto';
+  readonly awsEndpoint?: string;
+  /** Where each environment is, as its state says. */
+  readonly placed: DeployedPlacement;
+  readonly leftoverFinders?: Partial<LeftoverFinders>;
+}
+
+/**
+ * The destroy itself, once asked: every selected stack where its state says (runLifecycle), Ctrl-C
+ * stopping new stacks, then the leftover check of each environment.
+ */
+export async function destroyPlaced(io: DestroyIo, request: DestroyRequest): Promise<{ readonly result: LifecycleResult; readonly aborted: boolean }> {
+  const abort = abortOnSignals(io.command, 'no new stacks start; running Terraform stops gracefully');
+  const result = await runLifecycle('destroy', {
+    config: request.config,
+    envs: request.envs,
+    kinds: request.kinds,
+    parallelism: request.parallelism,
+    awsEndpoint: request.awsEndpoint,
+    write: io.say,
+    signal: abort.signal,
+    progressStream: io.progressStream,
+    deployed: request.placed,
+    leftoverFinders: request.leftoverFinders,
+  });
+  return { result, aborted: abort.signal.aborted };
 }
 
 /** The last line and the exit code: NOT clean only for something found or not destroyed; a check that could not look is said as that. */
@@ -113,9 +178,10 @@ function cleanEnd(done: string, dirty: boolean, unlooked: boolean): number {
   return 0;
 }
 
-function noCredentials(lines: readonly string[]): number {
-  for (const line of lines) console.error(`hoplab teardown: ${line}`);
-  console.error('hoplab teardown: nothing destroyed; run it again with credentials');
+/** The lines of a refusal for want of credentials; exit 1. */
+export function refuseWithout(io: DestroyIo, lines: readonly string[]): number {
+  for (const line of lines) io.warn(`hoplab ${io.command}: ${line}`);
+  io.warn(`hoplab ${io.command}: nothing destroyed; run it again with credentials`);
   return 1;
 }
 

@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { wrapIndented } from '../../kit/terminal/text-table';
+import { commandLines, wrapIndented } from '../../kit/terminal/text-table';
 import { QuotaSpec } from '../../model/quotas';
 import { AwsSlot } from '../../model/slots';
 
@@ -127,18 +127,7 @@ export function requestCommand(request: QuotaRequest, email?: string): string {
  */
 export function requestLines(request: QuotaRequest, email: string | undefined, width: number, indent = '    '): string[] {
   const [command, comment] = requestCommand(request, email).split('  # ');
-  // Each flag with its value stays on one line; a line breaks before a flag, keeping room for ` \`.
-  const units = command.split(/ (?=--)/);
-  const lines: string[] = [];
-  let line = `${indent}${units[0]}`;
-  for (const unit of units.slice(1)) {
-    if (line.length + 1 + unit.length > width - 2) {
-      lines.push(`${line} \\`);
-      line = `${indent}  ${unit}`;
-    } else line = `${line} ${unit}`;
-  }
-  lines.push(line);
-  return [...(comment ? wrapIndented(comment, width, `${indent}# `) : []), ...lines];
+  return [...(comment ? wrapIndented(comment, width, `${indent}# `) : []), ...commandLines(command, width, indent)];
 }
 
 /** A request `preflight --request-quotas` filed, as recorded. */

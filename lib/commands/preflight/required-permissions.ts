@@ -336,6 +336,13 @@ export const COMMAND_NEEDS = {
     'ec2:DescribeSecurityGroupRules',
     'ec2:RevokeSecurityGroupIngress',
     'ec2:DeleteSecurityGroup',
+    // reap's search by hoplab's tags (lib/lab/leftovers/aws-tagged.ts): every cluster of a slot and its node groups; VPCs,
+    // NAT gateways and Elastic IPs by tag (instances, load balancers and their tags are above).
+    'eks:ListClusters',
+    'eks:ListNodegroups',
+    'ec2:DescribeVpcs',
+    'ec2:DescribeNatGateways',
+    'ec2:DescribeAddresses',
   ],
   // Every Google API call of the leftover check, the GKE cleanups, the CRD wait and preflight itself names its
   // permission in lib/kit/google/google-calls.ts; this is all of them. And using a project as the quota project (the

@@ -18,6 +18,25 @@ export function wrapIndented(text: string, width: number, first = '', rest = fir
   return wrapWords(text, room).map((line, i) => `${i === 0 ? first : rest}${line}`.trimEnd());
 }
 
+/**
+ * A shell command for the terminal: broken before its flags (`--name`) with shell continuations
+ * (` \\`), each flag with its value on one line, so that each line fits `width` and the lines still
+ * paste as one command. The first line after `indent`, the others two further in.
+ */
+export function commandLines(command: string, width: number, indent = ''): string[] {
+  const units = command.split(/ (?=--)/);
+  const lines: string[] = [];
+  let line = `${indent}${units[0]}`;
+  for (const unit of units.slice(1)) {
+    if (line.length + 1 + unit.length > width - 2) {
+      lines.push(`${line} \\`);
+      line = `${indent}  ${unit}`;
+    } else line = `${line} ${unit}`;
+  }
+  lines.push(line);
+  return lines;
+}
+
 /** The longest word of a cell. */
 function longestWord(cell: string): number {
   return Math.max(0, ...cell.split(/\s+/).map((w) => w.length));

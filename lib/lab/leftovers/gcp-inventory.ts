@@ -35,7 +35,7 @@ export interface GcpApiAccess {
 }
 
 /** Resources that appear in both a global list and an aggregated list (which may include the `global` scope), once. */
-function unique(...lists: Item[][]): Item[] {
+export function unique(...lists: Item[][]): Item[] {
   const byPath = new Map<string, Item>();
   for (const item of lists.flat()) byPath.set(resourcePath(item.selfLink) || item.name, item);
   return [...byPath.values()];
@@ -47,15 +47,20 @@ async function allOf<T extends Record<string, Promise<unknown>>>(promises: T): P
   return Object.fromEntries(entries) as { [K in keyof T]: Awaited<T[K]> };
 }
 
-/** Everything of `project` the leftover check looks at. */
-export async function fetchGcpInventory(project: string, access: GcpApiAccess): Promise<GcpInventory> {
-  const api = new GoogleApiReader({
+/** The reader of the APIs as `access` says to reach them. */
+export function googleReader(access: GcpApiAccess): GoogleApiReader {
+  return new GoogleApiReader({
     accessToken: access.accessToken,
     timeoutMs: access.timeoutMs ?? GCP_REQUEST_TIMEOUT_MS,
     quotaProject: access.quotaProject,
     ...(access.sleep ? { sleep: access.sleep } : {}),
     bases: { compute: access.computeApi, container: access.containerApi, iam: access.iamApi, resourceManager: access.resourceManagerApi },
   });
+}
+
+/** Everything of `project` the leftover check looks at. */
+export async function fetchGcpInventory(project: string, access: GcpApiAccess): Promise<GcpInventory> {
+  const api = googleReader(access);
   const p = { project };
   const everywhere = async (global: Item[] | Promise<Item[]>, aggregated: Promise<Item[]>) => unique(...(await Promise.all([global, aggregated])));
 

@@ -3,12 +3,9 @@
  * preflight fails it, as every request problem), synth notes it. The date is
  * the command's clock, so tests do not depend on the day they run.
  */
-import { expiryExample, hasExpired } from '../../config/expiry';
+import { expiryExample, hasExpired, utcMinute as minute } from '../../config/expiry';
 import { LabConfig } from '../../config/schema';
 import { Finding } from '../checks/finding';
-
-/** `2026-12-07T10:00Z`: the date and minute, UTC. */
-const minute = (date: Date) => `${date.toISOString().slice(0, 16)}Z`;
 
 /** What is wrong with a past expiry, and its fix; undefined while it lies ahead (or is unset). */
 function pastExpiry(config: LabConfig, now: Date): { readonly detail: string; readonly fix: string } | undefined {

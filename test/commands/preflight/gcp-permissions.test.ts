@@ -22,6 +22,7 @@ import { addLab } from '../../../lib/stacks/hoplab-app';
 import { COMMAND_NEEDS, RESOURCE_NEEDS, requiredPermissions, terraformTypes } from '../../../lib/commands/preflight/required-permissions';
 import { gcpFindings } from '../../../lib/commands/preflight/gcp-checks';
 import { findGcpLeftovers } from '../../../lib/lab/leftovers/gcp-leftovers';
+import { findGcpTagged } from '../../../lib/lab/leftovers/gcp-tagged';
 import { removeGkeControllerFirewalls } from '../../../lib/commands/lifecycle/gke-firewall-cleanup';
 import { waitForGatewayCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
 import { detachPolicy, policyUsers, removeOrphanedBackendServices } from '../../../lib/commands/lifecycle/gke-backend-services';
@@ -127,6 +128,8 @@ async function recordCalls(): Promise<Record<string, Recorded[]>> {
     recorded['leftover check'] = leftovers.requests.splice(0);
     await removeGkeControllerFirewalls({ project: FIXTURE_PROJECT, networkName: 'lab-gke', accessToken: FIXTURE_TOKEN, computeApi: leftovers.compute, pollMs: 10, write: () => undefined });
     recorded['firewall cleanup'] = leftovers.requests.splice(0);
+    await findGcpTagged(query);
+    recorded["reap's tag search"] = leftovers.requests.splice(0);
   } finally {
     await leftovers.close();
   }
@@ -205,7 +208,7 @@ beforeAll(async () => {
 });
 
 describe('what hoplab’s own Google calls need, derived from the calls they make', () => {
-  test.each(['leftover check', 'firewall cleanup', 'orphan cleanup', 'policy check', 'policy detach', 'Gateway API wait', 'preflight'])(
+  test.each(['leftover check', "reap's tag search", 'firewall cleanup', 'orphan cleanup', 'policy check', 'policy detach', 'Gateway API wait', 'preflight'])(
     'GIVEN the %s run against loopback WHEN each request is mapped to its documented permission THEN preflight tests every one of them',
     (command) => {
       const requests = calls[command];
@@ -220,6 +223,14 @@ describe('what hoplab’s own Google calls need, derived from the calls they mak
     const needed = (command: string) => [...new Set(calls[command].flatMap(permissionsOf))].sort();
     expect(needed('firewall cleanup')).toEqual(['compute.firewalls.delete', 'compute.firewalls.list', 'compute.globalOperations.get', 'compute.networks.updatePolicy']);
     expect(needed('Gateway API wait')).toEqual(['container.clusters.get', 'container.customResourceDefinitions.get']);
+    expect(needed("reap's tag search")).toEqual([
+      'compute.addresses.list',
+      'compute.forwardingRules.list',
+      'compute.globalAddresses.list',
+      'compute.globalForwardingRules.list',
+      'compute.instances.list',
+      'container.clusters.list',
+    ]);
     expect(needed('orphan cleanup')).toEqual([
       'compute.backendServices.delete',
       'compute.backendServices.list',
