@@ -312,7 +312,10 @@ function legacyShell(dir: string): void {
       `const { build } = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('esbuild');`,
       `const root = ${JSON.stringify(ROOT)};`,
       `await build({ absWorkingDir: root, entryPoints: readdirSync(root + '/bin').filter((n) => n.endsWith('.ts')).map((n) => 'bin/' + n),`,
-      `  outdir: ${JSON.stringify(join(dir, 'dist'))}, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: 'linked', logLevel: 'warning' });`,
+      // The same alias as today's build (scripts/commands.cjs): jsonc-parser's UMD main cannot be bundled, and this
+      // reference bundles today's code. Without it the reference failed at run time ("Cannot find module './impl/format'").
+      `  outdir: ${JSON.stringify(join(dir, 'dist'))}, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: 'linked', logLevel: 'warning',`,
+      `  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' } });`,
       '',
     ].join('\n'),
   );

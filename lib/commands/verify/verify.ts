@@ -14,7 +14,7 @@ import { labEnvironments } from '../../config/environments';
 import { synthFresh } from '../../stacks/hoplab-app';
 import { addPlacedLab } from '../../lab/placement/placed-lab';
 import { deployedPlacementProblems, placeDeployed } from '../../lab/placement/deployed-placement';
-import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
+import { EMULATOR_STATE_DIR } from '../../stacks/state-placement';
 import { STACK_KINDS, stackGraph } from '../../lab/selection/stack-graph';
 import { LabSelection } from '../../lab/selection/selection';
 import { labTerraformEnv } from '../../lab/files/terraform-env';

@@ -8,9 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'cdktf';
+import type * as Cdktf from 'cdktf';
 import { LabConfig } from '../../config/schema';
-import { addLab } from '../../stacks/hoplab-app';
+import type * as HoplabApp from '../../stacks/hoplab-app';
 import { readSynthDir } from '../files/synth-dir';
 import { awsQuotaNeeds, exposuresOfOutputs, gcpQuotaNeeds } from './quotas';
 
@@ -33,6 +33,13 @@ export function oneEnvironment(config: LabConfig): LabConfig {
 
 /** Synthesizes one environment of `config` and counts its needs. */
 export function environmentNeeds(config: LabConfig): EnvironmentNeeds {
+  // Loaded here, when a placing config needs the figures, not when a command that may need them starts: cdktf and the
+  // stacks are most of a command's start-up, and `cost` of a lab without placement never synthesizes (esbuild bundles a
+  // require() of a literal path and evaluates it on first call).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { App } = require('cdktf') as typeof Cdktf;
+  const { addLab } = require('../../stacks/hoplab-app') as typeof HoplabApp;
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-needs-'));
   try {
     const app = new App({ outdir: dir, stackTraces: false });

@@ -13,7 +13,7 @@ import { LabConfig } from '../../config/schema';
 import { Cloud } from '../../model/contract';
 import { labNames } from '../../model/names';
 import { AwsSlot, GcpSlot } from '../../model/slots';
-import { chooseStatePlacement, EMULATOR_STATE_DIR } from '../../stacks/state-backend';
+import { chooseStatePlacement, EMULATOR_STATE_DIR } from '../../stacks/state-placement';
 import { plannedStatePath } from './local-state';
 import { pullStates, PulledState } from './remote-state';
 import { awsStateLocation, gcpStateLocation, StateLocation, StateReading } from './state-location';

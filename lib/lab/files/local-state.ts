@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackendConfig } from '../../config/schema';
-import { chooseStatePlacement, EMULATOR_STATE_DIR } from '../../stacks/state-backend';
+import { chooseStatePlacement, EMULATOR_STATE_DIR } from '../../stacks/state-placement';
 import { isRecord } from '../../kit/terraform/terraform-json';
 
 /** What the stacks' state says. */

@@ -12,9 +12,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, TerraformStack } from 'cdktf';
+import type * as Cdktf from 'cdktf';
 import { BackendConfig } from '../../config/schema';
-import { addStateBackend, EMULATOR_STATE_DIR, ensureEmulatorStateBucket } from '../../stacks/state-backend';
+import type * as StateBackend from '../../stacks/state-backend';
 import { runTerraform } from '../../kit/terraform/terraform';
 import { labTerraformEnv } from './terraform-env';
 
@@ -32,6 +32,13 @@ export interface PullOptions {
 
 /** `terraform state pull` of each stack (see the module's comment); resolves per stack, never rejects. */
 export async function pullStates(backend: BackendConfig, stacks: readonly string[], options: PullOptions): Promise<Map<string, PulledState>> {
+  // Loaded when a remote state is read, not when a command that may read one starts (cost, synth and most
+  // commands of a lab with local state never do): cdktf is most of a command's start-up. esbuild bundles a
+  // require() of a literal path and evaluates it on first call.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { App, TerraformStack } = require('cdktf') as typeof Cdktf;
+  const { addStateBackend, EMULATOR_STATE_DIR, ensureEmulatorStateBucket } = require('../../stacks/state-backend') as typeof StateBackend;
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const outdir = join(options.cwd, '.hoplab', 'state-read');
   const logDir = join(options.cwd, '.hoplab', 'logs');
   mkdirSync(logDir, { recursive: true });

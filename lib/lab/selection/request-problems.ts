@@ -7,7 +7,7 @@
  * findings, and deploy's refusal lists them all, so fixing one never leads to the next refusal.
  */
 import { DEFAULT_GCP_PROJECT, LabConfig } from '../../config/schema';
-import { EMULATOR_STATE_DIR } from '../../stacks/state-backend';
+import { EMULATOR_STATE_DIR } from '../../stacks/state-placement';
 import { Finding } from '../checks/finding';
 import { DEPLOYED_PLACEMENT_CHECK, DeployedPlacement, deployedPlacementProblems } from '../placement/deployed-placement';
 import { Shard } from './shard';
