@@ -37,7 +37,7 @@ describe('a refusal says which config it judged', () => {
       1,
       'hoplab: gcp.project is "hoplab-demo", a placeholder that lets the lab synthesize without config; set gcp.project to your Google Cloud project ID, or add --stacks aws-cluster,aws-lb',
     ],
-    ['pipeline', ['pipeline', '--github-actions', '--shards', '2'], 1, 'hoplab pipeline: nothing written (config: no hoplab.config.json, .yaml or .yml found: the defaults):'],
+    ['pipeline', ['pipeline', '--github-actions', '--shards', '2'], 1, 'hoplab pipeline: nothing written:'],
     ['verify', ['verify', '--shard', '1/2'], 1, expect.stringMatching(/^hoplab: --shard 1\/2: backend\.type is "local"/)],
     ['preflight', ['preflight', '--env', 'ann'], 2, 'hoplab preflight: --env: "ann" not in this config; environments: lab (see npx hoplab preflight --help)'],
     ['cost', ['cost', '--env', 'ann'], 2, 'hoplab cost: --env: "ann" not in this config; environments: lab (see npx hoplab cost --help)'],

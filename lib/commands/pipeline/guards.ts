@@ -9,7 +9,7 @@ import { LabConfig } from '../../config/schema';
 import { CONFIRM_VARIABLE } from './jobs';
 
 /** The config file as a job's log names it: relative to the working directory, or that there was none. */
-export function configSourceText(source: string, cwd = process.cwd()): string {
+function configSourceText(source: string, cwd = process.cwd()): string {
   return source === 'defaults' ? 'no hoplab.config.json, .yaml or .yml found: the defaults' : relative(cwd, source) || source;
 }
 

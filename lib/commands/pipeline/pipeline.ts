@@ -23,7 +23,7 @@ import { checkConfigTracked } from './config-tracked';
 import { formatGathered, gatherOutputs } from './gather';
 import { GeneratedFile, githubActionsWorkflows } from './github-actions';
 import { gitlabPipeline } from './gitlab-ci';
-import { checkExpiry, configSourceText, confirmWorkshop } from './guards';
+import { checkExpiry, confirmWorkshop } from './guards';
 import { CONFIRM_VARIABLE, GATHERED_FILE, PipelineInput } from './jobs';
 import { reapCrons, reapUntil, REAP_WINDOW_HOURS } from './reaper';
 import { githubTrust, gitlabTrust, repositoryOf, TEARDOWN_ENVIRONMENT, TrustConditions, trustLines } from './trust';
@@ -44,8 +44,9 @@ export interface PipelineIo {
 
 /** Why no pipeline was written: every reason at once, each naming the config file it read. */
 class PipelineRefused extends Error {
-  constructor(readonly source: string, readonly reasons: readonly string[]) {
-    super(`hoplab pipeline: nothing written (config: ${source}):\n${reasons.map((r) => `  - ${r}`).join('\n')}`);
+  /** The config file read is not in the heading: runCli names it on the refusal's last line (sayOnRefusal), and a missing one is the first reason. */
+  constructor(readonly reasons: readonly string[]) {
+    super(`hoplab pipeline: nothing written:\n${reasons.map((r) => `  - ${r}`).join('\n')}`);
   }
 
   get userMessage(): string {
@@ -89,7 +90,6 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
   }
 
   const { config, source } = readLabConfig({ cwd, env });
-  const from = configSourceText(source, cwd);
   const run = io.run ?? runTool;
   const reasons: string[] = [];
   const notes: string[] = [];
@@ -111,7 +111,7 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
     // The example is this machine's tomorrow, 18:00 UTC, not a fixed date that would itself have passed one day.
     reasons.push(`workshop.expiresAt is unset: the reaper (a scheduled job) tears the workshop down once it has passed; set it, e.g. ${expiryExample(now)} (UTC)`);
   }
-  if (reasons.length > 0 || expiresAt === undefined) throw new PipelineRefused(from, reasons);
+  if (reasons.length > 0 || expiresAt === undefined) throw new PipelineRefused(reasons);
   if (new Date(reapUntil(expiresAt)).getTime() <= now.getTime()) {
     notes.push(`note: workshop.expiresAt (${expiresAt}) is more than ${REAP_WINDOW_HOURS} hours past: the reaper will not run; set the next workshop's end`);
   } else if (new Date(expiresAt).getTime() <= now.getTime()) {

@@ -100,7 +100,7 @@ describe('the config file the pipelines read must be committed', () => {
     const dir = workspace();
     expect(await refusal(dir, [...GITHUB, '--dir', dir])).toBe(
       [
-        'hoplab pipeline: nothing written (config: hoplab.config.json):',
+        'hoplab pipeline: nothing written:',
         "  - hoplab.config.json is not tracked by git: the pipelines' jobs check out the repository and would run without it, with the defaults. " +
           'Commit it: git add hoplab.config.json && git commit (keep the repository private: the config names your attendees and their cloud identities)',
       ].join('\n'),
@@ -118,7 +118,7 @@ describe('the config file the pipelines read must be committed', () => {
     const dir = workspace({ repo: false });
     expect(await refusal(dir, [...GITHUB, '--dir', dir])).toBe(
       [
-        'hoplab pipeline: nothing written (config: hoplab.config.json):',
+        'hoplab pipeline: nothing written:',
         `  - ${dir} is not in a git repository: the pipelines' jobs check out a repository and read hoplab.config.json from it; git init, then commit hoplab.config.json ` +
           '(keep the repository private: the config names your attendees and their cloud identities)',
       ].join('\n'),
@@ -129,7 +129,7 @@ describe('the config file the pipelines read must be committed', () => {
     const dir = workspace({ config: null });
     expect(await refusal(dir, [...GITHUB, '--dir', dir])).toBe(
       [
-        'hoplab pipeline: nothing written (config: no hoplab.config.json, .yaml or .yml found: the defaults):',
+        'hoplab pipeline: nothing written:',
         '  - no hoplab.config.json, .yaml or .yml here (nor HOPLAB_CONFIG): the pipelines would run with the defaults; write the config, commit it, and run pipeline again',
         '  - --shard 1/2: backend.type is "local", but shards run on different machines (CI runners), each with its own disk: their state files would be lost with the runner, ' +
           'and a later teardown or another shard could not find them. Set backend to { "type": "s3", "bucket": ..., "region": ... } (locked with its lock file) or { "type": "gcs", "bucket": ... }',
