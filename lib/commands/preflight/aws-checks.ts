@@ -32,6 +32,7 @@ import { AWS_QUOTAS, AwsQuotaId, QuotaSpec, sizesSlots } from '../../model/quota
 import { AwsSlot, slotGroup } from '../../model/slots';
 import { awsSlotClientConfig } from './aws-slot-clients';
 import { awsQuotaRequest, awsRequestCommand } from './quota-requests';
+import { countQuota } from './quota-count';
 import { awsNotChecked } from './not-checked';
 
 /** What preflight checks in one AWS slot (account x region). */
@@ -41,6 +42,12 @@ export interface AwsSlotInput {
   readonly clusterStacks: readonly { readonly env: string; readonly stack: SynthStack }[];
   /** What the slot's environments take of each quota (lib/lab/estimate/quotas.ts). */
   readonly needs: AwsQuotaNeeds;
+  /**
+   * The part of `needs` that the slot's environments already deployed hold (their state says they are
+   * here): in use already, so not counted again (quota-count.ts).
+   * @default - none deployed
+   */
+  readonly deployed?: { readonly envs: number; readonly needs: AwsQuotaNeeds };
   /**
    * Attendees' AWS identities (their environment and ARN) in the slot's selected cluster stacks: each gets an
    * EKS access entry, which the cluster build refuses for a principal that does not exist.
@@ -515,15 +522,18 @@ async function quotaFindings(clients: Clients, slot: AwsSlotInput, where: string
       limit = quota.defaultLimit;
       source = `AWS's documented default: Service Quotas did not answer (${message(error).slice(0, 100)})`;
     }
-    const detail = `${quota.name} (${quota.quotaCode}): ${used[quota.id]} in use + ${need} for this lab = ${used[quota.id] + need} of ${limit} (${source})`;
-    if (used[quota.id] + need > limit) {
-      const shortfall = { slot: slot.slot, quota, used: used[quota.id], need, limit };
+    const count = countQuota(used[quota.id], { need, deployedNeed: slot.deployed?.needs[quota.id], deployedEnvs: slot.deployed?.envs }, limit);
+    const detail = `${quota.name} (${quota.quotaCode}): ${count.text} (${source})`;
+    if (count.verdict === 'fail') {
+      const shortfall = { slot: slot.slot, quota, used: used[quota.id], need: count.still, limit };
       shortfalls.push(shortfall);
       findings.push({
         check,
         verdict: 'fail',
         detail,
-        fix: `request ${used[quota.id] + need} (npx hoplab preflight --request-quotas files it): ${awsRequestCommand(awsQuotaRequest(shortfall))}; or free some, or deploy fewer environments (--env)`,
+        fix: `request ${used[quota.id] + count.still} (npx hoplab preflight --request-quotas files it): ${awsRequestCommand(
+          awsQuotaRequest(shortfall),
+        )}; or free some, or deploy fewer environments (--env)`,
       });
     } else if (denied) {
       findings.push({ check, verdict: 'warn', detail, fix: 'allow servicequotas:GetServiceQuota to check against the account’s own quota' });

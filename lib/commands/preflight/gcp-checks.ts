@@ -13,10 +13,11 @@ import { SynthStack, block, isRecord, literalString, resourcesOf } from '../../k
 import { GKE_ATTENDEE_PROJECT_ROLE, inClusterPermissions, projectRoleReach } from '../../model/identities';
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../lab/checks/finding';
-import { GcpQuotaNeeds } from '../../lab/estimate/quotas';
+import { GcpQuotaNeed, GcpQuotaNeeds } from '../../lab/estimate/quotas';
 import { GCP_QUOTAS } from '../../model/quotas';
 import { gcpQuotaRequest, gcpRequestCommand, quotasConsoleUrl } from './quota-requests';
 import { gcpNotChecked, UncheckedScope } from './not-checked';
+import { countQuota } from './quota-count';
 
 /** Google API bases; tests serve recorded-format responses on loopback. */
 export type GoogleApis = Omit<GoogleApiBases, 'tokenInfo'> & {
@@ -61,6 +62,12 @@ export interface GcpPreflightInput {
   readonly requiredApis: readonly string[];
   /** The project's needs: project-scoped metrics, and region-scoped ones with their `region`. */
   readonly needs: GcpQuotaNeeds;
+  /**
+   * The part of `needs` that the project's environments already deployed hold (their state says they
+   * are here), each with how many they are: in use already, so not counted again (quota-count.ts).
+   * @default - none deployed
+   */
+  readonly deployed?: readonly (GcpQuotaNeed & { readonly environments: number })[];
   /**
    * Attendees' Google identities (their environment and IAM member, `user:` or `serviceAccount:`):
    * each gets roles/container.clusterViewer on the project, and must hold nothing there that reaches inside clusters.
@@ -470,17 +477,26 @@ async function quotaFindings(reader: GoogleApiReader, input: GcpPreflightInput):
       findings.push({ check, verdict: 'warn', detail: `${metric} is not among the quotas of ${where}; ${need} needed (${counted}), not checked` });
       continue;
     }
-    const detail = `${metric} in ${where}: ${quota.usage} in use + ${need} for this lab (${counted}) = ${quota.usage + need} of ${quota.limit}`;
-    if (quota.usage + need > quota.limit) {
-      const shortfall: GcpQuotaShortfall = { project: input.project, ...(scope === 'region' && inRegion ? { region: inRegion } : {}), metric, used: quota.usage, need, limit: quota.limit };
+    const deployed = input.deployed?.find((d) => d.metric === metric && d.scope === scope && (scope === 'project' || (d.region ?? input.regions[0]?.region) === inRegion));
+    const count = countQuota(quota.usage, { need, deployedNeed: deployed?.need, deployedEnvs: deployed?.environments }, quota.limit, `for this lab (${counted})`);
+    const detail = `${metric} in ${where}: ${count.text}`;
+    if (count.verdict === 'fail') {
+      const shortfall: GcpQuotaShortfall = {
+        project: input.project,
+        ...(scope === 'region' && inRegion ? { region: inRegion } : {}),
+        metric,
+        used: quota.usage,
+        need: count.still,
+        limit: quota.limit,
+      };
       shortfalls.push(shortfall);
       const spec = GCP_QUOTAS.find((q) => q.id === metric);
-      const command = spec ? gcpRequestCommand(gcpQuotaRequest(spec, input.project, shortfall.region, quota.usage + need)) : `${quotasConsoleUrl(input.project)} (${metric})`;
+      const command = spec ? gcpRequestCommand(gcpQuotaRequest(spec, input.project, shortfall.region, quota.usage + count.still)) : `${quotasConsoleUrl(input.project)} (${metric})`;
       findings.push({
         check,
         verdict: 'fail',
         detail,
-        fix: `request ${quota.usage + need} (npx hoplab preflight --request-quotas files it): ${command}; or free some, or deploy fewer environments (--env)`,
+        fix: `request ${quota.usage + count.still} (npx hoplab preflight --request-quotas files it): ${command}; or free some, or deploy fewer environments (--env)`,
       });
     } else {
       findings.push({ check, verdict: 'pass', detail });

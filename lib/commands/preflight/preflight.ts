@@ -31,7 +31,7 @@ import { awsQuotaRequest, gcpQuotaRequest, QUOTA_REQUESTS_FILE, QuotaRequest, re
 import { addressFindings, learnPublicAddress, providerSourceFinding, runTool, ToolRunner, toolFindings } from '../../lab/checks/host-checks';
 import { exposuresOfModel, formatOverDefault, LabQuotaNeeds, labQuotaNeeds, overDefaultLimits, QuotaNeed } from '../../lab/estimate/quotas';
 import { AWS_QUOTAS, GCP_QUOTAS } from '../../model/quotas';
-import { AwsSlot, GcpSlot } from '../../model/slots';
+import { AwsSlot, GcpSlot, slotGroup } from '../../model/slots';
 import { requestProblems } from '../../lab/selection/request-problems';
 import type { AwsQuotaNeeds, GcpQuotaNeed, GcpQuotaNeeds } from '../../lab/estimate/quotas';
 import { Shard } from '../../lab/selection/shard';
@@ -189,6 +189,13 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
     .map((s) => ({ slot: s.slot, envs: s.envs.filter((e) => envs.includes(e)) }))
     .filter((s) => s.envs.length > 0);
   const quotaNeeds = labQuotaNeeds(selected, exposures, slots);
+  // Of those, the part the environments already deployed hold (in use already: quota-count.ts).
+  const isDeployed = (cloud: 'aws' | 'gcp', env: string) => (cloud === 'aws' ? deployed.state.aws : deployed.state.gcp).has(env);
+  const deployedNeeds = labQuotaNeeds(
+    selected,
+    exposures,
+    slots.map((s) => ({ slot: s.slot, envs: s.envs.filter((e) => isDeployed(s.slot.cloud, e)) })).filter((s) => s.envs.length > 0),
+  );
   findings.push(...defaultLimitFindings(quotaNeeds.needs, envs.length, emulator !== undefined));
 
   // With credentials, every slot in its own account (or project) and region.
@@ -212,6 +219,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
         clusterStacks: clusterStacks('aws', slotEnvs),
         // The lab-wide notes once, with the first slot.
         needs: awsNeedsOf(quotaNeeds, slot.id, i === 0 ? quotaNeeds.notes : []),
+        ...(slotEnvs.some((e) => isDeployed('aws', e)) ? { deployed: { envs: slotEnvs.filter((e) => isDeployed('aws', e)).length, needs: awsNeedsOf(deployedNeeds, slot.id, []) } } : {}),
         attendees: attendeesIn('aws', slotEnvs).map((a) => ({ env: a.env, arn: a.id })),
       })),
     });
@@ -245,6 +253,11 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
           project,
           mine.map((s) => s.slot.region),
           project === projects[0] ? quotaNeeds.notes : [],
+        ),
+        deployed: gcpDeployedOf(
+          deployedNeeds,
+          project,
+          mine.map((s) => s.slot.region),
         ),
         attendees: attendeesIn('gcp', slotEnvs).map((a) => ({ env: a.env, member: a.id })),
       });
@@ -404,6 +417,17 @@ function quotaRequestsOf(shortfalls: { readonly aws: readonly AwsQuotaShortfall[
 function awsNeedsOf(needs: LabQuotaNeeds, slotId: string, notes: readonly string[]): AwsQuotaNeeds {
   const of = (id: string) => needs.needs.find((n) => n.quota.cloud === 'aws' && n.quota.id === id && n.slots.some((s) => s.id === slotId))?.need ?? 0;
   return { ...(Object.fromEntries(AWS_QUOTAS.map((q) => [q.id, of(q.id)])) as Omit<AwsQuotaNeeds, 'clbs' | 'notes'>), clbs: 0, notes };
+}
+
+/** The part of a project's GCP needs its deployed environments hold, with how many they are, per metric (and region). */
+function gcpDeployedOf(deployed: LabQuotaNeeds, project: string, regions: readonly string[]): (GcpQuotaNeed & { readonly environments: number })[] {
+  const environments = new Map(
+    deployed.needs.filter((n) => n.quota.cloud === 'gcp').map((n) => [`${n.quota.id} ${n.quota.scope === 'project' ? '' : n.slots[0].region} ${slotGroup(n.slots[0])}`, n.environments]),
+  );
+  return gcpNeedsOf(deployed, project, regions, []).quotas.map((q) => ({
+    ...q,
+    environments: environments.get(`${q.metric} ${q.scope === 'project' ? '' : q.region} ${project}`) ?? 0,
+  }));
 }
 
 /** The GCP needs of one project: its project-scoped metrics, and the region-scoped ones of each of its regions (with the region), as the credential checks read them. */

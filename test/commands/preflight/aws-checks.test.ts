@@ -329,6 +329,32 @@ describe('AWS preflight: every quota of the table at, under and over the account
   });
 });
 
+describe('AWS preflight: environments already deployed are not counted twice', () => {
+  // 4 environments deployed in the slot: with the default VPC, 5 VPCs in use of 5.
+  const deployedFour = { envs: 4, needs: { ...NO_NEEDS, vpcs: 4 } };
+
+  test('GIVEN a slot full with its 4 deployed environments WHEN deploy runs again on the same 4 THEN the VPCs pass: theirs are among those in use', async () => {
+    const { findings, result } = await preflight({ used: { vpcs: 5 }, quotas: { 'L-F678F1CE': 5 } }, { needs: { ...NO_NEEDS, vpcs: 4 }, deployed: deployedFour });
+    expect(findings.find((f) => f.check === 'aws quota vpcs')).toEqual({
+      check: 'aws quota vpcs',
+      verdict: 'pass',
+      detail: 'VPCs per Region (L-F678F1CE): 5 in use (the 4 environments deployed here among them, their state says) + 0 for the rest of this lab = 5 of 5 (Service Quotas)',
+    });
+    expect(result.shortfalls).toEqual([]);
+  });
+
+  test('GIVEN the same slot and a 5th attendee appended WHEN checked THEN only the new environment is needed, and the request asks for one more', async () => {
+    const { findings, result } = await preflight({ used: { vpcs: 5 }, quotas: { 'L-F678F1CE': 5 } }, { needs: { ...NO_NEEDS, vpcs: 5 }, deployed: deployedFour });
+    const vpcs = findings.find((f) => f.check === 'aws quota vpcs');
+    expect(vpcs).toMatchObject({
+      verdict: 'fail',
+      detail: 'VPCs per Region (L-F678F1CE): 5 in use (the 4 environments deployed here among them, their state says) + 1 for the rest of this lab = 6 of 5 (Service Quotas)',
+    });
+    expect(vpcs?.fix).toContain('--quota-code L-F678F1CE --desired-value 6 --region us-east-1');
+    expect(result.shortfalls.map((s) => [s.quota.id, s.used, s.need, s.limit])).toEqual([['vpcs', 5, 1, 5]]);
+  });
+});
+
 describe('the vCPUs of running instances (L-1216C47A)', () => {
   const instance = (type: string, extra: Partial<Instance> = {}): Instance => ({ InstanceId: `i-${type}`, InstanceType: type as Instance['InstanceType'], State: { Name: 'running' }, ...extra });
 

@@ -119,6 +119,22 @@ describe('GCP preflight on loopback', () => {
     }
   });
 
+  test('GIVEN the one environment deployed already (its state) WHEN deploy runs again THEN its CPUs, among those in use, are not counted again', async () => {
+    const api = await serve({ enabled: APIS, granted: (p) => p, clusters: [], existing: [], cpus: { limit: 8, usage: 6 } });
+    try {
+      const deployed = [{ metric: 'CPUS', scope: 'region' as const, need: 6, counted: '3 node VMs', environments: 1 }];
+      const { findings, shortfalls } = await gcpFindings(input(api.base, { deployed }));
+      expect(findings.find((f) => f.check === 'gcp quota CPUS')).toEqual({
+        check: 'gcp quota CPUS',
+        verdict: 'pass',
+        detail: `CPUS in us-central1 of project ${PROJECT}: 6 in use (the environment deployed here among them, their state says) + 0 for the rest of this lab = 6 of 8`,
+      });
+      expect(shortfalls).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+
   test("GIVEN the lab's own cluster, network and service account WHEN checked THEN the names pass as this workshop's", async () => {
     const api = await serve({
       enabled: APIS,

@@ -8,6 +8,10 @@ import { REQUEST_CHECKS } from '../../../lib/lab/selection/request-problems';
 import { deadUrl } from '../../support/echo-servers';
 import { renderFindings } from '../../../lib/lab/checks/finding';
 import { GCP_QUOTAS } from '../../../lib/model/quotas';
+import { gcpSlot } from '../../../lib/model/slots';
+import { DeployedSlots } from '../../../lib/lab/files/deployed-slots';
+import { placeWithState } from '../../../lib/lab/placement/deployed-placement';
+import { PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, servePreflightApi } from '../../support/google-api';
 
 describe('preflight of the placeholder config', () => {
   test('GIVEN the default config WHEN preflight runs THEN it fails on every reason deploy refuses: the placeholder project and the world-open endpoints', async () => {
@@ -163,5 +167,48 @@ describe('preflight of a placed lab', () => {
 
   test('GIVEN a config without placement WHEN preflight runs THEN it reports no placement', async () => {
     expect((await run({})).placement).toBeUndefined();
+  });
+});
+
+describe('preflight of a lab partly deployed', () => {
+  test('GIVEN ann deployed (her state says where) and bob not WHEN preflight runs again with credentials THEN the quotas count only bob: ann’s nodes are among the CPUs in use', async () => {
+    const dead = await deadUrl();
+    // Each environment's 4 nodes take 8 CPUs: ann's 8 are in use, bob's 8 fill the limit of 16 exactly.
+    const api = await servePreflightApi({ enabled: [], granted: (p) => p, clusters: [], existing: [], cpus: { limit: 16, usage: 8 } });
+    try {
+      const config = labConfig.parse({ attendees: ['ann', 'bob'], gcp: { project: PREFLIGHT_PROJECT, masterAuthorizedCidrs: ['203.0.113.7/32'] } });
+      const state: DeployedSlots = {
+        aws: new Map(),
+        gcp: new Map([
+          ['ann', { slot: gcpSlot(PREFLIGHT_PROJECT, 'us-central1', ['us-central1-a']), from: 'placement output', env: 'ann', stack: 'ann-gcp-cluster', where: 'ann-gcp-cluster.tfstate' }],
+        ]),
+        unread: [],
+        notRead: [],
+      };
+      const result = await runPreflight({
+        config,
+        kinds: ['gcp-cluster'],
+        deployed: placeWithState(config, state),
+        myIp: '203.0.113.7',
+        registryUrl: dead,
+        googleAccessToken: PREFLIGHT_TOKEN,
+        googleApis: {
+          compute: `${api.base}/compute/v1`,
+          container: `${api.base}/container/v1`,
+          serviceUsage: `${api.base}/serviceusage/v1`,
+          resourceManager: `${api.base}/crm/v1`,
+          iam: `${api.base}/iam/v1`,
+          tokenInfo: `${api.base}/tokeninfo`,
+        },
+        runTool: () => ({ ok: true, output: '' }),
+      });
+      expect(result.findings.find((f) => f.check === 'gcp quota CPUS')).toEqual({
+        check: 'gcp quota CPUS',
+        verdict: 'pass',
+        detail: `CPUS in us-central1 of project ${PREFLIGHT_PROJECT}: 8 in use (the environment deployed here among them, their state says) + 8 for the rest of this lab = 16 of 16`,
+      });
+    } finally {
+      await api.close();
+    }
   });
 });
