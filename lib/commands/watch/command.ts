@@ -22,10 +22,11 @@ shows per exposure: requests per second, errors, latency p50/p99 over the last -
 how many Pods and nodes answered (and which), and the client-IP verdict (client_ip_via, SNAT)
 measured as compare --probe measures it. A change is highlighted when the newest replies show it,
 whatever --window is: at the default rate errors starting or stopping, a Pod or node appearing and
-the verdict flipping within 2 s; a Pod or node gone once the replies without it are too many to be
-chance (about 5 s for one of two Pods). It is logged under the table. Run it while attendees scale
-the Deployment, drain a node or flip externalTrafficPolicy. Ends after --duration, or on Ctrl-C,
-with a summary.
+the verdict flipping within 2 s (errors that are timeouts once --timeout has passed; a mixed
+verdict, Cilium's, in about 3-4 s); a Pod or node gone once the replies without it are too many to
+be chance (about 6-9 s for one of two Pods). It is logged under the table. Run it while attendees
+scale the Deployment, drain a node or flip externalTrafficPolicy. Ends after --duration, or on
+Ctrl-C, with a summary.
 
 --room shows the whole room instead: one row per attendee (environment), each exposure one cell
 (o as claimed, E errors, M client-IP MISMATCH, ~ answers but the client IP is not measured,
