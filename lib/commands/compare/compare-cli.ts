@@ -4,19 +4,19 @@
  */
 import { compareOutputs, probeModel } from '../../lab/probe/compare-model';
 import { CommandRunner, LabOutputs, readLabOutputs } from '../../lab/files/outputs';
-import { ProgressStream, progressReporter } from '../../lab/probe/progress';
+import { progressReporter } from '../../lab/probe/progress';
 import { keepEnvironment, narrowOutputs, shardEnvironments } from '../../lab/selection/selection';
 import { roomFromCompare, roomLines } from '../../lab/probe/room';
 import { renderCompare } from './render-compare';
 import { UsageError } from '../../kit/cli/cli';
 import { COMPARE_COMMAND } from './command';
-import { highlight, painter } from '../../kit/terminal/terminal';
+import { highlight, painter, WritableTerminal } from '../../kit/terminal/terminal';
 
 export interface CompareIo {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
   /** Where progress goes (stderr); a TTY gets a bar. */
-  readonly progress: ProgressStream;
+  readonly progress: WritableTerminal;
   readonly columns?: number;
   /** Colour the table's verdicts (bin/compare.ts: stdout is a TTY and NO_COLOR is not set). @default false */
   readonly color?: boolean;
