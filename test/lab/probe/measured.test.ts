@@ -98,5 +98,5 @@ test('GIVEN --measured with another format than html, or a file that is no repor
     "--measured is for --format html (the packet's journeys), not --format table",
   );
   const code = runExplain(['--dir', FIXTURE_APP, '--format', 'html', '--measured', outputsFile], { out: () => undefined, err: (t) => (err += t) });
-  expect([code, err]).toEqual([1, `explain: ${outputsFile} is not a compare report (schema hoplab.compare/v1): write one with \`npx hoplab compare --probe --format json > ${outputsFile}\`\n`]);
+  expect([code, err]).toEqual([1, `hoplab explain: ${outputsFile} is not a compare report (schema hoplab.compare/v1): write one with \`npx hoplab compare --probe --format json > ${outputsFile}\`\n`]);
 });
