@@ -5,6 +5,8 @@
  * the words are V8's own for the same mistake (Node 20 and 24 word most of
  * them alike, but not all, and name the position differently), so the
  * messages read as they did when they were taken from `JSON.parse`.
+ * {@link parseJson} gives the same words for every JSON file a command reads
+ * (outputs, compare reports, synthesized stacks, state files).
  */
 import { printParseErrorCode, visit } from 'jsonc-parser';
 
@@ -184,6 +186,39 @@ export function jsonSyntaxReason(text: string): string | undefined {
       : at === "'"
       ? 'JSON strings and names take double quotes'
       : undefined;
-  const lineText = text.split('\n')[line - 1] ?? '';
-  return `is not valid JSON at line ${line}, column ${column}: ${words}${hint ? `; ${hint}` : ''}${lineText.trim() ? ` (line ${line}: ${JSON.stringify(lineText.trimEnd())})` : ''}`;
+  const lineText = (text.split('\n')[line - 1] ?? '').trimEnd();
+  return `is not valid JSON at line ${line}, column ${column}: ${words}${hint ? `; ${hint}` : ''}${lineText.trim() ? ` (${quotedLine(lineText, line, column)})` : ''}`;
+}
+
+/** The longest line quoted whole; of a longer one (a file written on one line), the part around the column. */
+const QUOTED_LINE = 120;
+
+/** `line 5: "  }"`; of a line longer than {@link QUOTED_LINE}, `line 1 from column 941: "..."`, that many characters around `column`. */
+function quotedLine(lineText: string, line: number, column: number): string {
+  if (lineText.length <= QUOTED_LINE) return `line ${line}: ${JSON.stringify(lineText)}`;
+  const start = Math.max(0, Math.min(column - 1 - QUOTED_LINE / 2, lineText.length - QUOTED_LINE));
+  return `line ${line} from column ${start + 1}: ${JSON.stringify(lineText.slice(start, start + QUOTED_LINE))}`;
+}
+
+/**
+ * `text` parsed as JSON; when it is not JSON, throws `error(reason)` with the reason in
+ * {@link jsonSyntaxReason}'s words (`is not valid JSON at line 1, column 2: Expected property
+ * name or '}' (line 1: "{x")`), the same on every Node version, where `JSON.parse`'s own message
+ * differs between Node 20 and 22+. A valid text is read by `JSON.parse` alone.
+ */
+export function parseJson(text: string, error: (reason: string) => Error): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw error(notJsonReason(text));
+  }
+}
+
+function notJsonReason(text: string): string {
+  try {
+    return jsonSyntaxReason(text) ?? 'is not valid JSON';
+  } catch {
+    // jsonc-parser reads nested arrays and objects recursively: nesting thousands deep runs out of stack.
+    return 'is not valid JSON';
+  }
 }

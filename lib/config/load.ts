@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { jsonSyntaxReason } from './json-syntax';
+import { parseJson } from './json-syntax';
 import { ConfigError } from './problems';
 import { LabConfig } from './schema';
 import { validateConfig } from './validate';
@@ -87,9 +87,7 @@ function readConfigFile(path: string): unknown {
   const json = extname(path).toLowerCase() === '.json';
   if (json) {
     // Where and why it is not JSON, from jsonc-parser: the same words on every Node version.
-    const reason = jsonSyntaxReason(text);
-    if (reason !== undefined) throw new ConfigError(path, [{ path: '(config file)', value: path, reason }]);
-    return JSON.parse(text);
+    return parseJson(text, (reason) => new ConfigError(path, [{ path: '(config file)', value: path, reason }]));
   }
   try {
     return parseYaml(text);

@@ -4,9 +4,11 @@
  * each, and --help is the definition's, listing every flag it accepts and nothing else.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, FlagSet, HELP_WIDTH } from '../../lib/kit/cli/command';
-import { usageLine } from '../../lib/kit/cli/cli';
+import { commandMessage, usageLine } from '../../lib/kit/cli/cli';
 import { COMPARE_COMMAND } from '../../lib/commands/compare/command';
 import { COST_COMMAND } from '../../lib/commands/cost/command';
 import { EXPLAIN_COMMAND } from '../../lib/commands/explain/command';
@@ -100,5 +102,16 @@ describe('every command line, from its definition', () => {
       const result = run(name, '--stacks', 'eks');
       expect([name, result.status, result.stderr]).toEqual([name, 2, `${usageLine(name, '--stacks: "eks" is not one of aws-cluster, aws-lb, gcp-cluster, gcp-lb')}\n`]);
     }
+  });
+
+  test('GIVEN an outputs file that is not JSON WHEN compare, watch and explain read it THEN one line in the shape of every refusal, `hoplab <command>: ...`, exit 1', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'hoplab-bad-outputs-')), 'bad.json');
+    writeFileSync(file, '{x');
+    const reason = `outputs file ${file} is not valid JSON at line 1, column 2: Expected property name or '}' (line 1: "{x"); write it with \`npx cdktf output --outputs-file ${file}\``;
+    for (const args of [['compare'], ['watch', '--duration', '1'], ['explain', '--dir', join(ROOT, 'test', 'fixtures', 'lab')]]) {
+      const result = run(...args, '--outputs', file);
+      expect([args[0], result.status, result.stdout, result.stderr]).toEqual([args[0], 1, '', `${commandMessage(args[0], reason)}\n`]);
+    }
+    expect(commandMessage('compare', 'x')).toBe('hoplab compare: x');
   });
 });

@@ -4,7 +4,7 @@
  * here so that they cannot follow the Node version (Node 20 and 24 word a name
  * without its colon differently; these are Node 24's words).
  */
-import { jsonSyntaxProblem, lineAndColumn } from '../../lib/config/json-syntax';
+import { jsonSyntaxProblem, jsonSyntaxReason, lineAndColumn, parseJson } from '../../lib/config/json-syntax';
 
 describe('JSON positions', () => {
   test.each([
@@ -79,5 +79,41 @@ describe('JSON positions', () => {
       { line: 4, column: 3 },
       { line: 4, column: 3 },
     ]);
+  });
+});
+
+describe('parseJson: the files hoplab reads, not only its config', () => {
+  const refuse = (reason: string) => new Error(`f.json ${reason}`);
+
+  test('GIVEN JSON THEN its value, as JSON.parse reads it (nesting deeper than jsonc-parser could follow included)', () => {
+    expect(parseJson('{"a": [1, "\\u00e9", null]}', refuse)).toEqual({ a: [1, 'é', null] });
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(() => parseJson(deep, refuse)).not.toThrow();
+  });
+
+  test('GIVEN a text that is not JSON THEN the error made of the reason: line, column, V8 words, the line', () => {
+    expect(() => parseJson('{\n  "a": 1,\n}', refuse)).toThrow(
+      new Error('f.json is not valid JSON at line 3, column 1: Expected double-quoted property name; JSON allows no comma before "}" or "]" (line 3: "}")'),
+    );
+  });
+
+  test('GIVEN a mistake on a line longer than 120 characters (a file written on one line) THEN 120 characters around it are quoted, from their column', () => {
+    const items = Array.from({ length: 50 }, (_, i) => `"v${i}"`).join(',');
+    const text = `[${items},,${items}]`;
+    const column = text.indexOf(',,') + 2;
+    expect([column, text.length]).toEqual([292, 582]);
+    expect(() => parseJson(text, refuse)).toThrow(new Error(`f.json is not valid JSON at line 1, column 292: Unexpected token ',' (line 1 from column 232: ${JSON.stringify(text.slice(231, 351))})`));
+    // Near the end of the line the window ends with it.
+    expect(jsonSyntaxReason(`[${items},]`)).toBe(
+      `is not valid JSON at line 1, column ${items.length + 3}: Unexpected token ']'; JSON allows no comma before "}" or "]" (line 1 from column ${items.length + 4 - 120}: ${JSON.stringify(
+        `[${items},]`.slice(-120),
+      )})`,
+    );
+    // A line of 120 is quoted whole.
+    expect(jsonSyntaxReason(`[${'1,'.repeat(59)}x`)).toBe(`is not valid JSON at line 1, column 120: Unexpected token 'x' (line 1: "[${'1,'.repeat(59)}x")`);
+  });
+
+  test('GIVEN nesting too deep for jsonc-parser that is not JSON either THEN the reason without a position, never a stack overflow', () => {
+    expect(() => parseJson(`${'['.repeat(100_000)}x`, refuse)).toThrow(new Error('f.json is not valid JSON'));
   });
 });

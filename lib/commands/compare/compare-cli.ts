@@ -4,19 +4,19 @@
  */
 import { compareOutputs, probeModel } from '../../lab/probe/compare-model';
 import { CommandRunner, LabOutputs, readLabOutputs } from '../../lab/files/outputs';
-import { ProgressStream, progressReporter } from '../../lab/probe/progress';
+import { progressReporter } from '../../lab/probe/progress';
 import { keepEnvironment, narrowOutputs, shardEnvironments } from '../../lab/selection/selection';
 import { roomFromCompare, roomLines } from '../../lab/probe/room';
 import { renderCompare } from './render-compare';
-import { UsageError } from '../../kit/cli/cli';
+import { commandMessage, UsageError } from '../../kit/cli/cli';
 import { COMPARE_COMMAND } from './command';
-import { highlight, painter } from '../../kit/terminal/terminal';
+import { highlight, painter, WritableTerminal } from '../../kit/terminal/terminal';
 
 export interface CompareIo {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
   /** Where progress goes (stderr); a TTY gets a bar. */
-  readonly progress: ProgressStream;
+  readonly progress: WritableTerminal;
   readonly columns?: number;
   /** Colour the table's verdicts (bin/compare.ts: stdout is a TTY and NO_COLOR is not set). @default false */
   readonly color?: boolean;
@@ -41,6 +41,7 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
   }
   const values = COMPARE_COMMAND.parse(argv, io);
   if (!values) return 0;
+  const say = (line: string) => io.err(`${commandMessage(COMPARE_COMMAND.name, line)}\n`);
   if (values.room && values.format !== 'table') throw new UsageError(`--room and --format ${values.format} contradict each other: --room is a view for a terminal; give one of them`);
   const settings = {
     format: values.format,
@@ -60,16 +61,16 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
       synthDir: values.dir,
       run: io.run,
       keepEnv: keepEnvironment(values.env, inShard),
-      say: (line) => io.err(`compare: ${line}\n`),
+      say,
     }));
   } catch (error) {
     // Outputs missing or unreadable: said as the reader words it.
-    io.err(`compare: ${(error as Error).message}\n`);
+    say((error as Error).message);
     return 1;
   }
   const narrowed = narrowOutputs(outputs, values.env, inShard);
   if (narrowed.missing) {
-    io.err(`compare: ${narrowed.missing}\n`);
+    say(narrowed.missing);
     return 1;
   }
   outputs = narrowed.outputs;
@@ -87,7 +88,7 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
   }
   if (values.probe) {
     const unmeasured = unmeasuredExposures(model);
-    for (const line of unmeasured) io.err(`compare: nothing measured: ${line}\n`);
+    for (const line of unmeasured) say(`nothing measured: ${line}`);
     if (unmeasured.length > 0) return 1;
   }
   return 0;

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { UsageError } from '../../kit/cli/cli';
+import { commandMessage, UsageError } from '../../kit/cli/cli';
 import { explainDir } from '../../lab/anatomy/explain-dir';
 import { ExplainModel } from '../../lab/anatomy/model';
 import { readOutputsFile } from '../../lab/files/outputs';
@@ -33,6 +33,7 @@ function mentions(model: ExplainModel, mode: string): boolean {
 export function runExplain(argv: readonly string[], io: CommandIo): number {
   const values = EXPLAIN_COMMAND.parse(argv, io);
   if (!values) return 0;
+  const say = (line: string) => io.err(`${commandMessage(EXPLAIN_COMMAND.name, line)}\n`);
   const { format } = values;
   if (values.details && format !== 'table') throw new UsageError('--details is for --format table (markdown, json and html always have every detail)');
   if (values.measured !== undefined && format !== 'html') throw new UsageError(`--measured is for --format html (the packet's journeys), not --format ${format}`);
@@ -45,12 +46,12 @@ export function runExplain(argv: readonly string[], io: CommandIo): number {
     measured = values.measured !== undefined ? readMeasuredFile(values.measured) : undefined;
   } catch (error) {
     // Nothing to read, or an outputs file or compare report that cannot be read: said as the readers word it.
-    io.err(`explain: ${(error as Error).message}\n`);
+    say((error as Error).message);
     return 1;
   }
   if (values.exposure !== undefined && !mentions(model, values.exposure)) {
     const found = [...new Set(model.environments.flatMap((env) => env.clouds.flatMap((c) => c.exposures.map((e) => e.mode))))];
-    io.err(`explain: no environment in ${values.dir} has exposure ${values.exposure}; found: ${found.length ? found.join(', ') : 'none'}\n`);
+    say(`no environment in ${values.dir} has exposure ${values.exposure}; found: ${found.length ? found.join(', ') : 'none'}`);
     return 1;
   }
   const toFile = values.out !== undefined;
@@ -68,19 +69,19 @@ export function runExplain(argv: readonly string[], io: CommandIo): number {
       mkdirSync(dirname(values.out), { recursive: true });
       writeFileSync(values.out, text);
     } catch (error) {
-      io.err(`explain: cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+      say(`cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       return 1;
     }
-    io.err(`explain: wrote ${values.out}\n`);
+    say(`wrote ${values.out}`);
   } else {
     io.out(text);
   }
   if (values.diagram !== undefined) {
     try {
       const written = writeDiagrams(model, values.diagram);
-      io.err(`explain: wrote ${written.length} Mermaid diagram${written.length === 1 ? '' : 's'} to ${values.diagram}\n`);
+      say(`wrote ${written.length} Mermaid diagram${written.length === 1 ? '' : 's'} to ${values.diagram}`);
     } catch (error) {
-      io.err(`explain: cannot write diagrams to ${values.diagram}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+      say(`cannot write diagrams to ${values.diagram}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       return 1;
     }
   }

@@ -3,12 +3,11 @@
  * (schema hoplab.reap/v1), and the same as lines for the terminal (80
  * columns; shell commands broken before their flags, so they still paste).
  */
-import { Cloud } from '../../model/contract';
 import { plural } from '../../kit/terminal/terminal';
 import { commandLines, wrapIndented } from '../../kit/terminal/text-table';
 import { Leftover } from '../../lab/leftovers/leftover';
 import { DeleteStep } from '../../lab/leftovers/delete-steps';
-import { JudgedLab, LabStatus } from '../../lab/leftovers/tagged-labs';
+import { JudgedLab } from '../../lab/leftovers/tagged-labs';
 import { SearchedPlace } from '../../lab/leftovers/tag-search';
 import { describeTagged } from '../../lab/leftovers/tagged-resource';
 
@@ -27,18 +26,11 @@ export interface ReapTeardown {
   readonly unchecked: readonly string[];
 }
 
-/** A lab the search found. */
-export interface ReportedLab {
-  readonly cloud: Cloud;
-  readonly slot: string;
-  readonly region: string;
-  readonly env: string;
+/** A lab the search found: where, which environment, and its judgement, as the search's labs say them; its tags and resources as JSON holds them. */
+export interface ReportedLab extends Pick<JudgedLab, 'cloud' | 'slot' | 'region' | 'env' | 'status' | 'expired'> {
   readonly workshop: string | null;
   /** Its `hoplab-expires` as tagged. */
   readonly expiresAt: string | null;
-  readonly status: LabStatus;
-  /** Expired and still standing. */
-  readonly expired: boolean;
   readonly resources: readonly { readonly kind: string; readonly id: string; readonly what: string }[];
   /** USD per hour at list prices (what has no price counts $0). */
   readonly costPerHour: number;

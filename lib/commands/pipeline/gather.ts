@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJson } from '../../config/json-syntax';
 
 export interface GatheredOutputs {
   /** One `hoplab.compare/v1` document of every environment found. */
@@ -24,14 +25,14 @@ export function gatherOutputs(dir: string, shards: number): GatheredOutputs {
   for (const name of readdirSync(dir).sort()) {
     const match = FILE.exec(name);
     if (!match) continue;
-    let doc: { schema?: unknown; environments?: unknown; ignored_stacks?: unknown };
-    try {
-      doc = JSON.parse(readFileSync(join(dir, name), 'utf8'));
-    } catch (error) {
-      throw new Error(`${join(dir, name)}: not JSON (${(error as Error).message}); it should hold \`npm run -s compare -- --format json\``);
-    }
+    const file = join(dir, name);
+    const doc = (parseJson(readFileSync(file, 'utf8'), (reason) => new Error(`${file} ${reason}; it should hold \`npm run -s compare -- --format json\``)) ?? {}) as {
+      schema?: unknown;
+      environments?: unknown;
+      ignored_stacks?: unknown;
+    };
     if (doc.schema !== 'hoplab.compare/v1' || !Array.isArray(doc.environments)) {
-      throw new Error(`${join(dir, name)}: not a hoplab.compare/v1 document; it should hold \`npm run -s compare -- --format json\``);
+      throw new Error(`${file}: not a hoplab.compare/v1 document; it should hold \`npm run -s compare -- --format json\``);
     }
     environments.push(...(doc.environments as { env?: string }[]));
     if (Array.isArray(doc.ignored_stacks)) ignored.push(...(doc.ignored_stacks as string[]));

@@ -6,7 +6,7 @@
  */
 import { CompareCell } from '../../lab/probe/compare-model';
 import { ProbeResult } from '../../lab/probe/probe-summary';
-import { CLIENT_IP_VIA, ClientIpVia } from '../../model/contract';
+import { ClientIpVia } from '../../model/contract';
 
 /** The claim fields of an exposure output (the contract's names). */
 export interface ExposureClaims {
@@ -35,17 +35,6 @@ export interface ClaimCheck {
   readonly reason: string | null;
   /** The probe's figures (requests, latency, Pods and nodes reached). */
   readonly probe: ProbeResult | null;
-}
-
-/** Reads the claim fields from a raw exposure output object (values may be strings when Terraform handed them over as text). */
-export function claimsOf(raw: Record<string, unknown> | undefined): ExposureClaims {
-  const bool = (v: unknown) => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : null);
-  const via = raw?.client_ip_via;
-  return {
-    source_nat: bool(raw?.source_nat),
-    client_ip_via: (CLIENT_IP_VIA as readonly unknown[]).includes(via) ? (via as ClientIpVia) : null,
-    client_ip_preserved: bool(raw?.client_ip_preserved),
-  };
 }
 
 /** What the probe measured, as the contract's facts; `null` where it cannot tell. */

@@ -138,7 +138,7 @@ class Family {
       const span = lastAt - first.get(k)! + 1;
       let share = (count.get(k)! + 0.5) / (span + 1);
       if (this.capByCount) share = Math.min(share, 1 / m);
-      if ((1 - share) ** run <= this.chance) gone.push(k);
+      if (run >= repliesToGone(share, this.chance)) gone.push(k);
     }
     for (const k of gone) this.present.delete(k);
     return { appeared, gone };

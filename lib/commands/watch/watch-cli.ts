@@ -7,7 +7,7 @@ import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node
 import { dirname, resolve } from 'node:path';
 import { compareOutputs, probeTargets } from '../../lab/probe/compare-model';
 import { CommandRunner, LabOutputs, readLabOutputs } from '../../lab/files/outputs';
-import { UsageError } from '../../kit/cli/cli';
+import { commandMessage, UsageError } from '../../kit/cli/cli';
 import { keepEnvironment, narrowOutputs, shardEnvironments } from '../../lab/selection/selection';
 import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal } from '../../kit/terminal/terminal';
 import { wrapWords } from '../../kit/text/wrap';
@@ -71,6 +71,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
   const env = io.env ?? process.env;
   const values = WATCH_COMMAND.parse(argv, { out: (text) => io.stdout.write(text) });
   if (!values) return 0;
+  const say = (line: string) => io.err(`${commandMessage(WATCH_COMMAND.name, line)}\n`);
   const envs = values.env;
   const modes = values.exposure;
   if (values.room && values.format === 'json') throw new UsageError('--room and --format json contradict each other: --room is a view for a terminal (and --serve a page); give one of them');
@@ -106,25 +107,25 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
       synthDir: values.dir,
       run: io.run,
       keepEnv: keepEnvironment(envs, inShard),
-      say: (line) => io.err(`watch: ${line}\n`),
+      say,
     }));
   } catch (error) {
     // Outputs missing or unreadable: said as the reader words it.
-    io.err(`watch: ${(error as Error).message}\n`);
+    say((error as Error).message);
     return 1;
   }
   const narrowed = narrowOutputs(outputs, envs, inShard);
   if (narrowed.missing) {
-    io.err(`watch: ${narrowed.missing}\n`);
+    say(narrowed.missing);
     return 1;
   }
   outputs = narrowed.outputs;
   const targets = probeTargets(compareOutputs(outputs, values.outputs ?? 'cdktf output'), modes);
   if (!targets.some((t) => typeof t.url !== 'string')) {
-    io.err(
+    say(
       targets.length === 0
-        ? 'watch: no exposure selected: check --env, --shard and --exposure against the outputs\n'
-        : `watch: no exposure has a URL to probe (${targets.map((t) => `${t.label}: ${t.url as string}`).join('; ')})\n`,
+        ? 'no exposure selected: check --env, --shard and --exposure against the outputs'
+        : `no exposure has a URL to probe (${targets.map((t) => `${t.label}: ${t.url as string}`).join('; ')})`,
     );
     return 1;
   }
@@ -148,10 +149,10 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     try {
       server = await startLiveServer({ ...serveAddress, page: roomPageHtml(), csp: ROOM_PAGE_CSP });
     } catch (error) {
-      io.err(`watch: --serve: ${(error as Error).message}\n`);
+      say(`--serve: ${(error as Error).message}`);
       return 1;
     }
-    io.err(`watch: serving the room on ${server.url} (open it in a browser; Ctrl-C ends the watch)\n`);
+    say(`serving the room on ${server.url} (open it in a browser; Ctrl-C ends the watch)`);
   }
   const clock = io.clock ?? REAL_CLOCK;
   const started = clock.now();
@@ -179,7 +180,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
         if (lastFrame && !lastFrame.final) publish(lastFrame);
       },
     });
-    io.err(`watch: --progress: reading ${clusters.length} cluster${clusters.length === 1 ? '' : 's'} of ${plans.length} attendee${plans.length === 1 ? '' : 's'} every ${intervalS} s\n`);
+    say(`--progress: reading ${clusters.length} cluster${clusters.length === 1 ? '' : 's'} of ${plans.length} attendee${plans.length === 1 ? '' : 's'} every ${intervalS} s`);
     poller.tick();
   }
   const recorder = values.html !== undefined ? new TimelineRecorder() : undefined;
@@ -230,9 +231,9 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
   if (recorder && values.html !== undefined) {
     try {
       writeFileSync(values.html, watchPage(recorder.all(), result, { intervalMs: settings.intervalMs }));
-      io.err(`watch: wrote ${values.html}\n`);
+      say(`wrote ${values.html}`);
     } catch (error) {
-      io.err(`watch: --html ${values.html} could not be written: ${(error as Error).message}\n`);
+      say(`--html ${values.html} could not be written: ${(error as Error).message}`);
       code = 1;
     }
   }
@@ -248,7 +249,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     io.stdout.write(`${lines.join('\n')}\n`);
   }
   const behind = pacingNote(result);
-  if (behind) io.err(`watch: ${behind}\n`);
+  if (behind) say(behind);
   return code;
 }
 

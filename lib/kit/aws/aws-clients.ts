@@ -107,8 +107,3 @@ async function assumeRole(roleArn: string, base: Omit<AwsClientConfig, 'credenti
     sts.destroy();
   }
 }
-
-/** Forgets every assumed role's credentials (tests). */
-export function forgetAssumedRoles(): void {
-  assumed.clear();
-}

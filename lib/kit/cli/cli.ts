@@ -23,9 +23,14 @@ export class UsageError extends Error {
   }
 }
 
+/** The one shape of a line a command says on its own account (a refusal, what it wrote): `hoplab <command>: <text>`. */
+export function commandMessage(command: string, text: string): string {
+  return `hoplab ${command}: ${text}`;
+}
+
 /** The one shape of a bad command line's message, for every command. */
 export function usageLine(command: string, message: string): string {
-  return `hoplab ${command}: ${message} (see npx hoplab ${command} --help)`;
+  return commandMessage(command, `${message} (see npx hoplab ${command} --help)`);
 }
 
 /**
@@ -56,7 +61,7 @@ export function sayOnRefusal(line: string): void {
 
 /** The line {@link sayOnRefusal} was given, as runCli prints it after a refusal of `command`; undefined when none was. */
 export function refusalNote(command: string): string | undefined {
-  return readForRefusal === undefined ? undefined : `hoplab ${command}: ${readForRefusal}`;
+  return readForRefusal === undefined ? undefined : commandMessage(command, readForRefusal);
 }
 
 /**

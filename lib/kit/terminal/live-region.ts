@@ -3,9 +3,9 @@
  * cursor movement (back up to the block's first line, erase to the end of the
  * screen, the new block: one write per frame), with ordinary lines printed
  * above it as they come (they scroll up; the block stays last). The one
- * live-redraw class: the deploy/teardown/verify progress (live-status.ts), and
- * `watch`'s screen, which hides the cursor while it is shown and lays out its
- * own lines.
+ * live-redraw class: the deploy/teardown/verify progress (live-status.ts),
+ * `compare --probe`'s bar, and `watch`'s screen, which hides the cursor while
+ * it is shown and lays out its own lines.
  *
  * Each line is cut to the terminal's width less one, so no line wraps and the
  * cursor arithmetic stays right; a caller that lays out and paints its lines

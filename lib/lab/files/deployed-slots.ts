@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { labEnvironments } from '../../config/environments';
+import { parseJson } from '../../config/json-syntax';
 import { LabConfig } from '../../config/schema';
 import { Cloud } from '../../model/contract';
 import { labNames } from '../../model/names';
@@ -81,12 +82,12 @@ export async function readDeployedSlots(config: LabConfig, options: ReadDeployed
     let state: unknown;
     if (s.path !== undefined) {
       if (!existsSync(s.path)) continue;
-      try {
-        state = JSON.parse(readFileSync(s.path, 'utf8')) as unknown;
-      } catch (error) {
-        unread.push({ kind: 'not read', env: s.env, cloud: s.cloud, stack: s.stack, where, reason: `could not be read: ${error instanceof Error ? error.message : String(error)}` });
+      const read = readStateFile(s.path);
+      if ('reason' in read) {
+        unread.push({ kind: 'not read', env: s.env, cloud: s.cloud, stack: s.stack, where, reason: read.reason });
         continue;
       }
+      state = read.state;
     } else {
       const got = pulled.get(s.stack);
       if (!got) {
@@ -115,6 +116,21 @@ export async function readDeployedSlots(config: LabConfig, options: ReadDeployed
 /** The slots alone, as placement takes them. */
 export function deployedSlotMaps(deployed: DeployedSlots): { readonly aws: ReadonlyMap<string, AwsSlot>; readonly gcp: ReadonlyMap<string, GcpSlot> } {
   return { aws: new Map([...deployed.aws].map(([env, d]) => [env, d.slot])), gcp: new Map([...deployed.gcp].map(([env, d]) => [env, d.slot])) };
+}
+
+/** A local state file's JSON, or why it could not be read (its syntax error in the same words on every Node). */
+function readStateFile(path: string): { readonly state: unknown } | { readonly reason: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return { reason: `could not be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  }
+  try {
+    return { state: parseJson(text, (reason) => new Error(reason)) };
+  } catch (error) {
+    return { reason: (error as Error).message };
+  }
 }
 
 function relativeTo(cwd: string, path: string): string {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { EXPOSURE_MODES } from '../../model/modes';
 import { AWS_CLUSTER_OUTPUTS, ClientIpVia, CLUSTER_OUTPUTS, ClusterStackOutputs, Cloud, GCP_CLUSTER_OUTPUTS, PLACEMENT_OUTPUT, PlacementOutput } from '../../model/contract';
 import { isClientIpVia } from '../../model/exposure-facts';
+import { parseJson } from '../../config/json-syntax';
 import { parseStackName } from './synth-dir';
 import { isRecord } from '../../kit/terraform/terraform-json';
 import { nothingDeployed } from './local-state';
@@ -288,12 +289,7 @@ export function readOutputsFile(file: string): LabOutputs {
   } catch (error) {
     throw new Error(`cannot read outputs file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`outputs file ${file} is not valid JSON (${(error as Error).message}); write it with \`npx cdktf output --outputs-file ${file}\``);
-  }
+  const raw = parseJson(text, (reason) => new Error(`outputs file ${file} ${reason}; write it with \`npx cdktf output --outputs-file ${file}\``));
   return parseOutputs(raw, file);
 }
 
@@ -314,12 +310,9 @@ export function synthesizedStackNames(synthDir: string): string[] {
   if (!existsSync(manifest)) {
     throw new Error(`no ${manifest}: synthesize first (npm run synth), or pass --outputs FILE`);
   }
-  try {
-    const stacks = (JSON.parse(readFileSync(manifest, 'utf8')) as { stacks?: Record<string, unknown> }).stacks ?? {};
-    return Object.keys(stacks).sort();
-  } catch (error) {
-    throw new Error(`${manifest} is not valid JSON (${(error as Error).message}); synthesize again`);
-  }
+  const parsed = parseJson(readFileSync(manifest, 'utf8'), (reason) => new Error(`${manifest} ${reason}; synthesize again`));
+  const stacks = isRecord(parsed) && isRecord(parsed.stacks) ? parsed.stacks : {};
+  return Object.keys(stacks).sort();
 }
 
 /**

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cloud } from '../../model/contract';
+import { parseJson } from '../../config/json-syntax';
 import { isRecord, SynthStack } from '../../kit/terraform/terraform-json';
 
 /** The stacks of one environment and cloud found in the directory. */
@@ -40,12 +41,7 @@ function readStack(name: string, file: string): SynthStack {
   } catch (error) {
     throw new Error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; ${SYNTH_HINT}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${file} is not valid JSON (${(error as Error).message}); synthesize again`);
-  }
+  const json = parseJson(text, (reason) => new Error(`${file} ${reason}; synthesize again`));
   if (!isRecord(json)) {
     throw new Error(`${file} is not a synthesized Terraform stack (expected a JSON object); synthesize again`);
   }

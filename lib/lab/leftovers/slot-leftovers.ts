@@ -15,15 +15,10 @@ import { plural } from '../../kit/terminal/terminal';
 import { LabPlacement } from '../placement/lab-placement';
 import { AwsLeftoverQuery, findAwsLeftovers } from './aws-leftovers';
 import { findGcpLeftovers, GcpLeftoverQuery } from './gcp-leftovers';
-import { formatLeftover, Leftover } from './leftover';
+import { CloudFinders, formatLeftover, Leftover } from './leftover';
 
-/** How the clouds are asked (tests: stand-ins per account, region and project). */
-export interface LeftoverFinders {
-  readonly aws: (query: AwsLeftoverQuery) => Promise<Leftover[]>;
-  readonly gcp: (query: GcpLeftoverQuery) => Promise<Leftover[]>;
-  /** Google credentials, or undefined without them. */
-  readonly gcpCredentials: () => GcpCredentials | undefined;
-}
+/** How the clouds are asked for leftovers (tests: stand-ins per account, region and project). */
+export type LeftoverFinders = CloudFinders<AwsLeftoverQuery, GcpLeftoverQuery, Leftover>;
 
 const FINDERS: LeftoverFinders = { aws: findAwsLeftovers, gcp: findGcpLeftovers, gcpCredentials };
 

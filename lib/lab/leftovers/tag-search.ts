@@ -10,20 +10,16 @@
 import { LabConfig } from '../../config/schema';
 import { Cloud } from '../../model/contract';
 import { AwsSlot } from '../../model/slots';
-import { GcpCredentials, gcpCredentials } from '../../kit/google/google-credentials';
+import { gcpCredentials } from '../../kit/google/google-credentials';
 import { DeployedSlots } from '../files/deployed-slots';
 import { awsSlots, gcpSlots } from '../placement/slots';
 import { AwsTagQuery, findAwsTagged } from './aws-tagged';
 import { findGcpTagged, GcpTagQuery } from './gcp-tagged';
+import { CloudFinders } from './leftover';
 import { TaggedResource } from './tagged-resource';
 
-/** How the clouds are asked (tests: stand-ins, or loopback APIs). */
-export interface TagFinders {
-  readonly aws: (query: AwsTagQuery) => Promise<TaggedResource[]>;
-  readonly gcp: (query: GcpTagQuery) => Promise<TaggedResource[]>;
-  /** Google credentials, or undefined without them. */
-  readonly gcpCredentials: () => GcpCredentials | undefined;
-}
+/** How the clouds are asked for tagged resources (tests: stand-ins, or loopback APIs). */
+export type TagFinders = CloudFinders<AwsTagQuery, GcpTagQuery, TaggedResource>;
 
 const FINDERS: TagFinders = { aws: findAwsTagged, gcp: findGcpTagged, gcpCredentials };
 

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Cloud } from '../../model/contract';
+import { parseJson } from '../../config/json-syntax';
 import { isRecord } from '../../kit/terraform/terraform-json';
 import { addressInNodeName } from './echo-reply';
 
@@ -85,12 +86,7 @@ export function readMeasuredFile(file: string): MeasuredByExposure {
   } catch (error) {
     throw new Error(`cannot read the compare report ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`the compare report ${file} is not valid JSON (${(error as Error).message}); write it with \`npx hoplab compare --probe --format json > ${file}\``);
-  }
+  const parsed = parseJson(text, (reason) => new Error(`the compare report ${file} ${reason}; write it with \`npx hoplab compare --probe --format json > ${file}\``));
   return measuredFromCompare(parsed, file);
 }
 

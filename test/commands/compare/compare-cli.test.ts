@@ -46,13 +46,13 @@ describe('compare command', () => {
   test('a missing outputs file exits 1 with the reason', async () => {
     const { code, err } = await run('--outputs', '/nonexistent/outputs.json');
     expect(code).toBe(1);
-    expect(err).toBe('compare: cannot read outputs file /nonexistent/outputs.json: ENOENT\n');
+    expect(err).toBe('hoplab compare: cannot read outputs file /nonexistent/outputs.json: ENOENT\n');
   });
 
   test('without --outputs and without a synthesized app it exits 1 and says what to do', async () => {
     const { code, err } = await run('--dir', '/nonexistent');
     expect(code).toBe(1);
-    expect(err).toContain('compare: no /nonexistent/manifest.json: synthesize first (npm run synth), or pass --outputs FILE');
+    expect(err).toContain('hoplab compare: no /nonexistent/manifest.json: synthesize first (npm run synth), or pass --outputs FILE');
   });
 
   test('without --outputs and cdktf failing it exits 1 with cdktf’s message', async () => {
@@ -125,7 +125,7 @@ describe('compare --env and --room', () => {
   test('GIVEN --env naming an environment the outputs lack WHEN compare runs THEN exit 1 naming the ones found', async () => {
     const { code, err } = await run('--outputs', twoEnvironments(), '--env', 'bob,cy');
     expect(code).toBe(1);
-    expect(err).toBe('compare: --env cy: no such environment in the outputs; found: ann, bob\n');
+    expect(err).toBe('hoplab compare: --env cy: no such environment in the outputs; found: ann, bob\n');
   });
 
   test('GIVEN --room without --probe THEN one row per attendee, a cell per exposure: measured nothing yet, within 80 columns', async () => {

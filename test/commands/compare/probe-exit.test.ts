@@ -41,7 +41,7 @@ describe('compare --probe exit codes', () => {
     const outputs = { 'lab-aws-lb': { exposure_nodeport_local: exposure(null) } };
     const probed = await compare(outputs, '--probe');
     expect(probed.code).toBe(1);
-    expect(probed.err).toContain('compare: nothing measured: lab aws nodeport-local: not probed: no URL in the output (not deployed yet?)\n');
+    expect(probed.err).toContain('hoplab compare: nothing measured: lab aws nodeport-local: not probed: no URL in the output (not deployed yet?)\n');
     expect((await compare(outputs)).code).toBe(0);
   });
 
@@ -65,6 +65,6 @@ describe('compare --probe exit codes', () => {
   test('GIVEN outputs without any exposure WHEN probed THEN that is said and the exit is 1', async () => {
     const run = await compare({ 'lab-aws-cluster': { cloud: 'aws', cluster_name: 'lab-eks' } }, '--probe');
     expect(run.code).toBe(1);
-    expect(run.err).toContain('compare: nothing measured: the outputs hold no exposure to probe (are the -lb stacks deployed?)\n');
+    expect(run.err).toContain('hoplab compare: nothing measured: the outputs hold no exposure to probe (are the -lb stacks deployed?)\n');
   });
 });

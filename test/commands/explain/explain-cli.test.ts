@@ -38,7 +38,7 @@ describe('explain command', () => {
   test('GIVEN a --dir with no synthesized app THEN exit 1 with a clear message', () => {
     const { code, err, out } = run('--dir', '/nonexistent');
     expect(code).toBe(1);
-    expect(err).toContain('explain: no synthesized app at /nonexistent: the directory does not exist; synthesize first with `npm run synth`');
+    expect(err).toContain('hoplab explain: no synthesized app at /nonexistent: the directory does not exist; synthesize first with `npm run synth`');
     expect(out).toBe('');
   });
 
@@ -48,7 +48,7 @@ describe('explain command', () => {
     expect(code).toBe(0);
     expect(JSON.parse(out).environments[0].clouds).toHaveLength(2);
     // One per exposure, plus one matrix per cloud.
-    expect(err).toBe(`explain: wrote 8 Mermaid diagrams to ${dir}\n`);
+    expect(err).toBe(`hoplab explain: wrote 8 Mermaid diagrams to ${dir}\n`);
     expect(readdirSync(dir)).toHaveLength(8);
   });
 
@@ -56,7 +56,7 @@ describe('explain command', () => {
     expect(run('--dir', FIXTURE_APP, '--env', 'lab').code).toBe(0);
     const { code, err } = run('--dir', FIXTURE_APP, '--env', 'other');
     expect(code).toBe(1);
-    expect(err).toContain('explain: no stacks of environment "other"');
+    expect(err).toContain('hoplab explain: no stacks of environment "other"');
   });
 
   test('GIVEN no width THEN the view fits 80 columns; GIVEN 60 THEN 60; no colour unless asked', () => {
@@ -75,7 +75,7 @@ describe('explain command', () => {
   test('GIVEN --exposure of a mode the lab leaves out THEN exit 1 naming the ones found', () => {
     const { code, err } = run('--dir', FIXTURE_APP, '--exposure', 'gateway');
     expect(code).toBe(1);
-    expect(err).toBe(`explain: no environment in ${FIXTURE_APP} has exposure gateway; found: native, nodeport, nodeport-local\n`);
+    expect(err).toBe(`hoplab explain: no environment in ${FIXTURE_APP} has exposure gateway; found: native, nodeport, nodeport-local\n`);
   });
 
   test('GIVEN --format html --out FILE THEN one self-contained page with a picture per exposure and per cloud, no colour codes even on a terminal', () => {
@@ -83,7 +83,7 @@ describe('explain command', () => {
     const { code, out, err } = runWith({ color: true }, '--dir', FIXTURE_APP, '--format', 'html', '--out', file, '--outputs', fixture('outputs.json'));
     expect(code).toBe(0);
     expect(out).toBe('');
-    expect(err).toBe(`explain: wrote ${file}\n`);
+    expect(err).toBe(`hoplab explain: wrote ${file}\n`);
     const page = readFileSync(file, 'utf8');
     expect(page.startsWith('<!doctype html>')).toBe(true);
     // Three exposures per cloud and one overview per cloud.
@@ -95,7 +95,7 @@ describe('explain command', () => {
   test('GIVEN --outputs that cannot be read THEN exit 1 with the reason', () => {
     const { code, err } = run('--dir', FIXTURE_APP, '--outputs', '/nonexistent/outputs.json');
     expect(code).toBe(1);
-    expect(err).toBe('explain: cannot read outputs file /nonexistent/outputs.json: ENOENT\n');
+    expect(err).toBe('hoplab explain: cannot read outputs file /nonexistent/outputs.json: ENOENT\n');
   });
 
   test('GIVEN --out in a place that cannot be written THEN exit 1 with the reason', () => {
@@ -104,6 +104,6 @@ describe('explain command', () => {
     writeFileSync(blocker, '');
     const { code, err } = run('--dir', FIXTURE_APP, '--format', 'html', '--out', join(blocker, 'explain.html'));
     expect(code).toBe(1);
-    expect(err).toBe(`explain: cannot write ${join(blocker, 'explain.html')}: EEXIST\n`);
+    expect(err).toBe(`hoplab explain: cannot write ${join(blocker, 'explain.html')}: EEXIST\n`);
   });
 });

@@ -19,7 +19,7 @@ beforeAll(async () => {
   const file = join(dir, 'explain.html');
   let err = '';
   const code = runExplain(['--dir', FIXTURE_APP, '--format', 'html', '--out', file, '--outputs', fixture('outputs.json')], { out: () => undefined, err: (t) => (err += t) });
-  expect({ code, err }).toEqual({ code: 0, err: `explain: wrote ${file}\n` });
+  expect({ code, err }).toEqual({ code: 0, err: `hoplab explain: wrote ${file}\n` });
   opened = await openFile(file);
 });
 

@@ -342,6 +342,11 @@ describe("gathering the shards' outputs", () => {
   test('GIVEN a shard file that is not a compare document WHEN gathered THEN the error names it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hoplab-gather-'));
     writeFileSync(join(dir, 'hoplab-compare-1.json'), 'npm WARN something\n{}');
-    expect(() => gatherOutputs(dir, 1)).toThrow(`${join(dir, 'hoplab-compare-1.json')}: not JSON`);
+    // npm's own line before the JSON: the words are V8's for `n` read as the start of `null`, on every Node.
+    expect(() => gatherOutputs(dir, 1)).toThrow(
+      new Error(
+        `${join(dir, 'hoplab-compare-1.json')} is not valid JSON at line 1, column 2: Unexpected token 'p' (line 1: "npm WARN something"); it should hold \`npm run -s compare -- --format json\``,
+      ),
+    );
   });
 });

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { changedResources, differingAttributes, PlanJson } from '../../../lib/commands/verify/drift';
-import { checkClaims, ClaimCheck, claimsOf, measuredFacts } from '../../../lib/commands/verify/claims';
+import { checkClaims, ClaimCheck, ExposureClaims, measuredFacts } from '../../../lib/commands/verify/claims';
 import { isReadyStatus, waitReady } from '../../../lib/commands/verify/readiness';
 import { CompareCell } from '../../../lib/lab/probe/compare-model';
 import { ProbeResult } from '../../../lib/lab/probe/probe-summary';
@@ -129,6 +129,8 @@ const cell = (p: ProbeResult): CompareCell => ({ exposure: { url: p.url } as Com
 const facts = (check: ClaimCheck) => check.facts.map((f) => `${f.fact}: ${String(f.claimed)} / ${String(f.measured)}`);
 
 describe('claims: what the probe measured against what the output claims', () => {
+  /** What an exposure's output claims (as outputs.ts reads it): what it does not say is null. */
+  const claimsOf = (claims: Partial<ExposureClaims>): ExposureClaims => ({ source_nat: null, client_ip_via: null, client_ip_preserved: null, ...claims });
   test.each([
     ['every reply from the prober', { prober: 6 }, 0, { source_nat: false, client_ip_via: 'tcp-source' }],
     ['every reply from a node, the header naming the prober', { node: 6 }, 6, { source_nat: true, client_ip_via: 'x-forwarded-for' }],
@@ -147,10 +149,15 @@ describe('claims: what the probe measured against what the output claims', () =>
   });
 
   test.each([
-    ['only source_nat', { source_nat: false, client_ip_preserved: true }, ['source_nat: false / false', 'client_ip_via: null / tcp-source'], 'client_ip_via not claimed by the output (measured)'],
+    [
+      'only source_nat',
+      { source_nat: false, client_ip_preserved: true } as const,
+      ['source_nat: false / false', 'client_ip_via: null / tcp-source'],
+      'client_ip_via not claimed by the output (measured)',
+    ],
     [
       'only client_ip_via',
-      { client_ip_via: 'tcp-source', client_ip_preserved: true },
+      { client_ip_via: 'tcp-source', client_ip_preserved: true } as const,
       ['source_nat: null / false', 'client_ip_via: tcp-source / tcp-source'],
       'source_nat not claimed by the output (measured)',
     ],
@@ -162,7 +169,7 @@ describe('claims: what the probe measured against what the output claims', () =>
   });
 
   test('GIVEN an output with neither source_nat nor client_ip_via WHEN checked THEN client_ip_preserved, and only it, is compared', () => {
-    const check = checkClaims('lab', 'aws', 'nodeport-l4', cell(probe({ node: 6 }, 0, false)), claimsOf({ client_ip_preserved: 'false' }));
+    const check = checkClaims('lab', 'aws', 'nodeport-l4', cell(probe({ node: 6 }, 0, false)), claimsOf({ client_ip_preserved: false }));
     expect([check.status, ...facts(check)]).toEqual(['match', 'client_ip_preserved: false / false']);
   });
 });

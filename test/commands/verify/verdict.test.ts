@@ -5,7 +5,7 @@
  * check left out. FAILED for what ran and failed, INCOMPLETE for what could not
  * be done, PASSED only when everything asked for ran and passed.
  */
-import { checkClaims, ClaimCheck, claimsOf } from '../../../lib/commands/verify/claims';
+import { checkClaims, ClaimCheck, ExposureClaims } from '../../../lib/commands/verify/claims';
 import { ReadyResult } from '../../../lib/commands/verify/readiness';
 import { DriftResult } from '../../../lib/commands/verify/drift';
 import { renderVerifyMarkdown, Verdict, verdictOf, verdictSentence, VerifyReport } from '../../../lib/commands/verify/verify-report';
@@ -31,7 +31,7 @@ function probe(ok: number, kinds: Partial<Record<PeerKind, number>>, prober: str
   };
 }
 
-const CLAIMS = claimsOf({ source_nat: false, client_ip_via: 'tcp-source' });
+const CLAIMS: ExposureClaims = { source_nat: false, client_ip_via: 'tcp-source', client_ip_preserved: null };
 const cell = (p: ProbeResult | null, notProbed: string | null = null): CompareCell => ({ exposure: { url: 'http://lb.example/' } as CompareCell['exposure'], probe: p, not_probed_because: notProbed });
 const check = (c: CompareCell, claims = CLAIMS): ClaimCheck => checkClaims('lab', 'aws', 'nodeport-local', c, claims);
 
@@ -42,7 +42,7 @@ const CLAIM_CASES = {
   // It answered; the prober's own address is unknown, so where the Pod finds the client cannot be told.
   'not measurable (address unknown)': check(cell(probe(6, { other: 6 }, null))),
   // It answered; the output claims nothing to measure against.
-  'not measurable (not claimed)': check(cell(probe(6, { prober: 6 })), claimsOf({})),
+  'not measurable (not claimed)': check(cell(probe(6, { prober: 6 })), { source_nat: null, client_ip_via: null, client_ip_preserved: null }),
   'no successful reply': check(cell(probe(0, {}))),
   'not probed (no URL)': check(cell(null, 'no URL in the output (not deployed yet?)')),
 } as const;

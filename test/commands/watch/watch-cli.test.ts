@@ -211,7 +211,7 @@ describe('watch --html', () => {
 
   test('GIVEN --html FILE WHEN the watch ends THEN it writes the page and says so, the lines on stdout unchanged', () => {
     expect(run.code).toBe(0);
-    expect(run.err).toBe(`watch: wrote ${file}\n`);
+    expect(run.err).toBe(`hoplab watch: wrote ${file}\n`);
     expect(run.out).toMatch(/^\d\d:\d\d ann aws native: not probed/);
     expect(run.out).toMatch(/\nwatch: done after /);
   });
@@ -282,7 +282,7 @@ describe('watch --serve', () => {
     const run = await watch(['--serve-address', `127.0.0.1:${port}`]);
     taken.close();
     expect(run.code).toBe(1);
-    expect(run.err).toBe(`watch: --serve: 127.0.0.1:${port} is in use (another watch --serve?): choose another port with --serve-address\n`);
+    expect(run.err).toBe(`hoplab watch: --serve: 127.0.0.1:${port} is in use (another watch --serve?): choose another port with --serve-address\n`);
     expect(local.requests()).toBe(before);
   });
 });
@@ -317,13 +317,13 @@ describe('watch arguments', () => {
   test('GIVEN --env naming no environment of the outputs WHEN watch runs THEN it exits 1 naming the ones found', async () => {
     const run = await watch(['--env', 'ann,bob']);
     expect(run.code).toBe(1);
-    expect(run.err).toBe('watch: --env bob: no such environment in the outputs; found: ann\n');
+    expect(run.err).toBe('hoplab watch: --env bob: no such environment in the outputs; found: ann\n');
   });
 
   test('GIVEN --exposure choosing only an exposure without a URL WHEN watch runs THEN it exits 1 saying why', async () => {
     const run = await watch(['--exposure', 'native']);
     expect(run.code).toBe(1);
-    expect(run.err).toBe('watch: no exposure has a URL to probe (ann aws native: no URL in the output (not deployed yet?))\n');
+    expect(run.err).toBe('hoplab watch: no exposure has a URL to probe (ann aws native: no URL in the output (not deployed yet?))\n');
   });
 
   test('GIVEN --help WHEN watch runs THEN it shows the usage and exits 0', async () => {

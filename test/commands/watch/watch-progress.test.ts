@@ -136,7 +136,7 @@ describe('watch --serve --progress on a fake clock', () => {
     expect(first.progress?.legend.map((l) => `${l.glyph} ${l.state}`)).toEqual(['✓ done', '· not yet', '? could not check', '… checking', '– not checkable']);
     expect(first.attendees.find((a) => a.env === 'ann')?.progress.map((c) => c.state)).toEqual(['done', 'done', 'done', 'done']);
     expect(first.attendees.find((a) => a.env === 'ann')?.panels[0].rows.map((r) => r.state)).toEqual(['good', 'good', 'good', 'neutral', 'good', 'neutral']);
-    expect(err).toContain('watch: --progress: reading 3 clusters of 3 attendees every 5 s\n');
+    expect(err).toContain('hoplab watch: --progress: reading 3 clusters of 3 attendees every 5 s\n');
   });
 
   test('GIVEN cy’s cluster that refuses THEN could not check, saying why', () => {

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { STSClient } from '@aws-sdk/client-sts';
-import { awsClientConfig, EMULATOR_CREDENTIALS, forgetAssumedRoles, ROLE_SESSION_NAME } from '../../../lib/kit/aws/aws-clients';
+import { awsClientConfig, EMULATOR_CREDENTIALS, ROLE_SESSION_NAME } from '../../../lib/kit/aws/aws-clients';
 
 describe('awsClientConfig', () => {
   test('GIVEN a region THEN the SDK finds credentials itself, with two attempts a call', () => {
@@ -78,11 +78,12 @@ describe('awsClientConfig with a role to assume', () => {
     return { endpoint, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   }
 
-  afterEach(() => forgetAssumedRoles());
-  const ROLE = 'arn:aws:iam::111122223333:role/Lab';
+  // Assumed credentials are kept per endpoint and role for the whole process: a role of each test's own, so none finds another's (a port may come round again).
+  const role = (name: string) => `arn:aws:iam::111122223333:role/${name}`;
 
   test('GIVEN a role WHEN clients in two regions call THEN the role is assumed once, as the emulator credentials, and both sign as the role', async () => {
     const aws = await loopbackAws(() => '2099-01-01T00:00:00Z');
+    const ROLE = role('TwoRegions');
     try {
       for (const region of ['us-east-2', 'eu-west-1']) {
         const ec2 = new EC2Client(awsClientConfig({ region, endpoint: aws.endpoint, roleArn: ROLE }));
@@ -102,7 +103,7 @@ describe('awsClientConfig with a role to assume', () => {
   test('GIVEN credentials that expire within five minutes WHEN asked again THEN the role is assumed again', async () => {
     const aws = await loopbackAws(() => new Date(Date.now() + 60_000).toISOString());
     try {
-      const provider = awsClientConfig({ region: 'us-east-1', endpoint: aws.endpoint, roleArn: ROLE }).credentials as () => Promise<{ accessKeyId: string }>;
+      const provider = awsClientConfig({ region: 'us-east-1', endpoint: aws.endpoint, roleArn: role('Expiring') }).credentials as () => Promise<{ accessKeyId: string }>;
       expect((await provider()).accessKeyId).toBe('ASIAROLE1');
       expect((await provider()).accessKeyId).toBe('ASIAROLE2');
     } finally {
@@ -113,7 +114,7 @@ describe('awsClientConfig with a role to assume', () => {
   test("GIVEN a role the credentials may not assume WHEN a client calls THEN STS's error is the client's, and the next call asks again", async () => {
     const aws = await loopbackAws(() => '2099-01-01T00:00:00Z', true);
     try {
-      const ec2 = new EC2Client(awsClientConfig({ region: 'us-east-1', endpoint: aws.endpoint, roleArn: ROLE, maxAttempts: 1 }));
+      const ec2 = new EC2Client(awsClientConfig({ region: 'us-east-1', endpoint: aws.endpoint, roleArn: role('Denied'), maxAttempts: 1 }));
       await expect(ec2.send(new DescribeVpcsCommand({}))).rejects.toMatchObject({ name: 'AccessDenied', message: 'not authorized to perform sts:AssumeRole' });
       await expect(ec2.send(new DescribeVpcsCommand({}))).rejects.toMatchObject({ name: 'AccessDenied' });
       ec2.destroy();

@@ -432,4 +432,12 @@ describe('explainDir input errors', () => {
     const dir = makeDir();
     expect(() => explainDir(dir)).toThrow(message);
   });
+
+  test('GIVEN a stack cut short THEN where and why it is not JSON, in the same words on every Node, and to synthesize again', () => {
+    const dir = empty();
+    const file = join(dir, 'stacks', 'lab-aws-lb', 'cdk.tf.json');
+    mkdirSync(join(dir, 'stacks', 'lab-aws-lb'), { recursive: true });
+    writeFileSync(file, '{\n  "resource": {\n    "aws_vpc": {\n      "vpc": { truncated');
+    expect(() => explainDir(dir)).toThrow(new Error(`${file} is not valid JSON at line 4, column 16: Expected property name or '}' (line 4: "      \\"vpc\\": { truncated"); synthesize again`));
+  });
 });

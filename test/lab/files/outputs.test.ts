@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareOutputs } from '../../../lib/lab/probe/compare-model';
-import { collectOutputs, parseOutputs, readOutputsFile, stacksOnly } from '../../../lib/lab/files/outputs';
+import { collectOutputs, parseOutputs, readOutputsFile, stacksOnly, synthesizedStackNames } from '../../../lib/lab/files/outputs';
 import { gatherOutputs } from '../../../lib/commands/pipeline/gather';
 import { nothingDeployed } from '../../../lib/lab/files/local-state';
 import { renderCompare } from '../../../lib/commands/compare/render-compare';
@@ -123,6 +123,24 @@ describe('reading outputs', () => {
   ])('GIVEN %s THEN an error says what and how to fix it', (_, makeFile, message) => {
     const file = makeFile();
     expect(() => readOutputsFile(file)).toThrow(message);
+  });
+});
+
+describe('files that are not JSON: where and why, in the same words on every Node', () => {
+  test('GIVEN an outputs file holding {x THEN its line and column, what JSON expected there, the line, and how to write the file', () => {
+    const file = join(tmp(), 'bad.json');
+    writeFileSync(file, '{x');
+    expect(() => readOutputsFile(file)).toThrow(
+      new Error(`outputs file ${file} is not valid JSON at line 1, column 2: Expected property name or '}' (line 1: "{x"); write it with \`npx cdktf output --outputs-file ${file}\``),
+    );
+  });
+
+  test('GIVEN a synthesized manifest.json with a trailing comma THEN where, why, and to synthesize again', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'manifest.json'), '{\n  "stacks": {\n    "lab-aws-cluster": {},\n  }\n}\n');
+    expect(() => synthesizedStackNames(dir)).toThrow(
+      new Error(`${join(dir, 'manifest.json')} is not valid JSON at line 4, column 3: Expected double-quoted property name; JSON allows no comma before "}" or "]" (line 4: "  }"); synthesize again`),
+    );
   });
 });
 

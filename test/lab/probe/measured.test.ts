@@ -84,11 +84,19 @@ test.each([
   expect(() => measuredFromCompare(report, 'r.json')).toThrow(message);
 });
 
+test('GIVEN a report cut short THEN where and why it is not JSON, in the same words on every Node, and how to write one', () => {
+  const file = join(dir, 'cut.json');
+  writeFileSync(file, '{\n  "schema": "hoplab.compare/v1",\n  "environments": [\n');
+  expect(() => readMeasuredFile(file)).toThrow(
+    new Error(`the compare report ${file} is not valid JSON at line 4, column 1: the file ends before the JSON does; write it with \`npx hoplab compare --probe --format json > ${file}\``),
+  );
+});
+
 test('GIVEN --measured with another format than html, or a file that is no report THEN a usage error (exit 2 from runCli), or exit 1 with one line saying so', () => {
   let err = '';
   expect(() => runExplain(['--dir', FIXTURE_APP, '--measured', reportFile], { out: () => undefined, err: (t) => (err += t) })).toThrow(
     "--measured is for --format html (the packet's journeys), not --format table",
   );
   const code = runExplain(['--dir', FIXTURE_APP, '--format', 'html', '--measured', outputsFile], { out: () => undefined, err: (t) => (err += t) });
-  expect([code, err]).toEqual([1, `explain: ${outputsFile} is not a compare report (schema hoplab.compare/v1): write one with \`npx hoplab compare --probe --format json > ${outputsFile}\`\n`]);
+  expect([code, err]).toEqual([1, `hoplab explain: ${outputsFile} is not a compare report (schema hoplab.compare/v1): write one with \`npx hoplab compare --probe --format json > ${outputsFile}\`\n`]);
 });
