@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { commandLines, wrapIndented } from '../../kit/terminal/text-table';
 import { QuotaSpec } from '../../model/quotas';
 import { AwsSlot } from '../../model/slots';
+import { parseJson } from '../../config/json-syntax';
 
 /** The Compute Engine service, as Cloud Quotas names it. */
 export const COMPUTE_SERVICE = 'compute.googleapis.com';
@@ -157,7 +158,7 @@ export function sameQuota(a: QuotaRequest, b: QuotaRequest): boolean {
 /** The record at `file`; an empty one when there is none. A record that cannot be read is an error naming the file. */
 export function readQuotaRequests(file: string): QuotaRequestRecord {
   if (!existsSync(file)) return { schema: 'hoplab.quota-requests/v1', requests: [] };
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<QuotaRequestRecord>;
+  const parsed = (parseJson(readFileSync(file, 'utf8'), (reason) => new Error(`${file} ${reason}: move it away and run preflight again`)) ?? {}) as Partial<QuotaRequestRecord>;
   if (parsed.schema !== 'hoplab.quota-requests/v1' || !Array.isArray(parsed.requests)) {
     throw new Error(`${file} is not a record of quota requests (schema hoplab.quota-requests/v1): move it away and run preflight again`);
   }

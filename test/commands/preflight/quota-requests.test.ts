@@ -5,7 +5,7 @@
  * and read as its REST reference documents), with the record of what was filed and its status on the
  * next run.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -237,6 +237,21 @@ describe('preflight --request-quotas on GCP (Cloud Quotas on loopback)', () => {
 });
 
 describe('the record of filed requests', () => {
+  test('GIVEN a record cut short (not JSON) WHEN read THEN the error names the file and where, the same on every Node', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoplab-quota-record-'));
+    try {
+      const file = join(dir, 'quota-requests.json');
+      writeFileSync(file, '{"schema": "hoplab.quota-requests/v1", "requests": [');
+      expect(() => readQuotaRequests(file)).toThrow(
+        new Error(
+          `${file} is not valid JSON at line 1, column 53: the file ends before the JSON does (line 1: "{\\"schema\\": \\"hoplab.quota-requests/v1\\", \\"requests\\": ["): move it away and run preflight again`,
+        ),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('GIVEN a record WHEN a newer request for the same quota and place is filed THEN it replaces the older; others stay', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hoplab-quota-record-'));
     try {
