@@ -35,7 +35,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AWS_PROVIDER_VERSION, findProviderMirror } from '../../lib/kit/terraform/terraform';
+import { AWS_PROVIDER_VERSION, findProviderMirror } from '../../lib/lab/files/terraform-env';
 import { Watchdog } from './watchdog';
 
 /** The shim the workers find as `terraform` (its folder goes first on PATH). */

@@ -9,7 +9,8 @@ import { labNames } from '../../model/names';
 import { AwsClusterStack } from '../../stacks/aws-cluster-stack';
 import { Emulator, externalEmulator, startMoto } from './moto';
 import { Progress } from './progress';
-import { findProviderMirror, TerraformRunner, writeMirrorCliConfig } from '../../kit/terraform/terraform';
+import { TerraformRunner, writeMirrorCliConfig } from '../../kit/terraform/terraform';
+import { findProviderMirror } from '../../lab/files/terraform-env';
 import { plural } from '../../kit/terminal/terminal';
 
 export interface LocalLabOptions {

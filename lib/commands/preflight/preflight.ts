@@ -19,7 +19,7 @@ import { DeployedPlacement, placeDeployed } from '../../lab/placement/deployed-p
 import { slotEnvironments } from '../../lab/placement/lab-placement';
 import { countedNeeds, PlacementReport, placementReport } from '../../lab/placement/placement-report';
 import { GcpCredentials, gcpCredentials } from '../../kit/google/google-credentials';
-import { findProviderMirror } from '../../kit/terraform/terraform';
+import { findProviderMirror } from '../../lab/files/terraform-env';
 import { StackKind, STACK_KINDS } from '../../lab/selection/stack-graph';
 import { LabSelection } from '../../lab/selection/selection';
 import { awsFindings, AwsQuotaShortfall } from './aws-checks';

@@ -13,26 +13,16 @@ export const MIRROR_CANDIDATES = [
   '/usr/share/terraform/plugins',
 ];
 
-/** The AWS provider version `@cdktf/provider-aws@20.1.0` is generated for. */
-export const AWS_PROVIDER_VERSION = '5.100.0';
+/** A provider as a filesystem mirror holds it: `registry.terraform.io/<namespace>/<type>/<version>`. */
+export interface MirroredProvider {
+  readonly namespace: string;
+  readonly type: string;
+  readonly version: string;
+}
 
-/**
- * Finds a filesystem provider mirror that holds `hashicorp/aws` at `version`:
- * `HOPLAB_PROVIDER_MIRROR` if set (it must hold it), else the first candidate
- * that does. Returns undefined when there is none (Terraform then downloads).
- */
-export function findProviderMirror(env: NodeJS.ProcessEnv = process.env, version = AWS_PROVIDER_VERSION): string | undefined {
-  const holds = (dir: string) => existsSync(join(dir, 'registry.terraform.io', 'hashicorp', 'aws', version));
-  const explicit = env.HOPLAB_PROVIDER_MIRROR;
-  if (explicit) {
-    if (!holds(explicit)) {
-      throw new Error(
-        `HOPLAB_PROVIDER_MIRROR=${explicit} does not hold registry.terraform.io/hashicorp/aws/${version}; ` + 'point it at a filesystem mirror made with `terraform providers mirror`, or unset it',
-      );
-    }
-    return explicit;
-  }
-  return MIRROR_CANDIDATES.find(holds);
+/** Whether the filesystem mirror at `dir` holds `provider`. */
+export function mirrorHolds(dir: string, provider: MirroredProvider): boolean {
+  return existsSync(join(dir, 'registry.terraform.io', provider.namespace, provider.type, provider.version));
 }
 
 /**

@@ -7,7 +7,29 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { findProviderMirror, writeMirrorCliConfig } from '../../kit/terraform/terraform';
+import { MIRROR_CANDIDATES, mirrorHolds, writeMirrorCliConfig } from '../../kit/terraform/terraform';
+
+/** The AWS provider version `@cdktf/provider-aws@20.1.0` is generated for. */
+export const AWS_PROVIDER_VERSION = '5.100.0';
+
+/**
+ * Finds a filesystem provider mirror that holds `hashicorp/aws` at `version`:
+ * `HOPLAB_PROVIDER_MIRROR` if set (it must hold it), else the first of the
+ * usual places that does. Returns undefined when there is none (Terraform then downloads).
+ */
+export function findProviderMirror(env: NodeJS.ProcessEnv = process.env, version = AWS_PROVIDER_VERSION): string | undefined {
+  const aws = { namespace: 'hashicorp', type: 'aws', version };
+  const explicit = env.HOPLAB_PROVIDER_MIRROR;
+  if (explicit) {
+    if (!mirrorHolds(explicit, aws)) {
+      throw new Error(
+        `HOPLAB_PROVIDER_MIRROR=${explicit} does not hold registry.terraform.io/hashicorp/aws/${version}; ` + 'point it at a filesystem mirror made with `terraform providers mirror`, or unset it',
+      );
+    }
+    return explicit;
+  }
+  return MIRROR_CANDIDATES.find((dir) => mirrorHolds(dir, aws));
+}
 
 /**
  * The provider mirror Terraform installs from, or undefined for the registry.

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fakeTerraformOnPath } from '../../support/fake-terraform';
 import { validConfig } from '../../../lib/config/load';
 import { runVerify } from '../../../lib/commands/verify/verify';
-import { AWS_PROVIDER_VERSION } from '../../../lib/kit/terraform/terraform';
+import { AWS_PROVIDER_VERSION } from '../../../lib/lab/files/terraform-env';
 
 /** A stand-in that logs each call with the CLI config Terraform was given. */
 const CONFIG_LOGGING_TERRAFORM = `#!/bin/sh
