@@ -29,7 +29,7 @@
  * The suites run in parallel (jest.config.js: 4 workers), so keep one long
  * emulator flow per file: files are what jest spreads over workers.
  */
-import { spawnSync } from 'node:child_process';
+import { ChildProcess, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Emulator, startMoto } from '../../lib/commands/local/moto';
@@ -73,6 +73,8 @@ export interface RunOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Receives the output as it comes. */
   readonly onOutput?: (text: string) => void;
+  /** Receives the command's process once started. */
+  readonly onStart?: (child: ChildProcess) => void;
 }
 
 /**
@@ -92,6 +94,7 @@ export function runCommand(name: string, args: readonly string[], options: RunOp
     files: () => filesIn(join(options.cwd, '.hoplab', 'logs')),
     notProgress: HOPLAB_HEARTBEAT,
     onOutput: options.onOutput,
+    onStart: options.onStart,
   });
 }
 

@@ -36,7 +36,7 @@ import {
 import { CreateLoadBalancerCommand, CreateTargetGroupCommand, DeleteLoadBalancerCommand, DeleteTargetGroupCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { Emulator } from '../../lib/commands/local/moto';
 import { awsClientConfig } from '../../lib/kit/aws/aws-clients';
-import { expiryAhead, ownEmulator, runCommand } from './harness';
+import { expiryAhead, ownEmulator, runCommand, RunOptions } from './harness';
 
 /** The account ws1 is placed in, and the role its provider (and these clients) assume there. */
 const ACCOUNT = '111111111111';
@@ -82,17 +82,51 @@ describe('deploy and teardown against the AWS emulator', () => {
     await moto?.stop();
   });
 
-  const run = (command: string, args: string[]) => runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
+  const run = (command: string, args: string[], options: Pick<RunOptions, 'onStart'> = {}) => runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint }, ...options });
 
-  test('GIVEN a workshop of one attendee placed in an account WHEN deployed (twice: the second finds it applied), moved by the config, seeded with controller leftovers and torn down THEN deploy refuses the move, and teardown fails listing exactly the leftovers where its state says, and passes once they are gone', async () => {
+  test('GIVEN a workshop of one attendee placed in an account WHEN deployed (interrupted, continued, and run once more: it finds it applied), moved by the config, seeded with controller leftovers and torn down THEN the continued deploy keeps what was applied, deploy refuses the move, and teardown fails listing exactly the leftovers where its state says, and passes once they are gone', async () => {
+    const statePath = join(cwd, '.hoplab', 'emulator', 'terraform.ws1-aws-cluster.tfstate');
+    const resourceIds = (): string[] =>
+      existsSync(statePath)
+        ? (JSON.parse(readFileSync(statePath, 'utf8')) as { resources: { mode: string; type: string; name: string; instances: { status?: string; attributes: { id?: string } }[] }[] }).resources
+            .filter((r) => r.mode === 'managed')
+            .flatMap((r) => r.instances.map((i) => `${r.type}.${r.name} ${i.attributes.id ?? ''}${i.status ? ` (${i.status})` : ''}`))
+        : [];
+
+    // Ctrl-C once Terraform has created something (its log says so): deploy stops Terraform gracefully, which records what it made.
+    const log = join(cwd, '.hoplab', 'logs', 'ws1-aws-cluster.deploy.log');
+    let poll: NodeJS.Timeout | undefined;
+    const interrupted = await run('deploy', ['--stacks', 'aws-cluster', '--yes'], {
+      onStart: (child) => {
+        poll = setInterval(() => {
+          if (existsSync(log) && /Creation complete after/.test(readFileSync(log, 'utf8'))) {
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 200);
+      },
+    }).finally(() => clearInterval(poll));
+    expect(interrupted.out).toContain('SIGINT received');
+    expect(interrupted.out).toContain('hoplab deploy: not every stack applied');
+    expect(interrupted).toExitWith(130);
+    const recorded = resourceIds();
+    // What Terraform had finished creating; one it was still creating, if any, is recorded `tainted` and is replaced by the next run.
+    const applied = recorded.filter((id) => !id.endsWith('(tainted)'));
+    const tainted = recorded.filter((id) => id.endsWith('(tainted)')).map((id) => id.replace(' (tainted)', ''));
+    expect(applied.length).toBeGreaterThan(0);
+
+    // Run again, as the docs say after an interrupted deploy: it continues, keeping what was applied (nothing recreated).
     const deployed = await run('deploy', ['--stacks', 'aws-cluster', '--yes']);
     expect(deployed.out).toContain('Estimated cost (list prices of');
-    expect(deployed.out).toMatch(/ {2}done {3}ws1-aws-cluster in \d+\.\d s/);
+    expect(deployed.out).toMatch(/ {2}done {3}ws1-aws-cluster in \d+\.\d s\n/);
     expect(deployed).toExitWith(0);
+    const continued = resourceIds();
+    expect(continued.length).toBeGreaterThan(applied.length);
+    expect(applied.filter((id) => !continued.includes(id))).toEqual([]);
+    expect(continued.filter((id) => id.endsWith('(tainted)') || tainted.includes(id))).toEqual([]);
     // Emulator state is its own: the real state file is byte-for-byte as it was, and no backup of it appeared.
     expect(readFileSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate'), 'utf8')).toBe(REAL_STATE);
     expect(existsSync(join(cwd, 'terraform.ws1-aws-cluster.tfstate.backup'))).toBe(false);
-    const statePath = join(cwd, '.hoplab', 'emulator', 'terraform.ws1-aws-cluster.tfstate');
     const state = readFileSync(statePath, 'utf8');
     expect(JSON.parse(state).resources.length).toBeGreaterThan(10);
     expect(JSON.parse(state).outputs.placement.value).toEqual({

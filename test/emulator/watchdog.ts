@@ -299,6 +299,8 @@ export interface RunWatchedOptions {
   readonly notProgress?: RegExp;
   /** Receives the output as it comes. */
   readonly onOutput?: (text: string) => void;
+  /** Receives the process once started (to signal it, as a user's Ctrl-C would). */
+  readonly onStart?: (child: ChildProcess) => void;
 }
 
 /**
@@ -311,6 +313,7 @@ export function runWatched(file: string, args: readonly string[], options: RunWa
   const what = options.what ?? `${file} ${args.join(' ')} (in ${options.cwd})`;
   return new Promise<WatchedRun>((resolveRun, reject) => {
     const child: ChildProcess = spawn(file, [...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    options.onStart?.(child);
     const dog = new Watchdog({
       what,
       stallMs: options.stallMs,
