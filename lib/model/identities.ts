@@ -138,7 +138,11 @@ export function eksAccessPolicyArn(name: string): string {
  */
 export const GKE_ATTENDEE_PROJECT_ROLE = 'roles/container.clusterViewer';
 
-/** Project roles that reach inside every cluster of the project; never granted to an attendee. */
+/**
+ * Project roles that reach inside every cluster of the project; never granted to an attendee. Preflight
+ * judges a role an attendee holds by its permissions ({@link inClusterPermissions}), and these (with every
+ * other `roles/container.*` role) by their names only when their definitions cannot be read.
+ */
 export const GKE_IN_CLUSTER_PROJECT_ROLES = [
   'roles/container.admin',
   'roles/container.clusterAdmin',
@@ -148,23 +152,6 @@ export const GKE_IN_CLUSTER_PROJECT_ROLES = [
   'roles/editor',
   'roles/viewer',
 ] as const;
-
-/**
- * How preflight judges a project role an attendee holds beside {@link GKE_ATTENDEE_PROJECT_ROLE}
- * (GKE authorizes every Kubernetes API request with IAM before RBAC, so a project role with
- * Kubernetes API permissions reaches inside every cluster of the project, other attendees' too):
- * - `in-cluster`: the basic roles (owner, editor, viewer) and every other predefined
- *   `roles/container.*` role, judged by name (most hold Kubernetes API permissions such as
- *   `container.pods.list`; the few that do not, like the service agents', are not granted to people);
- * - `custom`: a project's or organization's custom role, judged by its permissions ({@link inClusterPermissions});
- * - `other`: any other predefined role, not judged (predefined roles of other services are not read).
- */
-export function projectRoleReach(role: string): 'attendee-role' | 'in-cluster' | 'custom' | 'other' {
-  if (role === GKE_ATTENDEE_PROJECT_ROLE) return 'attendee-role';
-  if (['roles/owner', 'roles/editor', 'roles/viewer'].includes(role) || role.startsWith('roles/container.')) return 'in-cluster';
-  if (/^(projects|organizations)\/[^/]+\/roles\/[^/]+$/.test(role)) return 'custom';
-  return 'other';
-}
 
 /**
  * The Kubernetes API permissions among a role's: `container.<resource>.<verb>` for a

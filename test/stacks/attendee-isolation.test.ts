@@ -666,6 +666,15 @@ describe('the environment fence, evaluated over the synthesized policies of two 
     expect(writes).toEqual([]);
   });
 
+  test('GIVEN the node role’s eks-auth:AssumeRoleForPodIdentity, classed Read yet handing out credentials WHEN the workshops are synthesized THEN no stack makes a Pod Identity association or runs its agent: it has no role to hand out', async () => {
+    expect(allowedActions(documents('node'))).toContain('eks-auth:AssumeRoleForPodIdentity');
+    expect(await isWrite('eks-auth:AssumeRoleForPodIdentity')).toBe(false);
+    for (const [name, stack] of Object.values(workshops).flatMap((w) => Object.entries(w))) {
+      const agents = resources(stack, 'aws_eks_addon').filter(([, addon]) => addon.addon_name === 'eks-pod-identity-agent');
+      expect([name, resources(stack, 'aws_eks_pod_identity_association'), agents]).toEqual([name, [], []]);
+    }
+  });
+
   test.each(KINDS)(
     'GIVEN the %s role WHEN every write action its allow policies grant is listed THEN each has requests on ann’s own and bob’s resources below, or is unfenced with a reason',
     async (kind) => {

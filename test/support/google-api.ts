@@ -142,11 +142,28 @@ export interface PreflightScenario {
   /** Answer Service Usage with this error instead (status, Google error body). @default - the services */
   readonly servicesError?: { readonly status: number; readonly body: unknown };
   /** The project's IAM policy bindings (projects.getIamPolicy, version 3). @default - none */
-  readonly bindings?: readonly { readonly role: string; readonly members: readonly string[]; readonly condition?: { readonly title: string; readonly expression: string } }[];
+  readonly bindings?: readonly PolicyBinding[];
   /** The project's custom roles by id, with their permissions (iam.projects.roles.get); others are 404. @default - none */
   readonly customRoles?: Readonly<Record<string, readonly string[]>>;
   /** Answer getIamPolicy with this error instead. @default - the policy */
   readonly iamPolicyError?: { readonly status: number; readonly body: unknown };
+  /**
+   * The project's folders and organization, bottom up, as projects.getAncestry lists them after the project itself.
+   * @default - none: a project outside any organization
+   */
+  readonly ancestors?: readonly { readonly type: 'folder' | 'organization'; readonly id: string }[];
+  /** Answer projects.getAncestry with this error instead. @default - the ancestry */
+  readonly ancestryError?: { readonly status: number; readonly body: unknown };
+  /**
+   * Each ancestor's IAM policy bindings (Resource Manager v3 folders.getIamPolicy and organizations.getIamPolicy), keyed
+   * `folders/<id>` or `organizations/<id>`. An ancestor without an entry answers 403, as Google answers a caller without
+   * resourcemanager.folders.getIamPolicy (or organizations.getIamPolicy) there. @default - none
+   */
+  readonly ancestorBindings?: Readonly<Record<string, readonly PolicyBinding[]>>;
+  /** Predefined roles (`roles/...`) with their permissions (IAM roles.get); others are 404. @default PREDEFINED_ROLES */
+  readonly predefinedRoles?: Readonly<Record<string, readonly string[]>>;
+  /** Organizations' custom roles (`organizations/<id>/roles/<role>`) with their permissions (IAM organizations.roles.get); others are 404. @default - none */
+  readonly organizationRoles?: Readonly<Record<string, readonly string[]>>;
   /**
    * Compute Engine quotas: each region's (regions.get answers for these regions only, with zones `-a`, `-b`,
    * `-c`) and the project's (projects.get). @default us-central1 (zones a, b, c, f) and the quotas below
@@ -155,6 +172,30 @@ export interface PreflightScenario {
   /** The project's Cloud Quotas quota preferences; POST and PATCH change this list. @default none */
   readonly preferences?: Json[];
 }
+
+/** A binding of an IAM policy (version 3: with a condition, if any). */
+export interface PolicyBinding {
+  readonly role: string;
+  readonly members: readonly string[];
+  readonly condition?: { readonly title: string; readonly expression: string };
+}
+
+/**
+ * Predefined roles as IAM's roles.get answers them, each with a subset of its real `includedPermissions`:
+ * its Kubernetes API permissions that matter here and a few others (the definitions as
+ * github.com/darkbitio/gcp-iam-role-permissions recorded them from roles.get, commit 8ab2a6f, 2026-08-22, read 2026-12-07).
+ * roles/composer.worker ("Worker access to Composer. Intended for service accounts.") is outside `roles/container.*` and holds
+ * container.pods.exec; roles/container.clusterViewer is whole.
+ */
+export const PREDEFINED_ROLES: Readonly<Record<string, readonly string[]>> = {
+  'roles/container.clusterViewer': ['container.clusters.connect', 'container.clusters.get', 'container.clusters.list', 'resourcemanager.projects.get', 'resourcemanager.projects.list'],
+  'roles/compute.viewer': ['compute.instances.get', 'compute.instances.list', 'compute.networks.get', 'compute.networks.list'],
+  'roles/viewer': ['compute.instances.list', 'container.clusters.get', 'container.clusters.list', 'container.deployments.get', 'container.pods.get', 'container.pods.list'],
+  'roles/container.viewer': ['container.clusters.get', 'container.clusters.list', 'container.deployments.get', 'container.pods.get', 'container.pods.list'],
+  'roles/editor': ['compute.instances.list', 'container.clusters.get', 'container.deployments.update', 'container.pods.create', 'container.pods.exec', 'container.pods.list', 'container.secrets.get'],
+  'roles/container.developer': ['container.clusters.get', 'container.deployments.update', 'container.pods.create', 'container.pods.exec', 'container.pods.list', 'container.secrets.get'],
+  'roles/composer.worker': ['artifactregistry.files.get', 'container.clusters.get', 'container.pods.exec', 'container.pods.get', 'container.pods.list', 'container.secrets.get'],
+};
 
 /** A quota as regions.get and projects.get list it. */
 export interface GoogleQuota {
@@ -227,6 +268,36 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
         send(res, 200, { version: bindings.some((b) => b.condition) ? 3 : 1, etag: 'BwYq7bWTfxE=', bindings });
       });
       return;
+    }
+    if (req.method === 'POST' && url.pathname === `/crm/v1/projects/${project}:getAncestry`) {
+      req.resume();
+      if (s.ancestryError) return send(res, s.ancestryError.status, s.ancestryError.body);
+      const ancestor = [{ type: 'project', id: project }, ...(s.ancestors ?? [])].map((resourceId) => ({ resourceId }));
+      return send(res, 200, { ancestor });
+    }
+    const ancestorPolicy = /^\/crm\/v3\/((?:folders|organizations)\/[^/:]+):getIamPolicy$/.exec(url.pathname);
+    if (req.method === 'POST' && ancestorPolicy) {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const asked = JSON.parse(body || '{}') as { options?: { requestedPolicyVersion?: number } };
+        const held = s.ancestorBindings?.[ancestorPolicy[1]];
+        if (!held) return send(res, 403, { error: { code: 403, status: 'PERMISSION_DENIED', message: 'The caller does not have permission' } });
+        const bindings = held.filter((b) => !b.condition || asked.options?.requestedPolicyVersion === 3);
+        send(res, 200, { version: bindings.some((b) => b.condition) ? 3 : 1, etag: 'BwYq7bWTfxE=', bindings });
+      });
+      return;
+    }
+    const predefined = /^\/iam\/v1\/roles\/([^/]+)$/.exec(url.pathname);
+    if (predefined) {
+      const name = `roles/${decodeURIComponent(predefined[1])}`;
+      const permissions = (s.predefinedRoles ?? PREDEFINED_ROLES)[name];
+      return permissions ? send(res, 200, { name, title: name, includedPermissions: permissions, stage: 'GA', etag: 'AA==' }) : notFound();
+    }
+    const orgRole = /^\/iam\/v1\/(organizations\/[^/]+\/roles\/[^/]+)$/.exec(url.pathname);
+    if (orgRole) {
+      const permissions = s.organizationRoles?.[decodeURIComponent(orgRole[1])];
+      return permissions ? send(res, 200, { name: orgRole[1], title: orgRole[1], includedPermissions: permissions, stage: 'GA', etag: 'BwYq7bWTfxE=' }) : notFound();
     }
     const role = new RegExp(`^/iam/v1/projects/${project}/roles/([^/]+)$`).exec(url.pathname);
     if (role) {

@@ -10,7 +10,6 @@
 import { ApiError, GoogleApiReader } from '../../kit/google/google-api-reader';
 import { GOOGLE_API_BASES, GOOGLE_CALLS as CALLS, GoogleApiBases } from '../../kit/google/google-calls';
 import { SynthStack, block, isRecord, literalString, resourcesOf } from '../../kit/terraform/terraform-json';
-import { GKE_ATTENDEE_PROJECT_ROLE, inClusterPermissions, projectRoleReach } from '../../model/identities';
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../lab/checks/finding';
 import { GcpQuotaNeed, GcpQuotaNeeds } from '../../lab/estimate/quotas';
@@ -18,6 +17,7 @@ import { GCP_QUOTAS } from '../../model/quotas';
 import { gcpQuotaRequest, gcpRequestCommand, quotasConsoleUrl } from './quota-requests';
 import { gcpNotChecked, UncheckedScope } from './not-checked';
 import { countQuota } from './quota-count';
+import { attendeeReachFindings } from './gcp-member-reach';
 
 /** Google API bases; tests serve recorded-format responses on loopback. */
 export type GoogleApis = Omit<GoogleApiBases, 'tokenInfo'> & {
@@ -231,7 +231,7 @@ async function projectFindings(input: GcpPreflightInput): Promise<GcpPreflightRe
   findings.push(...quotas.findings);
   if (quotas.shortfalls.length > 0) findings.push(requestsFinding(input.project, quotas.shortfalls.length, enabled));
   findings.push(...(await nameFindings(reader, input)));
-  findings.push(...(await attendeeFindings(reader, input)));
+  findings.push(...(await attendeeReachFindings(reader, input)));
   return { findings, shortfalls: quotas.shortfalls, ...(email ? { email } : {}) };
 }
 
@@ -261,165 +261,6 @@ function requestsFinding(project: string, count: number, enabled: ReadonlySet<st
     }`,
     fix: `gcloud services enable ${CLOUD_QUOTAS_API} --project ${project}, or file the requests printed below by hand`,
   };
-}
-
-interface Binding {
-  readonly role: string;
-  readonly members?: readonly string[];
-  readonly condition?: { readonly title?: string; readonly expression?: string };
-}
-
-/** How a binding's member may stand for an attendee: as them, surely (their domain, everyone), or possibly (a group, a federated set). */
-function memberReach(member: string, attendee: string): 'self' | 'sure' | 'maybe' | undefined {
-  const lower = member.toLowerCase();
-  if (lower === attendee.toLowerCase()) return 'self';
-  if (lower === 'allusers' || lower === 'allauthenticatedusers') return 'sure';
-  const email = attendee.slice(attendee.indexOf(':') + 1).toLowerCase();
-  if (lower.startsWith('domain:')) return email.endsWith(`@${lower.slice('domain:'.length)}`) ? 'sure' : undefined;
-  if (lower.startsWith('group:') || lower.startsWith('principalset:')) return 'maybe';
-  return undefined;
-}
-
-/**
- * For every attendee with a Google identity: the project's IAM policy
- * (`projects.getIamPolicy`, version 3 with conditions) read for roles beyond
- * roles/container.clusterViewer that reach inside clusters (see `projectRoleReach`),
- * granted to them, to everyone, to their domain, or to a group they may be in
- * (membership cannot be read: it would need the Cloud Identity Groups API and
- * the group's member list). Custom roles are read (`iam.roles.get`) and judged by
- * their Kubernetes API permissions. Roles granted on the project's folders or
- * organization are not in its policy and are not read. An attendee's Google
- * account cannot be checked before spending either: no API says whether an
- * arbitrary account exists (service accounts of this project are looked up).
- */
-async function attendeeFindings(reader: GoogleApiReader, input: GcpPreflightInput): Promise<Finding[]> {
-  const attendees = input.attendees ?? [];
-  if (attendees.length === 0) return [];
-  let bindings: Binding[];
-  try {
-    bindings = ((await reader.call(CALLS.getIamPolicy, { project: input.project }, { body: { options: { requestedPolicyVersion: 3 } } })).bindings as Binding[] | undefined) ?? [];
-  } catch (error) {
-    return [
-      {
-        check: 'gcp attendees',
-        verdict: 'warn',
-        detail: `could not read the IAM policy of ${input.project}, so no attendee's roles were checked: ${message(error)}`,
-        fix: 'grant the deployer resourcemanager.projects.getIamPolicy (roles/resourcemanager.projectIamAdmin has it)',
-      },
-    ];
-  }
-  // Custom roles, read once each; undefined when they could not be read.
-  const custom = new Map<string, string[] | undefined>();
-  const permissionsOf = async (role: string): Promise<string[] | undefined> => {
-    if (!custom.has(role)) {
-      const own = new RegExp(`^projects/${input.project}/roles/([^/]+)$`).exec(role);
-      try {
-        custom.set(role, own ? ((await reader.call(CALLS.projectRolesGet, { project: input.project, role: own[1] })).includedPermissions as string[] | undefined) ?? [] : undefined);
-      } catch {
-        custom.set(role, undefined);
-      }
-    }
-    return custom.get(role);
-  };
-  const conditional = (b: Binding) => (b.condition ? ` (when ${b.condition.title ?? b.condition.expression ?? 'a condition holds'})` : '');
-  const findings: Finding[] = [];
-  for (const { env, member } of attendees) {
-    const check = `gcp attendee ${env}`;
-    const sure: string[] = [];
-    const maybe: string[] = [];
-    const unread: string[] = [];
-    const fixes: string[] = [];
-    for (const binding of bindings) {
-      const reach = projectRoleReach(binding.role);
-      if (reach === 'attendee-role' || reach === 'other') continue;
-      for (const through of binding.members ?? []) {
-        const how = memberReach(through, member);
-        if (!how) continue;
-        let why = '';
-        if (reach === 'custom') {
-          const permissions = await permissionsOf(binding.role);
-          if (permissions === undefined) {
-            unread.push(`${binding.role} (granted to ${through})`);
-            continue;
-          }
-          const inside = inClusterPermissions(permissions);
-          if (inside.length === 0) continue;
-          why = `, with ${inside.slice(0, 3).join(', ')}${inside.length > 3 ? ` and ${inside.length - 3} more Kubernetes API permissions` : ''}`;
-        }
-        const line = `${binding.role}${why}${how === 'self' ? '' : ` through ${through}`}${conditional(binding)}`;
-        (how === 'maybe' ? maybe : sure).push(line);
-        fixes.push(`gcloud projects remove-iam-policy-binding ${input.project} --member=${through} --role=${binding.role}`);
-      }
-    }
-    if (sure.length > 0) {
-      findings.push({
-        check,
-        verdict: 'warn',
-        detail:
-          `${member} holds ${sure.join('; ')} on ${input.project}: beyond ${GKE_ATTENDEE_PROJECT_ROLE}, that reaches inside every GKE cluster of the project ` +
-          "(GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included",
-        fix: `${[...new Set(fixes)].join(' && ')} (or give each attendee a project of their own)`,
-      });
-    }
-    if (maybe.length > 0) {
-      findings.push({
-        check,
-        verdict: 'warn',
-        detail:
-          `${maybe.join('; ')}: ${member} may be a member, which cannot be checked here (group membership needs the Cloud Identity Groups API and the group's members); ` +
-          "if so, they reach inside every GKE cluster of the project, other attendees' included",
-        fix: 'make sure no attendee is in these groups, or remove those bindings from the project',
-      });
-    }
-    if (unread.length > 0) {
-      findings.push({
-        check,
-        verdict: 'warn',
-        detail: `could not read the custom role${unread.length === 1 ? '' : 's'} ${unread.join(', ')}, which ${member} may hold: whether ${
-          unread.length === 1 ? 'it reaches' : 'they reach'
-        } inside clusters is not known`,
-        fix: 'grant the deployer iam.roles.get (roles/iam.roleViewer), or look for container.* permissions in the role yourself (gcloud iam roles describe)',
-      });
-    }
-    if (sure.length + maybe.length + unread.length === 0) {
-      findings.push({
-        check,
-        verdict: 'pass',
-        detail: `${member} holds nothing on ${input.project} that reaches inside clusters beyond ${GKE_ATTENDEE_PROJECT_ROLE} (the project's own IAM policy; roles granted on its folders or organization are not read)`,
-      });
-    }
-  }
-  // Service accounts of this project can be looked up; a Google account cannot.
-  const ownAccounts = attendees.filter((a) => a.member.startsWith('serviceAccount:') && a.member.endsWith(`@${input.project}.iam.gserviceaccount.com`));
-  const missing: string[] = [];
-  for (const { env, member } of ownAccounts) {
-    try {
-      await reader.call(CALLS.serviceAccountsGet, { project: input.project, email: member.slice('serviceAccount:'.length) });
-    } catch (error) {
-      if (notFound(error)) missing.push(`${env}: ${member}`);
-    }
-  }
-  if (missing.length > 0) {
-    findings.push({
-      check: 'gcp attendee accounts',
-      verdict: 'fail',
-      detail: `no such service account in ${input.project}: ${missing.join(', ')}; granting it a role fails the cluster stack's apply`,
-      fix: 'create the service account first, or correct the attendee\'s "gcp" member',
-    });
-  }
-  const unchecked = attendees.length - ownAccounts.length;
-  if (unchecked > 0) {
-    findings.push({
-      check: 'gcp attendee accounts',
-      verdict: 'skip',
-      detail:
-        `whether ${unchecked} attendee account${
-          unchecked === 1 ? ' exists' : 's exist'
-        } is not checked: no Google API says whether an arbitrary Google account (or another project's service account) exists. ` +
-        "The apply that grants the role fails for one that does not, and so does one outside the customer IDs of a domain-restricted-sharing organization policy (constraints/iam.allowedPolicyMemberDomains), if the project's organization has one",
-    });
-  }
-  return findings;
 }
 
 interface GoogleQuota {

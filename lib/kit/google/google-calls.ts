@@ -13,13 +13,14 @@
  * (cloud.google.com/compute/docs/reference/rest/v1, cloud.google.com/kubernetes-engine/docs/reference/rest,
  * cloud.google.com/iam/docs/reference/rest, cloud.google.com/resource-manager/reference/rest,
  * cloud.google.com/service-usage/docs/reference/rest, cloud.google.com/docs/quotas/reference/rest/v1;
- * cited 2026-11, Cloud Quotas 2026-12-02). An aggregated list
+ * cited 2026-11, Cloud Quotas 2026-12-02; Resource Manager's projects.getAncestry (v1), folders.getIamPolicy and
+ * organizations.getIamPolicy (v3), and IAM's roles.get and organizations.roles.get, read 2026-12-07). An aggregated list
  * returns the regional and global resources of a kind: it names both list
  * permissions, so a role that can list only one of them is caught.
  */
 
 /** The Google APIs hoplab calls, and the cluster's Kubernetes API (authorized by IAM on GKE). */
-export type GoogleApi = 'compute' | 'container' | 'iam' | 'resourceManager' | 'serviceUsage' | 'cloudQuotas' | 'tokenInfo' | 'kubernetes';
+export type GoogleApi = 'compute' | 'container' | 'iam' | 'resourceManager' | 'resourceManagerV3' | 'serviceUsage' | 'cloudQuotas' | 'tokenInfo' | 'kubernetes';
 
 /** Base URLs of the Google APIs; tests serve recorded-format answers on loopback instead. The Kubernetes API's is the cluster's endpoint. */
 export type GoogleApiBases = Readonly<Record<Exclude<GoogleApi, 'kubernetes'>, string>>;
@@ -29,6 +30,8 @@ export const GOOGLE_API_BASES: GoogleApiBases = {
   container: 'https://container.googleapis.com/v1',
   iam: 'https://iam.googleapis.com/v1',
   resourceManager: 'https://cloudresourcemanager.googleapis.com/v1',
+  // Folders are not in Resource Manager v1; their policies (and the organization's, for one shape of both) are read from v3.
+  resourceManagerV3: 'https://cloudresourcemanager.googleapis.com/v3',
   serviceUsage: 'https://serviceusage.googleapis.com/v1',
   cloudQuotas: 'https://cloudquotas.googleapis.com/v1',
   tokenInfo: 'https://oauth2.googleapis.com/tokeninfo',
@@ -39,7 +42,7 @@ export const GOOGLE_API_BASES: GoogleApiBases = {
  * libraries and gcloud send it. Not tokeninfo (it reads the token itself) and
  * not the cluster's Kubernetes API.
  */
-export const QUOTA_PROJECT_APIS: ReadonlySet<GoogleApi> = new Set(['compute', 'container', 'iam', 'resourceManager', 'serviceUsage', 'cloudQuotas']);
+export const QUOTA_PROJECT_APIS: ReadonlySet<GoogleApi> = new Set(['compute', 'container', 'iam', 'resourceManager', 'resourceManagerV3', 'serviceUsage', 'cloudQuotas']);
 
 /** One REST method. */
 export interface GoogleCall {
@@ -49,7 +52,7 @@ export interface GoogleCall {
   readonly verb: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The path under the API's base; `{param}` is filled in per request (URL-encoded). */
   readonly path: string;
-  /** IAM permissions the caller needs on the project (empty only with {@link noPermission}). */
+  /** IAM permissions the caller needs on the resource the path names: the project, or a folder or organization (empty only with {@link noPermission}). */
   readonly permissions: readonly string[];
   /** Why the call needs no permission. */
   readonly noPermission?: string;
@@ -71,6 +74,9 @@ const call = (name: string, api: GoogleApi, verb: GoogleCall['verb'], path: stri
 });
 const computeList = (kind: string, permission: string) => call(`compute.${kind}.list`, 'compute', 'GET', `projects/{project}/global/${kind}`, [permission]);
 const computeAggregated = (kind: string, permissions: readonly string[]) => call(`compute.${kind}.aggregatedList`, 'compute', 'GET', `projects/{project}/aggregated/${kind}`, permissions);
+
+/** Why the reads of an attendee's inherited roles and of the roles' permissions are optional. */
+const ATTENDEE_ROLES_ONLY = 'preflight reads them only when attendees have Google identities, and says what it could not read';
 
 /** Why the Cloud Quotas calls are optional. */
 const REQUESTS_ONLY = 'only preflight --request-quotas files quota requests, and preflight reads the status of those it filed, saying so when it cannot';
@@ -144,6 +150,29 @@ export const GOOGLE_CALLS = {
     ['iam.roles.get'],
     undefined,
     'preflight reads a custom role only when an attendee may hold one, and says so when it cannot',
+  ),
+  // An organization's custom role and a predefined role (`roles/{role}`), read for their permissions likewise.
+  organizationRolesGet: call('iam.organizations.roles.get', 'iam', 'GET', 'organizations/{organization}/roles/{role}', ['iam.roles.get'], undefined, ATTENDEE_ROLES_ONLY),
+  predefinedRolesGet: call('iam.roles.get', 'iam', 'GET', 'roles/{role}', [], 'roles.get names no permission for predefined roles: their definitions are public'),
+  // Where the project sits (project, folders, organization, bottom up), and the policies it inherits from there.
+  projectAncestry: call('cloudresourcemanager.projects.getAncestry', 'resourceManager', 'POST', 'projects/{project}:getAncestry', ['resourcemanager.projects.get'], undefined, ATTENDEE_ROLES_ONLY),
+  folderGetIamPolicy: call(
+    'cloudresourcemanager.folders.getIamPolicy',
+    'resourceManagerV3',
+    'POST',
+    'folders/{folder}:getIamPolicy',
+    ['resourcemanager.folders.getIamPolicy'],
+    undefined,
+    ATTENDEE_ROLES_ONLY,
+  ),
+  organizationGetIamPolicy: call(
+    'cloudresourcemanager.organizations.getIamPolicy',
+    'resourceManagerV3',
+    'POST',
+    'organizations/{organization}:getIamPolicy',
+    ['resourcemanager.organizations.getIamPolicy'],
+    undefined,
+    ATTENDEE_ROLES_ONLY,
   ),
   testIamPermissions: call(
     'cloudresourcemanager.projects.testIamPermissions',

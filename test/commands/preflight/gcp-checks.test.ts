@@ -53,6 +53,7 @@ function input(base: string, overrides: Partial<GcpPreflightInput> = {}): GcpPre
       container: `${base}/container/v1`,
       serviceUsage: `${base}/serviceusage/v1`,
       resourceManager: `${base}/crm/v1`,
+      resourceManagerV3: `${base}/crm/v3`,
       iam: `${base}/iam/v1`,
       tokenInfo: `${base}/tokeninfo`,
     },
@@ -255,6 +256,10 @@ describe('GCP preflight: what attendees hold on the project', () => {
   const ANN = 'user:ann@example.com';
   const BOB = 'user:bob@acme.example';
   const SA = `serviceAccount:cy@${PROJECT}.iam.gserviceaccount.com`;
+  const BOTH = [
+    { env: 'ann', member: ANN },
+    { env: 'bob', member: BOB },
+  ];
   const base = { enabled: [...APIS, 'serviceusage.googleapis.com'], granted: (p: string[]) => p, clusters: [], cpus: { limit: 24, usage: 4 } };
   const attendeeFindings = async (scenario: Partial<Parameters<typeof serve>[0]>, attendees: GcpPreflightInput['attendees']) => {
     const api = await serve({ ...base, existing: [], ...scenario });
@@ -274,21 +279,18 @@ describe('GCP preflight: what attendees hold on the project', () => {
           { role: 'roles/compute.viewer', members: [ANN] },
         ],
       },
-      [
-        { env: 'ann', member: ANN },
-        { env: 'bob', member: BOB },
-      ],
+      BOTH,
     );
     expect(findings).toEqual([
       {
         check: 'gcp attendee ann',
         verdict: 'pass',
-        detail: `${ANN} holds nothing on ${PROJECT} that reaches inside clusters beyond roles/container.clusterViewer (the project's own IAM policy; roles granted on its folders or organization are not read)`,
+        detail: `${ANN} holds nothing on ${PROJECT} that reaches inside clusters beyond roles/container.clusterViewer (the IAM policy of ${PROJECT}, which has no folder or organization above it)`,
       },
       {
         check: 'gcp attendee bob',
         verdict: 'pass',
-        detail: `${BOB} holds nothing on ${PROJECT} that reaches inside clusters beyond roles/container.clusterViewer (the project's own IAM policy; roles granted on its folders or organization are not read)`,
+        detail: `${BOB} holds nothing on ${PROJECT} that reaches inside clusters beyond roles/container.clusterViewer (the IAM policy of ${PROJECT}, which has no folder or organization above it)`,
       },
       {
         check: 'gcp attendee accounts',
@@ -311,17 +313,15 @@ describe('GCP preflight: what attendees hold on the project', () => {
           { role: 'roles/viewer', members: ['allAuthenticatedUsers'], condition: { title: 'workshop hours', expression: 'request.time < timestamp("2026-12-01T18:00:00Z")' } },
         ],
       },
-      [
-        { env: 'ann', member: ANN },
-        { env: 'bob', member: BOB },
-      ],
+      BOTH,
     );
     expect(findings.slice(0, 2)).toEqual([
       {
         check: 'gcp attendee ann',
         verdict: 'warn',
         detail:
-          `${ANN} holds roles/editor; roles/viewer through allAuthenticatedUsers (when workshop hours) on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project ` +
+          `${ANN} holds roles/editor, with container.pods.exec, container.secrets.get, container.pods.create and 2 more Kubernetes API permissions; ` +
+          `roles/viewer, with container.deployments.get, container.pods.get, container.pods.list through allAuthenticatedUsers (when workshop hours) on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project ` +
           "(GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included",
         fix: `gcloud projects remove-iam-policy-binding ${PROJECT} --member=${ANN} --role=roles/editor && gcloud projects remove-iam-policy-binding ${PROJECT} --member=allAuthenticatedUsers --role=roles/viewer (or give each attendee a project of their own)`,
       },
@@ -329,7 +329,8 @@ describe('GCP preflight: what attendees hold on the project', () => {
         check: 'gcp attendee bob',
         verdict: 'warn',
         detail:
-          `${BOB} holds roles/container.viewer through domain:acme.example; roles/viewer through allAuthenticatedUsers (when workshop hours) on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project ` +
+          `${BOB} holds roles/container.viewer, with container.deployments.get, container.pods.get, container.pods.list through domain:acme.example; ` +
+          `roles/viewer, with container.deployments.get, container.pods.get, container.pods.list through allAuthenticatedUsers (when workshop hours) on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project ` +
           "(GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included",
         fix: `gcloud projects remove-iam-policy-binding ${PROJECT} --member=domain:acme.example --role=roles/container.viewer && gcloud projects remove-iam-policy-binding ${PROJECT} --member=allAuthenticatedUsers --role=roles/viewer (or give each attendee a project of their own)`,
       },
@@ -342,7 +343,7 @@ describe('GCP preflight: what attendees hold on the project', () => {
       check: 'gcp attendee ann',
       verdict: 'warn',
       detail:
-        `roles/container.developer through group:students@example.com: ${ANN} may be a member, which cannot be checked here (group membership needs the Cloud Identity Groups API and the group's members); ` +
+        `roles/container.developer, with container.pods.exec, container.secrets.get, container.pods.create and 2 more Kubernetes API permissions through group:students@example.com: ${ANN} may be a member, which cannot be checked here (group membership needs the Cloud Identity Groups API and the group's members); ` +
         "if so, they reach inside every GKE cluster of the project, other attendees' included",
       fix: 'make sure no attendee is in these groups, or remove those bindings from the project',
     });
@@ -358,10 +359,7 @@ describe('GCP preflight: what attendees hold on the project', () => {
         ],
         customRoles: { podReader: ['container.pods.get', 'container.pods.list', 'container.clusters.get'], clusterLister: ['container.clusters.list', 'container.operations.get'] },
       },
-      [
-        { env: 'ann', member: ANN },
-        { env: 'bob', member: BOB },
-      ],
+      BOTH,
     );
     expect(findings.slice(0, 2).map((f) => [f.check, f.verdict, f.detail])).toEqual([
       [
@@ -369,7 +367,7 @@ describe('GCP preflight: what attendees hold on the project', () => {
         'warn',
         `${ANN} holds projects/${PROJECT}/roles/podReader, with container.pods.get, container.pods.list on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project (GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included`,
       ],
-      ['gcp attendee bob', 'warn', `could not read the custom role organizations/123456789/roles/orgWide (granted to ${BOB}), which ${BOB} may hold: whether it reaches inside clusters is not known`],
+      ['gcp attendee bob', 'warn', `could not read the role organizations/123456789/roles/orgWide (granted to ${BOB}), which ${BOB} may hold: whether it reaches inside clusters is not known`],
     ]);
   });
 
@@ -383,6 +381,177 @@ describe('GCP preflight: what attendees hold on the project', () => {
     });
     const present = await attendeeFindings({ existing: [SA.slice('serviceAccount:'.length)] }, [{ env: 'cy', member: SA }]);
     expect(present.findings.filter((f) => f.check === 'gcp attendee accounts')).toEqual([]);
+  });
+
+  test('GIVEN roles/editor granted to an attendee on the project’s folder and a group’s role on its organization WHEN checked THEN each is flagged with where it is inherited from, and the other attendee passes naming every policy read', async () => {
+    const { findings, requests } = await attendeeFindings(
+      {
+        bindings: [{ role: 'roles/container.clusterViewer', members: [ANN, BOB] }],
+        ancestors: [
+          { type: 'folder', id: '1234567' },
+          { type: 'organization', id: '998877' },
+        ],
+        ancestorBindings: {
+          'folders/1234567': [{ role: 'roles/editor', members: [ANN] }],
+          'organizations/998877': [
+            { role: 'roles/compute.viewer', members: ['domain:acme.example'] },
+            { role: 'roles/container.developer', members: ['group:platform@example.com'] },
+          ],
+        },
+      },
+      BOTH,
+    );
+    expect(findings.slice(0, 3)).toEqual([
+      {
+        check: 'gcp attendee ann',
+        verdict: 'warn',
+        detail:
+          `${ANN} holds roles/editor, with container.pods.exec, container.secrets.get, container.pods.create and 2 more Kubernetes API permissions (inherited from folder 1234567) on ${PROJECT}: ` +
+          "beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project (GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included",
+        fix: `gcloud resource-manager folders remove-iam-policy-binding 1234567 --member=${ANN} --role=roles/editor (or give each attendee a project of their own)`,
+      },
+      {
+        check: 'gcp attendee ann',
+        verdict: 'warn',
+        detail:
+          'roles/container.developer, with container.pods.exec, container.secrets.get, container.pods.create and 2 more Kubernetes API permissions through group:platform@example.com (inherited from organization 998877): ' +
+          `${ANN} may be a member, which cannot be checked here (group membership needs the Cloud Identity Groups API and the group's members); if so, they reach inside every GKE cluster of the project, other attendees' included`,
+        fix: 'make sure no attendee is in these groups, or remove those bindings from where they are granted',
+      },
+      expect.objectContaining({ check: 'gcp attendee bob', verdict: 'warn' }),
+    ]);
+    // bob is not in the folder's binding; the organization's group binding reaches him as it may reach anyone.
+    expect(findings[2].detail).toMatch(/^roles\/container\.developer, .* through group:platform@example.com \(inherited from organization 998877\): user:bob@acme\.example may be a member/);
+    // The ancestry first, then each ancestor's policy from Resource Manager v3, asking for conditions (version 3).
+    expect(requests.filter((r) => r.method === 'POST' && /:(getAncestry|getIamPolicy)$/.test(r.path)).map((r) => r.path)).toEqual([
+      `/crm/v1/projects/${PROJECT}:getIamPolicy`,
+      `/crm/v1/projects/${PROJECT}:getAncestry`,
+      '/crm/v3/folders/1234567:getIamPolicy',
+      '/crm/v3/organizations/998877:getIamPolicy',
+    ]);
+  });
+
+  test('GIVEN an attendee under a folder and an organization that grant them nothing WHEN checked THEN the pass names every policy it read', async () => {
+    const { findings } = await attendeeFindings(
+      {
+        bindings: [{ role: 'roles/container.clusterViewer', members: [ANN] }],
+        ancestors: [
+          { type: 'folder', id: '1234567' },
+          { type: 'organization', id: '998877' },
+        ],
+        ancestorBindings: { 'folders/1234567': [], 'organizations/998877': [{ role: 'roles/compute.viewer', members: ['domain:example.com'] }] },
+      },
+      [{ env: 'ann', member: ANN }],
+    );
+    expect(findings[0]).toEqual({
+      check: 'gcp attendee ann',
+      verdict: 'pass',
+      detail: `${ANN} holds nothing on ${PROJECT} that reaches inside clusters beyond roles/container.clusterViewer (the IAM policies of ${PROJECT}, folder 1234567, organization 998877)`,
+    });
+  });
+
+  test('GIVEN a folder whose IAM policy the deployer cannot read WHEN checked THEN one warning names the folder, the permission and that inherited roles were not checked; the organization is still read', async () => {
+    const { findings } = await attendeeFindings(
+      {
+        bindings: [{ role: 'roles/container.clusterViewer', members: [ANN] }],
+        ancestors: [
+          { type: 'folder', id: '1234567' },
+          { type: 'organization', id: '998877' },
+        ],
+        // No entry for the folder: it answers 403 PERMISSION_DENIED.
+        ancestorBindings: { 'organizations/998877': [] },
+      },
+      [{ env: 'ann', member: ANN }],
+    );
+    expect(findings.slice(0, 2)).toEqual([
+      {
+        check: 'gcp attendees',
+        verdict: 'warn',
+        detail: expect.stringMatching(
+          /^could not read the IAM policy of folder 1234567 \(needs resourcemanager\.folders\.getIamPolicy\), so roles attendees inherit from there were not checked: POST \S+\/crm\/v3\/folders\/1234567:getIamPolicy answered 403 \(PERMISSION_DENIED\): The caller does not have permission$/,
+        ),
+        fix: 'grant the deployer resourcemanager.folders.getIamPolicy there (roles/iam.securityReviewer granted on the organization holds both getIamPolicy permissions), or look yourself: gcloud resource-manager folders get-iam-policy 1234567',
+      },
+      {
+        check: 'gcp attendee ann',
+        verdict: 'pass',
+        detail: `${ANN} holds nothing on ${PROJECT} that reaches inside clusters beyond roles/container.clusterViewer (the IAM policies of ${PROJECT}, organization 998877; not folder 1234567, which could not be read)`,
+      },
+    ]);
+  });
+
+  test('GIVEN the project’s ancestry cannot be read WHEN checked THEN it warns that inherited roles were not checked, and the project’s own policy is still judged', async () => {
+    const { findings } = await attendeeFindings(
+      {
+        bindings: [{ role: 'roles/container.clusterViewer', members: [ANN] }],
+        ancestryError: { status: 403, body: { error: { code: 403, status: 'PERMISSION_DENIED', message: 'The caller does not have permission' } } },
+      },
+      [{ env: 'ann', member: ANN }],
+    );
+    expect(findings.slice(0, 2).map((f) => [f.check, f.verdict, f.detail])).toEqual([
+      [
+        'gcp attendees',
+        'warn',
+        expect.stringMatching(new RegExp(`^could not read where ${PROJECT} sits \\(projects\\.getAncestry\\), so roles attendees inherit from its folders and organization were not checked: `)),
+      ],
+      [
+        'gcp attendee ann',
+        'pass',
+        `${ANN} holds nothing on ${PROJECT} that reaches inside clusters beyond roles/container.clusterViewer (the IAM policy of ${PROJECT}; its folders' and organization's could not be read)`,
+      ],
+    ]);
+  });
+
+  test('GIVEN predefined roles outside roles/container.* WHEN checked THEN each is judged by its permissions (roles.get): Composer Worker, with container.pods.exec, reaches inside; Compute Viewer does not; one that cannot be read is said so', async () => {
+    const { findings, requests } = await attendeeFindings(
+      {
+        bindings: [
+          { role: 'roles/container.clusterViewer', members: [ANN, SA] },
+          { role: 'roles/compute.viewer', members: [ANN, SA] },
+          { role: 'roles/composer.worker', members: [SA] },
+          { role: 'roles/brandnew.role', members: [ANN] },
+        ],
+        existing: [SA.slice('serviceAccount:'.length)],
+      },
+      [
+        { env: 'ann', member: ANN },
+        { env: 'cy', member: SA },
+      ],
+    );
+    expect(findings.slice(0, 2).map((f) => [f.check, f.verdict, f.detail])).toEqual([
+      ['gcp attendee ann', 'warn', `could not read the role roles/brandnew.role (granted to ${ANN}), which ${ANN} may hold: whether it reaches inside clusters is not known`],
+      [
+        'gcp attendee cy',
+        'warn',
+        `${SA} holds roles/composer.worker, with container.pods.exec, container.secrets.get, container.pods.get and 1 more Kubernetes API permissions on ${PROJECT}: ` +
+          "beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project (GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included",
+      ],
+    ]);
+    // Each role is read once, however many attendees hold it; clusterViewer, the attendee role, not at all.
+    expect(requests.filter((r) => r.path.startsWith('/iam/v1/roles/')).map((r) => r.path)).toEqual(['/iam/v1/roles/compute.viewer', '/iam/v1/roles/brandnew.role', '/iam/v1/roles/composer.worker']);
+  });
+
+  test('GIVEN a basic role whose definition cannot be read WHEN checked THEN it is judged by its name; an organization’s custom role granted on the organization is read there', async () => {
+    const { findings } = await attendeeFindings(
+      {
+        bindings: [{ role: 'roles/viewer', members: [ANN] }],
+        predefinedRoles: {},
+        ancestors: [{ type: 'organization', id: '998877' }],
+        ancestorBindings: { 'organizations/998877': [{ role: 'organizations/998877/roles/podShell', members: [ANN] }] },
+        organizationRoles: { 'organizations/998877/roles/podShell': ['container.pods.exec', 'container.pods.get'] },
+      },
+      [{ env: 'ann', member: ANN }],
+    );
+    expect(findings[0]).toEqual({
+      check: 'gcp attendee ann',
+      verdict: 'warn',
+      detail:
+        `${ANN} holds roles/viewer; organizations/998877/roles/podShell, with container.pods.exec, container.pods.get (inherited from organization 998877) on ${PROJECT}: ` +
+        "beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project (GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included",
+      fix:
+        `gcloud projects remove-iam-policy-binding ${PROJECT} --member=${ANN} --role=roles/viewer && ` +
+        `gcloud organizations remove-iam-policy-binding 998877 --member=${ANN} --role=organizations/998877/roles/podShell (or give each attendee a project of their own)`,
+    });
   });
 
   test('GIVEN the IAM policy cannot be read WHEN checked THEN it warns once that no attendee was checked, with the permission to grant', async () => {

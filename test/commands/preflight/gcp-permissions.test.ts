@@ -89,7 +89,13 @@ const DOCUMENTED: readonly [string, RegExp, readonly string[]][] = [
   ['GET', /^\/iam\/v1\/projects\/[^/]+\/serviceAccounts$/, ['iam.serviceAccounts.list']],
   ['GET', /^\/iam\/v1\/projects\/[^/]+\/serviceAccounts\/[^/]+$/, ['iam.serviceAccounts.get']],
   ['GET', /^\/iam\/v1\/projects\/[^/]+\/roles\/[^/]+$/, ['iam.roles.get']],
+  ['GET', /^\/iam\/v1\/organizations\/[^/]+\/roles\/[^/]+$/, ['iam.roles.get']],
+  // roles.get of a predefined role names no permission (its reference lists none for `roles/{ROLE_NAME}`).
+  ['GET', /^\/iam\/v1\/roles\/[^/]+$/, []],
   ['POST', /^\/crm\/v1\/projects\/[^/]+:getIamPolicy$/, ['resourcemanager.projects.getIamPolicy']],
+  ['POST', /^\/crm\/v1\/projects\/[^/]+:getAncestry$/, ['resourcemanager.projects.get']],
+  ['POST', /^\/crm\/v3\/folders\/[^/]+:getIamPolicy$/, ['resourcemanager.folders.getIamPolicy']],
+  ['POST', /^\/crm\/v3\/organizations\/[^/]+:getIamPolicy$/, ['resourcemanager.organizations.getIamPolicy']],
   // testIamPermissions needs no permission: any caller may ask which of the given permissions it holds.
   ['POST', /^\/crm\/v1\/projects\/[^/]+:testIamPermissions$/, []],
   ['GET', /^\/serviceusage\/v1\/projects\/[^/]+\/services$/, ['serviceusage.services.list']],
@@ -168,9 +174,19 @@ async function recordCalls(): Promise<Record<string, Recorded[]>> {
     clusters: [],
     existing: [],
     cpus: { limit: 24, usage: 0 },
-    // An attendee holding a custom role: preflight reads the policy and the role.
-    bindings: [{ role: `projects/${PREFLIGHT_PROJECT}/roles/podReader`, members: ['user:ann@example.com'] }],
+    // An attendee holding a custom role and a predefined one, and one inherited from the organization's custom role
+    // through the folder: preflight reads the policies, the ancestry and the roles.
+    bindings: [
+      { role: `projects/${PREFLIGHT_PROJECT}/roles/podReader`, members: ['user:ann@example.com'] },
+      { role: 'roles/compute.viewer', members: ['user:ann@example.com'] },
+    ],
     customRoles: { podReader: ['container.pods.list'] },
+    ancestors: [
+      { type: 'folder', id: '1234567' },
+      { type: 'organization', id: '998877' },
+    ],
+    ancestorBindings: { 'folders/1234567': [{ role: 'organizations/998877/roles/podShell', members: ['user:ann@example.com'] }], 'organizations/998877': [] },
+    organizationRoles: { 'organizations/998877/roles/podShell': ['container.pods.exec'] },
   });
   try {
     const stack = synthStacks({}).find((s) => s.name === 'lab-gcp-cluster')!;
@@ -183,6 +199,7 @@ async function recordCalls(): Promise<Record<string, Recorded[]>> {
         container: `${preflight.base}/container/v1`,
         serviceUsage: `${preflight.base}/serviceusage/v1`,
         resourceManager: `${preflight.base}/crm/v1`,
+        resourceManagerV3: `${preflight.base}/crm/v3`,
         iam: `${preflight.base}/iam/v1`,
         tokenInfo: `${preflight.base}/tokeninfo`,
       },
@@ -253,12 +270,24 @@ describe('what hoplab’s own Google calls need, derived from the calls they mak
       'container.clusters.list',
       'iam.roles.get',
       'iam.serviceAccounts.get',
+      'resourcemanager.folders.getIamPolicy',
+      'resourcemanager.organizations.getIamPolicy',
+      'resourcemanager.projects.get',
       'resourcemanager.projects.getIamPolicy',
       'serviceusage.services.list',
     ]);
-    // Optional: reading an attendee's custom role (preflight says so when it cannot), the Cloud Quotas calls of --request-quotas,
-    // and detaching a policy the config dropped from a live lab.
-    expect(optionalPermissions()).toEqual(['cloudquotas.quotas.get', 'cloudquotas.quotas.update', 'compute.backendServices.setSecurityPolicy', 'compute.securityPolicies.use', 'iam.roles.get']);
+    // Optional: reading an attendee's roles and inherited policies (preflight says so when it cannot), the Cloud Quotas calls
+    // of --request-quotas, and detaching a policy the config dropped from a live lab.
+    expect(optionalPermissions()).toEqual([
+      'cloudquotas.quotas.get',
+      'cloudquotas.quotas.update',
+      'compute.backendServices.setSecurityPolicy',
+      'compute.securityPolicies.use',
+      'iam.roles.get',
+      'resourcemanager.folders.getIamPolicy',
+      'resourcemanager.organizations.getIamPolicy',
+      'resourcemanager.projects.get',
+    ]);
     expect(preflightList).not.toContain('iam.roles.get');
     expect(needed('leftover check')).toEqual([
       'compute.addresses.list',
@@ -301,6 +330,7 @@ describe('what hoplab’s own Google calls need, derived from the calls they mak
         container: '/container/v1',
         iam: '/iam/v1',
         resourceManager: '/crm/v1',
+        resourceManagerV3: '/crm/v3',
         serviceUsage: '/serviceusage/v1',
         cloudQuotas: '/cloudquotas/v1',
         tokenInfo: '/tokeninfo',
