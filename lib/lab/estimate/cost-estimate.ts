@@ -122,8 +122,8 @@ function environmentLines(config: LabConfig, cloud: 'aws' | 'gcp', region: strin
       unitPerHour: p.pdBalancedGbMonth === undefined ? undefined : (GKE_NODE_DISK_GB * p.pdBalancedGbMonth) / HOURS_PER_MONTH,
     },
     { cloud, stack: 'gcp-cluster', item: 'Cloud NAT (per VM)', quantity: gkeNodes, unitPerHour: every.natPerVmHour },
-    { cloud, stack: 'gcp-lb', item: 'global forwarding rule (Ingress, Gateway)', quantity: gcpLbs.length - passthrough, unitPerHour: every.globalForwardingRuleHour },
-    { cloud, stack: 'gcp-lb', item: 'regional forwarding rule (passthrough)', quantity: passthrough, unitPerHour: p.regionalForwardingRuleHour },
+    { cloud, stack: 'gcp-lb', item: 'global forwarding rule (L7)', quantity: gcpLbs.length - passthrough, unitPerHour: every.globalForwardingRuleHour },
+    { cloud, stack: 'gcp-lb', item: 'regional forwarding rule (L4)', quantity: passthrough, unitPerHour: p.regionalForwardingRuleHour },
     // A narrowed app.allowedSourceCidrs with a GKE Ingress or Gateway: the Cloud Armor policy (billed per policy, per rule and per
     // request). Its prices are not in the table: they could not be checked against Google's price page when this was written.
     {

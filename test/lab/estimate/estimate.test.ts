@@ -64,8 +64,8 @@ describe('estimateCost', () => {
       qty('NAT gateway'),
       qty('public IPv4 address (NAT)'),
       qty('public IPv4 address (load balancers)'),
-      qty('global forwarding rule (Ingress, Gateway)'),
-      qty('regional forwarding rule (passthrough)'),
+      qty('global forwarding rule (L7)'),
+      qty('regional forwarding rule (L4)'),
     ]).toEqual([1, undefined, 2, 2, 2, 1, undefined]);
   });
 
@@ -166,9 +166,9 @@ describe('estimateCost', () => {
     expect(node.unitPerHour).toBe(gcpPrices('us-east4').machineHour!['e2-standard-2']);
     expect(node.unitPerHour).not.toBe(gcpPrices('us-central1').machineHour!['e2-standard-2']);
     expect(lines.find((l) => l.item === 'Cloud NAT (per VM)')?.unitPerHour).toBe(0.0014);
-    expect(lines.find((l) => l.item === 'global forwarding rule (Ingress, Gateway)')?.unitPerHour).toBe(0.025);
+    expect(lines.find((l) => l.item === 'global forwarding rule (L7)')?.unitPerHour).toBe(0.025);
     // Regional forwarding rules are priced in us-central1 only: named here.
-    expect(estimate.unpriced.filter((u) => u.startsWith('gcp'))).toEqual(['gcp us-east4: regional forwarding rule (passthrough)']);
+    expect(estimate.unpriced.filter((u) => u.startsWith('gcp'))).toEqual(['gcp us-east4: regional forwarding rule (L4)']);
   });
 
   test('GIVEN every offered AWS region WHEN the price table is read THEN EC2 has a price in each but sa-east-1 (no source), and NAT gateways, load balancers and gp3 in us-east-1 only', () => {
