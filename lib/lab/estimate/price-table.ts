@@ -6,10 +6,9 @@
  *
  * A price is in this table for a region only where a public source gives it
  * for that region (or gives one price, with no region, for all of them: then
- * it is in `everyRegion`); the estimate names
- * each region and item it has no price for, and prices it at nothing, rather
- * than borrowing another region's. Add a region by adding its prices with
- * their source.
+ * it is in `everyRegion`); the estimate names each region and item it has no
+ * price for, and prices it at nothing, rather than borrowing another region's.
+ * Add a region by adding its prices with their source.
  */
 
 /**
