@@ -18,6 +18,7 @@ import { Emulator } from '../../lib/commands/local/moto';
 import { awsClientConfig } from '../../lib/kit/aws/aws-clients';
 import { labTags } from '../../lib/model/tags';
 import { expiryAhead, runCommand, sharedEmulator } from './harness';
+import { PRICES_READ } from '../../lib/lab/estimate/price-table';
 
 const ACCOUNT = '210987654321';
 const ROLE = `arn:aws:iam::${ACCOUNT}:role/hoplab-reap`;
@@ -135,11 +136,11 @@ describe('reap against the emulator', () => {
       '  EXPIRED ann (workshop ws-ann) in aws 210987654321/us-east-1: expired',
       '    2020-01-01T18:00:00Z by its tags, and its state is here, but this run did',
       '    not tear it down: npx hoplab teardown --env ann (or deploy it again to tag',
-      '    it with workshop.expiresAt); about $0.00/h at list prices read 2026-12-02:',
+      `    it with workshop.expiresAt); about $0.00/h at list prices read ${PRICES_READ}:`,
       '    ec2:vpc vpc-ID',
       '  EXPIRED zed (workshop ws-zed) in aws 210987654321/us-east-1: expired',
       "    2020-01-01T18:00:00Z; no state here (another host's lab, or its state is",
-      '    lost); about $0.27/h at list prices read 2026-12-02:',
+      `    lost); about $0.27/h at list prices read ${PRICES_READ}:`,
       '    ec2:vpc vpc-ID',
       '    ec2:nat-gateway nat-ID',
       '    ec2:elastic-ip eipalloc-ID',
@@ -156,7 +157,7 @@ describe('reap against the emulator', () => {
       '    (hoplab-expires 2099-01-01T18:00:00Z); 1 resource',
       '  EXPIRED yan (workshop ws-yan) in aws 210987654321/eu-west-1: expired',
       "    2020-01-01T18:00:00Z; no state here (another host's lab, or its state is",
-      '    lost); about $0.00/h at list prices read 2026-12-02:',
+      `    lost); about $0.00/h at list prices read ${PRICES_READ}:`,
       '    ec2:vpc vpc-ID',
       '    to delete it (reap deletes no lab it has no state for), in this order, as',
       '    the role arn:aws:iam::210987654321:role/hoplab-reap:',

@@ -106,9 +106,13 @@ function environmentLines(config: LabConfig, cloud: 'aws' | 'gcp', region: strin
     ];
   }
   const p = gcpPrices(region);
+  const every = PRICE_TABLE.gcp.everyRegion;
   const gkeNodes = config.gcp.nodeCount * config.gcp.zones.length;
+  // One forwarding rule per load balancer: global for the Ingress and the Gateway (Application Load Balancers), regional for passthrough ones.
+  const gcpLbs = offeredModes('gcp', modes).map((m) => exposureFacts('gcp', m)?.lb_kind);
+  const passthrough = gcpLbs.filter((kind) => kind === 'gcp-passthrough-nlb').length;
   return [
-    { cloud, stack: 'gcp-cluster', item: 'GKE cluster management', quantity: 1, unitPerHour: PRICE_TABLE.gcp.everyRegion.gkeClusterHour },
+    { cloud, stack: 'gcp-cluster', item: 'GKE cluster management', quantity: 1, unitPerHour: every.gkeClusterHour },
     { cloud, stack: 'gcp-cluster', item: `Compute Engine ${config.gcp.machineType} node`, quantity: gkeNodes, unitPerHour: p.machineHour?.[config.gcp.machineType] },
     {
       cloud,
@@ -117,8 +121,9 @@ function environmentLines(config: LabConfig, cloud: 'aws' | 'gcp', region: strin
       quantity: gkeNodes,
       unitPerHour: p.pdBalancedGbMonth === undefined ? undefined : (GKE_NODE_DISK_GB * p.pdBalancedGbMonth) / HOURS_PER_MONTH,
     },
-    { cloud, stack: 'gcp-cluster', item: 'Cloud NAT (per VM)', quantity: gkeNodes, unitPerHour: p.natPerVmHour },
-    { cloud, stack: 'gcp-lb', item: 'load balancer forwarding rule', quantity: offeredModes('gcp', modes).length, unitPerHour: p.forwardingRuleHour },
+    { cloud, stack: 'gcp-cluster', item: 'Cloud NAT (per VM)', quantity: gkeNodes, unitPerHour: every.natPerVmHour },
+    { cloud, stack: 'gcp-lb', item: 'global forwarding rule (L7)', quantity: gcpLbs.length - passthrough, unitPerHour: every.globalForwardingRuleHour },
+    { cloud, stack: 'gcp-lb', item: 'regional forwarding rule (L4)', quantity: passthrough, unitPerHour: p.regionalForwardingRuleHour },
     // A narrowed app.allowedSourceCidrs with a GKE Ingress or Gateway: the Cloud Armor policy (billed per policy, per rule and per
     // request). Its prices are not in the table: they could not be checked against Google's price page when this was written.
     {

@@ -5,14 +5,17 @@
  * units and taxes, and they change: check before you quote them.
  *
  * A price is in this table for a region only where a public source gives it
- * for that region (or says it is the same in every region); the estimate names
- * each region and item it has no price for, and prices it at nothing, rather
- * than borrowing another region's. Add a region by adding its prices with
- * their source.
+ * for that region (or gives one price, with no region, for all of them: then
+ * it is in `everyRegion`); the estimate names each region and item it has no
+ * price for, and prices it at nothing, rather than borrowing another region's.
+ * Add a region by adding its prices with their source.
  */
 
-/** When the sources below were read (the estimate prints it). */
-export const PRICES_READ = '2026-12-02';
+/**
+ * When the table was last brought up to date from its sources (the estimate prints it). Each source
+ * in {@link PRICE_SOURCES} says when it was read or generated.
+ */
+export const PRICES_READ = '2026-12-07';
 
 /** Where the prices come from. */
 export const PRICE_SOURCES = {
@@ -20,14 +23,20 @@ export const PRICE_SOURCES = {
   publicIpv4:
     'AWS public IPv4 addresses: $0.005 per IP per hour for all public IPv4 addresses, from February 1, 2024 (AWS News Blog, "New - AWS Public IPv4 Address Charge + Public IP Insights", 2023-07-28)',
   ec2UsEast1:
-    'EC2 Linux on-demand, us-east-1: the AWS Pricing API as Karpenter records it (github.com/aws/karpenter-provider-aws, pkg/providers/pricing/zz_generated.pricing_aws.go at 6fc13b5, "generated at 2026-07-20T13:44:30Z for us-east-1")',
+    'EC2 Linux on-demand, us-east-1: the AWS Pricing API as Karpenter records it (github.com/aws/karpenter-provider-aws, pkg/providers/pricing/zz_generated.pricing_aws.go at 6fc13b5, "generated at 2026-07-20T13:44:30Z for us-east-1"; that file holds us-east-1 only, at every commit up to 1d92708 of 2026-08-21, read 2026-12-07)',
+  ec2OtherRegions:
+    "EC2 Linux on-demand, the offered regions but us-east-1 and sa-east-1: the AWS Price List bulk offer files (pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/current/<region>/index.csv; on-demand, Linux, no pre-installed software, capacity status Used) as SkyPilot's catalog records them (github.com/skypilot-org/skypilot-catalog, catalogs/v7/aws/vms.csv at 27f67dd, the Price column, one row per zone and the same in each zone of a region; read 2026-12-07; written by sky/catalog/data_fetchers/fetch_aws.py, whose region list has no sa-east-1). Its us-east-1 rows equal Karpenter's for all 14 types. A type missing from a region's rows is not offered there (t3a in eu-north-1 and ap-northeast-3, m7i in ap-northeast-3)",
   albUsEast1: 'Application Load Balancer, us-east-1: $0.0225 per hour, the US-East-1 examples of aws.amazon.com/elasticloadbalancing/pricing (as transcribed 2026-09-20)',
   awsRecorded2025:
     "us-east-1 NAT gateway ($0.045/h), Network Load Balancer ($0.0225/h) and gp3 volume ($0.08 per GB-month): this table's first values, recorded 2025-06 from AWS's price pages, which render their regional prices with JavaScript; not re-read since",
   gke: 'GKE cluster management fee: $0.10 per cluster per hour, irrespective of cluster size or topology (cloud.google.com/kubernetes-engine/pricing); the free tier credit of one zonal cluster per billing account is not subtracted',
   gce: 'Compute Engine on-demand machine types and pd-balanced disks, per region: the Cloud Billing Catalog API as github.com/Cyclenerd/google-cloud-pricing-cost-calculator records it (pricing.yml at fd66b26, generated 2026-07-30)',
-  gcpRecorded2025:
-    "us-central1 Cloud NAT ($0.0014 per VM-hour) and forwarding rules ($0.025/h for the first five): this table's first values, recorded 2025-06 from Google's price pages; the Cloud NAT price per VM was read again on Google's page as reported 2026-10-16 (github.com/ChiefGyk3D/Clouds-Against-Humanity wiki, Provider GCP Cost Lesson)",
+  cloudNat:
+    'Cloud NAT gateway, up to 32 VMs: $0.0014 per VM using the gateway per hour (more than 32: $0.044 per gateway-hour), one price with no region given, on a page that has no per-region table (cloud.google.com/nat/pricing, read 2026-12-07; it adds that "the data processing price is the same across all regions")',
+  globalForwardingRules:
+    'Global forwarding rules (the GKE Ingress and the Gateway of class gke-l7-global-external-managed make one each): "First 5 forwarding rules $0.025 per hour, per additional forwarding rule $0.01", one table for all global rules (cloud.google.com/load-balancing/pricing, read 2026-12-07); each rule is priced at the first-five rate, an upper bound for a project holding more than five',
+  regionalForwardingRulesRecorded2025:
+    "us-central1 regional forwarding rules (a passthrough Network Load Balancer's; $0.025/h for the first five): this table's first value, recorded 2025-06 from Google's price page, whose regional table is rendered per region by JavaScript and was not readable as text on 2026-12-07",
 } as const;
 
 /** The node root volume of an EKS managed node group (20 GiB gp3). */
@@ -54,17 +63,44 @@ export interface GcpRegionPrices {
   readonly machineHour?: Readonly<Record<string, number>>;
   /** pd-balanced, per GB-month. */
   readonly pdBalancedGbMonth?: number;
-  /** Cloud NAT, per VM using the gateway, per hour. */
-  readonly natPerVmHour?: number;
-  /** Forwarding rules: the first five of a project together, per hour (one per load balancer here). */
-  readonly forwardingRuleHour?: number;
+  /** A regional forwarding rule (one per passthrough load balancer here), per hour, at the rate of a project's first five. */
+  readonly regionalForwardingRuleHour?: number;
 }
+
+/** The EC2 instance types priced per region, in the order {@link ec2} takes their prices. */
+const EC2_INSTANCE_TYPES = [
+  't3.small',
+  't3.medium',
+  't3.large',
+  't3.xlarge',
+  't3a.medium',
+  't3a.large',
+  'm5.large',
+  'm5.xlarge',
+  'm6i.large',
+  'm6i.xlarge',
+  'm7i.large',
+  'c5.large',
+  'c6i.large',
+  'r5.large',
+] as const;
+
+/** An instance type the source lists no price for in a region, because the region does not offer it. */
+const NOT_OFFERED = undefined;
 
 /** The Compute Engine machine types priced per region, in the order {@link gce} takes their prices. */
 const GCE_MACHINE_TYPES = ['e2-medium', 'e2-standard-2', 'e2-standard-4', 'n2-standard-2', 'n2-standard-4'] as const;
 
 /** A price for each of a list of names, in its order. */
-type PriceOfEach<Names extends readonly string[]> = { readonly [I in keyof Names]: number };
+type PriceOfEach<Names extends readonly string[], Price = number> = { readonly [I in keyof Names]: Price };
+
+/**
+ * An AWS region's EC2 prices ({@link PRICE_SOURCES}.ec2OtherRegions): per instance-hour of each type in
+ * the order of {@link EC2_INSTANCE_TYPES}, {@link NOT_OFFERED} where the region has none of that type.
+ */
+function ec2(perHour: PriceOfEach<typeof EC2_INSTANCE_TYPES, number | typeof NOT_OFFERED>): Readonly<Record<string, number>> {
+  return Object.fromEntries(EC2_INSTANCE_TYPES.flatMap((type, i) => (perHour[i] === NOT_OFFERED ? [] : [[type, perHour[i]]])));
+}
 
 /**
  * A GCP region's Compute Engine prices ({@link PRICE_SOURCES}.gce): per VM-hour of each machine
@@ -95,19 +131,38 @@ export const PRICE_TABLE = {
   aws: {
     /** The same in every region (see {@link PRICE_SOURCES}). */
     everyRegion: { eksClusterHour: 0.1, publicIpv4Hour: 0.005 },
+    // NAT gateway, ALB, NLB and gp3 prices are us-east-1's only: no public machine-readable source of the other
+    // regions' was found (AWS's price pages render them with JavaScript), so they are named as not priced there.
+    // Per region: ec2([t3.small, t3.medium, t3.large, t3.xlarge, t3a.medium, t3a.large, m5.large, m5.xlarge,
+    // m6i.large, m6i.xlarge, m7i.large, c5.large, c6i.large, r5.large per instance-hour]). sa-east-1 has no source.
     regions: {
       'us-east-1': { instanceHour: US_EAST_1_INSTANCES, gp3GbMonth: 0.08, natGatewayHour: 0.045, albHour: 0.0225, nlbHour: 0.0225 },
+      'us-east-2': { instanceHour: ec2([0.0208, 0.0416, 0.0832, 0.1664, 0.0376, 0.0752, 0.096, 0.192, 0.096, 0.192, 0.1008, 0.085, 0.085, 0.126]) },
+      'us-west-1': { instanceHour: ec2([0.0248, 0.0496, 0.0992, 0.1984, 0.0446, 0.0893, 0.112, 0.224, 0.112, 0.224, 0.1176, 0.106, 0.106, 0.14]) },
+      'us-west-2': { instanceHour: ec2([0.0208, 0.0416, 0.0832, 0.1664, 0.0376, 0.0752, 0.096, 0.192, 0.096, 0.192, 0.1008, 0.085, 0.085, 0.126]) },
+      'ca-central-1': { instanceHour: ec2([0.0232, 0.0464, 0.0928, 0.1856, 0.0418, 0.0835, 0.107, 0.214, 0.107, 0.214, 0.11235, 0.093, 0.093, 0.138]) },
+      'eu-west-1': { instanceHour: ec2([0.0228, 0.0456, 0.0912, 0.1824, 0.0408, 0.0816, 0.107, 0.214, 0.107, 0.214, 0.11235, 0.096, 0.0912, 0.141]) },
+      'eu-west-2': { instanceHour: ec2([0.0236, 0.0472, 0.0944, 0.1888, 0.0425, 0.085, 0.111, 0.222, 0.111, 0.222, 0.11655, 0.101, 0.101, 0.148]) },
+      'eu-west-3': { instanceHour: ec2([0.0236, 0.0472, 0.0944, 0.1888, 0.0425, 0.085, 0.112, 0.224, 0.112, 0.224, 0.1176, 0.101, 0.101, 0.148]) },
+      'eu-central-1': { instanceHour: ec2([0.024, 0.048, 0.096, 0.192, 0.0432, 0.0864, 0.115, 0.23, 0.115, 0.23, 0.12075, 0.097, 0.097, 0.152]) },
+      'eu-north-1': { instanceHour: ec2([0.0216, 0.0432, 0.0864, 0.1728, NOT_OFFERED, NOT_OFFERED, 0.102, 0.204, 0.102, 0.204, 0.1071, 0.091, 0.091, 0.134]) },
+      'ap-northeast-1': { instanceHour: ec2([0.0272, 0.0544, 0.1088, 0.2176, 0.049, 0.0979, 0.124, 0.248, 0.124, 0.248, 0.1302, 0.107, 0.107, 0.152]) },
+      'ap-northeast-2': { instanceHour: ec2([0.026, 0.052, 0.104, 0.208, 0.0468, 0.0936, 0.118, 0.236, 0.118, 0.236, 0.1239, 0.096, 0.096, 0.152]) },
+      'ap-northeast-3': { instanceHour: ec2([0.0272, 0.0544, 0.1088, 0.2176, NOT_OFFERED, NOT_OFFERED, 0.124, 0.248, 0.124, 0.248, NOT_OFFERED, 0.107, 0.107, 0.152]) },
+      'ap-south-1': { instanceHour: ec2([0.0224, 0.0448, 0.0896, 0.1792, 0.0246, 0.0493, 0.101, 0.202, 0.101, 0.202, 0.10605, 0.085, 0.085, 0.13]) },
+      'ap-southeast-1': { instanceHour: ec2([0.0264, 0.0528, 0.1056, 0.2112, 0.0472, 0.0944, 0.12, 0.24, 0.12, 0.24, 0.126, 0.098, 0.098, 0.152]) },
+      'ap-southeast-2': { instanceHour: ec2([0.0264, 0.0528, 0.1056, 0.2112, 0.0475, 0.095, 0.12, 0.24, 0.12, 0.24, 0.126, 0.111, 0.111, 0.151]) },
     } as Readonly<Record<string, AwsRegionPrices>>,
   },
   gcp: {
-    everyRegion: { gkeClusterHour: 0.1 },
+    /** One price, whatever the region (see {@link PRICE_SOURCES}): Cloud NAT per VM-hour, a global forwarding rule per hour. */
+    everyRegion: { gkeClusterHour: 0.1, natPerVmHour: 0.0014, globalForwardingRuleHour: 0.025 },
     // Per region: gce([e2-medium, e2-standard-2, e2-standard-4, n2-standard-2, n2-standard-4 per VM-hour], pd-balanced per GB-month).
     regions: {
       'us-central1': {
         ...gce([0.03350571, 0.06701142, 0.13402284, 0.097118, 0.194236], 0.1),
-        // Recorded 2025-06 (PRICE_SOURCES.gcpRecorded2025): the Cyclenerd data has no per-VM Cloud NAT or forwarding-rule prices.
-        natPerVmHour: 0.0014,
-        forwardingRuleHour: 0.025,
+        // Recorded 2025-06 (PRICE_SOURCES.regionalForwardingRulesRecorded2025): the Cyclenerd data has no forwarding-rule prices.
+        regionalForwardingRuleHour: 0.025,
       },
       'us-east1': gce([0.03350571, 0.06701142, 0.13402284, 0.097118, 0.194236], 0.1),
       'us-east4': gce([0.03773541, 0.07547082, 0.15094164, 0.109378, 0.218756], 0.11),

@@ -77,8 +77,10 @@ function itemsOf(resource: TaggedResource): Item[] {
     case 'compute:instance':
       return [{ item: `Compute Engine ${resource.machineType}`, unitPerHour: gcpPrices(region).machineHour?.[resource.machineType] }];
     case 'compute:forwarding-rule':
-      // The table's forwarding-rule price is a region's; a global rule has none in it.
-      return [{ item: 'forwarding rule', unitPerHour: region === 'global' ? undefined : gcpPrices(region).forwardingRuleHour }];
+      // A global rule has one price everywhere; a regional one has its region's.
+      return region === 'global'
+        ? [{ item: 'global forwarding rule', unitPerHour: PRICE_TABLE.gcp.everyRegion.globalForwardingRuleHour }]
+        : [{ item: 'regional forwarding rule', unitPerHour: gcpPrices(region).regionalForwardingRuleHour }];
     case 'compute:address':
       return [{ item: 'reserved IP address', unitPerHour: undefined }];
   }

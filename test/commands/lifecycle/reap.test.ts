@@ -18,6 +18,7 @@ import { labTags } from '../../../lib/model/tags';
 import { commandDir } from '../../support/command-dir';
 import { deadUrl } from '../../support/echo-servers';
 import { fakeTerraformOnPath, LOGGING_TERRAFORM } from '../../support/fake-terraform';
+import { PRICES_READ } from '../../../lib/lab/estimate/price-table';
 
 const NOW = new Date('2026-12-07T10:00:00Z');
 const PAST = '2026-12-07T09:00:00Z';
@@ -168,7 +169,7 @@ describe('reap', () => {
       'reap: 2 labs found by their tags:',
       '  EXPIRED zed (workshop old-workshop) in aws host/us-east-1: expired',
       "    2026-11-02T18:00:00Z; no state here (another host's lab, or its state is",
-      '    lost); about $0.27/h at list prices read 2026-12-02:',
+      `    lost); about $0.27/h at list prices read ${PRICES_READ}:`,
       '    ec2:vpc vpc-0zed',
       '    eks:cluster zed-eks',
       '    ec2:instance i-0zed1 (t3.medium, node group zed-nodes)',

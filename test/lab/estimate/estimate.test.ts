@@ -1,11 +1,14 @@
 import { validConfig } from '../../../lib/config/load';
 import { estimateCost, formatCostEstimate, RegionCost } from '../../../lib/lab/estimate/cost-estimate';
 import { awsPrices, gcpPrices, PRICE_TABLE, PRICES_READ } from '../../../lib/lab/estimate/price-table';
+import { AWS_REGION_ZONES, GCP_REGION_ZONES } from '../../../lib/model/zones';
 
 const near = (value: number) => expect.closeTo(value, 6);
 const region = (estimate: { regions: readonly RegionCost[] }, cloud: 'aws' | 'gcp', name: string) => estimate.regions.find((r) => r.cloud === cloud && r.region === name)!;
 /** The CloudWatch Logs line: named, never priced (per GB ingested, a volume not estimated). */
 const LOGS = 'CloudWatch Logs ingestion (EKS logs)';
+/** What the default lab has no price for in an AWS region whose EC2 prices alone are in the table, in line order. */
+const UNPRICED_BUT_EC2 = ['node root volume (gp3 20 GiB)', 'NAT gateway', LOGS, 'Application Load Balancer', 'Network Load Balancer'];
 /** Formatted lines as one text, wrapped lines joined. */
 const text = (lines: readonly string[]) => lines.map((l) => l.trim()).join(' ');
 
@@ -24,7 +27,14 @@ describe('estimateCost', () => {
       albs * aws.albHour! +
       nlbs * aws.nlbHour! +
       (1 + (albs + nlbs) * 2) * aws.publicIpv4Hour;
-    const gcpHour = gcp.gkeClusterHour + 3 * gcp.machineHour!['e2-standard-2'] + (3 * 50 * gcp.pdBalancedGbMonth!) / 730 + 3 * gcp.natPerVmHour! + gcpLbs * gcp.forwardingRuleHour!;
+    // GKE: the Ingresses and the Gateway (native, gateway, nodeport) have global forwarding rules, the passthrough NLBs regional ones.
+    const gcpHour =
+      gcp.gkeClusterHour +
+      3 * gcp.machineHour!['e2-standard-2'] +
+      (3 * 50 * gcp.pdBalancedGbMonth!) / 730 +
+      3 * gcp.natPerVmHour +
+      3 * gcp.globalForwardingRuleHour +
+      (gcpLbs - 3) * gcp.regionalForwardingRuleHour!;
     expect(estimate.regions.map((r) => [r.cloud, r.region, r.environments, r.perEnvironmentHour])).toEqual([
       ['aws', 'us-east-1', 1, near(awsHour)],
       ['gcp', 'us-central1', 1, near(gcpHour)],
@@ -54,8 +64,9 @@ describe('estimateCost', () => {
       qty('NAT gateway'),
       qty('public IPv4 address (NAT)'),
       qty('public IPv4 address (load balancers)'),
-      qty('load balancer forwarding rule'),
-    ]).toEqual([1, undefined, 2, 2, 2, 1]);
+      qty('global forwarding rule (L7)'),
+      qty('regional forwarding rule (L4)'),
+    ]).toEqual([1, undefined, 2, 2, 2, 1, undefined]);
   });
 
   test('GIVEN a machine type missing from the price table WHEN estimated THEN it is counted as 0 and named with its region', () => {
@@ -99,50 +110,96 @@ describe('estimateCost', () => {
     expect(KNOWN_INSTANCE_TYPES.filter((t) => awsPrices('us-east-1').instanceHour?.[t] === undefined)).toEqual([]);
   });
 
-  test('GIVEN regions the price table has no prices for WHEN estimated THEN their items are named and counted as nothing, never priced as another region', () => {
+  test('GIVEN a region priced in part WHEN estimated THEN what it has is priced at its own price, and the rest is named and counted as nothing, never priced as another region', () => {
     const estimate = estimateCost(validConfig({ aws: { region: 'eu-west-1', availabilityZones: ['eu-west-1a', 'eu-west-1b'] } }, 'test'));
-    // Only what is priced the same everywhere (the EKS control plane, public IPv4) has a price in eu-west-1.
-    expect(
-      region(estimate, 'aws', 'eu-west-1')
-        .lines.filter((l) => l.unitPerHour !== undefined)
-        .map((l) => l.item),
-    ).toEqual(['EKS control plane', 'public IPv4 address (NAT)', 'public IPv4 address (load balancers)']);
-    expect(estimate.unpriced.filter((u) => u.startsWith('aws'))).toEqual([
-      'aws eu-west-1: EC2 t3.medium node',
-      'aws eu-west-1: node root volume (gp3 20 GiB)',
-      'aws eu-west-1: NAT gateway',
-      `aws eu-west-1: ${LOGS}`,
-      'aws eu-west-1: Application Load Balancer',
-      'aws eu-west-1: Network Load Balancer',
+    const lines = region(estimate, 'aws', 'eu-west-1').lines;
+    // eu-west-1's own EC2 price (SkyPilot's catalog of the AWS offer files), not us-east-1's.
+    expect(lines.find((l) => l.item === 'EC2 t3.medium node')?.unitPerHour).toBe(0.0456);
+    expect(awsPrices('us-east-1').instanceHour!['t3.medium']).toBe(0.0416);
+    expect(lines.filter((l) => l.unitPerHour !== undefined).map((l) => l.item)).toEqual([
+      'EKS control plane',
+      'EC2 t3.medium node',
+      'public IPv4 address (NAT)',
+      'public IPv4 address (load balancers)',
     ]);
+    expect(estimate.unpriced.filter((u) => u.startsWith('aws'))).toEqual(UNPRICED_BUT_EC2.map((item) => `aws eu-west-1: ${item}`));
     expect(estimate.unpricedRegions).toEqual(['aws eu-west-1']);
   });
 
-  test('GIVEN environments placed over regions and projects WHEN estimated THEN each is priced in its own region, and a region without prices is named', () => {
+  test('GIVEN an offered region no source prices WHEN estimated THEN only what is priced the same everywhere has a price there', () => {
+    const estimate = estimateCost(validConfig({ aws: { region: 'sa-east-1', availabilityZones: ['sa-east-1a', 'sa-east-1b'] } }, 'test'));
+    expect(
+      region(estimate, 'aws', 'sa-east-1')
+        .lines.filter((l) => l.unitPerHour !== undefined)
+        .map((l) => l.item),
+    ).toEqual(['EKS control plane', 'public IPv4 address (NAT)', 'public IPv4 address (load balancers)']);
+    expect(estimate.unpriced.filter((u) => u.startsWith('aws'))).toEqual(['EC2 t3.medium node', ...UNPRICED_BUT_EC2].map((item) => `aws sa-east-1: ${item}`));
+  });
+
+  test('GIVEN environments placed over two regions WHEN estimated THEN each is priced with its own region’s prices, and what the second has no price for is named', () => {
     const config = validConfig(
-      { attendees: Array.from({ length: 6 }, (_, i) => `a${i + 1}`), aws: { regions: ['us-east-1', 'us-east-2'] }, gcp: { projects: ['p-one-1', 'p-two-2'], regions: ['us-central1', 'us-east4'] } },
+      { attendees: Array.from({ length: 6 }, (_, i) => `a${i + 1}`), aws: { regions: ['us-east-1', 'eu-central-1'] }, gcp: { projects: ['p-one-1', 'p-two-2'], regions: ['us-central1', 'us-east4'] } },
       'test',
     );
     const estimate = estimateCost(config);
     expect(estimate.regions.map((r) => [r.cloud, r.region, r.environments])).toEqual([
       ['aws', 'us-east-1', 4],
-      ['aws', 'us-east-2', 2],
+      ['aws', 'eu-central-1', 2],
       ['gcp', 'us-central1', 6],
     ]);
-    const east2 = region(estimate, 'aws', 'us-east-2');
-    expect(east2.lines.find((l) => l.item === 'EC2 t3.medium node')?.unitPerHour).toBeUndefined();
-    expect(east2.perEnvironmentHour).toBeLessThan(region(estimate, 'aws', 'us-east-1').perEnvironmentHour);
-    expect(estimate.unpricedRegions).toEqual(['aws us-east-2']);
-    expect(estimate.hour.aws).toBeCloseTo(4 * region(estimate, 'aws', 'us-east-1').perEnvironmentHour + 2 * east2.perEnvironmentHour, 6);
+    const [east1, central1] = [region(estimate, 'aws', 'us-east-1'), region(estimate, 'aws', 'eu-central-1')];
+    const nodeHour = (r: RegionCost) => r.lines.find((l) => l.item === 'EC2 t3.medium node')?.unitPerHour;
+    expect([nodeHour(east1), nodeHour(central1)]).toEqual([0.0416, 0.048]);
+    // eu-central-1: its EC2 price; NAT gateway, load balancers and gp3 named, not borrowed from us-east-1.
+    expect(estimate.unpriced.filter((u) => u.startsWith('aws eu-central-1'))).toEqual(UNPRICED_BUT_EC2.map((item) => `aws eu-central-1: ${item}`));
+    expect(estimate.unpricedRegions).toEqual(['aws eu-central-1']);
+    const priced = (r: RegionCost) => r.lines.reduce((sum, l) => sum + l.quantity * (l.unitPerHour ?? 0), 0);
+    expect([east1.perEnvironmentHour, central1.perEnvironmentHour]).toEqual([near(priced(east1)), near(priced(central1))]);
+    expect(estimate.hour.aws).toBeCloseTo(4 * east1.perEnvironmentHour + 2 * central1.perEnvironmentHour, 6);
+    expect(formatCostEstimate(estimate)).toContainEqual(`  AWS eu-central-1, 2 environments: $${central1.perEnvironmentHour.toFixed(2)}/h each`);
   });
 
-  test('GIVEN GCP environments in us-east4 WHEN estimated THEN the machine type is priced at us-east4’s price, not us-central1’s', () => {
+  test('GIVEN GCP environments in us-east4 WHEN estimated THEN the machine type is priced at us-east4’s price, not us-central1’s, and Cloud NAT and global rules at their one price', () => {
     const estimate = estimateCost(validConfig({ gcp: { region: 'us-east4', zones: ['us-east4-a'] } }, 'test'));
-    const node = region(estimate, 'gcp', 'us-east4').lines.find((l) => l.item === 'Compute Engine e2-standard-2 node')!;
+    const lines = region(estimate, 'gcp', 'us-east4').lines;
+    const node = lines.find((l) => l.item === 'Compute Engine e2-standard-2 node')!;
     expect(node.unitPerHour).toBe(gcpPrices('us-east4').machineHour!['e2-standard-2']);
     expect(node.unitPerHour).not.toBe(gcpPrices('us-central1').machineHour!['e2-standard-2']);
-    // Cloud NAT and forwarding rules are priced in us-central1 only: named here.
-    expect(estimate.unpriced.filter((u) => u.startsWith('gcp'))).toEqual(['gcp us-east4: Cloud NAT (per VM)', 'gcp us-east4: load balancer forwarding rule']);
+    expect(lines.find((l) => l.item === 'Cloud NAT (per VM)')?.unitPerHour).toBe(0.0014);
+    expect(lines.find((l) => l.item === 'global forwarding rule (L7)')?.unitPerHour).toBe(0.025);
+    // Regional forwarding rules are priced in us-central1 only: named here.
+    expect(estimate.unpriced.filter((u) => u.startsWith('gcp'))).toEqual(['gcp us-east4: regional forwarding rule (L4)']);
+  });
+
+  test('GIVEN every offered AWS region WHEN the price table is read THEN EC2 has a price in each but sa-east-1 (no source), and NAT gateways, load balancers and gp3 in us-east-1 only', () => {
+    const offered = Object.keys(AWS_REGION_ZONES);
+    expect(Object.keys(PRICE_TABLE.aws.regions).filter((r) => !offered.includes(r))).toEqual([]);
+    expect(offered.filter((r) => awsPrices(r).instanceHour?.['t3.medium'] === undefined)).toEqual(['sa-east-1']);
+    const perRegion = (key: 'natGatewayHour' | 'albHour' | 'nlbHour' | 'gp3GbMonth') => offered.filter((r) => awsPrices(r)[key] !== undefined);
+    expect([perRegion('natGatewayHour'), perRegion('albHour'), perRegion('nlbHour'), perRegion('gp3GbMonth')]).toEqual([['us-east-1'], ['us-east-1'], ['us-east-1'], ['us-east-1']]);
+  });
+
+  test('GIVEN every GCP region in the price table WHEN read THEN it is an offered region', () => {
+    const offered = Object.keys(GCP_REGION_ZONES);
+    expect(Object.keys(PRICE_TABLE.gcp.regions).filter((r) => !offered.includes(r))).toEqual([]);
+  });
+
+  // Prices are transcribed from the sources by hand: within a family, a size twice as big costs twice as much (to AWS's rounding),
+  // so a digit slipped in one cell shows here.
+  test.each([
+    ['t3.small', 't3.medium'],
+    ['t3.medium', 't3.large'],
+    ['t3.large', 't3.xlarge'],
+    ['t3a.medium', 't3a.large'],
+    ['m5.large', 'm5.xlarge'],
+    ['m6i.large', 'm6i.xlarge'],
+  ])('GIVEN every AWS region WHEN %s and %s are priced there THEN the second costs twice the first', (small, big) => {
+    const off = Object.entries(PRICE_TABLE.aws.regions)
+      .filter(([, p]) => p.instanceHour?.[small] !== undefined || p.instanceHour?.[big] !== undefined)
+      // Both or neither: a type offered in a region comes in both sizes; NaN (one missing) is reported too.
+      .filter(([, p]) => !(Math.abs(p.instanceHour![big] / p.instanceHour![small] - 2) <= 0.005))
+      .map(([r, p]) => `${r}: ${p.instanceHour![small]} / ${p.instanceHour![big]}`);
+    expect(off).toEqual([]);
   });
 
   test.each([

@@ -10,7 +10,7 @@ import { deleteSteps } from '../../../lib/lab/leftovers/delete-steps';
 import { findGcpTagged } from '../../../lib/lab/leftovers/gcp-tagged';
 import { searchTags } from '../../../lib/lab/leftovers/tag-search';
 import { judgeLabs, labsOf } from '../../../lib/lab/leftovers/tagged-labs';
-import { gcpPrices } from '../../../lib/lab/estimate/price-table';
+import { gcpPrices, PRICE_TABLE, PRICES_READ } from '../../../lib/lab/estimate/price-table';
 import { Answer, FIXTURE_PROJECT as PROJECT, FIXTURE_TOKEN as TOKEN, FixtureApi, serveGoogleFixtures } from '../../support/google-api';
 
 const BASE = `https://www.googleapis.com/compute/v1/projects/${PROJECT}`;
@@ -118,8 +118,12 @@ describe("reap's tag search on GCP", () => {
     const zed = labs[0];
     const p = gcpPrices('us-central1');
     const disks = (2 * 50 * p.pdBalancedGbMonth!) / 730;
-    expect(zed.cost.perHour).toBeCloseTo(0.1 + 2 * p.machineHour!['e2-standard-2'] + disks + p.machineHour!['e2-medium'] + p.forwardingRuleHour!, 10);
-    expect(zed.cost.unpriced).toEqual(['gcp global: forwarding rule', 'gcp us-central1: reserved IP address']);
+    expect(zed.cost.perHour).toBeCloseTo(
+      0.1 + 2 * p.machineHour!['e2-standard-2'] + disks + p.machineHour!['e2-medium'] + PRICE_TABLE.gcp.everyRegion.globalForwardingRuleHour + p.regionalForwardingRuleHour!,
+      10,
+    );
+    // zed-web's global forwarding rule has the one global price; zed-l4's regional one us-central1's.
+    expect(zed.cost.unpriced).toEqual(['gcp us-central1: reserved IP address']);
     const report: ReapReport = {
       schema: 'hoplab.reap/v1',
       now: NOW.toISOString(),
@@ -135,14 +139,13 @@ describe("reap's tag search on GCP", () => {
       'reap: 2 labs found by their tags:',
       '  EXPIRED zed (workshop old-ws) in gcp hoplab-demo/us-central1: expired',
       "    2026-11-02t18-00-00z; no state here (another host's lab, or its state is",
-      '    lost); about $0.31/h at list prices read 2026-12-02:',
+      `    lost); about $0.33/h at list prices read ${PRICES_READ}:`,
       '    gke:cluster zed-gke (us-central1-b, 2 e2-standard-2 nodes)',
       '    compute:instance zed-bastion (us-central1-b, e2-medium)',
       '    compute:forwarding-rule zed-web',
       '    compute:forwarding-rule zed-l4',
       '    compute:address zed-ip',
-      '    not priced (counted as $0): gcp global: forwarding rule; gcp us-central1:',
-      '      reserved IP address',
+      '    not priced (counted as $0): gcp us-central1: reserved IP address',
       '    to delete it (reap deletes no lab it has no state for), in this order:',
       "    1. load balancers first: while zed-gke runs, GKE's controllers delete those",
       "       they made for namespace hoplab (and other namespaces' Ingresses,",
@@ -173,7 +176,7 @@ describe("reap's tag search on GCP", () => {
       '    (hoplab-expires 2026-12-09t18-00-00z); 1 resource',
     ]);
     expect(lines.filter((l) => l.length > 80)).toEqual([]);
-    expect(reapVerdict(report)).toEqual({ code: 1, line: 'hoplab reap: 1 expired lab still stands, about $0.31/h (see above)' });
+    expect(reapVerdict(report)).toEqual({ code: 1, line: 'hoplab reap: 1 expired lab still stands, about $0.33/h (see above)' });
   });
 
   test('GIVEN a zone the aggregated list could not read, or no Google credentials WHEN searched THEN that project could not be looked at, said as that', async () => {

@@ -98,7 +98,7 @@ describe('labsOf and judgeLabs', () => {
 });
 
 describe('standingCost', () => {
-  test('GIVEN resources in a region the table holds and one it does not WHEN priced THEN each priced from its own region, the rest named, never borrowed', () => {
+  test('GIVEN resources in a region the table holds and one it holds in part WHEN priced THEN each priced from its own region, the rest named, never borrowed', () => {
     const at = (region: string) => ({ cloud: 'aws' as const, slot: `host/${region}`, region, tags: {} });
     const cost = standingCost([
       { ...at('us-east-1'), kind: 'ec2:instance', id: 'i-1', instanceType: 't3.medium' },
@@ -111,12 +111,12 @@ describe('standingCost', () => {
     ]);
     expect(cost.lines.map((l) => [l.region, l.item, l.quantity, l.unitPerHour])).toEqual([
       ['us-east-1', 'EC2 t3.medium', 2, 0.0416],
-      ['eu-west-1', 'EC2 t3.medium', 1, undefined],
+      ['eu-west-1', 'EC2 t3.medium', 1, 0.0456],
       ['eu-west-1', 'NAT gateway', 1, undefined],
       ['eu-west-1', 'public IPv4 address (Elastic IP)', 1, 0.005],
       ['eu-west-1', 'EKS control plane', 1, 0.1],
     ]);
-    expect(cost.perHour).toBeCloseTo(2 * 0.0416 + 0.005 + 0.1, 10);
-    expect(cost.unpriced).toEqual(['aws eu-west-1: EC2 t3.medium', 'aws eu-west-1: NAT gateway']);
+    expect(cost.perHour).toBeCloseTo(2 * 0.0416 + 0.0456 + 0.005 + 0.1, 10);
+    expect(cost.unpriced).toEqual(['aws eu-west-1: NAT gateway']);
   });
 });
