@@ -33,7 +33,7 @@ describe('the current Node LTS', () => {
   test('GIVEN the generated pipelines WHEN written THEN both use the LTS CI tests on', () => {
     const lts = ciLts.installed!;
     expect([PIPELINE_VERSIONS.node, PIPELINE_VERSIONS.gitlabImage]).toEqual([lts, `node:${lts}-bookworm`]);
-    const input: PipelineInput = { shards: 2, expiresAt: '2026-12-30T22:00:00Z', verify: { run: true }, jobMinutes: 60, reapMinutes: 60 };
+    const input: PipelineInput = { shards: 2, expiresAt: '2026-12-30T22:00:00Z', verify: { run: true }, jobMinutes: 60, reapMinutes: 60, branch: 'main' };
     const github = githubActionsWorkflows(input)
       .map((f) => f.text)
       .join('\n');

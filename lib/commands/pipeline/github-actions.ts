@@ -1,6 +1,7 @@
 /**
- * GitHub Actions workflows for a sharded workshop: a deploy workflow (a
- * matrix job per shard, then one job gathering the outputs and writing the
+ * GitHub Actions workflows for a sharded workshop: a deploy workflow (the
+ * canary job, its environment end to end and verified; a matrix job per shard
+ * that needs it; then one job gathering the outputs and writing the
  * handouts), a teardown workflow (a job checking the required input names the
  * workshop, a matrix job per shard in the `hoplab-teardown` environment, then
  * the all-environment leftover check) and the reaper (a date check on a
@@ -8,7 +9,7 @@
  * Cloud access by OIDC federation only: no keys in the repository or its secrets.
  */
 import { stringify } from 'yaml';
-import { COMMANDS, CONFIRM_VARIABLE, GATHERED_FILE, HANDOUT_ARTIFACT_FILES, KUBECONFIG_EXCLUDE, PipelineInput, shardCommands, VERIFY_REPORTS_DIR } from './jobs';
+import { canaryCommands, canaryLine, COMMANDS, CONFIRM_VARIABLE, GATHERED_FILE, HANDOUT_ARTIFACT_FILES, KUBECONFIG_EXCLUDE, PipelineInput, shardCommands, VERIFY_REPORTS_DIR } from './jobs';
 import { dueCheckScript, reapCrons, REAP_VARIABLES, REAP_WINDOW_HOURS } from './reaper';
 import { TEARDOWN_ENVIRONMENT } from './trust';
 import { CI_VARIABLES, PIPELINE_VERSIONS as V } from './versions';
@@ -91,12 +92,39 @@ function setupSteps(sessionName: string, sessionSeconds: number, guard: readonly
   ];
 }
 
+/** The deploy jobs' guard, before their credentials: the committed expiry is the one the reaper's schedule was written for. */
+const expiryGuard = (input: PipelineInput) => ({ name: "the config's workshop.expiresAt is the reaper's", run: COMMANDS.checkExpiry(input.expiresAt) });
+
+/** What a deploy job keeps in its logs artifact: the stacks' logs, and verify's reports where it runs. */
+const deployLogs = (input: PipelineInput) => (input.verify.run ? ['.hoplab/logs/', VERIFY_REPORTS_DIR] : ['.hoplab/logs/']);
+
+/**
+ * The canary job: the environment deploy applies first, every stack, then its
+ * verify (where a runner can reach the load balancers), with the deploy jobs'
+ * guards; the shard jobs need it, so a failed canary bills one lab.
+ */
+function canaryJob(input: PipelineInput, canary: NonNullable<PipelineInput['canary']>): Record<string, unknown> {
+  const run = canaryCommands(input, canary.env);
+  const guard = [expiryGuard(input), { name: `the config still puts ${canary.env} first`, run: run.check }];
+  return {
+    name: `canary: ${canary.env}, every stack${input.verify.run ? ', then verify' : ''}, before the shards`,
+    'runs-on': 'ubuntu-24.04',
+    'timeout-minutes': canary.minutes,
+    steps: [
+      ...setupSteps(`hoplab-canary-${expr('github.run_id')}`, canary.minutes * 60, guard),
+      { name: `deploy ${canary.env}`, run: run.deploy },
+      ...(input.verify.run ? [{ name: `verify ${canary.env}`, run: run.verify }] : []),
+      { if: 'always()', ...upload('hoplab-canary-logs', deployLogs(input), { 'if-no-files-found': 'ignore' }) },
+    ],
+  };
+}
+
 function shardJob(command: 'deploy' | 'teardown', input: PipelineInput): Record<string, unknown> {
   const shard = `${expr('matrix.shard')}/${input.shards}`;
   const compareFile = `hoplab-compare-${expr('matrix.shard')}.json`;
   const run = shardCommands(input, shard, compareFile);
   const sessionSeconds = input.jobMinutes * 60;
-  const guard = command === 'deploy' ? [{ name: "the config's workshop.expiresAt is the reaper's", run: COMMANDS.checkExpiry(input.expiresAt) }] : [];
+  const guard = command === 'deploy' ? [expiryGuard(input)] : [];
   const steps: Record<string, unknown>[] = [
     ...setupSteps(`hoplab-${command}-${expr('github.run_id')}-${expr('matrix.shard')}`, sessionSeconds, guard),
     { name: `${command} shard ${shard}`, run: run[command] },
@@ -105,11 +133,12 @@ function shardJob(command: 'deploy' | 'teardown', input: PipelineInput): Record<
     steps.push({ name: 'outputs of this shard', run: run.compare }, upload(`hoplab-compare-${expr('matrix.shard')}`, [compareFile]));
     if (input.verify.run) steps.push({ name: `verify shard ${shard}`, run: run.verify });
   }
-  const kept = command === 'deploy' && input.verify.run ? ['.hoplab/logs/', VERIFY_REPORTS_DIR] : ['.hoplab/logs/'];
+  const kept = command === 'deploy' ? deployLogs(input) : ['.hoplab/logs/'];
   steps.push({ if: 'always()', ...upload(`hoplab-${command}-logs-${expr('matrix.shard')}`, kept, { 'if-no-files-found': 'ignore' }) });
   return {
     name: `${command} shard ${shard}`,
     ...(command === 'teardown' ? { needs: 'confirm', environment: TEARDOWN_ENVIRONMENT } : {}),
+    ...(command === 'deploy' && input.canary ? { needs: 'canary' } : {}),
     'runs-on': 'ubuntu-24.04',
     'timeout-minutes': input.jobMinutes,
     strategy: { 'fail-fast': false, matrix: { shard: range(input.shards) } },
@@ -133,12 +162,12 @@ export function githubActionsWorkflows(input: PipelineInput): GeneratedFile[] {
     ...common,
     concurrency: CONCURRENCY,
     jobs: {
+      ...(input.canary ? { canary: canaryJob(input, input.canary) } : {}),
       deploy: shardJob('deploy', input),
       outputs: {
         name: 'gather outputs, write the handouts',
-        needs: 'deploy',
-        // Gather what the shards that did deploy produced; a failed shard is named by its absence.
-        if: 'always()',
+        // Gather what the shards that did deploy produced; a failed shard is named by its absence. After a failed canary no shard ran: nothing to gather.
+        ...(input.canary ? { needs: ['canary', 'deploy'], if: "always() && needs.canary.result == 'success'" } : { needs: 'deploy', if: 'always()' }),
         'runs-on': 'ubuntu-24.04',
         steps: [
           ...NODE_STEPS,
@@ -220,11 +249,12 @@ export function githubActionsWorkflows(input: PipelineInput): GeneratedFile[] {
     },
   };
   const verifyLine = input.verify.run ? 'Each deploy job runs verify after its shard.' : `verify does not run here: ${input.verify.why}.`;
+  const branchLine = `Run it from the branch ${input.branch} (Run workflow > Use workflow from): the cloud roles trust that branch's jobs.`;
   return [
     {
       path: GITHUB_FILES.deploy,
       text:
-        HEADER(['hoplab deploy: one job per shard, then the outputs and the handouts (artifact hoplab-handouts).', verifyLine], input.shards) +
+        HEADER(['hoplab deploy: one job per shard, then the outputs and the handouts (artifact hoplab-handouts).', ...canaryLine(input), verifyLine, branchLine], input.shards) +
         stringify(deploy, { lineWidth: 0, aliasDuplicateObjects: false }),
     },
     {
@@ -234,6 +264,7 @@ export function githubActionsWorkflows(input: PipelineInput): GeneratedFile[] {
           [
             "hoplab teardown: run it typing the workshop's name (workshop.name); one job per shard,",
             `in the environment ${TEARDOWN_ENVIRONMENT} (protect it where your plan allows), then the leftover check of every environment.`,
+            branchLine,
           ],
           input.shards,
         ) + stringify(teardown, { lineWidth: 0, aliasDuplicateObjects: false }),

@@ -1,7 +1,8 @@
 /**
  * A GitLab CI pipeline for a sharded workshop, in one `.gitlab-ci.yml`: run it
- * with HOPLAB_ACTION=deploy (a parallel job per shard, then one job gathering
- * the outputs and writing the handouts) or HOPLAB_ACTION=teardown and
+ * with HOPLAB_ACTION=deploy (the canary job, its environment end to end and
+ * verified, in a stage before the shards'; a parallel job per shard; then one
+ * job gathering the outputs and writing the handouts) or HOPLAB_ACTION=teardown and
  * HOPLAB_CONFIRM_WORKSHOP=<workshop.name> (a job checking that name, a
  * parallel job per shard in the `hoplab-teardown` environment, then the
  * all-environment leftover check); a pipeline schedule runs the reaper (a date
@@ -13,9 +14,9 @@
  */
 import { stringify } from 'yaml';
 import { GeneratedFile } from './github-actions';
-import { COMMANDS, CONFIRM_VARIABLE, GATHERED_FILE, HANDOUT_ARTIFACT_FILES, KUBECONFIG_EXCLUDE, PipelineInput, shardCommands, VERIFY_REPORTS_DIR } from './jobs';
+import { canaryCommands, canaryLine, COMMANDS, CONFIRM_VARIABLE, GATHERED_FILE, HANDOUT_ARTIFACT_FILES, KUBECONFIG_EXCLUDE, PipelineInput, shardCommands, VERIFY_REPORTS_DIR } from './jobs';
 import { dueCheckScript, reapCrons, REAP_VARIABLES, REAP_WINDOW_HOURS } from './reaper';
-import { TEARDOWN_ENVIRONMENT, TRUSTED_BRANCH } from './trust';
+import { TEARDOWN_ENVIRONMENT } from './trust';
 import { CI_VARIABLES, PIPELINE_VERSIONS as V } from './versions';
 
 /** GitLab runs 2 to 200 parallel jobs of one job definition. */
@@ -83,6 +84,9 @@ export function gitlabPipeline(input: PipelineInput): GeneratedFile {
   const run = shardCommands(input, SHARD, '"hoplab-compare-${CI_NODE_INDEX:-1}.json"');
   const timeout = `${input.jobMinutes} minutes`;
   const crons = reapCrons(input.expiresAt);
+  const logs = ['.hoplab/logs/', ...(input.verify.run ? [VERIFY_REPORTS_DIR] : [])];
+  // The canary's stage comes before the shards': a failed canary leaves them skipped, one lab billed.
+  const canary = input.canary && canaryCommands(input, input.canary.env);
   const pipeline = {
     workflow: {
       rules: [{ if: '$CI_PIPELINE_SOURCE == "schedule"' }, { if: '($CI_PIPELINE_SOURCE == "web" || $CI_PIPELINE_SOURCE == "api") && ($HOPLAB_ACTION == "deploy" || $HOPLAB_ACTION == "teardown")' }],
@@ -98,7 +102,7 @@ export function gitlabPipeline(input: PipelineInput): GeneratedFile {
       TF_PLUGIN_CACHE_DIR: '$CI_PROJECT_DIR/.hoplab/plugin-cache',
       TF_IN_AUTOMATION: '1',
     },
-    stages: ['confirm', 'deploy', 'outputs', 'teardown', 'leftovers', 'reap'],
+    stages: ['confirm', ...(canary ? ['canary'] : []), 'deploy', 'outputs', 'teardown', 'leftovers', 'reap'],
     default: { image: V.gitlabImage },
     '.hoplab-clouds': {
       id_tokens: {
@@ -110,13 +114,28 @@ export function gitlabPipeline(input: PipelineInput): GeneratedFile {
       before_script: [...INSTALL_TOOLS, ...FEDERATE, 'npm ci'],
       timeout,
     },
+    ...(canary && input.canary
+      ? {
+          canary: {
+            extends: '.hoplab-clouds',
+            stage: 'canary',
+            rules: onAction('deploy'),
+            // The deploy jobs' guard first, then the canary's own: the config still puts this environment first.
+            script: [COMMANDS.checkExpiry(input.expiresAt), canary.check, canary.deploy, ...(input.verify.run ? [canary.verify] : [])],
+            timeout: `${input.canary.minutes} minutes`,
+            artifacts: keep(logs),
+          },
+        }
+      : {}),
     deploy: {
       extends: '.hoplab-clouds',
       stage: 'deploy',
       ...parallel,
       rules: onAction('deploy'),
+      // Not the canary's artifacts (a job takes every earlier stage's by default): each shard keeps its own logs and reports.
+      ...(canary ? { dependencies: [] } : {}),
       script: [COMMANDS.checkExpiry(input.expiresAt), run.deploy, run.compare, ...(input.verify.run ? [run.verify] : [])],
-      artifacts: keep(['hoplab-compare-*.json', '.hoplab/logs/', ...(input.verify.run ? [VERIFY_REPORTS_DIR] : [])]),
+      artifacts: keep(['hoplab-compare-*.json', ...logs]),
     },
     outputs: {
       stage: 'outputs',
@@ -166,8 +185,10 @@ export function gitlabPipeline(input: PipelineInput): GeneratedFile {
   const header = [
     `hoplab: deploy or tear down a workshop in ${input.shards} shard${input.shards === 1 ? '' : 's'}: Run pipeline (Build > Pipelines) with HOPLAB_ACTION=deploy,`,
     `or HOPLAB_ACTION=teardown and ${CONFIRM_VARIABLE}=<workshop.name>; teardown jobs use the environment ${TEARDOWN_ENVIRONMENT} (protect it where your tier allows).`,
+    ...canaryLine(input),
     input.verify.run ? 'Each deploy job runs verify after its shard.' : `verify does not run here: ${input.verify.why}.`,
-    `The reaper: a pipeline schedule per line (Build > Pipeline schedules > New schedule; cron timezone UTC; target branch ${TRUSTED_BRANCH}):`,
+    `Run the pipelines on the branch ${input.branch}: the cloud roles trust its jobs (npx hoplab pipeline prints the OIDC subjects).`,
+    `The reaper: a pipeline schedule per line (Build > Pipeline schedules > New schedule; cron timezone UTC; target branch ${input.branch}):`,
     ...crons.map((cron) => `  ${cron}`),
     `It checks the date with its year, and reaps from ${input.expiresAt} (workshop.expiresAt) for ${REAP_WINDOW_HOURS} hours; in later years it does nothing.`,
     `Generated by \`npx hoplab pipeline --gitlab-ci --shards ${input.shards}\`; regenerate rather than edit.`,

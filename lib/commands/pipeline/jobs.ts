@@ -14,6 +14,14 @@ export interface PipelineInput extends PipelineOptions {
   readonly jobMinutes: number;
   /** How long the reaper's one job (every environment) may take, minutes. */
   readonly reapMinutes: number;
+  /**
+   * The canary job: the environment deploy applies first (chooseCanary), deployed end to end and
+   * verified before any shard job starts, and how long its job may take, minutes. Undefined with
+   * one environment, which is its own canary.
+   */
+  readonly canary?: { readonly env: string; readonly minutes: number };
+  /** The branch the jobs run on (a GitLab pipeline schedule's target branch). */
+  readonly branch: string;
 }
 
 /** The file the deploy pipeline's last job gathers every shard's outputs into. */
@@ -40,15 +48,42 @@ export const VERIFY_REPORTS_DIR = '.hoplab/verify/';
 /** `npx hoplab <args>`: only the command's own output on stdout, so it can be redirected. */
 export const hoplab = (args: string) => `npx hoplab ${args}`;
 
+/** ` --parallelism N` when the command line gave it, else nothing (the config's deploy.parallelism). */
+const parallelismArg = (options: PipelineOptions) => (options.parallelism === undefined ? '' : ` --parallelism ${options.parallelism}`);
+
 /** The commands a shard job runs (`shard`: `K/N` as the CI spells it). */
 export function shardCommands(options: PipelineOptions, shard: string, compareFile: string) {
-  const parallelism = options.parallelism === undefined ? '' : ` --parallelism ${options.parallelism}`;
+  const parallelism = parallelismArg(options);
   return {
     deploy: hoplab(`deploy --shard ${shard}${parallelism} --yes`),
     teardown: hoplab(`teardown --shard ${shard}${parallelism} --yes`),
     compare: `${hoplab(`compare --shard ${shard} --format json`)} > ${compareFile}`,
     verify: hoplab(`verify --shard ${shard}`),
   };
+}
+
+/**
+ * The commands the canary job runs: its environment alone, every stack (as deploy's own canary),
+ * then verify of that environment (as the shard jobs verify theirs).
+ */
+export function canaryCommands(options: PipelineOptions, env: string) {
+  return {
+    /** The guard: the config still puts `env` first (the pipelines were written for it). */
+    check: hoplab(`pipeline --check-canary ${env}`),
+    deploy: hoplab(`deploy --env ${env}${parallelismArg(options)} --yes`),
+    verify: hoplab(`verify --env ${env}`),
+  };
+}
+
+/** The files' header line on the canary. */
+export function canaryLine(input: PipelineInput): string[] {
+  if (!input.canary) return [];
+  const { env } = input.canary;
+  const verified = input.verify.run ? ' and verified' : '';
+  return [
+    `The canary first: ${env}, the config's first environment (deploy's canary), deployed with every stack${verified};`,
+    'the shard jobs wait for it: a failed canary stops the pipeline with one lab billed.',
+  ];
 }
 
 export const COMMANDS = {

@@ -1,8 +1,9 @@
 /**
- * `npm run pipeline`: writes CI pipelines that deploy, tear down and reap the
- * workshop in shards (GitHub Actions or GitLab CI); gathers the shards'
- * outputs in the deploy pipeline's last job; and runs the jobs' guards
- * against the committed config (`--confirm-workshop`, `--check-expiry`).
+ * `npm run pipeline`: writes CI pipelines that deploy (the canary, then the
+ * shards), tear down and reap the workshop in shards (GitHub Actions or
+ * GitLab CI); gathers the shards' outputs in the deploy pipeline's last job;
+ * and runs the jobs' guards against the committed config
+ * (`--confirm-workshop`, `--check-expiry`, `--check-canary`).
  */
 import { expiryExample } from '../../config/expiry';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,18 +13,20 @@ import { UsageError } from '../../kit/cli/cli';
 import { plural } from '../../kit/terminal/terminal';
 import { wrapWords } from '../../kit/text/wrap';
 import { runTool, ToolRunner } from '../../lab/checks/host-checks';
-import { estimateTime } from '../../lab/estimate/time-estimate';
+import { CANARY_VERIFY_TIME, estimateTime } from '../../lab/estimate/time-estimate';
+import { chooseCanary } from '../../lab/selection/canary';
 import { resolveParallelism } from '../../lab/selection/parallelism';
 import { selectEnvironments } from '../../lab/selection/selection';
 import { checkShardBackend } from '../../lab/selection/shard';
 import { readLabConfig } from '../../lab/files/config-file';
 import { admitsAnyAddress } from '../../model/cidr';
+import { workflowBranch } from './branch';
 import { PIPELINE_COMMAND } from './command';
 import { checkConfigTracked } from './config-tracked';
 import { formatGathered, gatherOutputs } from './gather';
 import { GeneratedFile, githubActionsWorkflows } from './github-actions';
 import { gitlabPipeline } from './gitlab-ci';
-import { checkExpiry, confirmWorkshop } from './guards';
+import { checkCanary, checkExpiry, confirmWorkshop } from './guards';
 import { CONFIRM_VARIABLE, GATHERED_FILE, PipelineInput } from './jobs';
 import { reapCrons, reapUntil, REAP_WINDOW_HOURS } from './reaper';
 import { githubTrust, gitlabTrust, repositoryOf, TEARDOWN_ENVIRONMENT, TrustConditions, trustLines } from './trust';
@@ -67,8 +70,10 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
     values.gather !== undefined && '--gather',
     values['confirm-workshop'] && '--confirm-workshop',
     values['check-expiry'] !== undefined && '--check-expiry',
+    values['check-canary'] !== undefined && '--check-canary',
   ].filter((u): u is string => typeof u === 'string');
   if (uses.length > 1) throw new UsageError(`${uses.join(' and ')} are separate uses; give one`);
+  if (values.branch !== undefined && !write) throw new UsageError('--branch goes with --github-actions or --gitlab-ci: it names the branch the written jobs run on');
   if (values['confirm-workshop']) {
     const { config, source } = readLabConfig({ cwd, env });
     out(confirmWorkshop(config, source, env[CONFIRM_VARIABLE], cwd));
@@ -77,6 +82,11 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
   if (values['check-expiry'] !== undefined) {
     const { config, source } = readLabConfig({ cwd, env });
     out(checkExpiry(config, source, values['check-expiry'], cwd));
+    return 0;
+  }
+  if (values['check-canary'] !== undefined) {
+    const { config, source } = readLabConfig({ cwd, env });
+    out(checkCanary(config, source, values['check-canary'], cwd));
     return 0;
   }
   const { shards } = values;
@@ -129,6 +139,9 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
         'give more --shards so each job keeps twice its estimate',
     );
   }
+  // The environment deploy would apply first; its job: its stacks alone, then its verify, doubled like the others.
+  const canary = chooseCanary(envs, { noCanary: false }).env;
+  const branch = workflowBranch(values.dir, values.branch, run);
   const input: PipelineInput = {
     shards,
     parallelism: values.parallelism,
@@ -137,6 +150,8 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
     jobMinutes: jobMinutes(slowest),
     // The reaper tears every environment down in one job.
     reapMinutes: jobMinutes(estimateTime('destroy', { envs, parallelism, shards: 1 }).minutes),
+    ...(canary ? { canary: { env: canary, minutes: jobMinutes(estimateTime('deploy', { envs: [canary], parallelism }).minutes + CANARY_VERIFY_TIME.minutes) } } : {}),
+    branch: branch.name,
   };
   const files: GeneratedFile[] = [];
   if (values['github-actions']) files.push(...githubActionsWorkflows(input));
@@ -150,10 +165,10 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
   const remote = run('git', ['-C', values.dir, 'remote', 'get-url', 'origin']);
   const repository = remote.ok ? repositoryOf(remote.output) : undefined;
   const trusts: TrustConditions[] = [
-    ...(values['github-actions'] ? [githubTrust(repository?.path)] : []),
-    ...(values['gitlab-ci'] ? [gitlabTrust(repository?.path, repository && repository.host !== 'github.com' ? repository.host : undefined)] : []),
+    ...(values['github-actions'] ? [githubTrust(repository?.path, branch)] : []),
+    ...(values['gitlab-ci'] ? [gitlabTrust(repository?.path, repository && repository.host !== 'github.com' ? repository.host : undefined, branch)] : []),
   ];
-  const session = Math.max(input.jobMinutes, input.reapMinutes) * 60;
+  const session = Math.max(input.jobMinutes, input.reapMinutes, input.canary?.minutes ?? 0) * 60;
   const say = (text: string) => wrapWords(text, 80, 'punctuation').forEach((line) => out(line));
   say(
     `${plural(envs.length, 'environment')} in ${plural(shards, 'shard')}; each job may take ${input.jobMinutes} min (twice the estimate at ${parallelism} stacks at a time), ` +
@@ -167,6 +182,12 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
   say(
     `The teardown asks for the workshop's name (${config.workshop.name}) and runs in the environment ${TEARDOWN_ENVIRONMENT}: ` +
       'protect it where your plan allows (docs/workshops-and-ci.md, "The teardown is not one click").',
+  );
+  say(
+    input.canary
+      ? `The canary: ${input.canary.env}, the environment deploy applies first, is deployed with every stack${input.verify.run ? ' and verified' : ''} in a job of its own ` +
+          `(${input.canary.minutes} min at most) before the shard jobs start; they wait for it, and the shard that holds ${input.canary.env} finds it applied.`
+      : `One environment: no canary job (it is its own canary).`,
   );
   say(input.verify.run ? 'verify: each deploy job runs it after its shard.' : `verify: not in the pipelines: ${input.verify.why}.`);
   say(`Handouts: the deploy pipeline's last job writes them from ${GATHERED_FILE}; its artifact keeps their pages and Markdown, never a kubeconfig.`);

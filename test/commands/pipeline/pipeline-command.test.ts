@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { checkConfigTracked } from '../../../lib/commands/pipeline/config-tracked';
 import { pipeline } from '../../../lib/commands/pipeline/pipeline';
 import { githubTrust, gitlabTrust, repositoryOf, trustLines } from '../../../lib/commands/pipeline/trust';
@@ -39,6 +40,29 @@ function workspace(options: { config?: object | null; repo?: boolean; commit?: b
   return dir;
 }
 
+/**
+ * A clone (so git knows origin's default branch, refs/remotes/origin/HEAD) of a repository whose
+ * default branch is `defaultBranch`, holding the committed config; origin then set to `remote`.
+ */
+function clonedWorkspace(defaultBranch: string, remote = 'git@github.com:acme/k8s-lab.git'): string {
+  const upstream = mkdtempSync(join(tmpdir(), 'hoplab-pipeline-upstream-'));
+  git(upstream, 'init', '-q', '-b', defaultBranch);
+  writeFileSync(join(upstream, 'hoplab.config.json'), JSON.stringify(CONFIG));
+  git(upstream, 'add', 'hoplab.config.json');
+  git(upstream, 'commit', '-q', '-m', 'the workshop');
+  const dir = join(mkdtempSync(join(tmpdir(), 'hoplab-pipeline-clone-')), 'lab');
+  git(tmpdir(), 'clone', '-q', upstream, dir);
+  git(dir, 'remote', 'set-url', 'origin', remote);
+  return dir;
+}
+
+/** The lines from `first` up to (without) the line starting with `end`. */
+const linesBetween = (lines: string[], first: string, end: string) => {
+  const from = lines.findIndex((l) => l.startsWith(first));
+  const to = lines.findIndex((l, i) => i > from && l.startsWith(end));
+  return lines.slice(from, to);
+};
+
 async function run(dir: string, argv: string[], env: NodeJS.ProcessEnv = {}) {
   const lines: string[] = [];
   const code = await pipeline(argv, { cwd: dir, env, now: NOW, out: (line) => lines.push(line) });
@@ -62,9 +86,16 @@ describe('the config file the pipelines read must be committed', () => {
     expect(code).toBe(0);
     for (const file of ['hoplab-deploy.yml', 'hoplab-teardown.yml', 'hoplab-reap.yml']) expect(existsSync(join(dir, '.github', 'workflows', file))).toBe(true);
     // Nothing after the trust: no note, as the config is committed as it is.
-    expect(lines.slice(-12)).toEqual([
+    expect(lines.slice(-18)).toEqual([
       'GitHub Actions: the cloud roles must trust these OIDC subjects, or the jobs get',
       'no credentials (docs/workshops-and-ci.md, "OIDC subjects"):',
+      // A fresh repository: a remote never fetched, so git knows no default branch; main is checked out.
+      '  The jobs run on the branch main, the current one: git knows no default branch',
+      '  for origin (git remote set-head origin --auto asks the remote); --branch names',
+      '  another.',
+      "  GitHub runs the reaper's schedule only on the default branch (git does not",
+      "  know whether it is main), with that branch's subject: give --branch its name",
+      '  or admit its subject too, or the reaper gets no credentials.',
       "  AWS, the role's trust policy: token.actions.githubusercontent.com:sub",
       '  (StringEquals) is one of',
       '    repo:acme/k8s-lab:ref:refs/heads/main',
@@ -86,9 +117,13 @@ describe('the config file the pipelines read must be committed', () => {
   test('GIVEN a GitLab project WHEN pipeline writes THEN one subject for every job, on its instance', async () => {
     const dir = workspace({ commit: true, remote: 'https://gitlab.example.com/acme/labs/k8s-lab.git' });
     const { lines } = await run(dir, ['--gitlab-ci', '--shards', '2', '--dir', dir]);
-    expect(lines.slice(-6)).toEqual([
+    expect(lines.slice(-9)).toEqual([
       'GitLab CI: the cloud roles must trust these OIDC subjects, or the jobs get no',
       'credentials (docs/workshops-and-ci.md, "OIDC subjects"):',
+      // No note on schedules: a GitLab pipeline schedule names its target branch.
+      '  The jobs run on the branch main, the current one: git knows no default branch',
+      '  for origin (git remote set-head origin --auto asks the remote); --branch names',
+      '  another.',
       "  AWS, the role's trust policy: gitlab.example.com:sub (StringEquals) is one of",
       '    project_path:acme/labs/k8s-lab:ref_type:branch:ref:main',
       "  Google, the Workload Identity provider's attribute condition:",
@@ -146,6 +181,123 @@ describe('the config file the pipelines read must be committed', () => {
     expect(code).toBe(0);
     expect(lines.join(' ')).toContain('note: hoplab.config.json has changes that are not committed; the jobs run the committed version: commit and push them');
     expect(lines.join(' ')).toContain('note: workshop.expiresAt (2026-12-07T00:00:00Z) has passed: the reaper tears the workshop down at its next hourly run');
+  });
+});
+
+describe('the canary job', () => {
+  test('GIVEN two attendees WHEN pipeline writes both CIs THEN each deploys and verifies ann, the first, in a job the shard jobs wait for, and says so', async () => {
+    const dir = workspace({ commit: true, remote: 'git@github.com:acme/k8s-lab.git' });
+    const { code, lines } = await run(dir, ['--github-actions', '--gitlab-ci', '--shards', '2', '--dir', dir]);
+    expect(code).toBe(0);
+    const github = parse(readFileSync(join(dir, '.github/workflows/hoplab-deploy.yml'), 'utf8'));
+    expect(github.jobs.canary.steps.map((s: { run?: string }) => s.run).filter((r: string | undefined) => r?.startsWith('npx hoplab'))).toEqual([
+      'npx hoplab pipeline --check-expiry 2026-12-08T18:00:00Z',
+      'npx hoplab pipeline --check-canary ann',
+      'npx hoplab deploy --env ann --yes',
+      'npx hoplab verify --env ann',
+    ]);
+    expect(github.jobs.deploy.needs).toBe('canary');
+    // One environment's stacks (25 min) and its verify (5), doubled, in half hours.
+    expect(github.jobs.canary['timeout-minutes']).toBe(60);
+    const gitlab = parse(readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8'));
+    expect(gitlab.canary.script.slice(1)).toEqual(['npx hoplab pipeline --check-canary ann', 'npx hoplab deploy --env ann --yes', 'npx hoplab verify --env ann']);
+    expect(gitlab.stages.slice(1, 3)).toEqual(['canary', 'deploy']);
+    expect(linesBetween(lines, 'The canary:', 'verify:')).toEqual([
+      'The canary: ann, the environment deploy applies first, is deployed with every',
+      'stack and verified in a job of its own (60 min at most) before the shard jobs',
+      'start; they wait for it, and the shard that holds ann finds it applied.',
+    ]);
+    // What the guard in the job will say on this config: ann is still the first.
+    expect((await run(dir, ['--check-canary', 'ann'])).lines).toEqual(['the canary ann is the environment deploy applies first (hoplab.config.json)']);
+  });
+
+  test('GIVEN no attendees (one environment, its own canary) WHEN pipeline writes THEN no canary job, said', async () => {
+    // No attendees: one environment, the config's name (JSON leaves the undefined out).
+    const dir = workspace({ config: { ...CONFIG, attendees: undefined }, commit: true });
+    const { lines } = await run(dir, ['--github-actions', '--gitlab-ci', '--shards', '2', '--dir', dir]);
+    expect(lines).toContain('One environment: no canary job (it is its own canary).');
+    expect(Object.keys(parse(readFileSync(join(dir, '.github/workflows/hoplab-deploy.yml'), 'utf8')).jobs)).toEqual(['deploy', 'outputs']);
+    expect(parse(readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8')).canary).toBeUndefined();
+  });
+
+  test('GIVEN a narrowed app.allowedSourceCidrs WHEN pipeline writes THEN the canary is deployed without verify, as the shards are', async () => {
+    const dir = workspace({ config: { ...CONFIG, app: { allowedSourceCidrs: ['198.51.100.0/24'] } }, commit: true });
+    const { lines } = await run(dir, [...GITHUB, '--dir', dir]);
+    expect(linesBetween(lines, 'The canary:', 'verify:').join(' ')).toBe(
+      'The canary: ann, the environment deploy applies first, is deployed with every stack in a job of its own (60 min at most) before the shard jobs start; ' +
+        'they wait for it, and the shard that holds ann finds it applied.',
+    );
+    const canary = parse(readFileSync(join(dir, '.github/workflows/hoplab-deploy.yml'), 'utf8')).jobs.canary;
+    expect(JSON.stringify(canary)).not.toContain('hoplab verify');
+  });
+});
+
+describe('the branch the jobs run on', () => {
+  const trustHead = (lines: string[]) => linesBetween(lines, 'GitHub Actions: the cloud roles', "  AWS, the role's trust policy").slice(2);
+  const subjects = (lines: string[]) => lines.filter((l) => /^ {4}repo:/.test(l));
+
+  test("GIVEN a clone of a repository whose default branch is trunk WHEN pipeline writes THEN the subjects name trunk, said to be origin's default branch, with no schedule note", async () => {
+    const dir = clonedWorkspace('trunk');
+    const { code, lines } = await run(dir, ['--github-actions', '--gitlab-ci', '--shards', '2', '--dir', dir]);
+    expect(code).toBe(0);
+    expect(trustHead(lines)).toEqual(["  The jobs run on the branch trunk, origin's default branch as git knows it", '  (refs/remotes/origin/HEAD).']);
+    expect(subjects(lines)).toEqual(['    repo:acme/k8s-lab:ref:refs/heads/trunk', '    repo:acme/k8s-lab:environment:hoplab-teardown']);
+    expect(lines).toContain('    project_path:acme/k8s-lab:ref_type:branch:ref:trunk');
+    expect(readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8')).toContain('cron timezone UTC; target branch trunk):');
+    expect(readFileSync(join(dir, '.github/workflows/hoplab-deploy.yml'), 'utf8')).toContain('# Run it from the branch trunk (Run workflow > Use workflow from)');
+  });
+
+  test("GIVEN that clone and --branch workshop/dec WHEN pipeline writes THEN the subjects name workshop/dec, and GitHub's schedule note says the default branch is another", async () => {
+    const dir = clonedWorkspace('trunk');
+    const { lines } = await run(dir, [...GITHUB, '--branch', 'workshop/dec', '--dir', dir]);
+    expect(trustHead(lines)).toEqual([
+      '  The jobs run on the branch workshop/dec, as given with --branch.',
+      "  GitHub runs the reaper's schedule only on the default branch (not",
+      "  workshop/dec), with that branch's subject: give --branch its name or admit its",
+      '  subject too, or the reaper gets no credentials.',
+    ]);
+    expect(subjects(lines)[0]).toBe('    repo:acme/k8s-lab:ref:refs/heads/workshop/dec');
+  });
+
+  test('GIVEN --branch naming the default branch THEN no schedule note', async () => {
+    const dir = clonedWorkspace('trunk');
+    const { lines } = await run(dir, [...GITHUB, '--branch', 'trunk', '--dir', dir]);
+    expect(trustHead(lines)).toEqual(['  The jobs run on the branch trunk, as given with --branch.']);
+  });
+
+  test('GIVEN a repository with no origin HEAD on the branch workshop-dec WHEN pipeline writes THEN the current branch, said as such', async () => {
+    const dir = workspace({ commit: true, remote: 'git@github.com:acme/k8s-lab.git' });
+    git(dir, 'checkout', '-q', '-b', 'workshop-dec');
+    const { lines } = await run(dir, [...GITHUB, '--dir', dir]);
+    expect(trustHead(lines).slice(0, 3)).toEqual([
+      '  The jobs run on the branch workshop-dec, the current one: git knows no default',
+      '  branch for origin (git remote set-head origin --auto asks the remote);',
+      '  --branch names another.',
+    ]);
+    expect(subjects(lines)[0]).toBe('    repo:acme/k8s-lab:ref:refs/heads/workshop-dec');
+  });
+
+  test('GIVEN a detached HEAD and no origin HEAD WHEN pipeline writes THEN main, said as assumed', async () => {
+    const dir = workspace({ commit: true, remote: 'git@github.com:acme/k8s-lab.git' });
+    git(dir, 'checkout', '-q', '--detach');
+    const { lines } = await run(dir, ['--gitlab-ci', '--shards', '2', '--dir', dir]);
+    expect(linesBetween(lines, 'GitLab CI: the cloud roles', "  AWS, the role's trust policy").slice(2)).toEqual([
+      '  The jobs run on the branch main, assumed: git knows no default branch for',
+      '  origin (git remote set-head origin --auto asks the remote), and no branch is',
+      '  checked out; --branch names the right one.',
+    ]);
+    expect(lines).toContain('    project_path:acme/k8s-lab:ref_type:branch:ref:main');
+  });
+
+  test.each([
+    [['--gather', 'x', '--shards', '2', '--branch', 'main'], '--branch goes with --github-actions or --gitlab-ci: it names the branch the written jobs run on'],
+    [
+      ['--github-actions', '--shards', '2', '--branch', 'refs/heads/main'],
+      '--branch: "refs/heads/main" is not a branch name hoplab takes: its short name (main, not refs/heads/main), of letters, digits and . _ / + -',
+    ],
+    [['--github-actions', '--shards', '2', '--branch', "it's"], `--branch: "it's" is not a branch name hoplab takes: its short name (main, not refs/heads/main), of letters, digits and . _ / + -`],
+  ])('GIVEN %j THEN a usage error', async (argv, message) => {
+    await expect(run(workspace({ repo: false }), argv)).rejects.toThrow(new UsageError(message));
   });
 });
 
@@ -218,11 +370,22 @@ describe("the generated jobs' guards", () => {
     );
   });
 
+  test('GIVEN the canary the pipelines were written for WHEN the config no longer puts it first THEN the canary job is refused before anything runs; WHEN one environment is left, that one passes', async () => {
+    const dir = workspace({ repo: false });
+    await expect(run(dir, ['--check-canary', 'bob'])).rejects.toThrow(
+      "these pipelines deploy bob first, as the canary, but deploy would now choose ann, the config's first environment (hoplab.config.json): " +
+        'regenerate them with the npx hoplab pipeline command their first lines name, and commit them; nothing was deployed',
+    );
+    writeFileSync(join(dir, 'hoplab.config.json'), JSON.stringify({ ...CONFIG, attendees: ['bob'] }));
+    expect((await run(dir, ['--check-canary', 'bob'])).lines).toEqual(['the canary bob is the environment deploy applies first (hoplab.config.json)']);
+  });
+
   test.each([
     [['--github-actions'], '--shards N is required with --github-actions/--gitlab-ci'],
     [['--gather', 'x'], '--shards N is required with --gather'],
     [['--shards', '2'], 'say which CI: --github-actions or --gitlab-ci'],
     [['--github-actions', '--shards', '2', '--confirm-workshop'], '--github-actions/--gitlab-ci and --confirm-workshop are separate uses; give one'],
+    [['--check-expiry', '2026-12-08T18:00:00Z', '--check-canary', 'ann'], '--check-expiry and --check-canary are separate uses; give one'],
   ])('GIVEN %j THEN a usage error', async (argv, message) => {
     await expect(run(workspace({ repo: false }), argv)).rejects.toThrow(new UsageError(message));
   });

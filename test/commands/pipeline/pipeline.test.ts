@@ -28,6 +28,8 @@ const input = (over: Partial<PipelineInput> = {}): PipelineInput => ({
   verify: { run: true },
   jobMinutes: 120,
   reapMinutes: 180,
+  canary: { env: 'ann', minutes: 60 },
+  branch: 'main',
   ...over,
 });
 const NARROWED = { run: false, why: 'app.allowedSourceCidrs admits only 198.51.100.0/24: a CI runner is outside it' } as const;
@@ -94,7 +96,55 @@ describe('GitHub Actions workflows', () => {
     expect(runs.indexOf('npm ci')).toBeLessThan(runs.indexOf('npx hoplab pipeline --check-expiry 2026-12-30T22:00:00Z'));
     expect(runs.indexOf('npx hoplab pipeline --check-expiry 2026-12-30T22:00:00Z')).toBeLessThan(runs.findIndex((r) => r.startsWith('aws-actions/')));
     expect(uploads(deploy).find((u) => u.name === 'hoplab-deploy-logs-${{ matrix.shard }}')?.paths).toEqual(['.hoplab/logs/', '.hoplab/verify/', '!**/*.kubeconfig']);
-    expect(deploy.jobs.outputs).toMatchObject({ needs: 'deploy', if: 'always()' });
+  });
+
+  test("GIVEN a canary WHEN generated THEN its job runs the deploy jobs' guard and its own before any credentials, deploys that environment with every stack and verifies it, and the shard jobs need it", () => {
+    expect(Object.keys(deploy.jobs)).toEqual(['canary', 'deploy', 'outputs']);
+    const job = deploy.jobs.canary;
+    expect(job).toMatchObject({ name: 'canary: ann, every stack, then verify, before the shards', 'runs-on': 'ubuntu-24.04', 'timeout-minutes': 60 });
+    expect(job.needs).toBeUndefined();
+    expect(job.strategy).toBeUndefined();
+    const runs: string[] = job.steps.map((s: Doc) => s.run ?? s.uses);
+    expect(runs.filter((r) => r.startsWith('npx hoplab'))).toEqual([
+      'npx hoplab pipeline --check-expiry 2026-12-30T22:00:00Z',
+      'npx hoplab pipeline --check-canary ann',
+      'npx hoplab deploy --env ann --yes',
+      'npx hoplab verify --env ann',
+    ]);
+    // Both guards after npm ci and before the first credential, as in the shard jobs.
+    const firstCredential = runs.findIndex((r) => r.startsWith('aws-actions/'));
+    expect(runs.indexOf('npm ci')).toBeLessThan(runs.indexOf('npx hoplab pipeline --check-expiry 2026-12-30T22:00:00Z'));
+    expect(runs.indexOf('npx hoplab pipeline --check-canary ann')).toBeLessThan(firstCredential);
+    expect(credentialSteps(job).map((s: Doc) => s.with['role-duration-seconds'] ?? s.with.service_account)).toEqual([3600, '${{ vars.HOPLAB_GCP_SERVICE_ACCOUNT }}']);
+    expect(uploads(deploy).find((u) => u.name === 'hoplab-canary-logs')?.paths).toEqual(['.hoplab/logs/', '.hoplab/verify/', '!**/*.kubeconfig']);
+    // A failed canary skips every shard job, and the gather job, which would only find no shard's file.
+    expect(deploy.jobs.deploy.needs).toBe('canary');
+    expect(deploy.jobs.outputs).toMatchObject({ needs: ['canary', 'deploy'], if: "always() && needs.canary.result == 'success'" });
+    expect(files[0].text).toContain(
+      "# The canary first: ann, the config's first environment (deploy's canary), deployed with every stack and verified;\n" +
+        '# the shard jobs wait for it: a failed canary stops the pipeline with one lab billed.\n',
+    );
+    // The teardown and the reaper have no canary.
+    expect(JSON.stringify([teardown, reap])).not.toContain('canary');
+  });
+
+  test('GIVEN one environment (no canary) WHEN generated THEN no canary job, and the shard and gather jobs as they were', () => {
+    const [alone] = githubActionsWorkflows(input({ canary: undefined }));
+    const doc = parse(alone.text) as Doc;
+    expect(Object.keys(doc.jobs)).toEqual(['deploy', 'outputs']);
+    expect(doc.jobs.deploy.needs).toBeUndefined();
+    expect(doc.jobs.outputs).toMatchObject({ needs: 'deploy', if: 'always()' });
+    expect(alone.text).not.toContain('canary');
+    expect(validate(doc)).toBe(true);
+  });
+
+  test('GIVEN a branch WHEN generated THEN the deploy and teardown files say to run them from it; no push trigger names a branch', () => {
+    const [d, t, r] = githubActionsWorkflows(input({ branch: 'trunk' }));
+    const line = "# Run it from the branch trunk (Run workflow > Use workflow from): the cloud roles trust that branch's jobs.\n";
+    expect(d.text).toContain(line);
+    expect(t.text).toContain(line);
+    expect(r.text).not.toContain('Run it from the branch');
+    for (const file of [d, t, r]) expect((parse(file.text) as Doc).on.push).toBeUndefined();
   });
 
   test('GIVEN the deploy workflow THEN its last job gathers the outputs, writes the handouts from the gathered file and keeps only their pages and Markdown: no upload can take a kubeconfig', () => {
@@ -121,6 +171,11 @@ describe('GitHub Actions workflows', () => {
     expect(JSON.stringify(doc)).not.toContain('hoplab verify');
     expect(narrowed.text).toContain(`# verify does not run here: ${NARROWED.why}.\n`);
     expect(uploads(doc).find((u) => u.name === 'hoplab-deploy-logs-${{ matrix.shard }}')?.paths).toEqual(['.hoplab/logs/', '!**/*.kubeconfig']);
+    // The canary is still deployed with every stack before the shards, without verify.
+    expect(doc.jobs.canary.name).toBe('canary: ann, every stack, before the shards');
+    expect(doc.jobs.canary.steps.map((s: Doc) => s.run).filter((r: string | undefined) => r?.startsWith('npx hoplab deploy'))).toEqual(['npx hoplab deploy --env ann --yes']);
+    expect(uploads(doc).find((u) => u.name === 'hoplab-canary-logs')?.paths).toEqual(['.hoplab/logs/', '!**/*.kubeconfig']);
+    expect(narrowed.text).toContain('deployed with every stack;\n');
   });
 
   test('GIVEN the teardown workflow THEN it takes a required input, a job without credentials checks it names the workshop before anything runs, and the shard jobs use the hoplab-teardown environment', () => {
@@ -181,9 +236,10 @@ describe('GitHub Actions workflows', () => {
     expect(ran.out).toMatch(said);
   });
 
-  test('GIVEN a parallelism WHEN generated THEN each shard job passes it', () => {
+  test('GIVEN a parallelism WHEN generated THEN each shard job and the canary pass it', () => {
     const [d] = githubActionsWorkflows(input({ shards: 2, parallelism: 6, jobMinutes: 60 })).map((f) => parse(f.text) as Doc);
     expect(d.jobs.deploy.steps.map((s: Doc) => s.run)).toContain('npx hoplab deploy --shard ${{ matrix.shard }}/2 --parallelism 6 --yes');
+    expect(d.jobs.canary.steps.map((s: Doc) => s.run)).toContain('npx hoplab deploy --env ann --parallelism 6 --yes');
     expect(d.jobs.deploy['timeout-minutes']).toBe(60);
   });
 });
@@ -237,9 +293,46 @@ describe('GitLab CI pipeline', () => {
       'npx hoplab verify --shard "${CI_NODE_INDEX:-1}/${CI_NODE_TOTAL:-1}"',
     ]);
     expect(doc.outputs.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE != "schedule" && $HOPLAB_ACTION == "deploy"', when: 'always' }]);
+    expect(doc.stages).toEqual(['confirm', 'canary', 'deploy', 'outputs', 'teardown', 'leftovers', 'reap']);
     expect(doc.teardown.script).toEqual(['npx hoplab teardown --shard "${CI_NODE_INDEX:-1}/${CI_NODE_TOTAL:-1}" --yes']);
     expect(doc.leftovers).toMatchObject({ stage: 'leftovers', needs: ['teardown'], rules: [{ if: '$CI_PIPELINE_SOURCE != "schedule" && $HOPLAB_ACTION == "teardown"', when: 'always' }] });
     expect(JSON.stringify(doc)).not.toMatch(/AWS_SECRET_ACCESS_KEY|private_key/);
+  });
+
+  test("GIVEN a canary THEN its job, in the stage before the shards', runs the deploy jobs' guard and its own, deploys that environment with every stack and verifies it", () => {
+    expect(doc.canary).toEqual({
+      extends: '.hoplab-clouds',
+      stage: 'canary',
+      rules: [{ if: '$CI_PIPELINE_SOURCE != "schedule" && $HOPLAB_ACTION == "deploy"' }],
+      script: ['npx hoplab pipeline --check-expiry 2026-12-30T22:00:00Z', 'npx hoplab pipeline --check-canary ann', 'npx hoplab deploy --env ann --yes', 'npx hoplab verify --env ann'],
+      timeout: '60 minutes',
+      artifacts: { when: 'always', paths: ['.hoplab/logs/', '.hoplab/verify/'], exclude: ['**/*.kubeconfig'], expire_in: '30 days' },
+    });
+    // The shard jobs wait by stage (a failed canary skips them), and take none of its artifacts.
+    expect(doc.stages.indexOf('canary')).toBe(doc.stages.indexOf('deploy') - 1);
+    expect(doc.deploy.needs).toBeUndefined();
+    expect(doc.deploy.dependencies).toEqual([]);
+    expect(file.text).toContain(
+      "# The canary first: ann, the config's first environment (deploy's canary), deployed with every stack and verified;\n" +
+        '# the shard jobs wait for it: a failed canary stops the pipeline with one lab billed.\n',
+    );
+  });
+
+  test('GIVEN one environment (no canary) THEN no canary stage or job, and the shard jobs as they were', () => {
+    const alone = gitlabPipeline(input({ canary: undefined }));
+    const one = parse(alone.text) as Doc;
+    expect(one.stages).toEqual(['confirm', 'deploy', 'outputs', 'teardown', 'leftovers', 'reap']);
+    expect(one.canary).toBeUndefined();
+    expect(one.deploy.dependencies).toBeUndefined();
+    expect(alone.text).not.toContain('canary');
+    expect(validate(one)).toBe(true);
+  });
+
+  test("GIVEN a branch THEN the header says to run the pipelines on it and names it as the schedules' target branch", () => {
+    const text = gitlabPipeline(input({ branch: 'trunk' })).text;
+    expect(text).toContain('# Run the pipelines on the branch trunk: the cloud roles trust its jobs (npx hoplab pipeline prints the OIDC subjects).\n');
+    expect(text).toContain('cron timezone UTC; target branch trunk):\n');
+    expect(text).not.toMatch(/branch main|ref:main/);
   });
 
   test('GIVEN the pipeline THEN only Run pipeline, the API and schedules start it: a push never deploys, although HOPLAB_ACTION defaults to deploy', () => {
@@ -275,7 +368,7 @@ describe('GitLab CI pipeline', () => {
       'exit $status',
     ]);
     expect(doc.outputs.artifacts.paths).toEqual(['hoplab-compare.json', 'handouts/*.html', 'handouts/*.md']);
-    expect(jobsWithArtifacts().map(([name]) => name)).toEqual(['deploy', 'outputs', 'teardown', 'reap']);
+    expect(jobsWithArtifacts().map(([name]) => name)).toEqual(['canary', 'deploy', 'outputs', 'teardown', 'reap']);
     for (const [, job] of jobsWithArtifacts()) {
       expect(job.artifacts.exclude).toEqual(['**/*.kubeconfig']);
       for (const path of job.artifacts.paths) expect(path).toMatch(/(\.html|\.md|\.json|^\.hoplab\/(logs|verify)\/)$/);
@@ -285,6 +378,12 @@ describe('GitLab CI pipeline', () => {
   test('GIVEN a narrowed app.allowedSourceCidrs THEN the deploy jobs do not verify and the header says why', () => {
     const narrowed = gitlabPipeline(input({ verify: NARROWED }));
     expect((parse(narrowed.text) as Doc).deploy.script).not.toContainEqual(expect.stringContaining('hoplab verify'));
+    expect((parse(narrowed.text) as Doc).canary.script).toEqual([
+      'npx hoplab pipeline --check-expiry 2026-12-30T22:00:00Z',
+      'npx hoplab pipeline --check-canary ann',
+      'npx hoplab deploy --env ann --yes',
+    ]);
+    expect((parse(narrowed.text) as Doc).canary.artifacts.paths).toEqual(['.hoplab/logs/']);
     expect(narrowed.text).toContain(`# verify does not run here: ${NARROWED.why}.\n`);
   });
 
