@@ -107,12 +107,12 @@ describe('compare --shard', () => {
 });
 
 describe('compare --env and --room', () => {
-  /** The fixture's outputs for environments ann and bob (the fixture's lab renamed). */
-  function twoEnvironments(): string {
+  /** The fixture's outputs for environments ann and bob, or others (the fixture's lab renamed). */
+  function twoEnvironments(names: readonly [string, string] = ['ann', 'bob']): string {
     const outputs = readFileSync(fixture('outputs.json'), 'utf8');
     const one = (env: string) => JSON.parse(outputs.replace(/"lab-/g, `"${env}-`));
     const file = join(mkdtempSync(join(tmpdir(), 'hoplab-compare-')), 'outputs.json');
-    writeFileSync(file, JSON.stringify({ ...one('ann'), ...one('bob') }));
+    writeFileSync(file, JSON.stringify({ ...one(names[0]), ...one(names[1]) }));
     return file;
   }
 
@@ -137,6 +137,12 @@ describe('compare --env and --room', () => {
     expect(out).toMatch(/^attendee nat np +loc +nat np +loc$/m);
     expect(out).toContain('? nothing measured yet');
     expect(out).not.toContain('\x1b[');
+  });
+
+  test('GIVEN --room and two attendees whose names differ only at the end WHEN drawn in 80 columns THEN each name is whole', async () => {
+    const { code, out } = await runWith({ columns: 80 }, '--outputs', twoEnvironments(['london-team-alice-1', 'london-team-alice-2']), '--room');
+    expect(code).toBe(0);
+    expect(out.split('\n').filter((l) => l.startsWith('london'))).toEqual(['london-team-alice-1  ?   ?   ?    ?   ?   ?', 'london-team-alice-2  ?   ?   ?    ?   ?   ?']);
   });
 
   test.each([['json'], ['markdown']])('GIVEN --room with --format %s THEN a usage error', async (format) => {
