@@ -67,7 +67,7 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
     io.err(`compare: ${(error as Error).message}\n`);
     return 1;
   }
-  const narrowed = narrowOutputs(outputs, values.env, inShard);
+  const narrowed = narrowOutputs(outputs, values.env, inShard, values.shard);
   if (narrowed.missing) {
     io.err(`compare: ${narrowed.missing}\n`);
     return 1;

@@ -113,7 +113,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     io.err(`watch: ${(error as Error).message}\n`);
     return 1;
   }
-  const narrowed = narrowOutputs(outputs, envs, inShard);
+  const narrowed = narrowOutputs(outputs, envs, inShard, values.shard);
   if (narrowed.missing) {
     io.err(`watch: ${narrowed.missing}\n`);
     return 1;

@@ -101,6 +101,30 @@ describe('compare --shard', () => {
     }
   });
 
+  test('GIVEN outputs that hold none of the shard’s environments WHEN compare --shard runs THEN exit 1 naming what the shard holds and what the outputs hold (was: a blank line, exit 0)', async () => {
+    const envs = ['ann', 'bob', 'cy', 'dee'];
+    const first = selectShard(envs, { index: 1, total: 2 });
+    const others = envs.filter((e) => !first.includes(e));
+    const outputs = readFileSync(fixture('outputs.json'), 'utf8');
+    const one = (env: string) => JSON.parse(outputs.replace(/"lab-/g, `"${env}-`));
+    const file = join(mkdtempSync(join(tmpdir(), 'hoplab-compare-')), 'outputs.json');
+    writeFileSync(file, JSON.stringify(Object.assign({}, ...others.map(one))));
+    const compare = async (...argv: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await runCompare(['--outputs', file, ...argv], { out: (t) => (out += t), err: (t) => (err += t), progress: { write: () => true, isTTY: false }, environments: () => envs });
+      return { code, out, err };
+    };
+    for (const argv of [[], ['--room'], ['--format', 'json']]) {
+      expect(await compare('--shard', '1/2', ...argv)).toEqual({
+        code: 1,
+        out: '',
+        err: `compare: shard 1/2 holds none of the outputs' environments (it holds ${first.join(', ')}; the outputs hold ${others.join(', ')})\n`,
+      });
+    }
+    expect(await compare('--shard', '1/2', '--env', others[0])).toEqual({ code: 1, out: '', err: `compare: shard 1/2 holds none of --env ${others[0]} (it holds ${first.join(', ')})\n` });
+  });
+
   test('GIVEN a bad --shard WHEN run THEN a usage error naming the value', async () => {
     await expect(run('--shard', '3/2')).rejects.toThrow('--shard: "3/2" is not a shard; write K/N with 1 <= K <= N <= 256');
   });
