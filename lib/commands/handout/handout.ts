@@ -12,7 +12,7 @@ import { readLabConfig } from '../../lab/files/config-file';
 import { LabConfig } from '../../config/schema';
 import { UsageError } from '../../kit/cli/cli';
 import { textTable, wrapIndented } from '../../kit/terminal/text-table';
-import { selectEnvironments } from '../../lab/selection/selection';
+import { outputsNotInConfig, selectEnvironments } from '../../lab/selection/selection';
 import { explainDir } from '../../lab/anatomy/explain-dir';
 import { explainLab } from '../../lab/anatomy/explain-lab';
 import { ExplainModel } from '../../lab/anatomy/model';
@@ -100,6 +100,11 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   } catch (error) {
     // Outputs missing or unreadable: said as the reader words it.
     io.err(`handout: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const elsewhere = outputsNotInConfig(outputs, config, values.outputs ?? 'the collected outputs');
+  if (elsewhere) {
+    io.err(`handout: ${elsewhere}\n`);
     return 1;
   }
 

@@ -116,6 +116,23 @@ export function narrowOutputs(outputs: LabOutputs, envs: readonly string[] | und
 }
 
 /**
+ * When the outputs hold environments and the config names none of them (outputs of another
+ * config's lab, or no config found: the defaults' one environment), the line that says so for a
+ * command that reads outputs for the config's environments (handout, progress); else undefined.
+ * `source` names the outputs (the --outputs file). runCli's last line then names the config read,
+ * or that none was found ({@link readLabConfig}).
+ */
+export function outputsNotInConfig(outputs: LabOutputs, config: LabConfig, source: string): string | undefined {
+  const held = outputs.environments.map((e) => e.env);
+  const named = labEnvironments(config).map((e) => e.name);
+  if (held.length === 0 || held.some((env) => named.includes(env))) return undefined;
+  return (
+    `${source} holds ${held.length === 1 ? 'environment' : 'environments'} ${held.join(', ')}; the config names none of them (it names ${named.join(', ')}): ` +
+    'run where the config that deployed them is, or point HOPLAB_CONFIG at it'
+  );
+}
+
+/**
  * The environments of `shard` for commands that read outputs rather than deploy
  * (compare, watch): of `environments` when given (tests), else of the config's, read as deploy reads them.
  */
