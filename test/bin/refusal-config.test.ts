@@ -5,13 +5,13 @@
  * missing file. The built commands run as users run them, in a folder with no config or with one.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
 const HOPLAB = join(ROOT, 'scripts', 'hoplab.cjs');
-const COMMANDS = ['deploy', 'teardown', 'pipeline', 'preflight', 'verify', 'cost', 'handout'];
+const COMMANDS = ['deploy', 'teardown', 'pipeline', 'preflight', 'verify', 'cost', 'handout', 'progress'];
 
 beforeAll(() => {
   execFileSync(process.execPath, ['scripts/build.mjs', ...COMMANDS], { cwd: ROOT });
@@ -42,6 +42,7 @@ describe('a refusal says which config it judged', () => {
     ['preflight', ['preflight', '--env', 'ann'], 2, 'hoplab preflight: --env: "ann" not in this config; environments: lab (see npx hoplab preflight --help)'],
     ['cost', ['cost', '--env', 'ann'], 2, 'hoplab cost: --env: "ann" not in this config; environments: lab (see npx hoplab cost --help)'],
     ['handout', ['handout', '--env', 'ann'], 2, 'hoplab handout: --env: "ann" not in this config; environments: lab (see npx hoplab handout --help)'],
+    ['progress', ['progress', '--env', 'nobody'], 2, 'hoplab progress: --env: "nobody" not in this config; environments: lab (see npx hoplab progress --help)'],
   ])('GIVEN no config file WHEN %s refuses THEN its last line says none was found and the defaults apply', (command, args, code, first) => {
     const result = run(empty, args as string[]);
     expect(result.code).toBe(code);
@@ -55,6 +56,24 @@ describe('a refusal says which config it judged', () => {
     expect(result.code).toBe(1);
     expect(result.lines.at(-1)).toBe(`hoplab verify: ${none.replace(empty, dir)}`);
   });
+
+  test.each(['handout', 'progress'])(
+    'GIVEN no config file and outputs of ann and bob WHEN %s runs THEN it names the environments the outputs hold and that the config (the defaults) names lab, then that no config was found',
+    (command) => {
+      const dir = realpathSync(mkdtempSync(join(tmpdir(), `hoplab-no-config-${command}-`)));
+      const lab = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'outputs.json'), 'utf8')) as Record<string, unknown>;
+      const outputs = Object.fromEntries(['ann', 'bob'].flatMap((env) => Object.entries(lab).map(([stack, values]) => [stack.replace(/^lab-/, `${env}-`), values])));
+      writeFileSync(join(dir, 'outputs.json'), JSON.stringify(outputs));
+      const result = run(dir, [command, '--outputs', 'outputs.json']);
+      expect([result.code, result.lines]).toEqual([
+        1,
+        [
+          `${command}: outputs.json holds environments ann, bob; the config names none of them (it names lab): run where the config that deployed them is, or point HOPLAB_CONFIG at it`,
+          `hoplab ${command}: ${none.replace(empty, dir)}`,
+        ],
+      ]);
+    },
+  );
 
   test('GIVEN a config file WHEN a command refuses THEN it names the file read', () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'hoplab-config-')));

@@ -66,6 +66,7 @@ json: {"schema":"hoplab.compare/v1",source,probe:{count,concurrency,
   an outputs file too: every --outputs FILE takes it.
 
 exit codes: 0 shown (with --probe: every exposure measured, at least one reply each); 1 outputs
-missing or unreadable, or under --probe an exposure had no URL or no successful reply (named on
-stderr: "nothing measured" is never success); 2 bad arguments.`,
+missing or unreadable, --env or --shard selecting none of their environments, or under --probe an
+exposure had no URL or no successful reply (named on stderr: "nothing measured" is never
+success); 2 bad arguments.`,
 });

@@ -68,7 +68,7 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
     say((error as Error).message);
     return 1;
   }
-  const narrowed = narrowOutputs(outputs, values.env, inShard);
+  const narrowed = narrowOutputs(outputs, values.env, inShard, values.shard);
   if (narrowed.missing) {
     say(narrowed.missing);
     return 1;

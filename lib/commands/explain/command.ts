@@ -1,7 +1,7 @@
 /** `npm run explain`'s command line. */
 import { booleanFlag, choiceFlag, defineCommand, stringFlag } from '../../kit/cli/command';
 import { outputsFlag, synthDirFlag } from '../../lab/files/flags';
-import { envFlag } from '../../lab/selection/flags';
+import { envsFlag } from '../../lab/selection/flags';
 import { EXPOSURE_MODES } from '../../model/modes';
 import { EXPLAIN_FORMATS } from './render-explain';
 
@@ -17,7 +17,7 @@ access. Labs that differ only in their names (a workshop's attendees) are shown 
 name.`,
   flags: {
     dir: synthDirFlag('cdktf output directory to read'),
-    env: envFlag('only this environment (default: all found)'),
+    env: envsFlag('only these environments (default: all found)'),
     format: choiceFlag(EXPLAIN_FORMATS, {
       default: 'table',
       description:

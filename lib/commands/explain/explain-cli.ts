@@ -41,7 +41,7 @@ export function runExplain(argv: readonly string[], io: CommandIo): number {
   let urls: ExposureUrls | undefined;
   let measured: MeasuredByExposure | undefined;
   try {
-    model = explainDir(values.dir, values.env !== undefined ? { env: values.env } : {});
+    model = explainDir(values.dir, values.env !== undefined ? { envs: values.env } : {});
     urls = values.outputs !== undefined ? urlsFromOutputs(readOutputsFile(values.outputs)) : undefined;
     measured = values.measured !== undefined ? readMeasuredFile(values.measured) : undefined;
   } catch (error) {

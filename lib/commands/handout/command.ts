@@ -1,7 +1,7 @@
 /** `npm run handout`'s command line. */
 import { booleanFlag, choiceFlag, defineCommand, integerFlag, stringFlag } from '../../kit/cli/command';
 import { outputsFlag, synthDirFlag } from '../../lab/files/flags';
-import { envFlag } from '../../lab/selection/flags';
+import { envsFlag } from '../../lab/selection/flags';
 
 export const HANDOUT_FORMATS = ['markdown', 'html', 'card'] as const;
 export type HandoutFormat = (typeof HANDOUT_FORMATS)[number];
@@ -31,7 +31,7 @@ lifetime asked); --refresh-kubeconfigs mints new tokens and rewrites only the ku
   flags: {
     outputs: outputsFlag('the outputs to write handouts from (default: run `npx cdktf output` for every stack in DIR, as compare does)'),
     dir: synthDirFlag('the synthesized app: its plan draws the pictures; without it the config is synthesized in memory'),
-    env: envFlag("only this attendee's environment"),
+    env: envsFlag("only these attendees' environments"),
     format: choiceFlag(HANDOUT_FORMATS, { defaultText: 'all three', description: 'write only this form (card: the one-page access card)' }),
     out: stringFlag({ value: 'DIR', default: 'handouts', description: 'where to write' }),
     'no-kubeconfigs': booleanFlag({ description: 'write no kubeconfig and mint no token (a pipeline, whose artifacts must never hold one)' }),

@@ -12,7 +12,7 @@ import { readLabConfig } from '../../lab/files/config-file';
 import { LabConfig } from '../../config/schema';
 import { UsageError } from '../../kit/cli/cli';
 import { textTable, wrapIndented } from '../../kit/terminal/text-table';
-import { selectEnvironments } from '../../lab/selection/selection';
+import { outputsNotInConfig, selectEnvironments } from '../../lab/selection/selection';
 import { explainDir } from '../../lab/anatomy/explain-dir';
 import { explainLab } from '../../lab/anatomy/explain-lab';
 import { ExplainModel } from '../../lab/anatomy/model';
@@ -34,8 +34,8 @@ export interface HandoutIo {
   readonly config?: () => LabConfig;
   /** @default - collected with `npx cdktf output` */
   readonly collect?: (dir: string) => Promise<LabOutputs>;
-  /** @default - explainDir(DIR) when DIR has a manifest, else explainLab(config) */
-  readonly explain?: (config: LabConfig, dir: string, env?: string) => ExplainModel;
+  /** @default - explainDir(DIR) when DIR has a manifest, else explainLab(config); of `envs` only when given */
+  readonly explain?: (config: LabConfig, dir: string, envs?: readonly string[]) => ExplainModel;
   /** The host's access to the clusters, to mint tokens. @default - hostTokens(): the host's Google and AWS credentials */
   readonly tokens?: HostTokens;
   /** Bound of each request to a cluster. @default - the Kubernetes client's */
@@ -44,8 +44,8 @@ export interface HandoutIo {
 
 const defaultIo: HandoutIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
-function explainDefault(config: LabConfig, dir: string, env?: string): ExplainModel {
-  return existsSync(join(dir, 'manifest.json')) ? explainDir(dir, env ? { env } : {}) : explainLab(narrowedConfig(config, env ? [env] : undefined), env ? { env } : {});
+function explainDefault(config: LabConfig, dir: string, envs?: readonly string[]): ExplainModel {
+  return existsSync(join(dir, 'manifest.json')) ? explainDir(dir, envs ? { envs } : {}) : explainLab(narrowedConfig(config, envs), envs ? { envs } : {});
 }
 
 /** One environment to write for: its outputs, and its attendee (none in a single lab). */
@@ -88,7 +88,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   const environments = labEnvironments(config);
   if (values.env !== undefined) {
     try {
-      selectEnvironments(config, [values.env]);
+      selectEnvironments(config, values.env);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
@@ -102,9 +102,14 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
     io.err(`handout: ${(error as Error).message}\n`);
     return 1;
   }
+  const elsewhere = outputsNotInConfig(outputs, config, values.outputs ?? 'the collected outputs');
+  if (elsewhere) {
+    io.err(`handout: ${elsewhere}\n`);
+    return 1;
+  }
 
   const chosen: Chosen[] = [];
-  for (const environment of environments.filter((e) => values.env === undefined || e.name === values.env)) {
+  for (const environment of environments.filter((e) => values.env === undefined || values.env.includes(e.name))) {
     const envOutputs = outputs.environments.find((e) => e.env === environment.name);
     if (!envOutputs) {
       io.err(`handout: no outputs for environment ${environment.name} (not deployed, or not in ${values.outputs ?? 'the collected outputs'}): skipped\n`);

@@ -39,7 +39,7 @@ export async function local(argv: readonly string[]): Promise<number> {
     console.log('');
     console.log(`What the "${config.name}" environment shows on AWS (npm run explain, from its synthesized stacks; the -lb stack needs a real cluster):`);
     try {
-      console.log(renderExplainTable(explainLab(config, { env: config.name, clouds: ['aws'] }), { width: terminalWidth(process.stdout), color: colorEnabled(process.stdout) }));
+      console.log(renderExplainTable(explainLab(config, { envs: [config.name], clouds: ['aws'] }), { width: terminalWidth(process.stdout), color: colorEnabled(process.stdout) }));
     } catch (error) {
       console.error(`hoplab local: explain skipped: ${error instanceof Error ? error.message : String(error)}`);
     }

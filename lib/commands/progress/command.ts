@@ -22,12 +22,18 @@ flows) are not checkable, never guessed. It changes nothing.`,
     outputs: outputsFlag('outputs as `npx cdktf output --outputs-file FILE` writes them (default: run npx cdktf output for the stacks in --dir)'),
     dir: synthDirFlag('synthesized app for that run'),
     env: envsFlag('only these environments (attendees)'),
-    format: choiceFlag(PROGRESS_FORMATS, { default: 'table', description: 'table (fits 80 columns), or json' }),
+    format: choiceFlag(PROGRESS_FORMATS, { default: 'table', description: 'table (fits 80 columns), or json (schema hoplab.progress/v1, below)' }),
     timeout: integerFlag({ min: 1, max: 300, value: 'SECONDS', default: 20, description: "bound of each request to a cluster's API" }),
   },
   epilogue: `The endpoints and CAs come from the cluster stacks' outputs (cluster_endpoint,
 cluster_ca_certificate); this machine's address must be in the endpoint's allowed list
 (aws.endpointPublicAccessCidrs, gcp.masterAuthorizedCidrs).
-Exit codes: 0 every check ran; 1 outputs missing or unreadable, or a cluster or exercise that
-could not be checked (said in the report); 2 bad arguments.`,
+
+json: {"schema":"hoplab.progress/v1",checked_at,attendees:[{env,attendee,
+  exercises:[{id,cloud,mode,status:done|not yet|could not check|not checkable,
+  why}],why}]}. An attendee's why (exercises empty) says why none was looked at.
+
+Exit codes: 0 every check ran; 1 outputs missing or unreadable, outputs of environments the config
+does not name (said, with the ones they hold), or a cluster or exercise that could not be checked
+(said in the report); 2 bad arguments.`,
 });

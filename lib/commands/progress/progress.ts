@@ -4,13 +4,13 @@
  * admin access (lib/lab/progress).
  */
 import { labEnvironments } from '../../config/environments';
-import { loadConfig } from '../../config/load';
 import { LabConfig } from '../../config/schema';
 import { UsageError } from '../../kit/cli/cli';
 import { HostTokens, hostTokens } from '../../lab/cluster/cluster-access';
 import { CommandRunner, LabOutputs, readLabOutputs } from '../../lab/files/outputs';
 import { progressOf, readProgress } from '../../lab/progress/progress';
-import { selectEnvironments } from '../../lab/selection/selection';
+import { readLabConfig } from '../../lab/files/config-file';
+import { outputsNotInConfig, selectEnvironments } from '../../lab/selection/selection';
 import { PROGRESS_COMMAND } from './command';
 import { progressJson, progressTable } from './render-progress';
 
@@ -34,7 +34,7 @@ const defaultIo: ProgressIo = { out: (t) => process.stdout.write(t), err: (t) =>
 export async function progress(argv: readonly string[], io: ProgressIo = defaultIo): Promise<number> {
   const values = PROGRESS_COMMAND.parse(argv, io);
   if (!values) return 0;
-  const config = io.config ? io.config() : loadConfig().config;
+  const config = io.config ? io.config() : readLabConfig().config;
   try {
     selectEnvironments(config, values.env);
   } catch (error) {
@@ -53,6 +53,11 @@ export async function progress(argv: readonly string[], io: ProgressIo = default
   } catch (error) {
     // Outputs missing or unreadable: said as the reader words it.
     io.err(`progress: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const elsewhere = outputsNotInConfig(outputs, config, values.outputs ?? 'the collected outputs');
+  if (elsewhere) {
+    io.err(`progress: ${elsewhere}\n`);
     return 1;
   }
   const { plans, states } = await readProgress({ outputs, config, environments, tokens: io.tokens ?? hostTokens(), timeoutMs: values.timeout * 1000 });

@@ -21,7 +21,7 @@ export function progressTable(progress: readonly AttendeeProgress[], width = 80)
   ].join('\n');
 }
 
-/** The report as JSON: per attendee, each exercise with its cloud, exposure, status and why. */
+/** The report as JSON: its schema, when it was read, per attendee each exercise with its cloud, exposure, status and why. */
 export function progressJson(progress: readonly AttendeeProgress[], now: Date): string {
-  return `${JSON.stringify({ checked_at: now.toISOString(), attendees: progress }, null, 2)}\n`;
+  return `${JSON.stringify({ schema: 'hoplab.progress/v1', checked_at: now.toISOString(), attendees: progress }, null, 2)}\n`;
 }

@@ -114,7 +114,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     say((error as Error).message);
     return 1;
   }
-  const narrowed = narrowOutputs(outputs, envs, inShard);
+  const narrowed = narrowOutputs(outputs, envs, inShard, values.shard);
   if (narrowed.missing) {
     say(narrowed.missing);
     return 1;

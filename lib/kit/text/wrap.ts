@@ -23,6 +23,42 @@ export function abbreviate(word: string, width: number): string {
   return `${word.slice(0, width - 1)}~`;
 }
 
+/** `word` within `width`, `head` characters of its start, `~` and the rest of the width from its end. */
+function cutAt(word: string, width: number, head: number): string {
+  return `${word.slice(0, head)}~${word.slice(word.length - (width - 1 - head))}`;
+}
+
+/**
+ * Each of `words` within `width`, the ones too long cut in the middle to `head~tail`, so that words
+ * that differ still read differently: `london-team-alice-1` and `london-team-alice-2` at 16 are
+ * `london-t~alice-1` and `london-t~alice-2`, where {@link abbreviate} makes both `london-team-ali~`.
+ * Every cut word is cut at one place, the middle where that tells them all apart, else the place
+ * nearest the middle that does; where no one place does (words that differ only in what any cut
+ * drops), each is cut at a place of its own: two words cut at different places never read the same,
+ * `~` standing elsewhere (for words without `~`, as names are). Equal words stay equal.
+ */
+export function abbreviateDistinct(words: readonly string[], width: number): string[] {
+  if (width <= 1) return words.map((w) => (w.length <= width ? w : '~'));
+  const kept = width - 1;
+  // Head lengths from the middle outwards: 8, 7, 9, 6, ... for 15 characters kept.
+  const middle = Math.ceil(kept / 2);
+  const heads: number[] = [];
+  for (let d = 0; heads.length <= kept; d += 1) for (const head of d === 0 ? [middle] : [middle - d, middle + d]) if (head >= 0 && head <= kept) heads.push(head);
+  const long = [...new Set(words.filter((w) => w.length > width))];
+  const everyone = heads.find((head) => new Set(long.map((w) => cutAt(w, width, head))).size === long.length);
+  const chosen = new Map<string, string>();
+  if (everyone !== undefined) for (const w of long) chosen.set(w, cutAt(w, width, everyone));
+  else {
+    const taken = new Set<string>();
+    for (const w of long) {
+      const cut = heads.map((head) => cutAt(w, width, head)).find((c) => !taken.has(c)) ?? cutAt(w, width, middle);
+      taken.add(cut);
+      chosen.set(w, cut);
+    }
+  }
+  return words.map((w) => chosen.get(w) ?? w);
+}
+
 /** The pieces a word is laid out as: itself when it fits, else as {@link LongWords} says. */
 function pieces(word: string, width: number, long: LongWords): string[] {
   if (word.length <= width) return [word];

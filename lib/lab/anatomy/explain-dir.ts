@@ -15,10 +15,10 @@ import { CloudStacks, readSynthDir } from '../files/synth-dir';
 
 export interface ExplainOptions {
   /**
-   * Only this environment (`<env>` of the stack names).
+   * Only these environments (`<env>` of the stack names); each must have stacks in the directory.
    * @default - every environment in the directory
    */
-  readonly env?: string;
+  readonly envs?: readonly string[];
   /**
    * Only these clouds.
    * @default - both
@@ -69,14 +69,19 @@ function explainCloud(found: CloudStacks): CloudExplanation {
   };
 }
 
-/** Reads and explains the synthesized stacks in `dir`. Throws an Error saying what and how to fix it when there is nothing to read. */
+/**
+ * Reads and explains the synthesized stacks in `dir`. Throws an Error saying what and how to fix it
+ * when there is nothing to read, or when an environment of `options.envs` has no stacks there.
+ */
 export function explainDir(dir: string, options: ExplainOptions = {}): ExplainModel {
   const synth = readSynthDir(dir);
-  const selected = synth.clouds.filter((c) => (options.env === undefined || c.env === options.env) && (options.clouds === undefined || options.clouds.includes(c.cloud)));
-  if (selected.length === 0) {
+  const onClouds = synth.clouds.filter((c) => options.clouds === undefined || options.clouds.includes(c.cloud));
+  const absent = options.envs?.filter((env) => !onClouds.some((c) => c.env === env)) ?? [];
+  const selected = onClouds.filter((c) => options.envs === undefined || options.envs.includes(c.env));
+  if (absent.length > 0 || selected.length === 0) {
     const available = [...new Set(synth.clouds.map((c) => `${c.env} (${c.cloud})`))].join(', ');
     throw new Error(
-      `no stacks of ${options.env !== undefined ? `environment "${options.env}"` : 'the selected environments'}` +
+      `no stacks of ${absent.length > 0 ? `environment${absent.length === 1 ? '' : 's'} ${absent.map((env) => `"${env}"`).join(', ')}` : 'the selected environments'}` +
         `${options.clouds ? ` on ${options.clouds.join('/')}` : ''} in ${dir}; found: ${available}`,
     );
   }

@@ -12,7 +12,7 @@ import { addPlacedLab } from '../placement/placed-lab';
 import { explainDir, ExplainOptions } from './explain-dir';
 import { ExplainModel } from './model';
 
-/** Every environment of the lab (one per attendee in a workshop config) unless `options.env` picks one. */
+/** Every environment of the lab (one per attendee in a workshop config) unless `options.envs` picks some. */
 export function explainLab(config: LabConfig, options: ExplainOptions = {}): ExplainModel {
   const dir = mkdtempSync(join(tmpdir(), `hoplab-explain-${config.name}-`));
   try {

@@ -5,13 +5,13 @@
  * redraws it every interval (from its snapshots), `compare --room` prints it
  * once (from the compare model), and `watch --serve` sends the same cells to
  * its page. Sized so that 30 attendees, legend and a few changes fit an 80 x 40
- * terminal; a room too tall for the terminal goes side by side when the width
- * allows.
+ * terminal, every name whole; a room too tall for the terminal goes side by
+ * side when the width allows, names cut so that they stay told apart.
  */
 import { Cloud } from '../../model/contract';
 import { EXPOSURE_MODES } from '../../model/modes';
 import { Paint, stripAnsi, Style } from '../../kit/terminal/terminal';
-import { abbreviate, wrapWords } from '../../kit/text/wrap';
+import { abbreviate, abbreviateDistinct, wrapWords } from '../../kit/text/wrap';
 import { CompareModel } from './compare-model';
 
 /** What a cell says. */
@@ -99,6 +99,8 @@ const CELL = 4;
 const CLOUD_GAP = 1;
 /** Room between blocks of attendees side by side. */
 const BLOCK_GAP = 4;
+/** The name column is never narrower than its head, `attendee`. */
+const MIN_NAME = 8;
 
 export interface RoomLayout {
   /** Columns of the terminal. */
@@ -122,37 +124,9 @@ export function roomLines(rows: readonly RoomRow[], layout: RoomLayout): string[
   const { width, paint } = layout;
   const columns = roomColumns(rows);
   const wrap = (text: string, indent = '') => wrapWords(text, Math.max(1, width - indent.length), 'abbreviate').map((l) => `${indent}${l}`);
-  const nameWidth = Math.max(8, Math.min(16, Math.max(0, ...rows.map((r) => r.env.length))));
   const cloudsShown = CLOUDS.filter((c) => columns.some((col) => col.cloud === c));
-  const gridWidth = (cols: readonly RoomColumn[]) => nameWidth + 1 + cols.length * CELL + (cloudsShown.length - 1) * CLOUD_GAP;
-  const blockWidth = gridWidth(columns);
-  const cellsAt = (line: (col: RoomColumn, i: number) => string, name: string) => {
-    let out = name;
-    columns.forEach((col, i) => {
-      if (i > 0 && columns[i - 1].cloud !== col.cloud) out += ' '.repeat(CLOUD_GAP);
-      out += line(col, i);
-    });
-    return out;
-  };
-  const cloudHead = cellsAt((col, i) => (i === 0 || columns[i - 1].cloud !== col.cloud ? col.cloud.padEnd(CELL) : ' '.repeat(CELL)), ' '.repeat(nameWidth + 1)).trimEnd();
-  const modeHead = cellsAt((col) => modeCode(col.mode).padEnd(CELL), 'attendee'.padEnd(nameWidth + 1)).trimEnd();
-  const rowText = (row: RoomRow): string => {
-    const byColumn = new Map(row.cells.map((c) => [`${c.cloud} ${c.mode}`, c]));
-    const name = abbreviate(row.env, nameWidth).padEnd(nameWidth + 1);
-    let out = name;
-    columns.forEach((col, i) => {
-      if (i > 0 && columns[i - 1].cloud !== col.cloud) out += ' '.repeat(CLOUD_GAP);
-      const cell = byColumn.get(`${col.cloud} ${col.mode}`);
-      if (!cell) {
-        out += ' '.repeat(CELL);
-        return;
-      }
-      const { glyph, style } = ROOM_GLYPHS[cell.state];
-      const styles: Style[] = [...(style ? [style] : []), ...(cell.changed ? (['reverse'] as const) : [])];
-      out += ` ${styles.length ? paint(glyph, ...styles) : glyph}  `;
-    });
-    return out.trimEnd();
-  };
+  /** What a row takes after the name: a space, the cells, the gaps between clouds. */
+  const cellsWidth = 1 + columns.length * CELL + (cloudsShown.length - 1) * CLOUD_GAP;
 
   const header = wrap(layout.header);
   /** Items `gap` apart, a line as full as the width allows, an item never split but when longer than a line. */
@@ -174,9 +148,48 @@ export function roomLines(rows: readonly RoomRow[], layout: RoomLayout): string[
   );
   const fixed = header.length + 2 + legend.length + codes.length;
   const room = layout.maxLines === undefined ? Infinity : layout.maxLines - fixed - (layout.changes ? 2 : 0);
-  // Side by side when the rows do not fit one under the other and the width allows.
+  // Side by side when the rows do not fit one under the other and the width allows names of 8
+  // columns or more; the names then as wide as the longest within the width (an attendee's name
+  // has at most 20 characters: the whole grid takes 66 columns).
+  const nameRoom = (blocks: number) => Math.floor((width - (blocks - 1) * BLOCK_GAP) / blocks) - cellsWidth;
   let blocks = 1;
-  while (rows.length > blocks * Math.max(1, room) && (blocks + 1) * blockWidth + blocks * BLOCK_GAP <= width) blocks += 1;
+  while (rows.length > blocks * Math.max(1, room) && nameRoom(blocks + 1) >= MIN_NAME) blocks += 1;
+  const nameWidth = Math.max(MIN_NAME, Math.min(Math.max(0, ...rows.map((r) => r.env.length)), nameRoom(blocks)));
+  const blockWidth = nameWidth + cellsWidth;
+  // Names cut to fit stay told apart (london-t~alice-1, london-t~alice-2).
+  const shownNames = abbreviateDistinct(
+    rows.map((r) => r.env),
+    nameWidth,
+  );
+  const nameOf = new Map(rows.map((r, i) => [r, shownNames[i]]));
+  const cellsAt = (line: (col: RoomColumn, i: number) => string, name: string) => {
+    let out = name;
+    columns.forEach((col, i) => {
+      if (i > 0 && columns[i - 1].cloud !== col.cloud) out += ' '.repeat(CLOUD_GAP);
+      out += line(col, i);
+    });
+    return out;
+  };
+  const cloudHead = cellsAt((col, i) => (i === 0 || columns[i - 1].cloud !== col.cloud ? col.cloud.padEnd(CELL) : ' '.repeat(CELL)), ' '.repeat(nameWidth + 1)).trimEnd();
+  const modeHead = cellsAt((col) => modeCode(col.mode).padEnd(CELL), 'attendee'.padEnd(nameWidth + 1)).trimEnd();
+  const rowText = (row: RoomRow): string => {
+    const byColumn = new Map(row.cells.map((c) => [`${c.cloud} ${c.mode}`, c]));
+    const name = (nameOf.get(row) ?? row.env).padEnd(nameWidth + 1);
+    let out = name;
+    columns.forEach((col, i) => {
+      if (i > 0 && columns[i - 1].cloud !== col.cloud) out += ' '.repeat(CLOUD_GAP);
+      const cell = byColumn.get(`${col.cloud} ${col.mode}`);
+      if (!cell) {
+        out += ' '.repeat(CELL);
+        return;
+      }
+      const { glyph, style } = ROOM_GLYPHS[cell.state];
+      const styles: Style[] = [...(style ? [style] : []), ...(cell.changed ? (['reverse'] as const) : [])];
+      out += ` ${styles.length ? paint(glyph, ...styles) : glyph}  `;
+    });
+    return out.trimEnd();
+  };
+
   const perBlock = Math.ceil(rows.length / blocks);
   const shown = Math.min(perBlock, Math.max(1, room));
   const cut = rows.length > shown * blocks;

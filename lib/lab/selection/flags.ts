@@ -11,9 +11,6 @@ import { STACK_KINDS } from './stack-graph';
 /** `--env a,b`: the environments (attendee names, or the config's name). */
 export const envsFlag = (description = 'only these environments') => listFlag({ value: 'NAME[,NAME]', description });
 
-/** `--env NAME`: one environment. */
-export const envFlag = (description: string) => stringFlag({ value: 'NAME', description });
-
 /** `--stacks aws-cluster,aws-lb`: the stack kinds. */
 export const stacksFlag = (description = 'only these stack kinds') => listFlag({ value: 'KIND[,KIND]', choices: STACK_KINDS, description });
 

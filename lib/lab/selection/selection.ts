@@ -95,16 +95,41 @@ export function keepEnvironment(envs: readonly string[] | undefined, inShard: Re
 
 /**
  * The outputs narrowed to the environments `--env` and `--shard` keep ({@link keepEnvironment}),
- * and, when `--env` names one the outputs do not hold, the line that says so (the command exits 1).
+ * and the line that says why there is nothing to show (the command exits 1): `--env` names one the
+ * outputs do not hold, or the shard (`shard`, its environments `inShard`) holds none of the ones
+ * `--env` names or, without `--env`, none of the outputs' (words as {@link emptyShardText}'s).
  */
-export function narrowOutputs(outputs: LabOutputs, envs: readonly string[] | undefined, inShard: ReadonlySet<string> | undefined): { outputs: LabOutputs; missing?: string } {
+export function narrowOutputs(outputs: LabOutputs, envs: readonly string[] | undefined, inShard: ReadonlySet<string> | undefined, shard: Shard | undefined): { outputs: LabOutputs; missing?: string } {
   const found = outputs.environments.map((e) => e.env);
   const missing = envs?.filter((e) => !found.includes(e)) ?? [];
   const keep = keepEnvironment(envs, inShard);
-  return {
-    outputs: { ...outputs, environments: outputs.environments.filter((e) => keep(e.env)) },
-    ...(missing.length > 0 ? { missing: `--env ${missing.join(',')}: no such environment in the outputs; found: ${found.join(', ') || 'none'}` } : {}),
-  };
+  const kept = outputs.environments.filter((e) => keep(e.env));
+  let why: string | undefined;
+  if (missing.length > 0) why = `--env ${missing.join(',')}: no such environment in the outputs; found: ${found.join(', ') || 'none'}`;
+  else if (kept.length === 0 && found.length > 0 && inShard && shard) {
+    const holds = `it holds ${inShard.size > 0 ? [...inShard].join(', ') : 'no environment'}`;
+    why = envs
+      ? `shard ${formatShard(shard)} holds none of --env ${envs.join(',')} (${holds})`
+      : `shard ${formatShard(shard)} holds none of the outputs' environments (${holds}; the outputs hold ${found.join(', ')})`;
+  }
+  return { outputs: { ...outputs, environments: kept }, ...(why ? { missing: why } : {}) };
+}
+
+/**
+ * When the outputs hold environments and the config names none of them (outputs of another
+ * config's lab, or no config found: the defaults' one environment), the line that says so for a
+ * command that reads outputs for the config's environments (handout, progress); else undefined.
+ * `source` names the outputs (the --outputs file). runCli's last line then names the config read,
+ * or that none was found ({@link readLabConfig}).
+ */
+export function outputsNotInConfig(outputs: LabOutputs, config: LabConfig, source: string): string | undefined {
+  const held = outputs.environments.map((e) => e.env);
+  const named = labEnvironments(config).map((e) => e.name);
+  if (held.length === 0 || held.some((env) => named.includes(env))) return undefined;
+  return (
+    `${source} holds ${held.length === 1 ? 'environment' : 'environments'} ${held.join(', ')}; the config names none of them (it names ${named.join(', ')}): ` +
+    'run where the config that deployed them is, or point HOPLAB_CONFIG at it'
+  );
 }
 
 /**

@@ -101,18 +101,42 @@ describe('compare --shard', () => {
     }
   });
 
+  test('GIVEN outputs that hold none of the shard’s environments WHEN compare --shard runs THEN exit 1 naming what the shard holds and what the outputs hold (was: a blank line, exit 0)', async () => {
+    const envs = ['ann', 'bob', 'cy', 'dee'];
+    const first = selectShard(envs, { index: 1, total: 2 });
+    const others = envs.filter((e) => !first.includes(e));
+    const outputs = readFileSync(fixture('outputs.json'), 'utf8');
+    const one = (env: string) => JSON.parse(outputs.replace(/"lab-/g, `"${env}-`));
+    const file = join(mkdtempSync(join(tmpdir(), 'hoplab-compare-')), 'outputs.json');
+    writeFileSync(file, JSON.stringify(Object.assign({}, ...others.map(one))));
+    const compare = async (...argv: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await runCompare(['--outputs', file, ...argv], { out: (t) => (out += t), err: (t) => (err += t), progress: { write: () => true, isTTY: false }, environments: () => envs });
+      return { code, out, err };
+    };
+    for (const argv of [[], ['--room'], ['--format', 'json']]) {
+      expect(await compare('--shard', '1/2', ...argv)).toEqual({
+        code: 1,
+        out: '',
+        err: `compare: shard 1/2 holds none of the outputs' environments (it holds ${first.join(', ')}; the outputs hold ${others.join(', ')})\n`,
+      });
+    }
+    expect(await compare('--shard', '1/2', '--env', others[0])).toEqual({ code: 1, out: '', err: `compare: shard 1/2 holds none of --env ${others[0]} (it holds ${first.join(', ')})\n` });
+  });
+
   test('GIVEN a bad --shard WHEN run THEN a usage error naming the value', async () => {
     await expect(run('--shard', '3/2')).rejects.toThrow('--shard: "3/2" is not a shard; write K/N with 1 <= K <= N <= 256');
   });
 });
 
 describe('compare --env and --room', () => {
-  /** The fixture's outputs for environments ann and bob (the fixture's lab renamed). */
-  function twoEnvironments(): string {
+  /** The fixture's outputs for environments ann and bob, or others (the fixture's lab renamed). */
+  function twoEnvironments(names: readonly [string, string] = ['ann', 'bob']): string {
     const outputs = readFileSync(fixture('outputs.json'), 'utf8');
     const one = (env: string) => JSON.parse(outputs.replace(/"lab-/g, `"${env}-`));
     const file = join(mkdtempSync(join(tmpdir(), 'hoplab-compare-')), 'outputs.json');
-    writeFileSync(file, JSON.stringify({ ...one('ann'), ...one('bob') }));
+    writeFileSync(file, JSON.stringify({ ...one(names[0]), ...one(names[1]) }));
     return file;
   }
 
@@ -137,6 +161,12 @@ describe('compare --env and --room', () => {
     expect(out).toMatch(/^attendee nat np +loc +nat np +loc$/m);
     expect(out).toContain('? nothing measured yet');
     expect(out).not.toContain('\x1b[');
+  });
+
+  test('GIVEN --room and two attendees whose names differ only at the end WHEN drawn in 80 columns THEN each name is whole', async () => {
+    const { code, out } = await runWith({ columns: 80 }, '--outputs', twoEnvironments(['london-team-alice-1', 'london-team-alice-2']), '--room');
+    expect(code).toBe(0);
+    expect(out.split('\n').filter((l) => l.startsWith('london'))).toEqual(['london-team-alice-1  ?   ?   ?    ?   ?   ?', 'london-team-alice-2  ?   ?   ?    ?   ?   ?']);
   });
 
   test.each([['json'], ['markdown']])('GIVEN --room with --format %s THEN a usage error', async (format) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runExplain } from '../../../lib/commands/explain/explain-cli';
@@ -57,6 +57,17 @@ describe('explain command', () => {
     const { code, err } = run('--dir', FIXTURE_APP, '--env', 'other');
     expect(code).toBe(1);
     expect(err).toContain('hoplab explain: no stacks of environment "other"');
+  });
+
+  test('GIVEN an app of three environments WHEN --env names two THEN those two, in the app’s order; one it lacks is an input error naming it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoplab-explain-envs-'));
+    for (const env of ['ann', 'bob', 'cy']) {
+      for (const stack of ['aws-cluster', 'aws-lb']) cpSync(join(FIXTURE_APP, 'stacks', `lab-${stack}`), join(dir, 'stacks', `${env}-${stack}`), { recursive: true });
+    }
+    const { code, out } = run('--dir', dir, '--env', 'cy,ann', '--format', 'json');
+    expect(code).toBe(0);
+    expect(JSON.parse(out).environments.map((e: { env: string }) => e.env)).toEqual(['ann', 'cy']);
+    expect(run('--dir', dir, '--env', 'ann,zed')).toEqual({ code: 1, out: '', err: `explain: no stacks of environment "zed" in ${dir}; found: ann (aws), bob (aws), cy (aws)\n` });
   });
 
   test('GIVEN no width THEN the view fits 80 columns; GIVEN 60 THEN 60; no colour unless asked', () => {

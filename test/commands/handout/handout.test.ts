@@ -4,7 +4,7 @@
  * writes, every exposure, the kubeconfig commands, the curl commands and what
  * the replies show, the exercises with their commands.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
@@ -176,6 +176,20 @@ describe('handout', () => {
     const only = join(dir, 'md');
     expect((await run('--outputs', fixture('outputs.json'), '--format', 'markdown', '--env', 'lab', '--out', only)).code).toBe(0);
     expect(readdirSync(only).sort()).toEqual(['index.html', 'lab.kubeconfig', 'lab.md']);
+  });
+
+  test('GIVEN --env naming two of three attendees WHEN run THEN the handouts of those two only, as every command that reads outputs takes a list', async () => {
+    const outputs = readFileSync(fixture('outputs.json'), 'utf8');
+    const one = (env: string) => JSON.parse(outputs.replace(/"lab-/g, `"${env}-`));
+    const file = join(dir, 'three.json');
+    writeFileSync(file, JSON.stringify({ ...one('ann'), ...one('bob'), ...one('cy') }));
+    const config = validConfig({ attendees: ['ann', 'bob', 'cy'], gcp: { project: 'acme-lab' } }, 'test');
+    const where = join(dir, 'two');
+    let err = '';
+    const io: HandoutIo = { out: () => undefined, err: (t) => (err += t), config: () => config, explain };
+    expect(await handout(['--outputs', file, '--env', 'cy,ann', '--format', 'markdown', '--no-kubeconfigs', '--out', where], io)).toBe(0);
+    expect([readdirSync(where).sort(), err]).toEqual([['ann.md', 'cy.md', 'index.html'], '']);
+    await expect(handout(['--outputs', file, '--env', 'ann,zed', '--out', where], io)).rejects.toThrow('--env: "zed" not in this config; environments: ann, bob, cy');
   });
 
   test.each([...DATAPLANES])(

@@ -84,7 +84,7 @@ const statuses = (report: { attendees: { env: string; exercises: Row[]; why?: st
 
 describe('progress', () => {
   let json: { code: number; out: string; err: string };
-  let report: { checked_at: string; attendees: { env: string; attendee: string; exercises: Row[]; why?: string }[] };
+  let report: { schema: string; checked_at: string; attendees: { env: string; attendee: string; exercises: Row[]; why?: string }[] };
   beforeAll(async () => {
     // Clusters that answer get the default bound (a busy machine answers late, never wrong); dee's, which hangs, is read apart.
     json = await run('--format', 'json', '--env', 'ann,bob,cy,eve');
@@ -121,6 +121,9 @@ describe('progress', () => {
     expect(statuses(report, 'eve')).toBe('no outputs for environment eve (not deployed, or not in the outputs read)');
     expect(json.code).toBe(1);
     expect(report.checked_at).toBe('2026-12-07T10:00:00.000Z');
+    // Named as every other JSON report is.
+    expect(Object.keys(report)).toEqual(['schema', 'checked_at', 'attendees']);
+    expect(report.schema).toBe('hoplab.progress/v1');
   });
 
   test('GIVEN dee’s cluster that never answers WHEN read with --timeout 1 THEN could not check: no answer within the bound', async () => {
@@ -148,6 +151,29 @@ describe('progress', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  test('GIVEN outputs of environments the config does not name WHEN run THEN exit 1 naming the ones the outputs hold and the ones the config names; no cluster read', async () => {
+    let out = '';
+    let err = '';
+    let asked = 0;
+    const io: ProgressIo = {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      config: () => validConfig({ attendees: ['zoe', 'yan'] }, 'test'),
+      tokens: {
+        token: async () => {
+          asked += 1;
+          return HOST_TOKEN;
+        },
+      },
+    };
+    expect(await progress(['--outputs', outputsFile], io)).toBe(1);
+    expect([out, err, asked]).toEqual([
+      '',
+      `progress: ${outputsFile} holds environments ann, bob, cy, dee; the config names none of them (it names zoe, yan): run where the config that deployed them is, or point HOPLAB_CONFIG at it\n`,
+      0,
+    ]);
   });
 
   test('GIVEN an environment the config lacks WHEN asked THEN a usage error naming it', async () => {

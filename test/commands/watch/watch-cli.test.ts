@@ -16,6 +16,7 @@ import { WATCH_COMMAND } from '../../../lib/commands/watch/command';
 import { UsageError } from '../../../lib/kit/cli/cli';
 import { stripAnsi } from '../../../lib/kit/terminal/terminal';
 import { SERVED_PAGE_CSP } from '../../../lib/kit/svg/html-page';
+import { selectShard } from '../../../lib/lab/selection/shard';
 import { ControlledServer, startControlledEchoServer } from '../../support/echo-servers';
 
 let local: ControlledServer;
@@ -59,6 +60,8 @@ async function watch(
     env?: Record<string, string>;
     onWrite?: (n: number, stop: () => void, text: string) => void;
     onErr?: (text: string, stop: () => void) => Promise<void>;
+    /** The config's environment names (--shard). @default - the config file's */
+    environments?: readonly string[];
   } = {},
 ): Promise<Run> {
   const writes: string[] = [];
@@ -79,6 +82,7 @@ async function watch(
     },
     env: options.env ?? {},
     signal: stop.signal,
+    ...(options.environments ? { environments: () => options.environments! } : {}),
   };
   // A long deadline: on a busy machine replies come late; they must not become timeouts.
   const code = await runWatch(['--outputs', outputsFile, '--timeout', '60000', ...argv], io);
@@ -318,6 +322,14 @@ describe('watch arguments', () => {
     const run = await watch(['--env', 'ann,bob']);
     expect(run.code).toBe(1);
     expect(run.err).toBe('hoplab watch: --env bob: no such environment in the outputs; found: ann\n');
+  });
+
+  test('GIVEN --shard holding none of the outputs’ environments WHEN watch runs THEN it exits 1 naming what the shard and the outputs hold', async () => {
+    const environments = ['ann', 'bob', 'cy'];
+    const shard = [1, 2].find((k) => !selectShard(environments, { index: k, total: 2 }).includes('ann'))!;
+    const run = await watch(['--shard', `${shard}/2`], { environments });
+    expect(run.code).toBe(1);
+    expect(run.err).toBe(`watch: shard ${shard}/2 holds none of the outputs' environments (it holds ${selectShard(environments, { index: shard, total: 2 }).join(', ')}; the outputs hold ann)\n`);
   });
 
   test('GIVEN --exposure choosing only an exposure without a URL WHEN watch runs THEN it exits 1 saying why', async () => {

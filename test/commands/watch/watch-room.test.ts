@@ -21,13 +21,16 @@ import { Fake, fakeSend, PROBER } from '../../support/fake-exposure';
 
 const dir = mkdtempSync(join(tmpdir(), 'hoplab-watch-room-'));
 
-/** Outputs of `count` attendees, each with every exposure of a default lab (AWS 6, GCP 5), each at a URL of its own; the fakes answer as each exposure's facts say. */
-function room(count: number): { file: string; fakes: Map<string, Fake>; url: (env: string, cloud: 'aws' | 'gcp', mode: string) => string } {
+/** Outputs of `count` attendees (named by `name`), each with every exposure of a default lab (AWS 6, GCP 5), each at a URL of its own; the fakes answer as each exposure's facts say. */
+function room(
+  count: number,
+  name: (a: number) => string = (a) => `attendee-${String(a).padStart(2, '0')}`,
+): { file: string; fakes: Map<string, Fake>; url: (env: string, cloud: 'aws' | 'gcp', mode: string) => string } {
   const outputs: Record<string, Record<string, unknown>> = {};
   const fakes = new Map<string, Fake>();
   const url = (env: string, cloud: string, mode: string) => `http://${env}.${cloud}.${mode}.example/`;
   for (let a = 1; a <= count; a += 1) {
-    const env = `attendee-${String(a).padStart(2, '0')}`;
+    const env = name(a);
     for (const cloud of ['aws', 'gcp'] as const) {
       const lb: Record<string, unknown> = {};
       for (const mode of EXPOSURE_MODES) {
@@ -68,9 +71,11 @@ async function watchFake(argv: readonly string[], fakes: Map<string, Fake>, opti
 
 describe('watch --room', () => {
   let run: Run;
-  const outage = 'attendee-05';
+  // Names of the longest a config allows (20 characters), alike but for their last two.
+  const alike = (a: number) => `london-team-alice-${String(a).padStart(2, '0')}`;
+  const outage = alike(5);
   beforeAll(async () => {
-    const { file, fakes, url } = room(30);
+    const { file, fakes, url } = room(30, alike);
     run = await watchFake(['--outputs', file, '--room', '--duration', '4', '--my-ip', PROBER], fakes, {
       tty: { columns: 80, rows: 40 },
       // At 2.5 s one attendee's AWS gateway starts failing.
@@ -92,21 +97,21 @@ describe('watch --room', () => {
     }
   });
 
-  test('GIVEN the room THEN one row per attendee, a cell per exposure, the legend and the column codes', () => {
+  test('GIVEN the room THEN one row per attendee, named whole, a cell per exposure, the legend and the column codes', () => {
     const last = frames().at(-1)!;
     expect(last).toContain('hoplab watch: 30 attendees, 330 exposures at 5 req/s; 4 s of 4 s; Ctrl-C ends it\n');
     expect(last).toMatch(/^ +aws +gcp$/m);
     expect(last).toMatch(/^attendee +nat gw +np +l4 +loc n4 +nat gw +np +l4 +loc$/m);
-    const rows = last.split('\n').filter((l) => /^attendee-\d\d /.test(l));
-    expect(rows).toHaveLength(30);
-    for (const row of rows.filter((r) => !r.startsWith(outage))) expect(row).toMatch(/^attendee-\d\d( +o){6}( +o){5}$/);
-    expect(rows.find((r) => r.startsWith(outage))).toMatch(/^attendee-05 +o +E( +o){4}( +o){5}$/);
+    const rows = last.split('\n').filter((l) => /^london-/.test(l));
+    expect(rows.map((r) => r.split(' ')[0])).toEqual(Array.from({ length: 30 }, (_, i) => alike(i + 1)));
+    for (const row of rows.filter((r) => !r.startsWith(outage))) expect(row).toMatch(/^london-team-alice-\d\d( +o){6}( +o){5}$/);
+    expect(rows.find((r) => r.startsWith(outage))).toMatch(/^london-team-alice-05 +o +E( +o){4}( +o){5}$/);
     expect(last).toContain('o as claimed  E errors  M client-IP MISMATCH');
     expect(last).toContain('nat=native gw=gateway np=nodeport l4=nodeport-l4 loc=nodeport-local n4=native-l4');
   });
 
   test('GIVEN an attendee whose exposure starts failing THEN the changes list names the attendee', () => {
-    expect(frames().at(-1)).toMatch(/\nchanges:\n {2}00:0[34] attendee-05 aws gateway: errors started: HTTP 503\n/);
+    expect(frames().at(-1)).toMatch(/\nchanges:\n {2}00:0[34] london-team-alice-05 aws gateway: errors started: HTTP 503\n/);
   });
 
   test.each([

@@ -1,9 +1,9 @@
 /**
  * The one word wrapper (lib/kit/text/wrap.ts) in its three ways with a word
  * longer than a line: cut (tables), abbreviated (live terminal views), broken
- * after punctuation (diagram labels).
+ * after punctuation (diagram labels); and names cut so that they stay told apart (the room view).
  */
-import { abbreviate, LongWords, wrapWords } from '../../../lib/kit/text/wrap';
+import { abbreviate, abbreviateDistinct, LongWords, wrapWords } from '../../../lib/kit/text/wrap';
 
 describe('wrapWords', () => {
   test.each<[string, string, number, LongWords, string[]]>([
@@ -42,5 +42,29 @@ describe('wrapWords', () => {
 
   test('GIVEN a word WHEN abbreviated THEN it keeps its start and ends in ~ only when too long', () => {
     expect([abbreviate('container-native', 10), abbreviate('native', 10), abbreviate('native', 1), abbreviate('native', 0)]).toEqual(['container~', 'native', '~', '~']);
+  });
+});
+
+describe('abbreviateDistinct', () => {
+  test('GIVEN two names that differ only at their end WHEN cut THEN the middle goes and each keeps its distinguishing tail; short names stay whole', () => {
+    expect(abbreviateDistinct(['london-team-alice-1', 'london-team-alice-2', 'bob', 'london-team-alice-1'], 16)).toEqual(['london-t~alice-1', 'london-t~alice-2', 'bob', 'london-t~alice-1']);
+    // abbreviate keeps the start only: the two would read the same.
+    expect(abbreviate('london-team-alice-1', 16)).toBe(abbreviate('london-team-alice-2', 16));
+  });
+
+  test('GIVEN names that the middle cut leaves equal WHEN cut THEN all at the one place nearest the middle that tells them apart', () => {
+    expect(abbreviateDistinct(['aaaa-1-bbbbbbbbbbbb', 'aaaa-2-bbbbbbbbbbbb', 'aaaa-3-bbbbbbbbbbbb'], 10)).toEqual(['aaaa-1~bbb', 'aaaa-2~bbb', 'aaaa-3~bbb']);
+  });
+
+  test('GIVEN names that differ only where every cut falls WHEN cut THEN each at a place of its own: still distinct, within the width', () => {
+    const words = ['aaaaaaaXaaaaaaaaaaaa', 'aaaaaaaYaaaaaaaaaaaa', 'aaaaaaaZaaaaaaaaaaaa'];
+    const cut = abbreviateDistinct(words, 5);
+    expect(new Set(cut).size).toBe(3);
+    for (const c of cut) expect(c).toMatch(/^a*~a*$/);
+    expect(cut.every((c) => c.length === 5)).toBe(true);
+  });
+
+  test('GIVEN a width of 1 or less THEN a long name is ~, as abbreviate makes it', () => {
+    expect(abbreviateDistinct(['ann', 'a'], 1)).toEqual(['~', 'a']);
   });
 });

@@ -389,7 +389,10 @@ describe('explainDir with missing pieces reports unknown instead of failing', ()
 
   test('env and cloud filters', () => {
     expect(explainDir(FIXTURE_APP, { clouds: ['gcp'] }).environments[0].clouds.map((c) => c.cloud)).toEqual(['gcp']);
-    expect(() => explainDir(FIXTURE_APP, { env: 'team-a' })).toThrow('no stacks of environment "team-a" in');
+    expect(explainDir(FIXTURE_APP, { envs: ['lab'] }).environments.map((e) => e.env)).toEqual(['lab']);
+    expect(() => explainDir(FIXTURE_APP, { envs: ['team-a'] })).toThrow('no stacks of environment "team-a" in');
+    // Every one asked for must be there, as compare refuses an --env its outputs lack.
+    expect(() => explainDir(FIXTURE_APP, { envs: ['lab', 'team-a', 'team-b'] })).toThrow(`no stacks of environments "team-a", "team-b" in ${FIXTURE_APP}; found: lab (aws), lab (gcp)`);
   });
 });
 

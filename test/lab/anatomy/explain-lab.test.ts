@@ -3,7 +3,7 @@ import { explainLab } from '../../../lib/lab/anatomy/explain-lab';
 import { renderExplainTable } from '../../../lib/commands/explain/render-explain';
 
 test('explainLab explains the AWS side of the lab from its config, as npm run local shows it', () => {
-  const model = explainLab(validConfig({ name: 'demo' }, 'test'), { env: 'demo', clouds: ['aws'] });
+  const model = explainLab(validConfig({ name: 'demo' }, 'test'), { envs: ['demo'], clouds: ['aws'] });
   expect(model.environments.map((e) => e.env)).toEqual(['demo']);
   const [aws] = model.environments[0].clouds;
   expect(aws).toMatchObject({ cloud: 'aws', cluster_stack: 'demo-aws-cluster', cluster_synthesized: true });

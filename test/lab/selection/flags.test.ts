@@ -7,7 +7,7 @@ import { defineCommand } from '../../../lib/kit/cli/command';
 import { UsageError } from '../../../lib/kit/cli/cli';
 import { outputsFlag, synthDirFlag } from '../../../lib/lab/files/flags';
 import { concurrencyFlag, countFlag, maxInFlightFlag, myIpFlag, timeoutFlag } from '../../../lib/lab/probe/flags';
-import { envFlag, envsFlag, fixedParallelismFlag, givenShardsFlag, parallelismFlag, shardFlag, shardsFlag, stacksFlag } from '../../../lib/lab/selection/flags';
+import { envsFlag, fixedParallelismFlag, givenShardsFlag, parallelismFlag, shardFlag, shardsFlag, stacksFlag } from '../../../lib/lab/selection/flags';
 import { stackKinds } from '../../../lib/lab/selection/selection';
 
 const shared = defineCommand({
@@ -33,7 +33,7 @@ const fixed = defineCommand({
   name: 'fixed',
   summary: 's',
   description: 'd',
-  flags: { parallelism: fixedParallelismFlag('stacks at once'), shards: givenShardsFlag('shards'), env: envFlag('one') },
+  flags: { parallelism: fixedParallelismFlag('stacks at once'), shards: givenShardsFlag('shards') },
 });
 
 const parse = (argv: readonly string[]) => shared.parse(argv, { env: {}, out: () => undefined })!;
@@ -54,7 +54,7 @@ describe('the shared flags', () => {
       parallelism: 'auto',
       'my-ip': '2001:db8::1',
     });
-    expect(fixed.parse(['--shards', '3', '--parallelism', '32', '--env', 'ann'], { env: {} })).toMatchObject({ shards: 3, parallelism: 32, env: 'ann' });
+    expect(fixed.parse(['--shards', '3', '--parallelism', '32'], { env: {} })).toMatchObject({ shards: 3, parallelism: 32 });
     // No default: pipeline, the one user, says which of its uses need it.
     expect(fixed.parse([], { env: {} })).toMatchObject({ shards: undefined });
   });
