@@ -1,6 +1,6 @@
 /** `npm run pipeline`'s command line. */
 import { booleanFlag, defineCommand, stringFlag } from '../../kit/cli/command';
-import { envFlag, fixedParallelismFlag, givenShardsFlag } from '../../lab/selection/flags';
+import { fixedParallelismFlag, givenShardsFlag } from '../../lab/selection/flags';
 import { parseBranch } from './branch';
 import { GITLAB_MAX_PARALLEL } from './gitlab-ci';
 import { CONFIRM_VARIABLE } from './jobs';
@@ -63,7 +63,7 @@ branch as git knows it (origin/HEAD), else the current branch, else main (said a
       value: 'TIME',
       description: "(each deploy job, before its credentials) exit 1 unless the config's workshop.expiresAt is TIME, the one the reaper's schedule was written for",
     }),
-    'check-canary': envFlag("(the canary job) exit 1 unless NAME is the environment deploy applies first, the config's first"),
+    'check-canary': stringFlag({ value: 'NAME', description: "(the canary job) exit 1 unless NAME is the environment deploy applies first, the config's first" }),
   },
   environment: [[CONFIRM_VARIABLE, "the workshop name --confirm-workshop checks (the teardown's required input)"]],
   epilogue: `Exit codes: 0 written, or the check passed; 1 refused (the config is not committed, has no
