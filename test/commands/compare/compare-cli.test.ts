@@ -119,10 +119,10 @@ describe('compare --shard', () => {
       expect(await compare('--shard', '1/2', ...argv)).toEqual({
         code: 1,
         out: '',
-        err: `compare: shard 1/2 holds none of the outputs' environments (it holds ${first.join(', ')}; the outputs hold ${others.join(', ')})\n`,
+        err: `hoplab compare: shard 1/2 holds none of the outputs' environments (it holds ${first.join(', ')}; the outputs hold ${others.join(', ')})\n`,
       });
     }
-    expect(await compare('--shard', '1/2', '--env', others[0])).toEqual({ code: 1, out: '', err: `compare: shard 1/2 holds none of --env ${others[0]} (it holds ${first.join(', ')})\n` });
+    expect(await compare('--shard', '1/2', '--env', others[0])).toEqual({ code: 1, out: '', err: `hoplab compare: shard 1/2 holds none of --env ${others[0]} (it holds ${first.join(', ')})\n` });
   });
 
   test('GIVEN a bad --shard WHEN run THEN a usage error naming the value', async () => {

@@ -67,7 +67,7 @@ describe('explain command', () => {
     const { code, out } = run('--dir', dir, '--env', 'cy,ann', '--format', 'json');
     expect(code).toBe(0);
     expect(JSON.parse(out).environments.map((e: { env: string }) => e.env)).toEqual(['ann', 'cy']);
-    expect(run('--dir', dir, '--env', 'ann,zed')).toEqual({ code: 1, out: '', err: `explain: no stacks of environment "zed" in ${dir}; found: ann (aws), bob (aws), cy (aws)\n` });
+    expect(run('--dir', dir, '--env', 'ann,zed')).toEqual({ code: 1, out: '', err: `hoplab explain: no stacks of environment "zed" in ${dir}; found: ann (aws), bob (aws), cy (aws)\n` });
   });
 
   test('GIVEN no width THEN the view fits 80 columns; GIVEN 60 THEN 60; no colour unless asked', () => {

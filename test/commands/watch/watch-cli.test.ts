@@ -329,7 +329,9 @@ describe('watch arguments', () => {
     const shard = [1, 2].find((k) => !selectShard(environments, { index: k, total: 2 }).includes('ann'))!;
     const run = await watch(['--shard', `${shard}/2`], { environments });
     expect(run.code).toBe(1);
-    expect(run.err).toBe(`watch: shard ${shard}/2 holds none of the outputs' environments (it holds ${selectShard(environments, { index: shard, total: 2 }).join(', ')}; the outputs hold ann)\n`);
+    expect(run.err).toBe(
+      `hoplab watch: shard ${shard}/2 holds none of the outputs' environments (it holds ${selectShard(environments, { index: shard, total: 2 }).join(', ')}; the outputs hold ann)\n`,
+    );
   });
 
   test('GIVEN --exposure choosing only an exposure without a URL WHEN watch runs THEN it exits 1 saying why', async () => {

@@ -98,12 +98,12 @@ describe('compare --probe against loopback exposures', () => {
     expect(
       run.err
         .split('\n')
-        .filter((l) => l.startsWith('compare: nothing measured: '))
+        .filter((l) => l.startsWith('hoplab compare: nothing measured: '))
         .map((l) => l.replace(/ \(.*$/, '')),
     ).toEqual([
-      'compare: nothing measured: lab aws native: no successful reply of ' + cell('aws', 'native').probe!.sent,
-      'compare: nothing measured: lab gcp native: no successful reply of ' + cell('gcp', 'native').probe!.sent,
-      'compare: nothing measured: lab gcp nodeport-local: not probed: URL http://${not-deployed}/ has no host yet',
+      'hoplab compare: nothing measured: lab aws native: no successful reply of ' + cell('aws', 'native').probe!.sent,
+      'hoplab compare: nothing measured: lab gcp native: no successful reply of ' + cell('gcp', 'native').probe!.sent,
+      'hoplab compare: nothing measured: lab gcp nodeport-local: not probed: URL http://${not-deployed}/ has no host yet',
     ]);
     // Bounded by the give-up, not by the slow server: the slow exposure ends after two rounds of timeouts (4 at
     // once, given up at the 5th failure), where probing all 20 would take five rounds. Counted in requests, not in
