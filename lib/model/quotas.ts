@@ -249,6 +249,13 @@ function gcp<const M extends string>(
   };
 }
 
+/**
+ * The quota each cloud's node vCPUs count against (EC2 on-demand standard vCPUs; Compute Engine `CPUS` in the
+ * region): set per account or project, so it never sizes a slot; listed as a need beside the default-limit
+ * notes and in the placement table.
+ */
+export const VCPU_QUOTA = { aws: 'vcpus', gcp: 'CPUS' } as const satisfies Record<Cloud, string>;
+
 /** An AWS quota's id (a field of the AWS needs). */
 export type AwsQuotaId = (typeof AWS_QUOTAS)[number]['id'];
 /** A GCP quota's metric. */
