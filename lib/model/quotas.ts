@@ -211,7 +211,12 @@ export const GCP_QUOTAS = [
   gcp('HEALTH_CHECKS', 'Health checks (HEALTH_CHECKS)', 'project', { cloudQuotaId: 'HEALTH-CHECKS-per-project' }),
   gcp('TARGET_HTTP_PROXIES', 'Target HTTP proxies (TARGET_HTTP_PROXIES)', 'project', { cloudQuotaId: 'TARGET-HTTP-PROXIES-per-project' }),
   gcp('URL_MAPS', 'URL maps (URL_MAPS)', 'project', { cloudQuotaId: 'URL-MAPS-per-project' }),
-  gcp('NETWORK_ENDPOINT_GROUPS', 'Network endpoint groups (NETWORK_ENDPOINT_GROUPS)', 'project'),
+  // Zonal NEGs (GKE's) count in the region of their zone; the project-wide NETWORK_ENDPOINT_GROUPS of projects.get is
+  // the global NEGs' quota (Cloud Load Balancing, "Quotas and limits", Backends: "Zonal and regional NEGs per project
+  // ... per-project and per-region ... Zonal NEGs charge the region containing the NEG's zone"; "Global NEGs per
+  // project ... covers global internet NEGs, Private Service Connect NEGs, and serverless NEGs";
+  // docs.cloud.google.com/load-balancing/docs/quotas, read 2026-12-07).
+  gcp('NETWORK_ENDPOINT_GROUPS', 'Network endpoint groups, zonal and regional (NETWORK_ENDPOINT_GROUPS)', 'region'),
   gcp('SECURITY_POLICIES', 'Cloud Armor security policies (SECURITY_POLICIES)', 'project', { cloudQuotaId: 'SECURITY-POLICIES-per-project' }),
   gcp('SECURITY_POLICY_RULES', 'Cloud Armor security policy rules (SECURITY_POLICY_RULES)', 'project', { cloudQuotaId: 'SECURITY-POLICY-RULES-per-project' }),
   gcp('IN_USE_ADDRESSES', 'In-use external IPv4 addresses (IN_USE_ADDRESSES)', 'region', { cloudQuotaId: 'IN-USE-ADDRESSES-per-project-region' }),

@@ -303,7 +303,7 @@ export function gcpQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure
       need('HEALTH_CHECKS', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway backend`),
       need('TARGET_HTTP_PROXIES', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway`),
       need('URL_MAPS', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway`),
-      need('NETWORK_ENDPOINT_GROUPS', 'project', negs, 'one per zone for each NEG-backed Ingress, Gateway and passthrough NLB (GCE_VM_IP NEGs from GKE 1.32.2)'),
+      need('NETWORK_ENDPOINT_GROUPS', 'region', negs, 'one per zone for each NEG-backed Ingress, Gateway and passthrough NLB (GCE_VM_IP NEGs from GKE 1.32.2)'),
       need('SECURITY_POLICIES', 'project', count('google_compute_security_policy'), 'the Cloud Armor policy of a narrowed app.allowedSourceCidrs'),
       need('SECURITY_POLICY_RULES', 'project', policyRules, "the Cloud Armor policy's rules, its default rule included"),
       need('IN_USE_ADDRESSES', 'region', nats + passthrough, `${nats} Cloud NAT, ${passthrough} passthrough NLB; the nodes are private`),

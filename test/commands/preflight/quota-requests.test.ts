@@ -55,7 +55,9 @@ describe('the request for a quota found short, ready to paste', () => {
     expect(gcpRequestCommand(routers)).toBe(
       `gcloud beta quotas preferences create --service=compute.googleapis.com --project=${PROJECT} --quota-id=ROUTERS-per-project --preferred-value=12 --preference-id=hoplab-routers-per-project --email=YOUR_EMAIL`,
     );
-    expect(gcpRequestCommand(negs)).toBe(`https://console.cloud.google.com/iam-admin/quotas?project=${PROJECT}  # ask for 48 of "Network endpoint groups (NETWORK_ENDPOINT_GROUPS)"`);
+    expect(gcpRequestCommand(negs)).toBe(
+      `https://console.cloud.google.com/iam-admin/quotas?project=${PROJECT}  # ask for 48 of "Network endpoint groups, zonal and regional (NETWORK_ENDPOINT_GROUPS)" in us-central1`,
+    );
   });
 
   test.each([80, 72])('GIVEN a terminal %i wide WHEN a request is printed THEN every line fits, broken before flags with continuations, and the lines join back into the command', (width) => {
@@ -188,7 +190,7 @@ describe('preflight --request-quotas on GCP (Cloud Quotas on loopback)', () => {
         `  update  gcp CPUS in us-central1 of project ${PROJECT}: 40`,
         `  open    gcp ROUTERS in project ${PROJECT}: 12 (quota preference projects/123456789012/locations/global/quotaPreferences/routers already asks for 15 and is still being decided (reconciling))`,
         `  create  gcp FIREWALLS in project ${PROJECT}: 150`,
-        `  by hand gcp NETWORK_ENDPOINT_GROUPS in project ${PROJECT}: 48 (no public source names its Cloud Quotas ID: ask in the console, https://console.cloud.google.com/iam-admin/quotas?project=${PROJECT})`,
+        `  by hand gcp NETWORK_ENDPOINT_GROUPS in us-central1 of project ${PROJECT}: 48 (no public source names its Cloud Quotas ID: ask in the console, https://console.cloud.google.com/iam-admin/quotas?project=${PROJECT})`,
       ]);
       // The existing preference is patched with its etag; the missing one created under hoplab's ID, with the contact and no region for a project-wide quota.
       expect(api.quotaWrites).toEqual([
