@@ -13,7 +13,7 @@
  * (cloud.google.com/compute/docs/reference/rest/v1, cloud.google.com/kubernetes-engine/docs/reference/rest,
  * cloud.google.com/iam/docs/reference/rest, cloud.google.com/resource-manager/reference/rest,
  * cloud.google.com/service-usage/docs/reference/rest, cloud.google.com/docs/quotas/reference/rest/v1;
- * cited 2026-11, Cloud Quotas 2026-12-02, its quotaInfos.list 2026-12-07). An aggregated list
+ * cited 2026-11, Cloud Quotas 2026-12-02). An aggregated list
  * returns the regional and global resources of a kind: it names both list
  * permissions, so a role that can list only one of them is caught.
  */
@@ -153,8 +153,8 @@ export const GOOGLE_CALLS = {
     [],
     'any caller may ask which of the given permissions it holds',
   ),
-  // Cloud Quotas: a service's quotas (their IDs and dimensions), the quota preferences `preflight --request-quotas`
-  // files, and their status on later runs.
+  // Cloud Quotas: a service's quotas (their IDs and dimensions; quotaInfos.list's permission read 2026-12-07), the
+  // quota preferences `preflight --request-quotas` files, and their status on later runs.
   quotaInfosList: call(
     'cloudquotas.projects.locations.services.quotaInfos.list',
     'cloudQuotas',
