@@ -39,9 +39,16 @@ export interface QuotaSpec {
   /**
    * The quota's ID in the Cloud Quotas API (GCP: `CPUS-per-project-region`), which a request for more is
    * keyed by, with its `region` dimension for a regional quota; undefined where no public source names it
-   * (the request is then made in the console). See {@link CLOUD_QUOTA_ID_SOURCES}.
+   * (then found by {@link quotaMetric}, or the request is made in the console). See {@link CLOUD_QUOTA_ID_SOURCES}.
    */
   readonly cloudQuotaId?: string;
+  /**
+   * The quota's metric as Cloud Quotas names it (`QuotaInfo.metric`: `compute.googleapis.com/network_endpoint_groups`),
+   * where no public source names its ID: `preflight --request-quotas` lists the project's quotas
+   * (`quotaInfos.list`) and files under the one quota of this metric with the quota's dimensions. Compared
+   * ignoring case (Google's pages write some with `LB`).
+   */
+  readonly quotaMetric?: string;
   /** The documented default for a new account or project; undefined where none is published. */
   readonly defaultLimit?: number;
   /** Where the default is documented and when it was read, or that none is published. */
@@ -66,9 +73,24 @@ const DEFAULT_VPC = 'the default VPC of every region of a fresh account';
  * `IN-USE-ADDRESSES-per-project-region`, `SSD-TOTAL-GB-per-project-region` and
  * `GLOBAL-EXTERNAL-PROXY-LB-BACKEND-SERVICES-per-project` from the limit names of
  * Compute Engine's quota metrics (`serviceruntime.googleapis.com/quota/limit`, limit_name) in published
- * alert policies. The others have no ID a public source names, so hoplab does not guess one.
+ * alert policies. `DISKS-TOTAL-GB-per-project-region` (read 2026-12-07): the limit name of Compute
+ * Engine's QUOTA_EXCEEDED error for DISKS_TOTAL_GB (metric `compute.googleapis.com/disks_total_storage`,
+ * dimension `region`) in terraform-provider-google's error tests
+ * (github.com/hashicorp/terraform-provider-google, google/services/compute/compute_operation_test.go).
+ *
+ * The others have no ID a public source names, so hoplab does not guess one: their `quotaMetric` is the
+ * metric Cloud Load Balancing's "Quotas and limits" names for each (`compute.googleapis.com/quota/<metric>/limit`,
+ * docs.cloud.google.com/load-balancing/docs/quotas, read 2026-12-07; the zonal and regional NEGs'
+ * `compute.googleapis.com/network_endpoint_groups`, limited per project and region, beside the global NEGs'
+ * `global_network_endpoint_groups` that gcpdiag maps to `NETWORK-ENDPOINT-GROUPS-per-project`), and
+ * `--request-quotas` reads the ID from the project's own quota list (Cloud Quotas `quotaInfos.list`, which
+ * needs `cloudquotas.quotas.get`, as listing quota preferences does: its REST reference, read 2026-12-07).
  */
-export const CLOUD_QUOTA_ID_SOURCES = 'Cloud Quotas API reference; GoogleCloudPlatform/gcpdiag (gcpdiag/lint/vpc/warn_2022_001_project_level_quota.py); read 2026-12-02';
+export const CLOUD_QUOTA_ID_SOURCES =
+  'Cloud Quotas API reference; GoogleCloudPlatform/gcpdiag (gcpdiag/lint/vpc/warn_2022_001_project_level_quota.py); hashicorp/terraform-provider-google (google/services/compute/compute_operation_test.go); read 2026-12-02 and 2026-12-07';
+
+/** A Compute Engine quota metric as Cloud Quotas names it (`QuotaInfo.metric`). */
+const cloudMetric = (name: string) => `compute.googleapis.com/${name}`;
 
 const GOOGLE_NONE = 'Google publishes no default (Compute Engine "Quotas and limits": quotas vary by project); the need is the lab\'s own count';
 
@@ -186,7 +208,7 @@ export const GCP_QUOTAS = [
   gcp('CPUS', 'vCPUs (CPUS)', 'region', { variesByAccount: true, cloudQuotaId: 'CPUS-per-project-region' }),
   gcp('CPUS_ALL_REGIONS', 'vCPUs in all regions (CPUS_ALL_REGIONS)', 'project', { variesByAccount: true, cloudQuotaId: 'CPUS-ALL-REGIONS-per-project' }),
   gcp('SSD_TOTAL_GB', 'SSD persistent disk (SSD_TOTAL_GB)', 'region', { variesByAccount: true, cloudQuotaId: 'SSD-TOTAL-GB-per-project-region' }),
-  gcp('DISKS_TOTAL_GB', 'Persistent disk standard (DISKS_TOTAL_GB)', 'region', { variesByAccount: true }),
+  gcp('DISKS_TOTAL_GB', 'Persistent disk standard (DISKS_TOTAL_GB)', 'region', { variesByAccount: true, cloudQuotaId: 'DISKS-TOTAL-GB-per-project-region' }),
   {
     cloud: 'gcp',
     id: 'NETWORKS',
@@ -211,7 +233,12 @@ export const GCP_QUOTAS = [
   gcp('HEALTH_CHECKS', 'Health checks (HEALTH_CHECKS)', 'project', { cloudQuotaId: 'HEALTH-CHECKS-per-project' }),
   gcp('TARGET_HTTP_PROXIES', 'Target HTTP proxies (TARGET_HTTP_PROXIES)', 'project', { cloudQuotaId: 'TARGET-HTTP-PROXIES-per-project' }),
   gcp('URL_MAPS', 'URL maps (URL_MAPS)', 'project', { cloudQuotaId: 'URL-MAPS-per-project' }),
-  gcp('NETWORK_ENDPOINT_GROUPS', 'Network endpoint groups (NETWORK_ENDPOINT_GROUPS)', 'project'),
+  // Zonal NEGs (GKE's) count in the region of their zone; the project-wide NETWORK_ENDPOINT_GROUPS of projects.get is
+  // the global NEGs' quota (Cloud Load Balancing, "Quotas and limits", Backends: "Zonal and regional NEGs per project
+  // ... per-project and per-region ... Zonal NEGs charge the region containing the NEG's zone"; "Global NEGs per
+  // project ... covers global internet NEGs, Private Service Connect NEGs, and serverless NEGs";
+  // docs.cloud.google.com/load-balancing/docs/quotas, read 2026-12-07).
+  gcp('NETWORK_ENDPOINT_GROUPS', 'Network endpoint groups, zonal and regional (NETWORK_ENDPOINT_GROUPS)', 'region', { quotaMetric: cloudMetric('network_endpoint_groups') }),
   gcp('SECURITY_POLICIES', 'Cloud Armor security policies (SECURITY_POLICIES)', 'project', { cloudQuotaId: 'SECURITY-POLICIES-per-project' }),
   gcp('SECURITY_POLICY_RULES', 'Cloud Armor security policy rules (SECURITY_POLICY_RULES)', 'project', { cloudQuotaId: 'SECURITY-POLICY-RULES-per-project' }),
   gcp('IN_USE_ADDRESSES', 'In-use external IPv4 addresses (IN_USE_ADDRESSES)', 'region', { cloudQuotaId: 'IN-USE-ADDRESSES-per-project-region' }),
@@ -222,9 +249,15 @@ export const GCP_QUOTAS = [
   gcp('GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES', 'Forwarding rules, global external Application LB (GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES)', 'project', {
     cloudQuotaId: 'GLOBAL-EXTERNAL-MANAGED-FORWARDING-RULES-per-project',
   }),
-  gcp('GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES', 'Backend services, global external Application LB (GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES)', 'project'),
-  gcp('EXTERNAL_NETWORK_LB_FORWARDING_RULES', 'Forwarding rules, external passthrough NLB (EXTERNAL_NETWORK_LB_FORWARDING_RULES)', 'region'),
-  gcp('REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES', 'Backend services, external passthrough NLB (REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES)', 'region'),
+  gcp('GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES', 'Backend services, global external Application LB (GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES)', 'project', {
+    quotaMetric: cloudMetric('global_external_managed_backend_services'),
+  }),
+  gcp('EXTERNAL_NETWORK_LB_FORWARDING_RULES', 'Forwarding rules, external passthrough NLB (EXTERNAL_NETWORK_LB_FORWARDING_RULES)', 'region', {
+    quotaMetric: cloudMetric('external_network_lb_forwarding_rules'),
+  }),
+  gcp('REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES', 'Backend services, external passthrough NLB (REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES)', 'region', {
+    quotaMetric: cloudMetric('regional_external_network_LB_backend_services'),
+  }),
 ] as const satisfies readonly QuotaSpec[];
 
 /** A GCP quota without a published default. */
@@ -232,7 +265,7 @@ function gcp<const M extends string>(
   metric: M,
   name: string,
   scope: 'region' | 'project',
-  extra: { readonly fresh?: number; readonly freshWhat?: string; readonly variesByAccount?: boolean; readonly cloudQuotaId?: string } = {},
+  extra: { readonly fresh?: number; readonly freshWhat?: string; readonly variesByAccount?: boolean; readonly cloudQuotaId?: string; readonly quotaMetric?: string } = {},
 ): QuotaSpec & { readonly id: M; readonly metric: M; readonly scope: 'region' | 'project' } {
   return {
     cloud: 'gcp',
@@ -240,6 +273,7 @@ function gcp<const M extends string>(
     short: metric,
     metric,
     ...(extra.cloudQuotaId ? { cloudQuotaId: extra.cloudQuotaId } : {}),
+    ...(extra.quotaMetric ? { quotaMetric: extra.quotaMetric } : {}),
     name,
     scope,
     source: GOOGLE_NONE,
@@ -248,6 +282,13 @@ function gcp<const M extends string>(
     variesByAccount: extra.variesByAccount ?? false,
   };
 }
+
+/**
+ * The quota each cloud's node vCPUs count against (EC2 on-demand standard vCPUs; Compute Engine `CPUS` in the
+ * region): set per account or project, so it never sizes a slot; listed as a need beside the default-limit
+ * notes and in the placement table.
+ */
+export const VCPU_QUOTA = { aws: 'vcpus', gcp: 'CPUS' } as const satisfies Record<Cloud, string>;
 
 /** An AWS quota's id (a field of the AWS needs). */
 export type AwsQuotaId = (typeof AWS_QUOTAS)[number]['id'];

@@ -171,6 +171,8 @@ export interface PreflightScenario {
   readonly quotas?: { readonly regions: Readonly<Record<string, readonly GoogleQuota[]>>; readonly project: readonly GoogleQuota[] };
   /** The project's Cloud Quotas quota preferences; POST and PATCH change this list. @default none */
   readonly preferences?: Json[];
+  /** Compute Engine's quotas as Cloud Quotas lists them (quotaInfos.list, served in two pages), or the error it answers with. @default none */
+  readonly quotaInfos?: Json[] | { readonly status: number; readonly body: unknown };
 }
 
 /** A binding of an IAM policy (version 3: with a condition, if any). */
@@ -339,6 +341,14 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
           { metric: 'NETWORKS', limit: 5, usage: 1 },
         ],
       });
+    }
+    // Cloud Quotas: Compute Engine's quotas (two pages, as quotaInfos.list pages).
+    if (req.method === 'GET' && url.pathname === `/cloudquotas/v1/projects/${project}/locations/global/services/compute.googleapis.com/quotaInfos`) {
+      const infos = s.quotaInfos ?? [];
+      if (!Array.isArray(infos)) return send(res, infos.status, infos.body);
+      const half = Math.ceil(infos.length / 2);
+      if (url.searchParams.get('pageToken') === 'infos-2') return send(res, 200, { quotaInfos: infos.slice(half) });
+      return send(res, 200, { quotaInfos: infos.slice(0, half), ...(infos.length > half ? { nextPageToken: 'infos-2' } : {}) });
     }
     // Cloud Quotas: the project's quota preferences (list, get, create, patch), in the API's formats.
     const preferencesPath = `/cloudquotas/v1/projects/${project}/locations/global/quotaPreferences`;

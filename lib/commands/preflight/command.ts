@@ -45,8 +45,10 @@ With --request-quotas, after the report, preflight files the requests once you
 confirm: Service Quotas RequestServiceQuotaIncrease in each slot's region and
 account (a request already open for a quota is shown, not filed again); Cloud
 Quotas quota preferences in each project (an existing one for the quota is
-updated, otherwise one is created; needs cloudquotas.googleapis.com enabled,
-cloudquotas.quotas.get and .update, and a contact email: your Google identity's).
+updated, otherwise one is created; a quota whose ID no public source names is
+found by its metric in the project's quota list; needs cloudquotas.googleapis.com
+enabled, cloudquotas.quotas.get and .update, and a contact email: your Google
+identity's).
 Requests take hours to days: file them a week before the workshop.
 
 The permission, API and quota lists are derived from the synthesized stacks. When

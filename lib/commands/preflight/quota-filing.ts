@@ -11,8 +11,14 @@
  * dimensions: one preference per quota and dimensions, so an existing one is
  * updated with `patch` and only a missing one is created; read again for its
  * status: `reconciling` while Google decides, then `quotaConfig.grantedValue`).
+ * A quota whose ID no public source names is found in the project's own quota
+ * list (`quotaInfos.list`, once per project) by its metric and dimensions; one
+ * Cloud Quotas calls fixed or not eligible for an increase is left to be asked
+ * by hand, saying so.
  * Sources: Service Quotas API reference; Cloud Quotas API reference,
- * projects.locations.quotaPreferences (read 2026-12-02).
+ * projects.locations.quotaPreferences (read 2026-12-02) and
+ * projects.locations.services.quotaInfos (QuotaInfo: quotaId, metric, dimensions,
+ * isFixed, quotaIncreaseEligibility; read 2026-12-07).
  */
 import {
   GetRequestedServiceQuotaChangeCommand,
@@ -21,7 +27,7 @@ import {
   RequestServiceQuotaIncreaseCommand,
   ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
-import { GoogleApiReader } from '../../kit/google/google-api-reader';
+import { GoogleApiReader, GoogleItem } from '../../kit/google/google-api-reader';
 import { GOOGLE_CALLS as CALLS } from '../../kit/google/google-calls';
 import { Finding } from '../../lab/checks/finding';
 import { awsSlotClientConfig } from './aws-slot-clients';
@@ -43,9 +49,20 @@ interface QuotaPreference {
   readonly etag?: string;
 }
 
+/** A quota as Cloud Quotas lists it (`quotaInfos.list`; the fields read here). */
+interface QuotaInfo {
+  readonly quotaId?: string;
+  readonly metric?: string;
+  /** The dimensions it is defined on: `['region']` for a regional quota, none for a project's. */
+  readonly dimensions?: readonly string[];
+  readonly isFixed?: boolean;
+  readonly quotaIncreaseEligibility?: { readonly isEligible?: boolean; readonly ineligibilityReason?: string };
+}
+
 /** What is to be done with one request. */
 export type RequestPlan =
-  | { readonly kind: 'file'; readonly request: QuotaRequest; readonly existing?: QuotaPreference }
+  /** `found`: how its Cloud Quotas ID was found, when it was read from the project's quotas. */
+  | { readonly kind: 'file'; readonly request: QuotaRequest; readonly existing?: QuotaPreference; readonly found?: string }
   | { readonly kind: 'open'; readonly request: QuotaRequest; readonly detail: string }
   | { readonly kind: 'by hand'; readonly request: QuotaRequest; readonly detail: string };
 
@@ -85,13 +102,58 @@ async function existingPreference(reader: GoogleApiReader, request: GcpQuotaRequ
   return (all as QuotaPreference[]).find((p) => p.service === COMPUTE_SERVICE && p.quotaId === request.quota.cloudQuotaId && same(p.dimensions));
 }
 
+/** The same dimension names, in any order. */
+const sameDimensions = (a: readonly string[], b: readonly string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+
+/**
+ * The request with its Cloud Quotas ID: the table's, or the one quota of the project's list (`infos`) with
+ * the request's metric and dimensions (`region` for a regional quota, none for a project's); or why it
+ * cannot be filed.
+ */
+async function withQuotaId(request: GcpQuotaRequest, infos: () => Promise<readonly QuotaInfo[]>): Promise<{ request: GcpQuotaRequest; found?: string } | { why: string }> {
+  const { cloudQuotaId, quotaMetric } = request.quota;
+  if (cloudQuotaId) return { request };
+  const byHand = `ask in the console, ${quotasConsoleUrl(request.project)}`;
+  if (!quotaMetric) return { why: `no public source names its Cloud Quotas ID: ${byHand}` };
+  const wanted = request.region ? ['region'] : [];
+  const ofMetric = (await infos()).filter((q) => q.metric?.toLowerCase() === quotaMetric.toLowerCase());
+  const matching = ofMetric.filter((q) => sameDimensions(q.dimensions ?? [], wanted));
+  const per = request.region ? 'per region' : 'per project';
+  const listed = (qs: readonly QuotaInfo[]) => qs.map((q) => `${q.quotaId ?? '?'} [${(q.dimensions ?? []).join(', ')}]`).join(', ');
+  if (matching.length !== 1) {
+    const what =
+      matching.length === 0
+        ? `no quota of metric ${quotaMetric} ${per}${ofMetric.length > 0 ? ` (only ${listed(ofMetric)})` : ''}`
+        : `${matching.length} quotas of metric ${quotaMetric} ${per} (${listed(matching)})`;
+    return { why: `the project's Cloud Quotas list ${what}: ${byHand}` };
+  }
+  const [quota] = matching;
+  const id = quota.quotaId ?? '';
+  if (!id) return { why: `the project's Cloud Quotas list its quota of metric ${quotaMetric} without a quotaId: ${byHand}` };
+  if (quota.isFixed) return { why: `Cloud Quotas says ${id} is fixed: it cannot be raised` };
+  const eligibility = quota.quotaIncreaseEligibility;
+  if (eligibility?.isEligible === false) return { why: `Cloud Quotas says ${id} is not eligible for an increase (${eligibility.ineligibilityReason ?? 'no reason given'}): ${byHand}` };
+  return { request: { ...request, quota: { ...request.quota, cloudQuotaId: id } }, found: `Cloud Quotas ID ${id}, found by its metric` };
+}
+
 /**
  * What would be done with each request, asking the clouds first: an AWS request already open is shown,
  * not filed again; a GCP preference already asking for as much and still being decided likewise; a GCP
- * quota without a Cloud Quotas ID, or without Google credentials, is left to be filed by hand.
+ * quota whose Cloud Quotas ID is not known and cannot be found, or without Google credentials, is left to
+ * be filed by hand.
  */
 export async function planQuotaRequests(requests: readonly QuotaRequest[], clients: FilingClients): Promise<RequestPlan[]> {
   const plans: RequestPlan[] = [];
+  // Each project's quotas, listed once (only when a request needs an ID found).
+  const listed = new Map<string, Promise<readonly QuotaInfo[]>>();
+  const infosOf = (reader: GoogleApiReader, project: string) => () => {
+    let infos = listed.get(project);
+    if (!infos) {
+      infos = reader.pages(CALLS.quotaInfosList, { project, service: COMPUTE_SERVICE }, (page) => (page.quotaInfos as GoogleItem[] | undefined) ?? []) as Promise<readonly QuotaInfo[]>;
+      listed.set(project, infos);
+    }
+    return infos;
+  };
   for (const request of requests) {
     if (request.cloud === 'aws') {
       const client = quotasClient(request, clients.awsEndpoint);
@@ -115,21 +177,33 @@ export async function planQuotaRequests(requests: readonly QuotaRequest[], clien
       }
       continue;
     }
-    if (!request.quota.cloudQuotaId) {
-      plans.push({ kind: 'by hand', request, detail: `no public source names its Cloud Quotas ID: ask in the console, ${quotasConsoleUrl(request.project)}` });
-      continue;
-    }
     if (!clients.google) {
       plans.push({ kind: 'by hand', request, detail: 'no Google credentials' });
       continue;
     }
+    let resolved: Awaited<ReturnType<typeof withQuotaId>>;
     try {
-      const existing = await existingPreference(clients.google, request);
+      resolved = await withQuotaId(request, infosOf(clients.google, request.project));
+    } catch (error) {
+      plans.push({
+        kind: 'by hand',
+        request,
+        detail: `could not read the project's quotas to find its Cloud Quotas ID (needs cloudquotas.googleapis.com enabled and cloudquotas.quotas.get): ${message(error)}`,
+      });
+      continue;
+    }
+    if ('why' in resolved) {
+      plans.push({ kind: 'by hand', request, detail: resolved.why });
+      continue;
+    }
+    const found = resolved.found ? { found: resolved.found } : {};
+    try {
+      const existing = await existingPreference(clients.google, resolved.request);
       const preferred = Number(existing?.quotaConfig?.preferredValue ?? Number.NaN);
       plans.push(
         existing?.reconciling && preferred >= request.desired
-          ? { kind: 'open', request, detail: `quota preference ${existing.name ?? '?'} already asks for ${preferred} and is still being decided (reconciling)` }
-          : { kind: 'file', request, ...(existing ? { existing } : {}) },
+          ? { kind: 'open', request: resolved.request, detail: `quota preference ${existing.name ?? '?'} already asks for ${preferred} and is still being decided (reconciling)` }
+          : { kind: 'file', request: resolved.request, ...(existing ? { existing } : {}), ...found },
       );
     } catch (error) {
       plans.push({ kind: 'by hand', request, detail: `could not read the project's quota preferences (needs cloudquotas.googleapis.com enabled and cloudquotas.quotas.get): ${message(error)}` });
@@ -262,7 +336,8 @@ export async function requestQuotas(requests: readonly QuotaRequest[], clients: 
   const verb = (p: RequestPlan) => (p.kind === 'file' ? (p.request.cloud === 'gcp' ? (p.existing ? 'update' : 'create') : 'file') : p.kind);
   io.write('Quota requests:');
   for (const p of plans) {
-    io.write(`  ${verb(p).padEnd(7)} ${p.request.cloud} ${p.request.quota.id} in ${p.request.where}: ${p.request.desired}${p.kind === 'file' ? '' : ` (${p.detail})`}`);
+    const note = p.kind === 'file' ? (p.found ? ` (${p.found})` : '') : ` (${p.detail})`;
+    io.write(`  ${verb(p).padEnd(7)} ${p.request.cloud} ${p.request.quota.id} in ${p.request.where}: ${p.request.desired}${note}`);
   }
   const toFile = plans.filter((p) => p.kind === 'file');
   if (toFile.length === 0) {

@@ -4,7 +4,8 @@
  * without credentials, what the lab needs with what a fresh account holds),
  * as a command to paste (AWS CLI `service-quotas
  * request-service-quota-increase`; gcloud `quotas preferences create`, or the
- * console where no public source names the quota's Cloud Quotas ID), and the
+ * console where no public source names the quota's Cloud Quotas ID: `--request-quotas`
+ * then finds it by the quota's metric in the project's own quota list), and the
  * record of the requests `preflight --request-quotas` filed
  * (`.hoplab/quota-requests.json`), whose status later runs show.
  */
@@ -35,8 +36,11 @@ export interface AwsQuotaRequest {
 /** A request for more of one Compute Engine quota of a project (per region for a regional quota). */
 export interface GcpQuotaRequest {
   readonly cloud: 'gcp';
-  /** The metric (`CPUS`), its name, and its Cloud Quotas ID when a public source names one. */
-  readonly quota: { readonly id: string; readonly name: string; readonly cloudQuotaId?: string };
+  /**
+   * The metric (`CPUS`), its name, and its Cloud Quotas ID when a public source names one (or `--request-quotas`
+   * found it), else the metric as Cloud Quotas names it, to find the ID by.
+   */
+  readonly quota: { readonly id: string; readonly name: string; readonly cloudQuotaId?: string; readonly quotaMetric?: string };
   readonly project: string;
   /** The `region` dimension of a regional quota. */
   readonly region?: string;
@@ -68,7 +72,11 @@ export function gcpQuotaRequest(quota: QuotaSpec, project: string, region: strin
   const regional = quota.scope !== 'project' ? region : undefined;
   return {
     cloud: 'gcp',
-    quota: { id: quota.id, name: quota.name, ...(quota.cloudQuotaId ? { cloudQuotaId: quota.cloudQuotaId } : {}) },
+    quota: {
+      id: quota.id,
+      name: quota.name,
+      ...(quota.cloudQuotaId ? { cloudQuotaId: quota.cloudQuotaId } : quota.quotaMetric ? { quotaMetric: quota.quotaMetric } : {}),
+    },
     project,
     ...(regional ? { region: regional } : {}),
     where: regional ? `${regional} of project ${project}` : `project ${project}`,
@@ -98,11 +106,13 @@ export function quotasConsoleUrl(project: string): string {
 
 /**
  * `gcloud beta quotas preferences create ...` (Cloud Quotas; an increase needs a contact email, `email`
- * when known), or, without a Cloud Quotas ID, the console page and what to ask for there.
+ * when known), or, without a Cloud Quotas ID, the console page and what to ask for there (and, for a
+ * quota with a metric to find its ID by, that `--request-quotas` files it).
  */
 export function gcpRequestCommand(request: GcpQuotaRequest, email?: string): string {
   if (!request.quota.cloudQuotaId) {
-    return `${quotasConsoleUrl(request.project)}  # ask for ${request.desired} of "${request.quota.name}"${request.region ? ` in ${request.region}` : ''}`;
+    const filer = request.quota.quotaMetric ? ', or let npx hoplab preflight --request-quotas find its ID and file it' : '';
+    return `${quotasConsoleUrl(request.project)}  # ask for ${request.desired} of "${request.quota.name}"${request.region ? ` in ${request.region}` : ''}${filer}`;
   }
   return [
     'gcloud beta quotas preferences create',

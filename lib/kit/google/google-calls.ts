@@ -182,7 +182,17 @@ export const GOOGLE_CALLS = {
     [],
     'any caller may ask which of the given permissions it holds',
   ),
-  // Cloud Quotas: the quota preferences `preflight --request-quotas` files, and their status on later runs.
+  // Cloud Quotas: a service's quotas (their IDs and dimensions; quotaInfos.list's permission read 2026-12-07), the
+  // quota preferences `preflight --request-quotas` files, and their status on later runs.
+  quotaInfosList: call(
+    'cloudquotas.projects.locations.services.quotaInfos.list',
+    'cloudQuotas',
+    'GET',
+    'projects/{project}/locations/global/services/{service}/quotaInfos',
+    ['cloudquotas.quotas.get'],
+    undefined,
+    REQUESTS_ONLY,
+  ),
   quotaPreferencesList: call(
     'cloudquotas.projects.locations.quotaPreferences.list',
     'cloudQuotas',

@@ -6,8 +6,9 @@
  * the host, the cluster's admin:
  * - GKE: the host's Google access token (the one Terraform's google provider uses);
  * - EKS: a token made as `aws eks get-token` makes it, from the host's AWS
- *   credentials, or from the role the host assumes in the environment's account
- *   (`aws.accounts`), as the `-lb` stack's providers do.
+ *   credentials, or from the role the host assumes in the environment's account,
+ *   as the `-lb` stack's providers do: the role its placement output records (the
+ *   one it was deployed with), else the one `aws.accounts` names.
  */
 import { LabConfig } from '../../config/schema';
 import { DEFAULT_ACCOUNT_ROLE_NAME } from '../../config/schema';
@@ -15,7 +16,7 @@ import { gkeLocation } from '../../constructs/gcp/gke-cluster';
 import { awsCredentials, AwsCredentials, eksToken } from '../../kit/aws/eks-token';
 import { gcpCredentialsAsync } from '../../kit/google/google-credentials';
 import { KubernetesClient } from '../../kit/kubernetes/kubernetes-client';
-import { Cloud } from '../../model/contract';
+import { Cloud, PlacementOutput } from '../../model/contract';
 import { HOST_ACCOUNT, accountRoleArn } from '../../model/slots';
 import { EnvironmentOutputs } from '../files/outputs';
 
@@ -65,12 +66,23 @@ export function clusterTarget(outputs: EnvironmentOutputs, cloud: Cloud, config:
   if (cloud === 'aws') {
     const region = placement?.region ?? info.region ?? config.aws.region;
     const account = placement?.cloud === 'aws' ? placement.account : HOST_ACCOUNT;
-    const listed = account === HOST_ACCOUNT ? undefined : (config.aws.accounts ?? []).find((a) => a.id === account);
-    return { ...base, region, location: region, owner: account, ...(account === HOST_ACCOUNT ? {} : { roleArn: accountRoleArn(account, listed?.roleName ?? DEFAULT_ACCOUNT_ROLE_NAME) }) };
+    return { ...base, region, location: region, owner: account, ...(account === HOST_ACCOUNT ? {} : { roleArn: placedRoleArn(placement, account, config) }) };
   }
   const region = placement?.region ?? info.region ?? config.gcp.region;
   const zones = placement?.zones.length ? placement.zones : config.gcp.zones;
   return { ...base, region, location: info.cluster_location ?? gkeLocation(region, zones).location, owner: placement?.cloud === 'gcp' ? placement.project : config.gcp.project };
+}
+
+/**
+ * The role the host reaches an environment in `account` through: the one its placement output records
+ * (the role it was deployed with, whose EKS access entry is the cluster's admin, even after the account
+ * has left aws.accounts or its roleName has changed), else the one aws.accounts names (outputs written
+ * before the placement output named the role), else the default role.
+ */
+function placedRoleArn(placement: PlacementOutput | null, account: string, config: Pick<LabConfig, 'aws'>): string {
+  if (placement?.cloud === 'aws' && placement.role_arn) return placement.role_arn;
+  const listed = (config.aws.accounts ?? []).find((a) => a.id === account);
+  return accountRoleArn(account, listed?.roleName ?? DEFAULT_ACCOUNT_ROLE_NAME);
 }
 
 /** Bearer tokens for the host, per cluster. */

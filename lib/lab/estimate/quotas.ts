@@ -9,7 +9,7 @@ import { ExplainModel } from '../anatomy/model';
 import { SynthDir } from '../files/synth-dir';
 import { block, isRecord, literalNumber, literalString, resourcesOf, SynthStack, TfResource } from '../../kit/terraform/terraform-json';
 import { INSTANCE_VCPUS } from '../../model/eni-limits';
-import { AWS_QUOTAS, AwsQuotaId, GCP_QUOTAS, GcpQuotaMetric, overDefault, QuotaSpec, sizesSlots } from '../../model/quotas';
+import { AWS_QUOTAS, AwsQuotaId, GCP_QUOTAS, GcpQuotaMetric, overDefault, QuotaSpec, sizesSlots, VCPU_QUOTA } from '../../model/quotas';
 import { Slot, slotGroup } from '../../model/slots';
 
 /** One exposure's load balancer, by the `lb_kind` its facts name. */
@@ -303,7 +303,7 @@ export function gcpQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure
       need('HEALTH_CHECKS', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway backend`),
       need('TARGET_HTTP_PROXIES', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway`),
       need('URL_MAPS', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway`),
-      need('NETWORK_ENDPOINT_GROUPS', 'project', negs, 'one per zone for each NEG-backed Ingress, Gateway and passthrough NLB (GCE_VM_IP NEGs from GKE 1.32.2)'),
+      need('NETWORK_ENDPOINT_GROUPS', 'region', negs, 'one per zone for each NEG-backed Ingress, Gateway and passthrough NLB (GCE_VM_IP NEGs from GKE 1.32.2)'),
       need('SECURITY_POLICIES', 'project', count('google_compute_security_policy'), 'the Cloud Armor policy of a narrowed app.allowedSourceCidrs'),
       need('SECURITY_POLICY_RULES', 'project', policyRules, "the Cloud Armor policy's rules, its default rule included"),
       need('IN_USE_ADDRESSES', 'region', nats + passthrough, `${nats} Cloud NAT, ${passthrough} passthrough NLB; the nodes are private`),
@@ -427,23 +427,27 @@ export function formatOverDefault(over: QuotaNeed): string {
   );
 }
 
-/** `Running On-Demand Standard ... (vCPUs): 30 environments need 180 in us-east-1; AWS sets its value per account (Service Quotas ec2 L-1216C47A)`. */
+/**
+ * `Running On-Demand Standard ... (vCPUs): 30 environments need 180 in us-east-1; its value is set per account, not a published default (Service Quotas ec2 L-1216C47A)`,
+ * or on GCP `vCPUs (CPUS): 30 environments need 180 in us-central1 of project p; its value is set per project, not a published default (Cloud Quotas CPUS-per-project-region)`.
+ */
 export function formatPerAccountNeed(need: QuotaNeed): string {
   const { quota } = need;
-  const codes = quota.quotaCode ? ` (Service Quotas ${quota.serviceCode} ${quota.quotaCode})` : '';
-  return `${quota.name}: ${need.environments} environment${need.environments === 1 ? '' : 's'} need ${need.need} in ${need.where}; its value is set per account, not a published default${codes}`;
+  const codes = quota.quotaCode ? ` (Service Quotas ${quota.serviceCode} ${quota.quotaCode})` : quota.cloudQuotaId ? ` (Cloud Quotas ${quota.cloudQuotaId})` : '';
+  const per = quota.cloud === 'aws' ? 'account' : 'project';
+  return `${quota.name}: ${need.environments} environment${need.environments === 1 ? '' : 's'} need ${need.need} in ${need.where}; its value is set per ${per}, not a published default${codes}`;
 }
 
 /**
- * The notes `synth` prints: each slot's need over a documented default, and with them the needs of
- * the quotas whose value is set per account (EC2 vCPUs) in the slots that have a note, so a host
- * who reads about quotas sees those too (preflight with credentials checks them). Counted from the
- * stacks alone: no credentials, no explain run.
+ * The notes `synth` prints: each slot's need over a documented default, and with them the vCPU needs
+ * (EC2 vCPUs, Compute Engine CPUS: values set per account or project, with no published default) in
+ * the slots that have a note, so a host who reads about quotas sees those too (preflight with
+ * credentials checks them). Counted from the stacks alone: no credentials, no explain run.
  */
 export function defaultLimitNotes(synth: SynthDir, slots: readonly SlotEnvironments[]): string[] {
   const { needs } = labQuotaNeeds(synth, exposuresOfOutputs(synth), slots);
   const over = overDefaultLimits(needs);
   const noted = new Set(over.flatMap((o) => o.slots.map((s) => s.id)));
-  const perAccount = needs.filter((n) => n.quota.variesByAccount && n.quota.cloud === 'aws' && n.need > 0 && n.slots.some((s) => noted.has(s.id)));
+  const perAccount = needs.filter((n) => n.quota.id === VCPU_QUOTA[n.quota.cloud] && n.need > 0 && n.slots.some((s) => noted.has(s.id)));
   return [...over.map(formatOverDefault), ...perAccount.map(formatPerAccountNeed)].map((note) => `${note} (npx hoplab preflight checks your own)`);
 }

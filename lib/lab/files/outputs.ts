@@ -136,7 +136,10 @@ function placementOf(value: unknown): PlacementOutput | null {
   const region = str(o?.region);
   if (!o || !slot || !region) return null;
   const zones = cidrList(o.zones);
-  if (o.cloud === 'aws' && str(o.account)) return { cloud: 'aws', slot, account: str(o.account)!, region, zones };
+  if (o.cloud === 'aws' && str(o.account)) {
+    const roleArn = str(o.role_arn);
+    return { cloud: 'aws', slot, account: str(o.account)!, region, zones, ...(roleArn ? { role_arn: roleArn } : {}) };
+  }
   if (o.cloud === 'gcp' && str(o.project)) return { cloud: 'gcp', slot, project: str(o.project)!, region, zones };
   return null;
 }

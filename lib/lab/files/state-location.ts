@@ -77,12 +77,17 @@ function placementOf(outputs: Record<string, unknown>, cloud: Cloud): Record<str
   return isRecord(placement) && placement.cloud === cloud && text(placement.region) ? placement : undefined;
 }
 
-/** The account of `id` as the config names it, else as the state's role ARN does; undefined when neither does. */
+/**
+ * The account of `id` with the role the state records (the role it was deployed with: its EKS access entry
+ * is the cluster's admin, so the `-lb` stack's Kubernetes providers, teardown's Kubernetes reads and every
+ * command reaching the cluster need that role, whatever aws.accounts says now), else with the role the
+ * config names (a state written before the output named the role); undefined when neither does.
+ */
 function accountOf(id: string, config: Pick<LabConfig, 'aws'>, roleArn: string | undefined): AwsSlotAccount | undefined {
-  const listed = config.aws.accounts?.find((a) => a.id === id);
-  if (listed) return { id, roleName: listed.roleName, roleArn: accountRoleArn(id, listed.roleName) };
   const role = roleArn ? ROLE_ARN.exec(roleArn) : null;
-  return roleArn && role && role[1] === id ? { id, roleName: role[2], roleArn } : undefined;
+  if (roleArn && role && role[1] === id) return { id, roleName: role[2], roleArn };
+  const listed = config.aws.accounts?.find((a) => a.id === id);
+  return listed ? { id, roleName: listed.roleName, roleArn: accountRoleArn(id, listed.roleName) } : undefined;
 }
 
 function slotWithAccount(region: string, zones: readonly string[], account: AwsSlotAccount | undefined): AwsSlot {

@@ -9,7 +9,7 @@
  */
 import { markdownTable, textTable, wrapIndented } from '../../kit/terminal/text-table';
 import { Cloud } from '../../model/contract';
-import { quotasOf } from '../../model/quotas';
+import { quotasOf, VCPU_QUOTA } from '../../model/quotas';
 import { Slot, slotGroup } from '../../model/slots';
 import { LabQuotaNeeds } from '../estimate/quotas';
 import { EnvironmentNeeds } from '../estimate/environment-needs';
@@ -89,7 +89,7 @@ export function placementReport(placement: LabPlacement, need: SlotNeed): Placem
           limit: b.quota.defaultLimit,
           per: b.per,
         })),
-        vcpus: need(slot.cloud === 'aws' ? 'vcpus' : 'CPUS', slot),
+        vcpus: need(VCPU_QUOTA[slot.cloud], slot),
       };
     }),
   );

@@ -99,6 +99,9 @@ const DOCUMENTED: readonly [string, RegExp, readonly string[]][] = [
   // testIamPermissions needs no permission: any caller may ask which of the given permissions it holds.
   ['POST', /^\/crm\/v1\/projects\/[^/]+:testIamPermissions$/, []],
   ['GET', /^\/serviceusage\/v1\/projects\/[^/]+\/services$/, ['serviceusage.services.list']],
+  // Cloud Quotas: a service's quotas (--request-quotas finds a quota's ID by its metric; projects.locations.services.quotaInfos.list,
+  // "Requires the following IAM permission on the parent resource: cloudquotas.quotas.get", read 2026-12-07).
+  ['GET', /^\/cloudquotas\/v1\/projects\/[^/]+\/locations\/global\/services\/[^/]+\/quotaInfos$/, ['cloudquotas.quotas.get']],
   // Cloud Quotas: quota preferences (preflight --request-quotas, and the status of those it filed).
   ['GET', /^\/cloudquotas\/v1\/projects\/[^/]+\/locations\/global\/quotaPreferences$/, ['cloudquotas.quotas.get']],
   ['GET', /^\/cloudquotas\/v1\/projects\/[^/]+\/locations\/global\/quotaPreferences\/[^/]+$/, ['cloudquotas.quotas.get']],

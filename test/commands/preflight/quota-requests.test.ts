@@ -16,7 +16,7 @@ import {
   ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
 import { GoogleApiReader } from '../../../lib/kit/google/google-api-reader';
-import { AWS_QUOTAS, GCP_QUOTAS } from '../../../lib/model/quotas';
+import { AWS_QUOTAS, GCP_QUOTAS, QuotaSpec } from '../../../lib/model/quotas';
 import { awsSlot } from '../../../lib/model/slots';
 import { filedRequestFindings, planQuotaRequests, requestQuotas } from '../../../lib/commands/preflight/quota-filing';
 import {
@@ -29,7 +29,7 @@ import {
   recordQuotaRequests,
   requestLines,
 } from '../../../lib/commands/preflight/quota-requests';
-import { PREFLIGHT_PROJECT as PROJECT, PREFLIGHT_TOKEN as TOKEN, servePreflightApi } from '../../support/google-api';
+import { PREFLIGHT_PROJECT as PROJECT, PREFLIGHT_TOKEN as TOKEN, PreflightScenario, servePreflightApi } from '../../support/google-api';
 
 const quota = (id: string) => [...AWS_QUOTAS, ...GCP_QUOTAS].find((q) => q.id === id)!;
 const OTHER = '111122223333';
@@ -38,6 +38,9 @@ const eips = awsQuotaRequest({ slot: awsSlot('us-east-2', ['us-east-2a', 'us-eas
 const cpus = gcpQuotaRequest(quota('CPUS'), PROJECT, 'us-central1', 40);
 const routers = gcpQuotaRequest(quota('ROUTERS'), PROJECT, 'us-central1', 12);
 const negs = gcpQuotaRequest(quota('NETWORK_ENDPOINT_GROUPS'), PROJECT, 'us-central1', 48);
+/** The Cloud Quotas API on loopback, with the project's quota preferences and quotas; the rest of preflight's APIs idle. */
+const cloudQuotasApi = (scenario: Pick<PreflightScenario, 'preferences' | 'quotaInfos'>) =>
+  servePreflightApi({ enabled: [], granted: (p) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 0 }, ...scenario });
 
 describe('the request for a quota found short, ready to paste', () => {
   test('GIVEN AWS shortfalls in the host account and in an assumed account WHEN printed THEN each is the Service Quotas request for in use + need, in its region and account', () => {
@@ -55,7 +58,25 @@ describe('the request for a quota found short, ready to paste', () => {
     expect(gcpRequestCommand(routers)).toBe(
       `gcloud beta quotas preferences create --service=compute.googleapis.com --project=${PROJECT} --quota-id=ROUTERS-per-project --preferred-value=12 --preference-id=hoplab-routers-per-project --email=YOUR_EMAIL`,
     );
-    expect(gcpRequestCommand(negs)).toBe(`https://console.cloud.google.com/iam-admin/quotas?project=${PROJECT}  # ask for 48 of "Network endpoint groups (NETWORK_ENDPOINT_GROUPS)"`);
+    // DISKS_TOTAL_GB: the ID is Compute Engine's limit name for it.
+    expect(gcpRequestCommand(gcpQuotaRequest(quota('DISKS_TOTAL_GB'), PROJECT, 'us-central1', 2048))).toBe(
+      `gcloud beta quotas preferences create --service=compute.googleapis.com --project=${PROJECT} --quota-id=DISKS-TOTAL-GB-per-project-region --preferred-value=2048 --dimensions=region=us-central1 --preference-id=hoplab-disks-total-gb-per-project-region-us-central1 --email=YOUR_EMAIL`,
+    );
+    // No public source names the NEGs' ID: the console, or --request-quotas, which finds it by the metric.
+    expect(gcpRequestCommand(negs)).toBe(
+      `https://console.cloud.google.com/iam-admin/quotas?project=${PROJECT}  # ask for 48 of "Network endpoint groups, zonal and regional (NETWORK_ENDPOINT_GROUPS)" in us-central1, or let npx hoplab preflight --request-quotas find its ID and file it`,
+    );
+  });
+
+  test('GIVEN the GCP quota table WHEN each quota is to be requested THEN each has a Cloud Quotas ID or the metric to find it by, never neither', () => {
+    const table: readonly QuotaSpec[] = GCP_QUOTAS;
+    expect(table.filter((q) => !q.cloudQuotaId && !q.quotaMetric).map((q) => q.id)).toEqual([]);
+    expect(table.filter((q) => q.quotaMetric).map((q) => q.id)).toEqual([
+      'NETWORK_ENDPOINT_GROUPS',
+      'GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES',
+      'EXTERNAL_NETWORK_LB_FORWARDING_RULES',
+      'REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES',
+    ]);
   });
 
   test.each([80, 72])('GIVEN a terminal %i wide WHEN a request is printed THEN every line fits, broken before flags with continuations, and the lines join back into the command', (width) => {
@@ -166,7 +187,7 @@ describe('preflight --request-quotas on GCP (Cloud Quotas on loopback)', () => {
     reconciling,
   });
 
-  test('GIVEN a preference for CPUS in us-central1 (decided, lower), one for ROUTERS still pending as high, none for FIREWALLS, and NEGs without an ID WHEN filed THEN CPUS is patched, FIREWALLS created, ROUTERS shown as open, NEGs left to the console', async () => {
+  test('GIVEN a preference for CPUS in us-central1 (decided, lower), one for ROUTERS still pending as high, none for FIREWALLS, and NEGs whose ID the project does not list WHEN filed THEN CPUS is patched, FIREWALLS created, ROUTERS shown as open, NEGs left to the console', async () => {
     const firewalls = gcpQuotaRequest(quota('FIREWALLS'), PROJECT, 'us-central1', 150);
     // Another region's CPUS preference is not this one.
     const preferences = [
@@ -174,7 +195,7 @@ describe('preflight --request-quotas on GCP (Cloud Quotas on loopback)', () => {
       pref('cpus-east', 'CPUS-per-project-region', '99', true, 'us-east1'),
       pref('routers', 'ROUTERS-per-project', '15', true),
     ];
-    const api = await servePreflightApi({ enabled: [], granted: (p) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 0 }, preferences });
+    const api = await cloudQuotasApi({ preferences });
     const google = new GoogleApiReader({ accessToken: TOKEN, timeoutMs: 30_000, bases: { cloudQuotas: `${api.base}/cloudquotas/v1` } });
     const lines: string[] = [];
     const recordFile = join(dir, 'quota-requests.json');
@@ -188,7 +209,7 @@ describe('preflight --request-quotas on GCP (Cloud Quotas on loopback)', () => {
         `  update  gcp CPUS in us-central1 of project ${PROJECT}: 40`,
         `  open    gcp ROUTERS in project ${PROJECT}: 12 (quota preference projects/123456789012/locations/global/quotaPreferences/routers already asks for 15 and is still being decided (reconciling))`,
         `  create  gcp FIREWALLS in project ${PROJECT}: 150`,
-        `  by hand gcp NETWORK_ENDPOINT_GROUPS in project ${PROJECT}: 48 (no public source names its Cloud Quotas ID: ask in the console, https://console.cloud.google.com/iam-admin/quotas?project=${PROJECT})`,
+        `  by hand gcp NETWORK_ENDPOINT_GROUPS in us-central1 of project ${PROJECT}: 48 (the project's Cloud Quotas list no quota of metric compute.googleapis.com/network_endpoint_groups per region: ask in the console, https://console.cloud.google.com/iam-admin/quotas?project=${PROJECT})`,
       ]);
       // The existing preference is patched with its etag; the missing one created under hoplab's ID, with the contact and no region for a project-wide quota.
       expect(api.quotaWrites).toEqual([
@@ -233,6 +254,113 @@ describe('preflight --request-quotas on GCP (Cloud Quotas on loopback)', () => {
     } finally {
       await api.close();
     }
+  });
+});
+
+describe('preflight --request-quotas on GCP, a quota whose ID no public source names (Cloud Quotas on loopback)', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'hoplab-quota-requests-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  // QuotaInfos as quotaInfos.list answers them (the fields read; the IDs are this stub's).
+  const info = (quotaId: string, metric: string, dimensions: string[], extra: Record<string, unknown> = {}) => ({
+    name: `projects/123456789012/locations/global/services/compute.googleapis.com/quotaInfos/${quotaId}`,
+    quotaId,
+    metric,
+    service: 'compute.googleapis.com',
+    dimensions,
+    isFixed: false,
+    quotaIncreaseEligibility: { isEligible: true },
+    ...extra,
+  });
+  const infosPath = `/cloudquotas/v1/projects/${PROJECT}/locations/global/services/compute.googleapis.com/quotaInfos`;
+
+  test('GIVEN the project lists its quotas with their metrics WHEN NEGs, managed backend services, NLB backend services and NLB forwarding rules are filed THEN each is filed under the one quota of its metric and dimensions, the list read once, a fixed one left to the console', async () => {
+    const backendServices = gcpQuotaRequest(quota('GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES'), PROJECT, 'us-central1', 60);
+    const nlbBackends = gcpQuotaRequest(quota('REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES'), PROJECT, 'us-central1', 20);
+    const nlbRules = gcpQuotaRequest(quota('EXTERNAL_NETWORK_LB_FORWARDING_RULES'), PROJECT, 'us-central1', 20);
+    const api = await cloudQuotasApi({
+      quotaInfos: [
+        // The global NEGs' quota is project-wide: not the zonal NEGs' one.
+        info('GLOBAL-NEGS-stub-per-project', 'compute.googleapis.com/global_network_endpoint_groups', []),
+        info('CPUS-per-project-region', 'compute.googleapis.com/cpus', ['region']),
+        info('NEGS-stub-per-project-region', 'compute.googleapis.com/network_endpoint_groups', ['region']),
+        info('MANAGED-BS-stub-per-project', 'compute.googleapis.com/global_external_managed_backend_services', []),
+        // Google's pages write this metric with `LB`; the API may not.
+        info('NLB-BS-stub-per-project-region', 'compute.googleapis.com/regional_external_network_lb_backend_services', ['region']),
+        info('NLB-FR-stub-per-project-region', 'compute.googleapis.com/external_network_lb_forwarding_rules', ['region'], { isFixed: true }),
+      ],
+      // An existing preference for the NLB backend services (decided, lower): found under the ID read, and updated.
+      preferences: [
+        {
+          name: 'projects/123456789012/locations/global/quotaPreferences/console-nlb',
+          service: 'compute.googleapis.com',
+          quotaId: 'NLB-BS-stub-per-project-region',
+          dimensions: { region: 'us-central1' },
+          quotaConfig: { preferredValue: '10', grantedValue: '10' },
+          etag: 'etag-console-nlb',
+          reconciling: false,
+        },
+      ],
+    });
+    const google = new GoogleApiReader({ accessToken: TOKEN, timeoutMs: 30_000, bases: { cloudQuotas: `${api.base}/cloudquotas/v1` } });
+    const lines: string[] = [];
+    const recordFile = join(dir, 'quota-requests.json');
+    try {
+      const ok = await requestQuotas([negs, backendServices, nlbBackends, nlbRules], { google, email: 'host@example.com' }, { confirm: async () => true, write: (l) => lines.push(l), recordFile });
+      expect(ok).toBe(true);
+      expect(lines.slice(0, 5)).toEqual([
+        'Quota requests:',
+        `  create  gcp NETWORK_ENDPOINT_GROUPS in us-central1 of project ${PROJECT}: 48 (Cloud Quotas ID NEGS-stub-per-project-region, found by its metric)`,
+        `  create  gcp GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES in project ${PROJECT}: 60 (Cloud Quotas ID MANAGED-BS-stub-per-project, found by its metric)`,
+        `  update  gcp REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES in us-central1 of project ${PROJECT}: 20 (Cloud Quotas ID NLB-BS-stub-per-project-region, found by its metric)`,
+        `  by hand gcp EXTERNAL_NETWORK_LB_FORWARDING_RULES in us-central1 of project ${PROJECT}: 20 (Cloud Quotas says NLB-FR-stub-per-project-region is fixed: it cannot be raised)`,
+      ]);
+      // Both pages of the list, read once for the four requests.
+      expect(api.requests.filter((r) => r.path === infosPath).map((r) => r.query.get('pageToken'))).toEqual([null, 'infos-2']);
+      expect(api.quotaWrites.map((w) => [w.method, w.query, w.body.quotaId ?? w.body.name, w.body.dimensions ?? null])).toEqual([
+        ['POST', '?quotaPreferenceId=hoplab-negs-stub-per-project-region-us-central1', 'NEGS-stub-per-project-region', { region: 'us-central1' }],
+        ['POST', '?quotaPreferenceId=hoplab-managed-bs-stub-per-project', 'MANAGED-BS-stub-per-project', null],
+        ['PATCH', '?updateMask=quotaConfig.preferredValue%2Cjustification%2CcontactEmail', 'projects/123456789012/locations/global/quotaPreferences/console-nlb', null],
+      ]);
+      // The record holds the ID it was filed under, so the next run reads its status as for any other.
+      const record = readQuotaRequests(recordFile);
+      expect(record.requests.map((r) => [r.request.quota.id, r.request.cloud === 'gcp' ? r.request.quota.cloudQuotaId : '', r.gcp?.action])).toEqual([
+        ['NETWORK_ENDPOINT_GROUPS', 'NEGS-stub-per-project-region', 'created'],
+        ['GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES', 'MANAGED-BS-stub-per-project', 'created'],
+        ['REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES', 'NLB-BS-stub-per-project-region', 'updated'],
+      ]);
+      expect((await filedRequestFindings(record.requests, { google })).map((f) => f.verdict)).toEqual(['warn', 'warn', 'warn']);
+    } finally {
+      await api.close();
+    }
+  });
+
+  test('GIVEN a metric listed only with other dimensions, listed twice, not eligible for an increase, or a list that cannot be read WHEN planned THEN each is left to the console, saying why', async () => {
+    const plan = async (quotaInfos: PreflightScenario['quotaInfos']) => {
+      const api = await cloudQuotasApi({ quotaInfos });
+      try {
+        const google = new GoogleApiReader({ accessToken: TOKEN, timeoutMs: 30_000, bases: { cloudQuotas: `${api.base}/cloudquotas/v1` } });
+        const [only] = await planQuotaRequests([negs], { google });
+        return only.kind === 'by hand' ? only.detail : only.kind;
+      } finally {
+        await api.close();
+      }
+    };
+    const consoleUrl = `https://console.cloud.google.com/iam-admin/quotas?project=${PROJECT}`;
+    const NEGS = 'compute.googleapis.com/network_endpoint_groups';
+    expect(await plan([info('NEGS-per-zone', NEGS, ['zone'])])).toBe(
+      `the project's Cloud Quotas list no quota of metric ${NEGS} per region (only NEGS-per-zone [zone]): ask in the console, ${consoleUrl}`,
+    );
+    expect(await plan([info('A', NEGS, ['region']), info('B', NEGS, ['region'])])).toBe(
+      `the project's Cloud Quotas list 2 quotas of metric ${NEGS} per region (A [region], B [region]): ask in the console, ${consoleUrl}`,
+    );
+    expect(await plan([info('A', NEGS, ['region'], { quotaIncreaseEligibility: { isEligible: false, ineligibilityReason: 'NO_VALID_BILLING_ACCOUNT' } })])).toBe(
+      `Cloud Quotas says A is not eligible for an increase (NO_VALID_BILLING_ACCOUNT): ask in the console, ${consoleUrl}`,
+    );
+    const disabled = { status: 403, body: { error: { code: 403, status: 'PERMISSION_DENIED', message: 'Cloud Quotas API has not been used in project my-lab-project before or it is disabled.' } } };
+    expect(await plan(disabled)).toMatch(
+      /^could not read the project's quotas to find its Cloud Quotas ID \(needs cloudquotas\.googleapis\.com enabled and cloudquotas\.quotas\.get\): .*Cloud Quotas API has not been used in project my-lab-project before or it is disabled\./,
+    );
   });
 });
 

@@ -70,6 +70,46 @@ describe('clusterTarget', () => {
     });
   });
 
+  test('GIVEN bob deployed through a role its placement output records WHEN aws.accounts now names another role there, or no longer lists the account THEN the host reaches it through the recorded role (its access entry is the admin)', async () => {
+    const deployedWith = 'arn:aws:iam::444455556666:role/HoplabDeployer';
+    const [, bob] = parseOutputs(
+      {
+        'bob-aws-cluster': {
+          cluster_name: 'bob-eks',
+          region: 'eu-west-1',
+          cluster_endpoint: 'https://bob.example',
+          cluster_ca_certificate: CA,
+          placement: { cloud: 'aws', slot: '444455556666/eu-west-1', account: '444455556666', region: 'eu-west-1', zones: ['eu-west-1a', 'eu-west-1b'], role_arn: deployedWith },
+        },
+        'ann-aws-cluster': { cluster_name: 'ann-eks' },
+      },
+      'test',
+    ).environments;
+    const removed = validConfig({ attendees: ['ann', 'bob'], aws: { accounts: [{ id: '111122223333' }] } }, 'test');
+    for (const config of [CONFIG, removed]) expect(clusterTarget(bob, 'aws', config)).toMatchObject({ owner: '444455556666', roleArn: deployedWith });
+    const roles: string[] = [];
+    const tokens = hostTokens({ awsCredentials: async (region, roleArn) => (roles.push(`${region} ${roleArn}`), { accessKeyId: 'ASIAROLE', secretAccessKey: 's', sessionToken: 't' }) });
+    await tokens.token(clusterTarget(bob, 'aws', removed) as ClusterTarget);
+    expect(roles).toEqual([`eu-west-1 ${deployedWith}`]);
+  });
+
+  test('GIVEN outputs of an account written before the placement output named the role WHEN read THEN the role aws.accounts names, else the default one', () => {
+    const placed = (account: string) =>
+      parseOutputs(
+        {
+          'bob-aws-cluster': {
+            cluster_name: 'bob-eks',
+            cluster_endpoint: 'https://bob.example',
+            cluster_ca_certificate: CA,
+            placement: { cloud: 'aws', slot: `${account}/us-east-1`, account, region: 'us-east-1' },
+          },
+        },
+        'test',
+      ).environments[0];
+    expect(clusterTarget(placed('444455556666'), 'aws', CONFIG)).toMatchObject({ roleArn: 'arn:aws:iam::444455556666:role/LabAdmin' });
+    expect(clusterTarget(placed('777788889999'), 'aws', CONFIG)).toMatchObject({ roleArn: 'arn:aws:iam::777788889999:role/OrganizationAccountAccessRole' });
+  });
+
   test('GIVEN a cluster stack deployed before the CA output, and none at all WHEN read THEN why it cannot be reached, and how to add the output', () => {
     const [ann] = outputs();
     expect(clusterTarget(ann, 'aws', CONFIG)).toEqual({

@@ -46,7 +46,7 @@ describe('GCP quota needs', () => {
         { metric: 'TARGET_HTTP_PROXIES', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Gateway' },
         { metric: 'URL_MAPS', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Gateway' },
         // One zone: the native Ingress, the Gateway and the two passthrough NLBs one each (the nodeport Ingress uses instance groups).
-        { metric: 'NETWORK_ENDPOINT_GROUPS', scope: 'project', need: 4, counted: 'one per zone for each NEG-backed Ingress, Gateway and passthrough NLB (GCE_VM_IP NEGs from GKE 1.32.2)' },
+        { metric: 'NETWORK_ENDPOINT_GROUPS', scope: 'region', need: 4, counted: 'one per zone for each NEG-backed Ingress, Gateway and passthrough NLB (GCE_VM_IP NEGs from GKE 1.32.2)' },
         { metric: 'SECURITY_POLICIES', scope: 'project', need: 0, counted: 'the Cloud Armor policy of a narrowed app.allowedSourceCidrs' },
         { metric: 'SECURITY_POLICY_RULES', scope: 'project', need: 0, counted: "the Cloud Armor policy's rules, its default rule included" },
         { metric: 'IN_USE_ADDRESSES', scope: 'region', need: 3, counted: '1 Cloud NAT, 2 passthrough NLB; the nodes are private' },

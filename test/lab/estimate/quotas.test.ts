@@ -203,7 +203,7 @@ describe('documented default limits', () => {
     });
   });
 
-  test('GIVEN 20 attendees WHEN synth notes the defaults THEN each quota over its default with what a fresh account holds, the default not the account limit, and the vCPU need with them', () => {
+  test('GIVEN 20 attendees WHEN synth notes the defaults THEN each quota over its default with what a fresh account holds, the default not the account limit, and the vCPU needs of both clouds with them', () => {
     synthesizedPlaced({ attendees: names(20) }, ({ config, synth, placement }) => {
       expect(defaultLimitNotes(synth, slotEnvironments(placement))).toEqual([
         "VPCs per Region: 20 environments need 20 in us-east-1, 21 with the default VPC of every region of a fresh account (1), over AWS's default limit of 5: a default limit, not your account's; Service Quotas vpc L-F678F1CE (npx hoplab preflight checks your own)",
@@ -214,6 +214,8 @@ describe('documented default limits', () => {
         "Network Load Balancers per Region: 20 environments need 60 in us-east-1, over AWS's default limit of 50: a default limit, not your account's; Service Quotas elasticloadbalancing L-69A177A2 (npx hoplab preflight checks your own)",
         `VPC networks (NETWORKS): 20 environments need 20 in project ${config.gcp.project}, 21 with the "default" network of a new project (1), over Google Cloud's default limit of 5: a default limit, not your account's (npx hoplab preflight checks your own)`,
         'Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances (vCPUs): 20 environments need 120 in us-east-1; its value is set per account, not a published default (Service Quotas ec2 L-1216C47A) (npx hoplab preflight checks your own)',
+        // 4 e2-medium nodes each (3 in the node pool, and the default pool's one until it is removed): 8 vCPUs.
+        `vCPUs (CPUS): 20 environments need 160 in us-central1 of project ${config.gcp.project}; its value is set per project, not a published default (Cloud Quotas CPUS-per-project-region) (npx hoplab preflight checks your own)`,
       ]);
     });
   });

@@ -54,10 +54,12 @@ describe('reading outputs', () => {
         // Terraform may hand an object over as JSON text.
         'ann-gcp-cluster': { cluster_name: 'ann-gke', placement: JSON.stringify(placement('gcp', { project: 'lab-ws-2' })) },
         'bob-aws-cluster': { cluster_name: 'bob-eks', placement: { cloud: 'aws', region: 'eu-west-1' } },
+        'cy-aws-cluster': { cluster_name: 'cy-eks', placement: { ...placement('aws', { account: '444455556666' }), role_arn: 'arn:aws:iam::444455556666:role/HoplabDeployer' } },
       },
       'test',
     );
-    const [ann, bob] = outputs.environments;
+    const [ann, bob, cy] = outputs.environments;
+    expect(cy.clusters.aws?.placement).toMatchObject({ account: '444455556666', role_arn: 'arn:aws:iam::444455556666:role/HoplabDeployer' });
     expect(ann.clusters.aws?.placement).toEqual({ cloud: 'aws', slot: '111122223333/eu-west-1', account: '111122223333', region: 'eu-west-1', zones: ['eu-west-1a'] });
     expect(ann.clusters.gcp?.placement).toEqual({ cloud: 'gcp', slot: 'lab-ws-2/eu-west-1', project: 'lab-ws-2', region: 'eu-west-1', zones: ['eu-west-1a'] });
     expect(bob.clusters.aws?.placement).toBeNull();

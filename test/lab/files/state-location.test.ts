@@ -45,6 +45,17 @@ describe('awsStateLocation', () => {
     });
   });
 
+  test('GIVEN a placement output with its role WHEN aws.accounts names another role for that account THEN the role the state records (the one deployed with, the cluster admin), not the config one', () => {
+    const state = tfState(
+      { placement: { cloud: 'aws', slot: '444455556666/eu-west-1', account: '444455556666', region: 'eu-west-1', zones: ['eu-west-1a'], role_arn: 'arn:aws:iam::444455556666:role/HoplabDeployer' } },
+      [VPC],
+    );
+    expect(awsStateLocation(state, config({ accounts: [{ id: '444455556666', roleName: 'Renamed' }], regions: ['eu-west-1'] }))).toMatchObject({
+      kind: 'deployed',
+      slot: { id: '444455556666/eu-west-1', account: { id: '444455556666', roleName: 'HoplabDeployer', roleArn: 'arn:aws:iam::444455556666:role/HoplabDeployer' } },
+    });
+  });
+
   test('GIVEN a placement output of an account without a role (pass 1) THEN the role is the one aws.accounts names, or the location cannot be read', () => {
     const state = tfState({ placement: { cloud: 'aws', slot: '444455556666/eu-west-1', account: '444455556666', region: 'eu-west-1', zones: ['eu-west-1a', 'eu-west-1b'] } }, [VPC]);
     const listed = awsStateLocation(state, config({ accounts: [{ id: '444455556666', roleName: 'Lab' }], regions: ['eu-west-1'] }));

@@ -61,7 +61,7 @@ describe('a workshop of 30 in its slots, synthesized', () => {
     expect(needs.filter((n) => n.quota.id === 'vcpus').map((n) => n.need)).toEqual([24, 24, 24, 24, 24, 24, 24, 12]);
   });
 
-  test('GIVEN the same 30 in one region and one project WHEN synthesized THEN a note for each quota they exceed, and their vCPU need', () => {
+  test('GIVEN the same 30 in one region and one project WHEN synthesized THEN a note for each quota they exceed, and their vCPU needs on both clouds', () => {
     const { notes } = labs.oneRegion;
     expect(notes.map((n) => n.slice(0, n.indexOf(':')))).toEqual([
       'VPCs per Region',
@@ -72,8 +72,13 @@ describe('a workshop of 30 in its slots, synthesized', () => {
       'Network Load Balancers per Region',
       'VPC networks (NETWORKS)',
       'Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances (vCPUs)',
+      'vCPUs (CPUS)',
     ]);
-    expect(notes[notes.length - 1]).toContain('30 environments need 180 in us-east-1; its value is set per account, not a published default (Service Quotas ec2 L-1216C47A)');
+    // Both clouds' vCPU needs, as needs for preflight to check with credentials: neither cloud publishes a default for them.
+    expect(notes.slice(-2)).toEqual([
+      'Running On-Demand Standard (A, C, D, H, I, M, R, T, Z) instances (vCPUs): 30 environments need 180 in us-east-1; its value is set per account, not a published default (Service Quotas ec2 L-1216C47A) (npx hoplab preflight checks your own)',
+      'vCPUs (CPUS): 30 environments need 240 in us-central1 of project hoplab-demo; its value is set per project, not a published default (Cloud Quotas CPUS-per-project-region) (npx hoplab preflight checks your own)',
+    ]);
   });
 
   test('GIVEN 30 attendees in their slots WHEN a 31st is appended THEN every stack of the first 30 is the same, byte for byte', () => {
