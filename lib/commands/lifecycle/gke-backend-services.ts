@@ -21,7 +21,7 @@
  *   ignored"; ingress-gce#2209, read 2026-12-07).
  */
 import { GCP_REQUEST_TIMEOUT_MS, GoogleApiReader, GoogleItem as Item, resourcePath } from '../../kit/google/google-api-reader';
-import { GOOGLE_CALLS as CALLS } from '../../kit/google/google-calls';
+import { GOOGLE_CALLS as CALLS } from '../../lab/checks/google-calls';
 import { urlMapServices } from '../../lab/leftovers/gcp-classify';
 import { untilDone } from './gke-operations';
 

@@ -7,7 +7,7 @@
  * network's URL.
  */
 import { ApiError, GCP_REQUEST_TIMEOUT_MS, GoogleApiReader } from '../../kit/google/google-api-reader';
-import { GOOGLE_CALLS as CALLS } from '../../kit/google/google-calls';
+import { GOOGLE_CALLS as CALLS } from '../../lab/checks/google-calls';
 import { gkeControllerFirewall } from '../../lab/leftovers/gke-firewall-rules';
 import { untilDone } from './gke-operations';
 

@@ -10,7 +10,7 @@
  * the same way where they are used.
  */
 import { ApiError, GCP_REQUEST_TIMEOUT_MS, GoogleApiReader } from '../../kit/google/google-api-reader';
-import { GOOGLE_CALLS as CALLS } from '../../kit/google/google-calls';
+import { GOOGLE_CALLS as CALLS } from '../../lab/checks/google-calls';
 import { EXPOSURE_BUILT_BY, gkeNeedsSecurityPolicy } from '../../model/exposure-facts';
 import { ExposureMode } from '../../model/modes';
 

@@ -4,7 +4,7 @@
  * delete), which name their zone.
  */
 import { GoogleApiReader } from '../../kit/google/google-api-reader';
-import { GOOGLE_CALLS as CALLS } from '../../kit/google/google-calls';
+import { GOOGLE_CALLS as CALLS } from '../../lab/checks/google-calls';
 
 export interface OperationWait {
   readonly project: string;

@@ -8,7 +8,8 @@
  * and the names are free.
  */
 import { ApiError, GoogleApiReader } from '../../kit/google/google-api-reader';
-import { GOOGLE_API_BASES, GOOGLE_CALLS as CALLS, GoogleApiBases } from '../../kit/google/google-calls';
+import { GOOGLE_API_BASES, GoogleApiBases } from '../../kit/google/google-calls';
+import { GOOGLE_CALLS as CALLS } from '../../lab/checks/google-calls';
 import { SynthStack, block, isRecord, literalString, resourcesOf } from '../../kit/terraform/terraform-json';
 import { TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../lab/checks/finding';

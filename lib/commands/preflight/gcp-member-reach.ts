@@ -24,7 +24,7 @@
  * project are looked up).
  */
 import { ApiError, GoogleApiReader } from '../../kit/google/google-api-reader';
-import { GOOGLE_CALLS as CALLS } from '../../kit/google/google-calls';
+import { GOOGLE_CALLS as CALLS } from '../../lab/checks/google-calls';
 import { Finding } from '../../lab/checks/finding';
 import { GKE_ATTENDEE_PROJECT_ROLE, GKE_IN_CLUSTER_PROJECT_ROLES, inClusterPermissions } from '../../model/identities';
 

@@ -28,7 +28,7 @@ import {
   ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
 import { GoogleApiReader, GoogleItem } from '../../kit/google/google-api-reader';
-import { GOOGLE_CALLS as CALLS } from '../../kit/google/google-calls';
+import { GOOGLE_CALLS as CALLS } from '../../lab/checks/google-calls';
 import { Finding } from '../../lab/checks/finding';
 import { awsSlotClientConfig } from './aws-slot-clients';
 import { AwsQuotaRequest, COMPUTE_SERVICE, FiledRequest, GcpQuotaRequest, preferenceId, QuotaRequest, quotasConsoleUrl, recordQuotaRequests, requestCommand } from './quota-requests';

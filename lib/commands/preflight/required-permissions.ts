@@ -6,7 +6,7 @@
  * synthesized stacks through this table, so a new resource type without an
  * entry is reported (and a test fails) instead of being silently unchecked.
  */
-import { commandPermissions } from '../../kit/google/google-calls';
+import { commandPermissions } from '../../lab/checks/google-calls';
 import { SynthStack } from '../../kit/terraform/terraform-json';
 import { isRecord } from '../../kit/terraform/terraform-json';
 

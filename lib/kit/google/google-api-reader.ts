@@ -3,7 +3,7 @@
  * Manager, Service Usage) and a GKE cluster's Kubernetes API: bearer-token
  * requests with a bounded time each, the quota project header, every page of
  * a list, and aggregated lists that fail rather than hide a scope they could
- * not read. It only makes the calls of {@link GOOGLE_CALLS}, each of which names
+ * not read. It only makes calls of the kit's {@link GoogleCall} shape, each of which names
  * the IAM permission it needs. A GET (idempotent: it changes nothing) that
  * meets an overloaded or failing API (429, 500, 502, 503, 504) or a reset
  * connection is tried again, a bounded number of times, after waits that grow
@@ -105,7 +105,7 @@ export interface CallOptions {
   readonly body?: unknown;
 }
 
-/** Makes the calls of GOOGLE_CALLS with a bearer token, a bounded time per request, and all pages of a list. */
+/** Makes GoogleCalls with a bearer token, a bounded time per request, and all pages of a list. */
 export class GoogleApiReader {
   private readonly bases: GoogleApiBases;
 

@@ -1,24 +1,10 @@
 /**
- * Every Google API call hoplab's own code makes (the leftover check, the
- * firewall and orphaned backend service cleanups before a GKE network goes,
- * the CRD wait, the Cloud Armor policy's detach, preflight),
- * as one table: the method's name in Google's reference, its HTTP verb and
- * path, and the IAM permissions the caller needs for it. The reader
- * ({@link GoogleApiReader}) only takes calls from this table, so a call cannot
- * be made without naming its permission, and the permissions preflight tests
- * with `projects.testIamPermissions` are derived from it ({@link commandPermissions}).
- *
- * Permission names: the "IAM Permissions" section of each method in the
- * Compute Engine, GKE, IAM, Resource Manager and Service Usage REST references
- * (cloud.google.com/compute/docs/reference/rest/v1, cloud.google.com/kubernetes-engine/docs/reference/rest,
- * cloud.google.com/iam/docs/reference/rest, cloud.google.com/resource-manager/reference/rest,
- * cloud.google.com/service-usage/docs/reference/rest, cloud.google.com/docs/quotas/reference/rest/v1;
- * cited 2026-11, Cloud Quotas 2026-12-02; Resource Manager's projects.getAncestry (v1), folders.getIamPolicy and
- * organizations.getIamPolicy (v3), and IAM's roles.get and organizations.roles.get, read 2026-12-07). An aggregated list
- * returns the regional and global resources of a kind: it names both list
- * permissions, so a role that can list only one of them is caught.
+ * Google REST calls as data: the APIs and their bases, one method's name in
+ * Google's reference, its HTTP verb and path, and the IAM permissions the
+ * caller needs for it. The reader ({@link GoogleApiReader}) only makes calls
+ * of this shape, so a call cannot be made without naming its permission. The
+ * table of the calls hoplab makes is the lab's (lib/lab/checks/google-calls.ts).
  */
-
 /** The Google APIs hoplab calls, and the cluster's Kubernetes API (authorized by IAM on GKE). */
 export type GoogleApi = 'compute' | 'container' | 'iam' | 'resourceManager' | 'resourceManagerV3' | 'serviceUsage' | 'cloudQuotas' | 'tokenInfo' | 'kubernetes';
 
@@ -63,7 +49,8 @@ export interface GoogleCall {
   readonly optional?: string;
 }
 
-const call = (name: string, api: GoogleApi, verb: GoogleCall['verb'], path: string, permissions: readonly string[], noPermission?: string, optional?: string): GoogleCall => ({
+/** A call of {@link GoogleCall}'s shape, for a table of them. */
+export const googleCall = (name: string, api: GoogleApi, verb: GoogleCall['verb'], path: string, permissions: readonly string[], noPermission?: string, optional?: string): GoogleCall => ({
   name,
   api,
   verb,
@@ -72,190 +59,10 @@ const call = (name: string, api: GoogleApi, verb: GoogleCall['verb'], path: stri
   ...(noPermission ? { noPermission } : {}),
   ...(optional ? { optional } : {}),
 });
-const computeList = (kind: string, permission: string) => call(`compute.${kind}.list`, 'compute', 'GET', `projects/{project}/global/${kind}`, [permission]);
-const computeAggregated = (kind: string, permissions: readonly string[]) => call(`compute.${kind}.aggregatedList`, 'compute', 'GET', `projects/{project}/aggregated/${kind}`, permissions);
-
-/** Why the reads of an attendee's inherited roles and of the roles' permissions are optional. */
-const ATTENDEE_ROLES_ONLY = 'preflight reads them only when attendees have Google identities, and says what it could not read';
-
-/** Why the Cloud Quotas calls are optional. */
-const REQUESTS_ONLY = 'only preflight --request-quotas files quota requests, and preflight reads the status of those it filed, saying so when it cannot';
-
-/** The calls, by what they do. */
-export const GOOGLE_CALLS = {
-  // Compute Engine: global lists (`global/forwardingRules` and `global/addresses` are the globalForwardingRules and globalAddresses collections).
-  networksList: computeList('networks', 'compute.networks.list'),
-  firewallsList: computeList('firewalls', 'compute.firewalls.list'),
-  httpHealthChecksList: computeList('httpHealthChecks', 'compute.httpHealthChecks.list'),
-  backendServicesList: computeList('backendServices', 'compute.backendServices.list'),
-  urlMapsList: computeList('urlMaps', 'compute.urlMaps.list'),
-  targetHttpProxiesList: computeList('targetHttpProxies', 'compute.targetHttpProxies.list'),
-  targetHttpsProxiesList: computeList('targetHttpsProxies', 'compute.targetHttpsProxies.list'),
-  globalForwardingRulesList: call('compute.globalForwardingRules.list', 'compute', 'GET', 'projects/{project}/global/forwardingRules', ['compute.globalForwardingRules.list']),
-  healthChecksList: computeList('healthChecks', 'compute.healthChecks.list'),
-  globalAddressesList: call('compute.globalAddresses.list', 'compute', 'GET', 'projects/{project}/global/addresses', ['compute.globalAddresses.list']),
-  sslCertificatesList: computeList('sslCertificates', 'compute.sslCertificates.list'),
-  securityPoliciesList: computeList('securityPolicies', 'compute.securityPolicies.list'),
-  // Compute Engine: aggregated lists (every region and zone, and `global` where the kind has global resources).
-  subnetworksAggregated: computeAggregated('subnetworks', ['compute.subnetworks.list']),
-  routersAggregated: computeAggregated('routers', ['compute.routers.list']),
-  networkEndpointGroupsAggregated: computeAggregated('networkEndpointGroups', ['compute.networkEndpointGroups.list']),
-  instanceGroupsAggregated: computeAggregated('instanceGroups', ['compute.instanceGroups.list']),
-  instancesAggregated: computeAggregated('instances', ['compute.instances.list']),
-  targetPoolsAggregated: computeAggregated('targetPools', ['compute.targetPools.list']),
-  backendServicesAggregated: computeAggregated('backendServices', ['compute.backendServices.list', 'compute.regionBackendServices.list']),
-  urlMapsAggregated: computeAggregated('urlMaps', ['compute.urlMaps.list', 'compute.regionUrlMaps.list']),
-  targetHttpProxiesAggregated: computeAggregated('targetHttpProxies', ['compute.targetHttpProxies.list', 'compute.regionTargetHttpProxies.list']),
-  targetHttpsProxiesAggregated: computeAggregated('targetHttpsProxies', ['compute.targetHttpsProxies.list', 'compute.regionTargetHttpsProxies.list']),
-  forwardingRulesAggregated: computeAggregated('forwardingRules', ['compute.forwardingRules.list', 'compute.globalForwardingRules.list']),
-  healthChecksAggregated: computeAggregated('healthChecks', ['compute.healthChecks.list', 'compute.regionHealthChecks.list']),
-  addressesAggregated: computeAggregated('addresses', ['compute.addresses.list', 'compute.globalAddresses.list']),
-  sslCertificatesAggregated: computeAggregated('sslCertificates', ['compute.sslCertificates.list', 'compute.regionSslCertificates.list']),
-  // Compute Engine: single resources, quotas, and the firewall cleanup.
-  networksGet: call('compute.networks.get', 'compute', 'GET', 'projects/{project}/global/networks/{network}', ['compute.networks.get']),
-  regionsGet: call('compute.regions.get', 'compute', 'GET', 'projects/{project}/regions/{region}', ['compute.regions.get']),
-  projectsGet: call('compute.projects.get', 'compute', 'GET', 'projects/{project}', ['compute.projects.get']),
-  // Deleting a firewall rule needs updatePolicy on the rule's network too (as creating one does).
-  firewallsDelete: call('compute.firewalls.delete', 'compute', 'DELETE', 'projects/{project}/global/firewalls/{firewall}', ['compute.firewalls.delete', 'compute.networks.updatePolicy']),
-  globalOperationsGet: call('compute.globalOperations.get', 'compute', 'GET', 'projects/{project}/global/operations/{operation}', ['compute.globalOperations.get']),
-  zoneOperationsGet: call('compute.zoneOperations.get', 'compute', 'GET', 'projects/{project}/zones/{zone}/operations/{operation}', ['compute.zoneOperations.get']),
-  // Teardown's removal of a Gateway's orphaned backend services and their NEGs (gke-gateway-api#41).
-  backendServicesDelete: call('compute.backendServices.delete', 'compute', 'DELETE', 'projects/{project}/global/backendServices/{backendService}', ['compute.backendServices.delete']),
-  networkEndpointGroupsDelete: call('compute.networkEndpointGroups.delete', 'compute', 'DELETE', 'projects/{project}/zones/{zone}/networkEndpointGroups/{neg}', [
-    'compute.networkEndpointGroups.delete',
-  ]),
-  // Deploy's detach of the Cloud Armor policy a narrowed app.allowedSourceCidrs no longer wants (an empty reference detaches).
-  backendServicesSetSecurityPolicy: call(
-    'compute.backendServices.setSecurityPolicy',
-    'compute',
-    'POST',
-    'projects/{project}/global/backendServices/{backendService}/setSecurityPolicy',
-    ['compute.backendServices.setSecurityPolicy', 'compute.securityPolicies.use'],
-    undefined,
-    'deploy detaches a Cloud Armor policy only from a live lab whose config dropped it, and says what failed',
-  ),
-  // GKE
-  clustersList: call('container.projects.locations.clusters.list', 'container', 'GET', 'projects/{project}/locations/-/clusters', ['container.clusters.list']),
-  clustersGet: call('container.projects.locations.clusters.get', 'container', 'GET', 'projects/{project}/locations/{location}/clusters/{cluster}', ['container.clusters.get']),
-  // IAM and Resource Manager
-  serviceAccountsList: call('iam.projects.serviceAccounts.list', 'iam', 'GET', 'projects/{project}/serviceAccounts', ['iam.serviceAccounts.list']),
-  serviceAccountsGet: call('iam.projects.serviceAccounts.get', 'iam', 'GET', 'projects/{project}/serviceAccounts/{email}', ['iam.serviceAccounts.get']),
-  getIamPolicy: call('cloudresourcemanager.projects.getIamPolicy', 'resourceManager', 'POST', 'projects/{project}:getIamPolicy', ['resourcemanager.projects.getIamPolicy']),
-  // A project's custom role, when preflight finds one granted to an attendee (iam.projects.roles.get).
-  projectRolesGet: call(
-    'iam.projects.roles.get',
-    'iam',
-    'GET',
-    'projects/{project}/roles/{role}',
-    ['iam.roles.get'],
-    undefined,
-    'preflight reads a custom role only when an attendee may hold one, and says so when it cannot',
-  ),
-  // An organization's custom role and a predefined role (`roles/{role}`), read for their permissions likewise.
-  organizationRolesGet: call('iam.organizations.roles.get', 'iam', 'GET', 'organizations/{organization}/roles/{role}', ['iam.roles.get'], undefined, ATTENDEE_ROLES_ONLY),
-  predefinedRolesGet: call('iam.roles.get', 'iam', 'GET', 'roles/{role}', [], 'roles.get names no permission for predefined roles: their definitions are public'),
-  // Where the project sits (project, folders, organization, bottom up), and the policies it inherits from there.
-  projectAncestry: call('cloudresourcemanager.projects.getAncestry', 'resourceManager', 'POST', 'projects/{project}:getAncestry', ['resourcemanager.projects.get'], undefined, ATTENDEE_ROLES_ONLY),
-  folderGetIamPolicy: call(
-    'cloudresourcemanager.folders.getIamPolicy',
-    'resourceManagerV3',
-    'POST',
-    'folders/{folder}:getIamPolicy',
-    ['resourcemanager.folders.getIamPolicy'],
-    undefined,
-    ATTENDEE_ROLES_ONLY,
-  ),
-  organizationGetIamPolicy: call(
-    'cloudresourcemanager.organizations.getIamPolicy',
-    'resourceManagerV3',
-    'POST',
-    'organizations/{organization}:getIamPolicy',
-    ['resourcemanager.organizations.getIamPolicy'],
-    undefined,
-    ATTENDEE_ROLES_ONLY,
-  ),
-  testIamPermissions: call(
-    'cloudresourcemanager.projects.testIamPermissions',
-    'resourceManager',
-    'POST',
-    'projects/{project}:testIamPermissions',
-    [],
-    'any caller may ask which of the given permissions it holds',
-  ),
-  // Cloud Quotas: a service's quotas (their IDs and dimensions; quotaInfos.list's permission read 2026-12-07), the
-  // quota preferences `preflight --request-quotas` files, and their status on later runs.
-  quotaInfosList: call(
-    'cloudquotas.projects.locations.services.quotaInfos.list',
-    'cloudQuotas',
-    'GET',
-    'projects/{project}/locations/global/services/{service}/quotaInfos',
-    ['cloudquotas.quotas.get'],
-    undefined,
-    REQUESTS_ONLY,
-  ),
-  quotaPreferencesList: call(
-    'cloudquotas.projects.locations.quotaPreferences.list',
-    'cloudQuotas',
-    'GET',
-    'projects/{project}/locations/global/quotaPreferences',
-    ['cloudquotas.quotas.get'],
-    undefined,
-    REQUESTS_ONLY,
-  ),
-  quotaPreferencesGet: call(
-    'cloudquotas.projects.locations.quotaPreferences.get',
-    'cloudQuotas',
-    'GET',
-    'projects/{project}/locations/global/quotaPreferences/{preference}',
-    ['cloudquotas.quotas.get'],
-    undefined,
-    REQUESTS_ONLY,
-  ),
-  quotaPreferencesCreate: call(
-    'cloudquotas.projects.locations.quotaPreferences.create',
-    'cloudQuotas',
-    'POST',
-    'projects/{project}/locations/global/quotaPreferences',
-    ['cloudquotas.quotas.update'],
-    undefined,
-    REQUESTS_ONLY,
-  ),
-  quotaPreferencesPatch: call(
-    'cloudquotas.projects.locations.quotaPreferences.patch',
-    'cloudQuotas',
-    'PATCH',
-    'projects/{project}/locations/global/quotaPreferences/{preference}',
-    ['cloudquotas.quotas.update'],
-    undefined,
-    REQUESTS_ONLY,
-  ),
-  // Service Usage
-  servicesList: call('serviceusage.services.list', 'serviceUsage', 'GET', 'projects/{project}/services', ['serviceusage.services.list']),
-  // OAuth2: who the token belongs to.
-  tokenInfo: call('oauth2.tokeninfo', 'tokenInfo', 'GET', '', [], 'reads the token it is given'),
-  // The cluster's Kubernetes API: GKE authorizes it with IAM (`container.*`) before RBAC.
-  customResourceDefinitionGet: call('kubernetes.customresourcedefinitions.get', 'kubernetes', 'GET', 'apis/apiextensions.k8s.io/v1/customresourcedefinitions/{crd}', [
-    'container.customResourceDefinitions.get',
-  ]),
-} as const satisfies Record<string, GoogleCall>;
 
 /** The IAM permissions of some calls, sorted and without duplicates. */
 export function permissionsOf(calls: readonly GoogleCall[]): string[] {
   return [...new Set(calls.flatMap((c) => c.permissions))].sort();
-}
-
-/**
- * What hoplab's commands themselves need on the project beside Terraform:
- * every call of {@link GOOGLE_CALLS} but the optional ones. Preflight tests
- * these with `testIamPermissions` whenever a GCP stack is selected.
- */
-export function commandPermissions(): string[] {
-  return permissionsOf(Object.values(GOOGLE_CALLS).filter((c: GoogleCall) => !c.optional));
-}
-
-/** The permissions of the optional calls: a command without them says what it could not read. */
-export function optionalPermissions(): string[] {
-  return permissionsOf(Object.values(GOOGLE_CALLS).filter((c: GoogleCall) => c.optional));
 }
 
 /** The path of a call with its parameters filled in (each URL-encoded); a missing parameter is a programming error. */

@@ -8,7 +8,7 @@
  * that could not see everything must not report "nothing left".
  */
 import { GCP_REQUEST_TIMEOUT_MS, GoogleApiReader, GoogleItem as Item, resourcePath } from '../../kit/google/google-api-reader';
-import { GOOGLE_CALLS as CALLS } from '../../kit/google/google-calls';
+import { GOOGLE_CALLS as CALLS } from '../checks/google-calls';
 import { GcpInventory, IamBinding } from './gcp-classify';
 
 /** How the APIs are reached. */

@@ -10,7 +10,7 @@
  * Read through the Google REST reader, with the calls of GOOGLE_CALLS (each
  * names its permission; preflight tests them). It only reads.
  */
-import { GOOGLE_CALLS as CALLS } from '../../kit/google/google-calls';
+import { GOOGLE_CALLS as CALLS } from '../checks/google-calls';
 import { GoogleItem } from '../../kit/google/google-api-reader';
 import { TAG_KEYS } from '../../model/tags';
 import { GcpApiAccess, googleReader, unique } from './gcp-inventory';

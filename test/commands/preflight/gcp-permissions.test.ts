@@ -26,7 +26,7 @@ import { findGcpTagged } from '../../../lib/lab/leftovers/gcp-tagged';
 import { removeGkeControllerFirewalls } from '../../../lib/commands/lifecycle/gke-firewall-cleanup';
 import { waitForGatewayCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
 import { detachPolicy, policyUsers, removeOrphanedBackendServices } from '../../../lib/commands/lifecycle/gke-backend-services';
-import { GOOGLE_CALLS, optionalPermissions } from '../../../lib/kit/google/google-calls';
+import { GOOGLE_CALLS, optionalPermissions } from '../../../lib/lab/checks/google-calls';
 import { FIXTURE_PROJECT, FIXTURE_TOKEN, PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, Recorded, serveGoogleFixtures, servePreflightApi } from '../../support/google-api';
 import { crdObject, serveCrds } from '../../support/kubernetes-api';
 

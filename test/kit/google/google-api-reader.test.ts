@@ -7,7 +7,7 @@
  * waited.
  */
 import { ApiError, GOOGLE_RETRY, GoogleApiReader, GoogleApiReaderOptions } from '../../../lib/kit/google/google-api-reader';
-import { GOOGLE_CALLS } from '../../../lib/kit/google/google-calls';
+import { GOOGLE_CALLS } from '../../../lib/lab/checks/google-calls';
 import { findGcpLeftovers } from '../../../lib/lab/leftovers/gcp-leftovers';
 import { Answer, fixture, FIXTURE_PROJECT as PROJECT, FIXTURE_TOKEN as TOKEN, FixtureApi, googleError, serveGoogleFixtures } from '../../support/google-api';
 
