@@ -4,7 +4,7 @@
  * jumps to the earliest wake-up. Timing is exact and
  * repeatable whatever the machine's load.
  */
-import { WatchClock } from '../../lib/commands/watch/watch';
+import { WaitClock } from '../../lib/kit/cli/wait-clock';
 import { onAbort } from '../../lib/kit/cli/on-abort';
 
 interface Timer {
@@ -12,7 +12,7 @@ interface Timer {
   readonly wake: () => void;
 }
 
-export class FakeClock implements WatchClock {
+export class FakeClock implements WaitClock {
   private t = 0;
   private timers: Timer[] = [];
   private scheduled = false;

@@ -99,7 +99,8 @@ export async function deploy(argv: readonly string[], deps: DeployDeps = {}): Pr
       // As `npx hoplab verify --env <canary> --stacks <these>` runs it, progress on stdout with deploy's.
       verify: async (env) => {
         const args = parseVerifyArgs(['--env', env, '--stacks', options.kinds.join(','), ...(options.myIp ? ['--my-ip', options.myIp] : [])]);
-        return runVerify({ ...args!.options, awsEndpoint, progress: (line) => console.log(line), progressStream: process.stdout, credentials: deps.credentials });
+        // Deploy's Ctrl-C stops it too: its waits and probes end at once, and the canary stops as interrupted.
+        return runVerify({ ...args!.options, awsEndpoint, progress: (line) => console.log(line), progressStream: process.stdout, credentials: deps.credentials, signal: abort.signal });
       },
       costPerHour: perHour(estimateCost(options.config, { envs: [canary.env], kinds: options.kinds, placement })),
       write: (line) => console.log(line),

@@ -1,8 +1,8 @@
 /** `npm run verify`'s command line. */
-import { choiceFlag, defineCommand, integerFlag, stringFlag } from '../../kit/cli/command';
+import { choiceFlag, defineCommand, stringFlag } from '../../kit/cli/command';
 import { REPORT_FORMATS } from '../../lab/checks/finding';
 import { outputsFlag } from '../../lab/files/flags';
-import { concurrencyFlag, countFlag, myIpFlag, timeoutFlag } from '../../lab/probe/flags';
+import { concurrencyFlag, countFlag, myIpFlag, timeoutFlag, waitFlag } from '../../lab/probe/flags';
 import { envsFlag, shardFlag, stacksFlag } from '../../lab/selection/flags';
 
 export const VERIFY_COMMAND = defineCommand({
@@ -12,8 +12,9 @@ export const VERIFY_COMMAND = defineCommand({
   1. no drift   terraform plan -detailed-exitcode of every stack shows no
                 changes; a non-empty plan is listed resource by resource with
                 the differing attributes
-  2. ready      each exposure's load balancer answers (2xx/3xx) within --wait,
-                with progress
+  2. ready      each exposure's load balancer answers (2xx/3xx) within --wait;
+                the exposures are waited for side by side, so the longest
+                wait is one --wait however many there are
   3. claims     compare --probe measures every exposure; source NAT and where
                 the Pod finds the client address (source_nat, client_ip_via)
                 must equal the exposure's exported claims; a contradiction is
@@ -26,7 +27,7 @@ export const VERIFY_COMMAND = defineCommand({
   flags: {
     env: envsFlag(),
     stacks: stacksFlag(),
-    wait: integerFlag({ min: 0, max: 1800, default: 300, value: 'SECONDS', description: 'wait per exposure for its load balancer' }),
+    wait: waitFlag('seconds each load balancer may take to answer; all are waited for at once'),
     'my-ip': myIpFlag('your public address as the load balancers see it (default: one request to checkip.amazonaws.com)'),
     count: countFlag('requests per exposure, as for compare'),
     concurrency: concurrencyFlag('requests in flight per exposure, as for compare'),
@@ -47,5 +48,9 @@ PASSED (exit 0): every check asked for ran, no stack drifted, every exposure is 
 measured as claimed. FAILED (exit 1): something that ran failed: drift, a plan that erred, an
 exposure not ready, a claim contradicted, an exposure with no successful reply. INCOMPLETE
 (exit 1): nothing failed, but a check was left out, or an exposure answered and its claims could
-not be measured. 2 for a bad command line.`,
+not be measured. 2 for a bad command line.
+
+Ctrl-C (or SIGTERM): no new plan starts (one already running finishes), the waits and probes end
+at once, and what did not run is left out, saying so: INCOMPLETE (exit 1) unless something that
+ran failed. A second Ctrl-C exits at once (130).`,
 });

@@ -10,7 +10,7 @@ import { VerifyOptions } from './verify';
 import { driftLines, renderVerifyMarkdown, VERDICT_WORD, verdictSentence, VerifyReport } from './verify-report';
 
 export interface VerifyArgs {
-  readonly options: Omit<VerifyOptions, 'progress' | 'awsEndpoint' | 'cwd' | 'progressStream' | 'clock'>;
+  readonly options: Omit<VerifyOptions, 'progress' | 'awsEndpoint' | 'cwd' | 'progressStream' | 'clock' | 'waitClock' | 'signal'>;
   readonly format: ReportFormat;
 }
 

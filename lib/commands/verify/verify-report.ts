@@ -8,6 +8,9 @@ import type { ClaimCheck } from './claims';
 import type { DriftResult } from './drift';
 import type { ReadyResult } from './readiness';
 
+/** How the why of a check that Ctrl-C (or SIGTERM, or deploy's own) kept from running begins. */
+export const INTERRUPTED = 'interrupted (Ctrl-C or SIGTERM)';
+
 /** A check that was asked for and did not run, and why. */
 export interface LeftOut {
   /** `drift`, `ready` or `claims`. */
@@ -156,6 +159,10 @@ export function renderVerifyMarkdown(report: VerifyReport): string {
 export function verdictSentence(report: VerifyReport): string {
   if (report.verdict === 'passed') return 'no drift, and every exposure ready and as claimed';
   if (report.verdict === 'failed') return 'see above';
+  // Interrupted, with nothing else undone: nothing to fix, only to run again.
+  if (unmeasured(report).length === 0 && report.left_out.length > 0 && report.left_out.every((l) => l.why.startsWith(INTERRUPTED))) {
+    return `nothing that ran failed, but verify was ${INTERRUPTED} before ${plural(report.left_out.length, 'check')} ran (see "Left out"); run it again for a verdict`;
+  }
   const undone = [
     ...(report.left_out.length > 0 ? [`${plural(report.left_out.length, 'check')} asked for did not run (see "Left out")`] : []),
     ...(unmeasured(report).length === 1 ? ['1 exposure answered but its claims could not be measured (see "NOT MEASURED")'] : []),

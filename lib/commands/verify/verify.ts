@@ -6,7 +6,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { App } from 'cdktf';
-import { CompareCell, compareOutputs, CompareModel, probeModel } from '../../lab/probe/compare-model';
+import { CompareCell, compareOutputs, CompareModel, PROBE_STOPPED, probeModel } from '../../lab/probe/compare-model';
+import { Limiter } from '../../lab/probe/limiter';
+import { WaitClock } from '../../kit/cli/wait-clock';
 import { LabOutputs, parseOutputs, readOutputsFile, stacksOnly } from '../../lab/files/outputs';
 import { parseStackName } from '../../lab/files/synth-dir';
 import { nothingDeployed } from '../../lab/files/local-state';
@@ -25,8 +27,8 @@ import { OUTSIDE_SOURCES_SEES, outsideSourcesFix } from '../../model/exposure-fa
 import { loopbackAddress } from '../../lab/probe/probe-summary';
 import { checkClaims, ClaimCheck } from './claims';
 import { checkDrift, DriftResult, terraform } from './drift';
-import { ReadyResult, waitReady } from './readiness';
-import { driftSummary, LeftOut, renderVerifyMarkdown, verdictOf, VerifyReport } from './verify-report';
+import { READY_IN_FLIGHT, ReadyResult, waitReady } from './readiness';
+import { driftSummary, INTERRUPTED, LeftOut, renderVerifyMarkdown, verdictOf, VerifyReport } from './verify-report';
 import { LiveClock, LiveStatus, SYSTEM_CLOCK } from '../../kit/terminal/live-status';
 import { plural, WritableTerminal } from '../../kit/terminal/terminal';
 import { ProbeProgress } from '../../lab/probe/progress';
@@ -37,7 +39,7 @@ export interface VerifyOptions extends LabSelection {
   readonly cwd?: string;
   /** A file of outputs (`cdktf output --outputs-file`, `compare --format json`, or `pipeline --gather`'s); else `terraform output -json` of each stack. */
   readonly outputsFile?: string;
-  /** Wait per exposure for its load balancer to answer, ms. */
+  /** How long each exposure's load balancer is waited for (all of them side by side), ms. */
   readonly waitMs: number;
   readonly probe: { readonly count: number; readonly concurrency: number; readonly timeoutMs: number; readonly myIp?: string };
   /** Where the host's address is learned when --my-ip is not given (tests). */
@@ -54,6 +56,15 @@ export interface VerifyOptions extends LabSelection {
   readonly progressStream?: WritableTerminal;
   /** The clock of the live progress (tests). @default SYSTEM_CLOCK */
   readonly clock?: LiveClock;
+  /** The clock the readiness waits measure and sleep by (tests). @default REAL_WAIT_CLOCK */
+  readonly waitClock?: WaitClock;
+  /**
+   * Ctrl-C (verify's own, or deploy's for its canary): no new plan starts, the readiness waits and
+   * probes end at once, and what did not run is left out, saying so (INCOMPLETE, unless something
+   * that ran failed). A plan already running finishes (a terminal's Ctrl-C reaches Terraform itself).
+   * @default - never
+   */
+  readonly signal?: AbortSignal;
   /** Why each cloud has no credentials (tests). @default credentialsMissing (STS, and a Google token) */
   readonly credentials?: typeof credentialsMissing;
 }
@@ -135,6 +146,12 @@ async function verifyAll(options: VerifyOptions, startedAt: Date, tf: { readonly
   const live = new LiveStatus({ stream: options.progressStream ?? { write: () => true }, mode: options.progressStream ? undefined : 'lines', title: 'verify', write: options.progress, clock });
   const say = (line: string) => live.line(line);
   for (const l of leftOut) say(`left out: ${l.check} of ${l.what}: ${l.why}`);
+  /** Left out, and said. */
+  const leaveOut = (...out: LeftOut[]) => {
+    leftOut.push(...out);
+    for (const l of out) say(`left out: ${l.check} of ${l.what}: ${l.why}`);
+  };
+  const interrupted = () => options.signal?.aborted === true;
 
   const outdir = join(cwd, 'cdktf.out');
   const app = new App({ outdir, stackTraces: false });
@@ -161,8 +178,7 @@ async function verifyAll(options: VerifyOptions, startedAt: Date, tf: { readonly
       out.push({ check: 'ready', what: `the exposures of ${stack}`, why: `${stack} is not verified: ${why}` });
       out.push({ check: 'claims', what: `the exposures of ${stack}`, why: `${stack} is not verified: ${why}; --outputs FILE checks its exposures without Terraform or credentials` });
     }
-    leftOut.push(...out);
-    for (const l of out) say(`left out: ${l.check} of ${l.what}: ${l.why}`);
+    leaveOut(...out);
   }
   const checked = nothing ? [] : stacks.filter((s) => !blocked.has(s));
 
@@ -184,8 +200,18 @@ async function verifyAll(options: VerifyOptions, startedAt: Date, tf: { readonly
   // 1. No drift.
   const drift: DriftResult[] = [];
   let versions: VerifyReport['versions'] = { hoplab: hoplabVersion(cwd), terraform: tf.version, providers: {} };
+  // Stacks whose plan an interruption kept from running: their exposures are not read either (without an outputs file).
+  const unplanned = new Set<string>();
   try {
     for (const stack of checked) {
+      if (interrupted()) {
+        unplanned.add(stack);
+        leaveOut({ check: 'drift', what: stack, why: `${INTERRUPTED} before its plan` });
+        if (stack.endsWith('-lb') && !options.outputsFile) {
+          leaveOut(...(['ready', 'claims'] as const).map((check) => ({ check, what: `the exposures of ${stack}`, why: `${INTERRUPTED} before the plan of ${stack}, which reads them` })));
+        }
+        continue;
+      }
       say(`drift: terraform plan of ${stack}`);
       const dir = join(outdir, 'stacks', stack);
       const log = join(logDir, `${stack}.verify.log`);
@@ -210,9 +236,9 @@ async function verifyAll(options: VerifyOptions, startedAt: Date, tf: { readonly
       }
     }
     // The probe tells node addresses by the cluster stack's ranges: read the cluster outputs of lb stacks verified without their cluster stack.
-    for (const lb of options.outputsFile ? [] : checked.filter((s) => s.endsWith('-lb'))) {
+    for (const lb of options.outputsFile ? [] : checked.filter((s) => s.endsWith('-lb') && !unplanned.has(s))) {
       const cluster = lb.replace(/-lb$/, '-cluster');
-      if (rawOutputs[cluster] !== undefined) continue;
+      if (rawOutputs[cluster] !== undefined || interrupted()) continue;
       const dir = join(outdir, 'stacks', cluster);
       const log = join(logDir, `${cluster}.verify.log`);
       const init = await terraform(['init', '-input=false', '-no-color'], dir, tfEnv, log);
@@ -224,7 +250,7 @@ async function verifyAll(options: VerifyOptions, startedAt: Date, tf: { readonly
   }
 
   // 2. and 3. Ready, and the claims measured: of every lb stack verified, and, from an outputs file, of those whose plan could not run too.
-  const lbStacks = (options.outputsFile ? stacks : checked).filter((s) => s.endsWith('-lb'));
+  const lbStacks = (options.outputsFile ? stacks : checked.filter((s) => !unplanned.has(s))).filter((s) => s.endsWith('-lb'));
   const readiness: ReadyResult[] = [];
   let claims: ClaimCheck[] = [];
   let proberAddress: string | null = null;
@@ -252,33 +278,58 @@ async function verifyAll(options: VerifyOptions, startedAt: Date, tf: { readonly
       const why = `this machine (${outside!.address}, from ${outside!.source}) is outside app.allowedSourceCidrs ${allowed.join(', ')}: ${OUTSIDE_SOURCES_SEES}; ${outsideSourcesFix(
         outside!.address,
       )}`;
-      for (const check of ['ready', 'claims'] as const) {
-        leftOut.push({ check, what: `${c.env} ${c.cloud} ${c.mode}`, why });
-        say(`left out: ${check} of ${c.env} ${c.cloud} ${c.mode}: ${why}`);
-      }
+      leaveOut(...(['ready', 'claims'] as const).map((check) => ({ check, what: `${c.env} ${c.cloud} ${c.mode}`, why })));
     }
     try {
-      for (const { env, cloud, mode, cell } of cells.filter((c) => !shutOut(c))) {
-        const label = `${env} ${cloud} ${mode}`;
-        const task = `ready ${label}`;
-        let latest: string | undefined;
-        live.start(task, 'waiting', () => latest);
-        readiness.push(
-          await waitReady(label, cell.exposure.url, {
+      // Side by side: the exposures are independent URLs, so the longest wait is one --wait, not one per exposure.
+      const waiting = cells.filter((c) => !shutOut(c));
+      const limiter = new Limiter(READY_IN_FLIGHT);
+      if (waiting.length > 0 && !interrupted()) {
+        say(`ready: waiting for ${waiting.length === 1 ? '1 exposure' : `${waiting.length} exposures side by side, each`} up to ${options.waitMs / 1000} s (--wait)`);
+      }
+      const waited = await Promise.all(
+        waiting.map(async ({ env, cloud, mode, cell }) => {
+          const label = `${env} ${cloud} ${mode}`;
+          const task = `ready ${label}`;
+          let latest: string | undefined;
+          live.start(task, 'waiting', () => latest);
+          const result = await waitReady(label, cell.exposure.url, {
             waitMs: options.waitMs,
             progress: (line) => live.end(task, line),
             onAttempt: ({ attempts, last }) => {
               latest = `${plural(attempts, 'attempt')}, last: ${last}`;
             },
-          }),
-        );
-        live.end(task);
+            limiter,
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(options.waitClock ? { clock: options.waitClock } : {}),
+          });
+          live.end(task);
+          return result;
+        }),
+      );
+      // In the exposures' order, whichever answered first.
+      for (const r of waited) {
+        if (!r.interrupted) {
+          readiness.push(r);
+          continue;
+        }
+        const waitedFor = r.attempts === 0 ? 'before its wait' : `after ${r.seconds} s of waiting (${plural(r.attempts, 'attempt')}, last: ${r.last})`;
+        leaveOut({ check: 'ready', what: r.label, why: `${INTERRUPTED} ${waitedFor}` }, { check: 'claims', what: r.label, why: `${INTERRUPTED} before its probe` });
       }
-      const address = learned ?? (await learnPublicAddress({ myIp: options.probe.myIp, url: options.myIpUrl }));
-      if ('address' in address) proberAddress = address.address;
-      else say(`probe: own public address unknown (${address.reason}); client-address facts of non-loopback URLs cannot be measured: pass --my-ip`);
-      const reachable = outside ? withoutCells(model, (env, cloud, cell) => shutOut({ env, cloud, mode: '', cell })) : model;
-      claims = await probeClaims(reachable, { ...options.probe, myIp: proberAddress ?? undefined }, liveProbeProgress(live));
+      if (interrupted()) {
+        // Ready or not, no exposure is probed once interrupted.
+        leaveOut(...readiness.map((r) => ({ check: 'claims' as const, what: r.label, why: `${INTERRUPTED} before its probe` })));
+      } else {
+        const address = learned ?? (await learnPublicAddress({ myIp: options.probe.myIp, url: options.myIpUrl }));
+        if ('address' in address) proberAddress = address.address;
+        else say(`probe: own public address unknown (${address.reason}); client-address facts of non-loopback URLs cannot be measured: pass --my-ip`);
+        const reachable = outside ? withoutCells(model, (env, cloud, cell) => shutOut({ env, cloud, mode: '', cell })) : model;
+        const probed = await probeClaims(reachable, { ...options.probe, myIp: proberAddress ?? undefined, ...(options.signal ? { stop: options.signal } : {}) }, liveProbeProgress(live));
+        // A probe cut short measured too little to judge by: left out, not NOT MEASURED.
+        const cut = (c: ClaimCheck) => c.probe === null && c.reason === PROBE_STOPPED;
+        claims = probed.filter((c) => !cut(c));
+        leaveOut(...probed.filter(cut).map((c) => ({ check: 'claims' as const, what: `${c.env} ${c.cloud} ${c.mode}`, why: `${INTERRUPTED} before its probe finished` })));
+      }
     } finally {
       live.stop();
     }
@@ -351,7 +402,7 @@ export function liveProbeProgress(live: LiveStatus): ProbeProgress {
 /** Probes every exposure of `model` (compare --probe) and sets what was measured against each exposure's claims (its output's `source_nat`, `client_ip_via`). */
 export async function probeClaims(
   model: CompareModel,
-  probe: { readonly count: number; readonly concurrency: number; readonly timeoutMs: number; readonly myIp?: string },
+  probe: { readonly count: number; readonly concurrency: number; readonly timeoutMs: number; readonly myIp?: string; readonly stop?: AbortSignal },
   progress?: ProbeProgress,
 ): Promise<ClaimCheck[]> {
   const probed = await probeModel(model, { ...probe, ...(progress ? { progress } : {}) });

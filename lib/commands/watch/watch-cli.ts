@@ -12,7 +12,8 @@ import { keepEnvironment, narrowOutputs, shardEnvironments } from '../../lab/sel
 import { colorEnabled, painter, redrawEnabled, TerminalEnv, terminalHeight, terminalWidth, WritableTerminal } from '../../kit/terminal/terminal';
 import { wrapWords } from '../../kit/text/wrap';
 import { LiveRegion } from '../../kit/terminal/live-region';
-import { REAL_CLOCK, WATCH_LIMITS, WatchClock, WatchEvent, WatchFrame, WatchResult, watchTargets } from './watch';
+import { WATCH_LIMITS, WatchEvent, WatchFrame, WatchResult, watchTargets } from './watch';
+import { REAL_WAIT_CLOCK, WaitClock } from '../../kit/cli/wait-clock';
 import { labEnvironments } from '../../config/environments';
 import { LabConfig } from '../../config/schema';
 import { readLabConfig } from '../../lab/files/config-file';
@@ -37,7 +38,7 @@ export interface WatchIo {
   /** Ctrl-C: ends the watch with its summary. */
   readonly signal?: AbortSignal;
   /** @default the real clock */
-  readonly clock?: WatchClock;
+  readonly clock?: WaitClock;
   /** Sends one request. @default probeOnce */
   readonly send?: (url: URL, timeoutMs: number, stop: AbortSignal) => Promise<Sample>;
   /** The config's environment names, in order (for --shard). @default - from the config file */
@@ -154,7 +155,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     }
     say(`serving the room on ${server.url} (open it in a browser; Ctrl-C ends the watch)`);
   }
-  const clock = io.clock ?? REAL_CLOCK;
+  const clock = io.clock ?? REAL_WAIT_CLOCK;
   const started = clock.now();
   let poller: ProgressPoller | undefined;
   let lastFrame: WatchFrame | undefined;

@@ -11,39 +11,15 @@
  * process's CPU time are in the result. The clock is injected so tests can
  * drive time.
  */
-import { performance } from 'node:perf_hooks';
 import { ClientIpVia, Cloud } from '../../model/contract';
 import { Limiter } from '../../lab/probe/limiter';
 import { probeOnce, Sample, STOPPED } from '../../lab/probe/probe';
 import { proberAddressFor, summarizeProbe } from '../../lab/probe/probe-summary';
 import { ProbeTarget } from '../../lab/probe/compare-model';
-import { onAbort } from '../../kit/cli/on-abort';
+import { REAL_WAIT_CLOCK, WaitClock } from '../../kit/cli/wait-clock';
 import { ExposureChanges, Timed, WatchEventKind } from './changes';
 
 export type { WatchEventKind } from './changes';
-
-/** Time as the watch sees it: milliseconds, and a sleep that an abort ends early. */
-export interface WatchClock {
-  now(): number;
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
-}
-
-/** The real clock: performance.now and setTimeout. */
-export const REAL_CLOCK: WatchClock = {
-  now: () => performance.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve) => {
-      if (signal.aborted) return resolve();
-      // One listener on the signal for every sleeper (each sender sleeps on it), ended with the sleep.
-      const done = () => {
-        clearTimeout(timer);
-        stopWaiting();
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      const stopWaiting = onAbort(signal, done);
-    }),
-};
 
 /** Bounds of the watch settings. */
 export const WATCH_LIMITS = {
@@ -81,8 +57,8 @@ export interface WatchOptions {
   readonly myIp?: string;
   /** Stops the watch (Ctrl-C): requests in flight are cut off and not counted. */
   readonly signal?: AbortSignal;
-  /** @default REAL_CLOCK */
-  readonly clock?: WatchClock;
+  /** @default REAL_WAIT_CLOCK */
+  readonly clock?: WaitClock;
   /** Called with every snapshot, in order; the watch waits for it. */
   readonly onFrame?: (frame: WatchFrame) => void | Promise<void>;
   /** Sends one request. @default probeOnce */
@@ -231,7 +207,7 @@ function inFlightCap(rate: number, timeoutMs: number): number {
  * and all of them together share the global rate.
  */
 export async function watchTargets(targets: readonly ProbeTarget[], options: WatchOptions): Promise<WatchResult> {
-  const clock = options.clock ?? REAL_CLOCK;
+  const clock = options.clock ?? REAL_WAIT_CLOCK;
   const send = options.send ?? ((url: URL, timeoutMs: number, stop: AbortSignal) => probeOnce(url, timeoutMs, stop));
   const probed = targets.filter((t) => typeof t.url !== 'string');
   const rate = pacedRate(options.rate, options.maxRate, probed.length);

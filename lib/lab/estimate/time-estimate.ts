@@ -18,6 +18,8 @@ import { assignShards } from '../selection/shard';
 import type { LabPlacement } from '../placement/lab-placement';
 import { Direction, STACK_KINDS, stackGraph, StackKind } from '../selection/stack-graph';
 import { plural } from '../../kit/terminal/terminal';
+import { READY_WAIT } from '../probe/flags';
+import { PROBE_LIMITS } from '../probe/probe';
 import { wrapIndented } from '../../kit/terminal/text-table';
 
 /** Minutes one stack takes, with where the figure comes from. */
@@ -47,10 +49,40 @@ export const STACK_TIMES: Readonly<Record<StackKind, StackTime>> = {
 };
 
 /**
- * Minutes of the canary's verify (deploy applies one environment, verifies it, then the rest):
- * an estimate, like most figures above; replace it with your own from its report's timestamps.
+ * Minutes of one `terraform plan` in verify's drift check (a refresh of the stack's resources): an
+ * estimate, like most figures above; replace it with your own from a verify report's plan times.
  */
-export const CANARY_VERIFY_TIME = { minutes: 5, source: 'estimate: a plan of each stack, then each exposure waited for and probed' } as const;
+export const VERIFY_PLAN_MINUTES = 1;
+
+/** The deadline of the one request that asks the prober's own public address (learnPublicAddress's default). */
+const OWN_ADDRESS_SECONDS = 5;
+
+/** The canary's verify at its worst: whole minutes, and what they are made of. */
+export interface CanaryVerifyTime {
+  readonly minutes: number;
+  readonly source: string;
+}
+
+/**
+ * The canary's verify at its worst, as deploy runs it (verify's defaults; deploy applies one
+ * environment, verifies it, then the rest): a plan of each of its `stacks`, one after another
+ * ({@link VERIFY_PLAN_MINUTES} each, an estimate); then every exposure waited for side by side, at
+ * most the default --wait and its last attempt's deadline, however many exposures there are; then
+ * its own public address asked (one request's deadline, unless --my-ip) and every exposure probed
+ * side by side, at most count / concurrency rounds of one request's deadline. The wait and the
+ * probe are bounds the code keeps; the plans are the estimate.
+ */
+export function canaryVerifyTime(stacks: number): CanaryVerifyTime {
+  const waitSeconds = READY_WAIT.seconds.default + READY_WAIT.requestTimeoutMs / 1000;
+  const probeSeconds = OWN_ADDRESS_SECONDS + (Math.ceil(PROBE_LIMITS.count.default / PROBE_LIMITS.concurrency.default) * PROBE_LIMITS.timeout.default) / 1000;
+  const seconds = stacks * VERIFY_PLAN_MINUTES * 60 + waitSeconds + probeSeconds;
+  return {
+    minutes: Math.ceil(seconds / 60),
+    source:
+      `the canary's at worst: ${plural(stacks, 'plan')}, one after another (${VERIFY_PLAN_MINUTES} min each, an estimate), then every exposure at once: ` +
+      `waited for up to --wait and a last attempt (${waitSeconds} s), probed (at most ${probeSeconds} s)`,
+  };
+}
 
 export interface TimeEstimateInput {
   /** All selected environments, in config order (the shards are dealt from them). */
@@ -87,8 +119,8 @@ export interface TimeEstimate {
   readonly minutes: number;
   /** Minutes of the longest single chain (the floor no parallelism goes under). */
   readonly criticalPathMinutes: number;
-  /** Deploy's canary: its environment, and the minutes before the others start (its stacks, then verify). */
-  readonly canary?: { readonly env: string; readonly minutes: number; readonly others: number };
+  /** Deploy's canary: its environment, and the minutes before the others start (its stacks, then its verify at its worst). */
+  readonly canary?: { readonly env: string; readonly minutes: number; readonly others: number; readonly verify: CanaryVerifyTime };
   /** With each environment's slot: how many slots the stacks run in, and the most stacks of one slot at once (the busiest slot). */
   readonly slots?: { readonly count: number; readonly peak: number; readonly busiest: string };
 }
@@ -154,9 +186,10 @@ export function estimateTime(direction: Direction, input: TimeEstimateInput): Ti
   const chain = (cloud: 'aws' | 'gcp') => kinds.filter((k) => k.startsWith(cloud)).reduce((sum, k) => sum + took(k), 0);
   // The canary: its environment alone and its verify, then the others (deploy chooses one only without shards).
   const others = input.envs.filter((e) => e !== input.canary);
+  const verify = canaryVerifyTime(kinds.length);
   const canary =
     direction === 'deploy' && input.canary !== undefined && shards === 1 && others.length > 0 && others.length < input.envs.length
-      ? { env: input.canary, minutes: scheduleMinutes([input.canary], direction, kinds, input.parallelism, times) + CANARY_VERIFY_TIME.minutes, others: others.length }
+      ? { env: input.canary, minutes: scheduleMinutes([input.canary], direction, kinds, input.parallelism, times) + verify.minutes, others: others.length, verify }
       : undefined;
   if (canary) minutes = canary.minutes + scheduleMinutes(others, direction, kinds, input.parallelism, times);
   return {
@@ -212,6 +245,7 @@ export function formatTimeEstimate(estimates: readonly TimeEstimate[], kinds: re
     const t = times[kind];
     out.push(`    ${kind.padEnd(11)} ${String(t.createMinutes).padStart(2)} / ${String(t.destroyMinutes).padStart(2)} min  ${t.source}`);
   }
-  if (estimates.some((e) => e.canary)) out.push(`    ${'verify'.padEnd(11)} ${String(CANARY_VERIFY_TIME.minutes).padStart(2)}      min  the canary's; ${CANARY_VERIFY_TIME.source}`);
+  const verify = estimates.find((e) => e.canary)?.canary?.verify;
+  if (verify) out.push(...wrapIndented(verify.source, 80, `    ${'verify'.padEnd(11)} ${String(verify.minutes).padStart(2)}      min  `, ' '.repeat(29)));
   return out;
 }

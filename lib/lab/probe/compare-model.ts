@@ -65,7 +65,12 @@ export interface ProbeSettings {
   readonly timeoutMs: number;
   readonly myIp?: string;
   readonly progress?: ProbeProgress;
+  /** Ctrl-C: every probe ends at once; an exposure whose probe was cut short is left unprobed, {@link PROBE_STOPPED}. @default - never */
+  readonly stop?: AbortSignal;
 }
+
+/** Why an exposure is not probed when a stop (Ctrl-C) cut its probe short: what was measured is too little to judge by. */
+export const PROBE_STOPPED = 'interrupted before its probe finished';
 
 const CLOUDS: readonly Cloud[] = ['aws', 'gcp'];
 const MODE_ORDER: readonly string[] = EXPOSURE_MODES;
@@ -197,14 +202,20 @@ export async function probeModel(model: CompareModel, settings: ProbeSettings): 
         results.set(target.label, { probe: null, not_probed_because: url });
         return;
       }
-      const { samples, gaveUp } = await probeUrl(url, {
+      const { samples, gaveUp, stopped } = await probeUrl(url, {
         count: settings.count,
         concurrency: settings.concurrency,
         timeoutMs: settings.timeoutMs,
         label: target.label,
         limiter,
         ...(settings.progress ? { progress: settings.progress } : {}),
+        ...(settings.stop ? { stop: settings.stop } : {}),
       });
+      if (stopped) {
+        settings.progress?.done(target.label, `${PROBE_STOPPED} (${samples.length} of ${settings.count} requests done)`);
+        results.set(target.label, { probe: null, not_probed_because: PROBE_STOPPED });
+        return;
+      }
       const probe = summarizeProbe(samples, {
         url: url.href,
         planned: settings.count,

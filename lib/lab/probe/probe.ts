@@ -42,6 +42,8 @@ export interface ProbeOptions {
    * @default - only this exposure's `concurrency`
    */
   readonly limiter?: Limiter;
+  /** Ctrl-C: the requests in flight end and no more are sent; their samples are dropped. @default - never */
+  readonly stop?: AbortSignal;
 }
 
 /** One request's outcome. */
@@ -128,9 +130,10 @@ export function probeOnce(url: URL, timeoutMs: number, stop?: AbortSignal, tlsOp
 
 /**
  * `count` requests, at most `concurrency` at once (and, with a `limiter`, only
- * while the shared bound has room), in order of completion.
+ * while the shared bound has room), in order of completion. `stopped`: `stop`
+ * ended it before every request was answered (the samples are those that were).
  */
-export async function probeUrl(url: URL, options: ProbeOptions): Promise<{ samples: Sample[]; gaveUp: boolean }> {
+export async function probeUrl(url: URL, options: ProbeOptions): Promise<{ samples: Sample[]; gaveUp: boolean; stopped: boolean }> {
   const progress = options.progress ?? SILENT_PROGRESS;
   const giveUpAfter = options.giveUpAfter ?? 5;
   const label = options.label ?? url.href;
@@ -141,21 +144,23 @@ export async function probeUrl(url: URL, options: ProbeOptions): Promise<{ sampl
   let gaveUp = false;
   progress.start(label, options.count);
   const worker = async () => {
-    while (next < options.count && !gaveUp) {
+    while (next < options.count && !gaveUp && !options.stop?.aborted) {
       next += 1;
       await options.limiter?.acquire();
-      if (gaveUp) {
-        // Given up while this request waited for a slot of the shared bound: it is not sent.
+      if (gaveUp || options.stop?.aborted) {
+        // Given up (or stopped) while this request waited for a slot of the shared bound: it is not sent.
         next -= 1;
         options.limiter?.release();
         break;
       }
       let sample: Sample;
       try {
-        sample = await probeOnce(url, options.timeoutMs);
+        sample = await probeOnce(url, options.timeoutMs, options.stop);
       } finally {
         options.limiter?.release();
       }
+      // Cut off by the stop, not by the endpoint: no sample.
+      if (!sample.ok && sample.error === STOPPED) break;
       samples.push(sample);
       progress.tick(label, sample.ok);
       anySuccess ||= sample.ok;
@@ -166,7 +171,7 @@ export async function probeUrl(url: URL, options: ProbeOptions): Promise<{ sampl
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, options.count)) }, worker));
-  return { samples, gaveUp };
+  return { samples, gaveUp, stopped: !gaveUp && samples.length < options.count };
 }
 
 /** Bounds of the probe settings: a probe is always short and never floods an endpoint. */

@@ -124,7 +124,7 @@ describe("deploy's canary, and a deploy run again", () => {
     expect(at(log, 'bob-gcp-cluster apply')).toBeLessThan(at(log, 'bob-gcp-lb init'));
     expect(log.filter((c) => c.endsWith(' apply')).sort()).toEqual([...ENVS.flatMap(stacksOf)].map((s) => `${s} apply`).sort());
 
-    expect(out).toContain('  canary       30 min of it: ann, verified before the other one');
+    expect(out).toContain('  canary       35 min of it: ann, verified before the other one');
     expect(out).toContain('canary: ann first, end to end, then verify; the other environment (bob) waits for it');
     expect(out).toContain('deploy: 4 stacks of 1 environment, 4 at a time (logs: .hoplab/logs/)');
     expect(out).toContain('canary: ann applied; verify ann before the others');

@@ -198,13 +198,13 @@ describe('the canary job', () => {
     ]);
     expect(github.jobs.deploy.needs).toBe('canary');
     // One environment's stacks (25 min) and its verify (5), doubled, in half hours.
-    expect(github.jobs.canary['timeout-minutes']).toBe(60);
+    expect(github.jobs.canary['timeout-minutes']).toBe(90);
     const gitlab = parse(readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8'));
     expect(gitlab.canary.script.slice(1)).toEqual(['npx hoplab pipeline --check-canary ann', 'npx hoplab deploy --env ann --yes', 'npx hoplab verify --env ann']);
     expect(gitlab.stages.slice(1, 3)).toEqual(['canary', 'deploy']);
     expect(linesBetween(lines, 'The canary:', 'verify:')).toEqual([
       'The canary: ann, the environment deploy applies first, is deployed with every',
-      'stack and verified in a job of its own (60 min at most) before the shard jobs',
+      'stack and verified in a job of its own (90 min at most) before the shard jobs',
       'start; they wait for it, and the shard that holds ann finds it applied.',
     ]);
     // What the guard in the job will say on this config: ann is still the first.
@@ -224,7 +224,7 @@ describe('the canary job', () => {
     const dir = workspace({ config: { ...CONFIG, app: { allowedSourceCidrs: ['198.51.100.0/24'] } }, commit: true });
     const { lines } = await run(dir, [...GITHUB, '--dir', dir]);
     expect(linesBetween(lines, 'The canary:', 'verify:').join(' ')).toBe(
-      'The canary: ann, the environment deploy applies first, is deployed with every stack in a job of its own (60 min at most) before the shard jobs start; ' +
+      'The canary: ann, the environment deploy applies first, is deployed with every stack in a job of its own (90 min at most) before the shard jobs start; ' +
         'they wait for it, and the shard that holds ann finds it applied.',
     );
     const canary = parse(readFileSync(join(dir, '.github/workflows/hoplab-deploy.yml'), 'utf8')).jobs.canary;

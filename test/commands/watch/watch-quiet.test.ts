@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { runInThisContext } from 'node:vm';
 import { getEventListeners } from 'node:events';
 import { runWatch } from '../../../lib/commands/watch/watch-cli';
-import { REAL_CLOCK } from '../../../lib/commands/watch/watch';
+import { REAL_WAIT_CLOCK } from '../../../lib/kit/cli/wait-clock';
 import { RunningServer, startEchoServer } from '../../support/echo-servers';
 import { FakeClock } from '../../support/fake-clock';
 import { labOutputs, offered } from '../../support/lab-outputs';
@@ -66,7 +66,7 @@ test('GIVEN 11 exposures WHEN watched for 30 s THEN every one answers, nothing i
 
 test('GIVEN 12 sleepers on the real clock (11 senders and the snapshot loop) WHEN they sleep on one signal THEN it holds one listener, and none once they woke', async () => {
   const over = new AbortController();
-  const sleeps = Array.from({ length: 12 }, () => REAL_CLOCK.sleep(600_000, over.signal));
+  const sleeps = Array.from({ length: 12 }, () => REAL_WAIT_CLOCK.sleep(600_000, over.signal));
   expect(getEventListeners(over.signal, 'abort')).toHaveLength(1);
   over.abort();
   await Promise.all(sleeps);

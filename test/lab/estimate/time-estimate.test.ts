@@ -1,4 +1,4 @@
-import { estimateTime, formatTimeEstimate, scheduleMinutes, STACK_TIMES } from '../../../lib/lab/estimate/time-estimate';
+import { canaryVerifyTime, estimateTime, formatTimeEstimate, scheduleMinutes, STACK_TIMES } from '../../../lib/lab/estimate/time-estimate';
 
 const ALL = ['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb'] as const;
 const attendees = (n: number) => Array.from({ length: n }, (_, i) => `a${i + 1}`);
@@ -52,18 +52,31 @@ describe("deploy's canary in the estimate", () => {
     const envs = ['ann', 'bob', 'cy'];
     const plain = estimateTime('deploy', { envs, parallelism: 4 });
     const staged = estimateTime('deploy', { envs, parallelism: 4, canary: 'ann' });
-    // ann alone: 25 min (the EKS chain), verify 5; then bob and cy at 4 stacks at a time.
-    expect(staged.canary).toEqual({ env: 'ann', minutes: 25 + 5, others: 2 });
-    expect(staged.minutes).toBe(30 + scheduleMinutes(['bob', 'cy'], 'deploy', ALL, 4, STACK_TIMES));
+    // ann alone: 25 min (the EKS chain), its verify at its worst 10; then bob and cy at 4 stacks at a time.
+    expect(staged.canary).toEqual({ env: 'ann', minutes: 25 + 10, others: 2, verify: canaryVerifyTime(4) });
+    expect(staged.minutes).toBe(35 + scheduleMinutes(['bob', 'cy'], 'deploy', ALL, 4, STACK_TIMES));
     expect(staged.minutes).toBeGreaterThan(plain.minutes);
     expect(plain.canary).toBeUndefined();
     const lines = formatTimeEstimate([staged]);
-    expect(lines[2]).toBe('  canary       30 min of it: ann, verified before the other 2');
-    expect(lines).toContain("    verify       5      min  the canary's; estimate: a plan of each stack, then each exposure waited for and probed");
+    expect(lines[2]).toBe('  canary       35 min of it: ann, verified before the other 2');
+    expect(lines.slice(-4)).toEqual([
+      "    verify      10      min  the canary's at worst: 4 plans, one after another",
+      '                             (1 min each, an estimate), then every exposure at',
+      '                             once: waited for up to --wait and a last attempt',
+      '                             (305 s), probed (at most 30 s)',
+    ]);
     // Within 80 columns with the longest attendee name (20 characters) and 200 others.
     const long = formatTimeEstimate([estimateTime('deploy', { envs: ['a'.repeat(20), ...attendees(200)], parallelism: 1, canary: 'a'.repeat(20) })]);
-    expect(long[2]).toMatch(/^ {2}canary +46 min of it: a{20}, verified before the other 200$/);
+    expect(long[2]).toMatch(/^ {2}canary +51 min of it: a{20}, verified before the other 200$/);
     expect(long[2].length).toBeLessThanOrEqual(80);
+  });
+
+  test("GIVEN the canary's verify WHEN counted THEN at its worst: a plan per stack (the estimate), then one --wait for every exposure side by side, not one per exposure, and the probe's bound", () => {
+    // 2 plans of 1 min, the default --wait (300 s) and its last attempt (5 s), its own address (5 s) and the probe: 20 requests, 4 at a time, 5 s each (25 s).
+    expect(canaryVerifyTime(2)).toMatchObject({ minutes: Math.ceil((2 * 60 + 300 + 5 + 5 + 25) / 60) });
+    expect(canaryVerifyTime(4).minutes).toBe(Math.ceil((4 * 60 + 335) / 60));
+    // Every stack kind's plan adds a minute; the exposures (up to 11 per environment) add nothing: they are waited for together.
+    expect(canaryVerifyTime(4).minutes - canaryVerifyTime(2).minutes).toBe(2);
   });
 
   test.each([
