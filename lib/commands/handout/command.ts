@@ -30,6 +30,10 @@ a page, a card or the index. Its expiry is the one the cluster answered (it may 
 lifetime asked); --refresh-kubeconfigs mints new tokens and rewrites only the kubeconfig files.`,
   flags: {
     outputs: outputsFlag('the outputs to write handouts from (default: run `npx cdktf output` for every stack in DIR, as compare does)'),
+    measured: stringFlag({
+      value: 'FILE',
+      description: "the addresses a probe saw (the prober's own, the source the Pods saw, the Pod's node) in each exposure's journey, from `npx hoplab compare --probe --format json > FILE`",
+    }),
     dir: synthDirFlag('the synthesized app: its plan draws the pictures; without it the config is synthesized in memory'),
     env: envsFlag("only these attendees' environments"),
     format: choiceFlag(HANDOUT_FORMATS, { defaultText: 'all three', description: 'write only this form (card: the one-page access card)' }),

@@ -13,6 +13,7 @@ import { APP_NAMESPACE, DEMO_DEPLOYMENT } from '../../model/names';
 import { INSPECTOR_INTERVAL_SECONDS, inspectorLogCommands } from '../../model/inspector';
 import { EnvironmentOutputs, ExposureInfo } from '../../lab/files/outputs';
 import { EnvironmentExplanation, ExposureExplanation } from '../../lab/anatomy/model';
+import { MeasuredAddresses, MeasuredByExposure, measuredOfExposure } from '../../lab/probe/measured';
 import {
   ByCase,
   DATAPATH,
@@ -58,6 +59,8 @@ export interface HandoutExposure {
   readonly info: ExposureInfo;
   /** From the synthesized plan; draws the picture. */
   readonly explanation: ExposureExplanation | null;
+  /** What a probe measured of it (`handout --measured`), for the packet's journey. @default - none */
+  readonly measured?: MeasuredAddresses;
   readonly curl: string | null;
   /** What the reply shows: `client_address` and `X-Forwarded-For`. */
   readonly expect: string;
@@ -113,6 +116,8 @@ export interface HandoutSources {
   readonly replicas: number;
   /** When the workshop ends (config `workshop.expiresAt`). @default - not said */
   readonly expiresAt?: string;
+  /** What a compare --probe report measured (`handout --measured`), shown in the packet's journeys. @default - none */
+  readonly measured?: MeasuredByExposure;
 }
 
 function clusters(sources: HandoutSources): HandoutCluster[] {
@@ -200,6 +205,8 @@ export function expectedReply(info: ReplyFacts, dataplane: string | null): { rea
   }
 }
 
+const optionalMeasured = (measured: MeasuredAddresses | undefined) => (measured ? { measured } : {});
+
 function exposures(sources: HandoutSources): HandoutExposure[] {
   const out: HandoutExposure[] = [];
   for (const cloud of ['aws', 'gcp'] as const) {
@@ -212,6 +219,7 @@ function exposures(sources: HandoutSources): HandoutExposure[] {
         url: info.url,
         info,
         explanation: explained.find((e) => e.mode === info.mode) ?? null,
+        ...optionalMeasured(measuredOfExposure(sources.measured, sources.outputs.env, cloud, info.mode)),
         curl: info.url ? `curl -s ${info.url} | grep -Ei 'client_address|x-forwarded-for|node name|pod name'` : null,
         ...expectedReply(info, dataplane),
       });

@@ -25,6 +25,7 @@ import { buildHandout, Handout } from './handout-model';
 import { EnvironmentKubeconfig, environmentKubeconfig } from './kubeconfig';
 import { cardHtml } from './render-card';
 import { handoutFiles, handoutHtml, handoutMarkdown, indexHtml } from './render-handout';
+import { readMeasuredFile } from '../../lab/probe/measured';
 
 /** What the command reads and where it writes; tests replace parts. */
 export interface HandoutIo {
@@ -155,6 +156,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
     return failed ? 1 : 0;
   }
 
+  const measured = values.measured !== undefined ? readMeasuredFile(values.measured) : undefined;
   const model = (io.explain ?? explainDefault)(config, values.dir, values.env);
   const handouts: Handout[] = [];
   for (const { outputs: envOutputs, attendee } of chosen) {
@@ -178,6 +180,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
         replicas: config.app.replicas,
         hubble: hubbleClouds(config),
         ...(config.workshop.expiresAt !== undefined ? { expiresAt: config.workshop.expiresAt } : {}),
+        ...(measured ? { measured } : {}),
       }),
     );
   }

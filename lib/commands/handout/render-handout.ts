@@ -117,7 +117,9 @@ function htmlExposure(e: HandoutExposure): string {
     `<h3>${escapeHtml(`${CLOUD_NAMES[e.cloud]} ${e.mode}`)}</h3>`,
     `<p class="url">URL: <code>${escapeHtml(e.url ?? 'none yet')}</code> · ${escapeHtml(e.info.lb_kind ?? 'unknown')} · hops: ${escapeHtml(hops(e))} · <strong>${escapeHtml(verdict(e))}</strong></p>`,
     e.explanation ? `<figure>${exposurePathSvg(e.explanation, { title: `${CLOUD_NAMES[e.cloud]} ${e.mode}` })}</figure>` : '',
-    e.explanation ? exposureJourneyHtml(e.explanation, { url: e.url }, { id: `journey-${id}`, title: "Your packet's journey, step by step", heading: 'h4' }) : '',
+    e.explanation
+      ? exposureJourneyHtml(e.explanation, { url: e.url, ...(e.measured ? { measured: e.measured } : {}) }, { id: `journey-${id}`, title: "Your packet's journey, step by step", heading: 'h4' })
+      : '',
     e.curl ? pre(e.curl) : '',
     `<p><strong>The reply shows:</strong> ${inline(e.expect)}</p>`,
     `<p><strong>Why:</strong> ${inline(e.why)}</p>`,

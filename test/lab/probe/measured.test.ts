@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCompare } from '../../../lib/commands/compare/compare-cli';
 import { runExplain } from '../../../lib/commands/explain/explain-cli';
+import { handout } from '../../../lib/commands/handout/handout';
+import { validConfig } from '../../../lib/config/load';
+import { explainLab } from '../../../lib/lab/anatomy/explain-lab';
 import { measuredFromCompare, measuredOfExposure, readMeasuredFile } from '../../../lib/lab/probe/measured';
 import { RunningServer, startEchoServer } from '../../support/echo-servers';
 import { fixture } from '../../support/fixtures';
@@ -75,6 +78,22 @@ test('GIVEN explain --format html --measured THEN the journeys show the measured
   expect(journey).toContain(`data-role="node 1" data-address="${seen}" data-origin="measured"`);
   expect(journey).toContain('data-role="client" data-address="127.0.0.1" data-origin="measured"');
   expect(journey).toContain('Marked measured: what compare --probe saw.');
+});
+
+test('GIVEN handout --measured THEN the handout’s journeys show the measured addresses as measured, too', async () => {
+  const out = join(dir, 'handouts');
+  const code = await handout(['--outputs', outputsFile, '--measured', reportFile, '--format', 'html', '--no-kubeconfigs', '--out', out], {
+    out: () => undefined,
+    err: () => undefined,
+    config: () => validConfig({ name: 'lab', gcp: { project: 'acme-lab' } }, 'test'),
+    explain: () => explainLab(validConfig({ name: 'lab', gcp: { project: 'acme-lab' } }, 'test')),
+  });
+  expect(code).toBe(0);
+  const html = readFileSync(join(out, 'lab.html'), 'utf8');
+  const seen = measuredOfExposure(readMeasuredFile(reportFile), 'lab', 'aws', 'nodeport')!.seenByPod!.address;
+  const journey = html.slice(html.indexOf('id="journey-aws-nodeport"'), html.indexOf('</section>', html.indexOf('id="journey-aws-nodeport"')));
+  expect(journey).toContain(`data-role="node 1" data-address="${seen}" data-origin="measured"`);
+  expect(journey).toContain('data-role="client" data-address="127.0.0.1" data-origin="measured"');
 });
 
 test.each([
