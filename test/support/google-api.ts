@@ -206,6 +206,20 @@ export interface GoogleQuota {
   readonly usage: number;
 }
 
+/** The Google API bases that reach {@link servePreflightApi}'s server at `base`, as preflight takes them. */
+export function preflightApiBases(base: string) {
+  return {
+    compute: `${base}/compute/v1`,
+    container: `${base}/container/v1`,
+    serviceUsage: `${base}/serviceusage/v1`,
+    resourceManager: `${base}/crm/v1`,
+    resourceManagerV3: `${base}/crm/v3`,
+    iam: `${base}/iam/v1`,
+    cloudQuotas: `${base}/cloudquotas/v1`,
+    tokenInfo: `${base}/tokeninfo`,
+  };
+}
+
 export interface PreflightApi {
   readonly base: string;
   /** The permissions of each testIamPermissions call. */

@@ -8,7 +8,7 @@ import { SynthStack } from '../../../lib/kit/terraform/terraform-json';
 import { gcpFindings, GcpPreflightInput } from '../../../lib/commands/preflight/gcp-checks';
 import { GcpQuotaNeeds } from '../../../lib/lab/estimate/quotas';
 import { GCP_QUOTAS } from '../../../lib/model/quotas';
-import { PREFLIGHT_PROJECT as PROJECT, PREFLIGHT_TOKEN as TOKEN, servePreflightApi } from '../../support/google-api';
+import { PREFLIGHT_PROJECT as PROJECT, PREFLIGHT_TOKEN as TOKEN, preflightApiBases, servePreflightApi } from '../../support/google-api';
 
 const serve = servePreflightApi;
 
@@ -48,15 +48,7 @@ function input(base: string, overrides: Partial<GcpPreflightInput> = {}): GcpPre
     project: PROJECT,
     regions: [{ region: 'us-central1', zones: ['us-central1-a'] }],
     accessToken: TOKEN,
-    apis: {
-      compute: `${base}/compute/v1`,
-      container: `${base}/container/v1`,
-      serviceUsage: `${base}/serviceusage/v1`,
-      resourceManager: `${base}/crm/v1`,
-      resourceManagerV3: `${base}/crm/v3`,
-      iam: `${base}/iam/v1`,
-      tokenInfo: `${base}/tokeninfo`,
-    },
+    apis: preflightApiBases(base),
     clusterStacks: [{ env: 'lab', stack: STACK }],
     permissions: PERMISSIONS,
     requiredApis: APIS,

@@ -27,7 +27,7 @@ import { removeGkeControllerFirewalls } from '../../../lib/commands/lifecycle/gk
 import { waitForGatewayCrds } from '../../../lib/commands/lifecycle/gke-gateway-crds';
 import { detachPolicy, policyUsers, removeOrphanedBackendServices } from '../../../lib/commands/lifecycle/gke-backend-services';
 import { GOOGLE_CALLS, optionalPermissions } from '../../../lib/lab/checks/google-calls';
-import { FIXTURE_PROJECT, FIXTURE_TOKEN, PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, Recorded, serveGoogleFixtures, servePreflightApi } from '../../support/google-api';
+import { FIXTURE_PROJECT, FIXTURE_TOKEN, PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, preflightApiBases, Recorded, serveGoogleFixtures, servePreflightApi } from '../../support/google-api';
 import { crdObject, serveCrds } from '../../support/kubernetes-api';
 
 function synthStacks(input: unknown): SynthStack[] {
@@ -197,15 +197,7 @@ async function recordCalls(): Promise<Record<string, Recorded[]>> {
       project: PREFLIGHT_PROJECT,
       regions: [{ region: 'us-central1', zones: ['us-central1-a'] }],
       accessToken: PREFLIGHT_TOKEN,
-      apis: {
-        compute: `${preflight.base}/compute/v1`,
-        container: `${preflight.base}/container/v1`,
-        serviceUsage: `${preflight.base}/serviceusage/v1`,
-        resourceManager: `${preflight.base}/crm/v1`,
-        resourceManagerV3: `${preflight.base}/crm/v3`,
-        iam: `${preflight.base}/iam/v1`,
-        tokenInfo: `${preflight.base}/tokeninfo`,
-      },
+      apis: preflightApiBases(preflight.base),
       clusterStacks: [{ env: 'lab', stack }],
       permissions: ['compute.networks.get'],
       requiredApis: [],

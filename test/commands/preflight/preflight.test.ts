@@ -11,7 +11,7 @@ import { GCP_QUOTAS } from '../../../lib/model/quotas';
 import { gcpSlot } from '../../../lib/model/slots';
 import { DeployedSlots } from '../../../lib/lab/files/deployed-slots';
 import { placeWithState } from '../../../lib/lab/placement/deployed-placement';
-import { PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, servePreflightApi } from '../../support/google-api';
+import { preflightApiBases, PREFLIGHT_PROJECT, PREFLIGHT_TOKEN, servePreflightApi } from '../../support/google-api';
 
 describe('preflight of the placeholder config', () => {
   test('GIVEN the default config WHEN preflight runs THEN it fails on every reason deploy refuses: the placeholder project and the world-open endpoints', async () => {
@@ -192,14 +192,7 @@ describe('preflight of a lab partly deployed', () => {
         myIp: '203.0.113.7',
         registryUrl: dead,
         googleAccessToken: PREFLIGHT_TOKEN,
-        googleApis: {
-          compute: `${api.base}/compute/v1`,
-          container: `${api.base}/container/v1`,
-          serviceUsage: `${api.base}/serviceusage/v1`,
-          resourceManager: `${api.base}/crm/v1`,
-          iam: `${api.base}/iam/v1`,
-          tokenInfo: `${api.base}/tokeninfo`,
-        },
+        googleApis: preflightApiBases(api.base),
         runTool: () => ({ ok: true, output: '' }),
       });
       expect(result.findings.find((f) => f.check === 'gcp quota CPUS')).toEqual({
