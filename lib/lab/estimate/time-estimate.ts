@@ -216,12 +216,15 @@ export function formatTimeEstimate(estimates: readonly TimeEstimate[], kinds: re
   const first = estimates[0];
   if (!first) return [];
   const where = first.shards > 1 ? `${first.shards} shards side by side (at most ${first.largestShard} environment${first.largestShard === 1 ? '' : 's'} each), ` : '';
-  const out = [`Estimated wall time (${where}${first.parallelism} stack${first.parallelism === 1 ? '' : 's'} at a time${first.shards > 1 ? ' per shard' : ''}):`];
+  const out = wrapIndented(`Estimated wall time (${where}${first.parallelism} stack${first.parallelism === 1 ? '' : 's'} at a time${first.shards > 1 ? ' per shard' : ''}):`, 80, '', '  ');
   for (const e of estimates) {
     out.push(
-      `  ${e.direction === 'deploy' ? 'deploy  ' : 'teardown'} ${duration(e.minutes).padStart(11)} for ${e.stacks} stack${e.stacks === 1 ? '' : 's'} of ${e.environments} environment${
-        e.environments === 1 ? '' : 's'
-      }` + ` (one environment alone: ${duration(e.criticalPathMinutes)})`,
+      ...wrapIndented(
+        `for ${e.stacks} stack${e.stacks === 1 ? '' : 's'} of ${e.environments} environment${e.environments === 1 ? '' : 's'} (one alone: ${duration(e.criticalPathMinutes)})`,
+        80,
+        `  ${e.direction === 'deploy' ? 'deploy  ' : 'teardown'} ${duration(e.minutes).padStart(11)} `,
+        ' '.repeat(23),
+      ),
     );
     if (e.canary) {
       out.push(`  canary  ${duration(e.canary.minutes).padStart(11)} of it: ${e.canary.env}, verified before the other ${e.canary.others === 1 ? 'one' : e.canary.others}`);
@@ -243,7 +246,7 @@ export function formatTimeEstimate(estimates: readonly TimeEstimate[], kinds: re
   out.push('  per stack, create / destroy:');
   for (const kind of kinds) {
     const t = times[kind];
-    out.push(`    ${kind.padEnd(11)} ${String(t.createMinutes).padStart(2)} / ${String(t.destroyMinutes).padStart(2)} min  ${t.source}`);
+    out.push(...wrapIndented(t.source, 80, `    ${kind.padEnd(11)} ${String(t.createMinutes).padStart(2)} / ${String(t.destroyMinutes).padStart(2)} min  `, ' '.repeat(29)));
   }
   const verify = estimates.find((e) => e.canary)?.canary?.verify;
   if (verify) out.push(...wrapIndented(verify.source, 80, `    ${'verify'.padEnd(11)} ${String(verify.minutes).padStart(2)}      min  `, ' '.repeat(29)));
