@@ -257,6 +257,11 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
     gcp: { gcp: [...GKE_K8S('clusterRoleBindings'), 'container.clusterRoles.bind'], gcpApis: CONTAINER },
   },
+  // A plain attendee's ServiceAccount (attendees without a cloud identity), bound as an identity's RBAC is.
+  'resource.kubernetes_service_account_v1': {
+    aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
+    gcp: { gcp: GKE_K8S('serviceAccounts'), gcpApis: CONTAINER },
+  },
   'resource.kubernetes_role_binding_v1': {
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
     gcp: { gcp: [...GKE_K8S('roleBindings'), 'container.clusterRoles.bind'], gcpApis: CONTAINER },

@@ -93,6 +93,14 @@ describe('required permissions', () => {
     expect(needs.gcp).toEqual(expect.arrayContaining(['container.clusterRoleBindings.create', 'container.roleBindings.create', 'container.clusterRoles.bind', 'container.clusterRoles.escalate']));
   });
 
+  test('GIVEN attendees without a cloud identity WHEN mapped THEN their ServiceAccounts and its RBAC have entries too (preflight warned "not checked" before)', () => {
+    const stacks = synthStacks({ attendees: ['ann', 'bob'] });
+    expect(stacks.flatMap(terraformTypes)).toEqual(expect.arrayContaining(['resource.kubernetes_service_account_v1']));
+    const needs = requiredPermissions(stacks);
+    expect(needs.unmapped).toEqual([]);
+    expect(needs.gcp).toEqual(expect.arrayContaining(['container.serviceAccounts.create', 'container.serviceAccounts.delete']));
+  });
+
   test('GIVEN the default lab WHEN the lists are derived THEN they hold what review found missing from the README role list', () => {
     const needs = requiredPermissions(synthStacks({}));
     expect(needs.gcp).toEqual(
