@@ -21,6 +21,7 @@ import { estimateTime, formatTimeEstimate, placementSlotOf } from '../../lab/est
 import { preflightGate } from '../preflight/preflight-cli';
 import { runVerify, VerifyOptions } from '../verify/verify';
 import { parseVerifyArgs } from '../verify/verify-cli';
+import { terminalWidth } from '../../kit/terminal/terminal';
 
 /** `$0.62/h (AWS $0.41/h + GCP $0.21/h) at list prices read 2026-12-05`: the estimate's cost per hour (one environment's), with the clouds priced. */
 function perHour(estimate: CostEstimate): string {
@@ -54,7 +55,7 @@ export async function deploy(argv: readonly string[], deps: DeployDeps = {}): Pr
     return 0;
   }
   const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, shard: options.shard, awsEndpoint, now, deployed };
-  if (!(await preflightGate({ ...preflight, skip: options.skipPreflight, write: (line) => console.log(line) }))) {
+  if (!(await preflightGate({ ...preflight, skip: options.skipPreflight, write: (line) => console.log(line), width: terminalWidth(process.stdout) }))) {
     return 1;
   }
   const envs = selectEnvironments(options.config, options.envs);

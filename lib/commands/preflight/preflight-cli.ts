@@ -38,13 +38,20 @@ export function parsePreflightArgs(argv: readonly string[], now?: Date): Preflig
  * stdout; returns whether the deploy may go on. `skip` (--skip-preflight)
  * goes on without it, loudly.
  */
-export async function preflightGate(options: PreflightOptions & { readonly skip: boolean; readonly write: (line: string) => void }): Promise<boolean> {
+export async function preflightGate(
+  options: PreflightOptions & {
+    readonly skip: boolean;
+    readonly write: (line: string) => void;
+    /** The table's width (the terminal's). @default - not wrapped */
+    readonly width?: number;
+  },
+): Promise<boolean> {
   if (options.skip) {
     options.write('hoplab deploy: --skip-preflight: PREFLIGHT SKIPPED. Nothing was checked before spending money; a missing permission or quota fails mid-deploy.');
     return true;
   }
   const result = await runPreflight(options);
-  options.write(renderFindings(result.findings, 'table', result.meta).trimEnd());
+  options.write(renderFindings(result.findings, 'table', result.meta, options.width).trimEnd());
   const blockers = blocking(result.findings);
   if (blockers.length > 0) {
     options.write(

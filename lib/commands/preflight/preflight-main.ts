@@ -32,8 +32,8 @@ export async function preflight(argv: readonly string[], clock: WallClock = SYST
   const email = result.filing.email;
   const requests = result.requests.map((r) => ({ ...r, command: requestCommand(r, email) }));
   const meta = { ...result.meta, ...(placement ? { placement: placement.report } : {}), quota_requests: requests };
-  process.stdout.write(renderFindings(result.findings, args.format, meta));
   const width = terminalWidth(process.stdout);
+  process.stdout.write(renderFindings(result.findings, args.format, meta, width));
   // Where each environment goes, after the findings (in the JSON form it is the `placement` field).
   if (placement && args.format === 'table') process.stdout.write(`${formatPlacement(placement.report, placement.order, width).join('\n')}\n`);
   if (placement && args.format === 'markdown') process.stdout.write(placementMarkdown(placement.report, placement.order));

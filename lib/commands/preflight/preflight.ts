@@ -208,7 +208,11 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   const credentials: Partial<GcpCredentials> | undefined = gcp ? (options.googleAccessToken ? { accessToken: options.googleAccessToken } : gcpCredentials()) : undefined;
   if (aws) {
     const awsSlots = slots.filter((s): s is { slot: AwsSlot; envs: string[] } => s.slot.cloud === 'aws');
-    progress(`preflight: AWS (${emulator ? `emulator ${emulator}` : awsSlots.map((s) => s.slot.id).join(', ')})`);
+    progress(
+      `preflight: AWS (${
+        emulator ? `emulator ${emulator}` : awsSlots.length > 3 ? `${awsSlots.length} slots, ${awsSlots[0].slot.id} to ${awsSlots.at(-1)!.slot.id}` : awsSlots.map((s) => s.slot.id).join(', ')
+      })`,
+    );
     const result = await awsFindings({
       endpoint: emulator ?? options.awsApi,
       clusterAdminArns: config.aws.clusterAdminArns ?? [],
@@ -290,7 +294,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
     filing: filingClients,
     ...(placement.configured ? { placement: { report: placementReport(placement, countedNeeds(quotaNeeds)), order: placement.envs } } : {}),
     meta: {
-      title: `hoplab preflight: ${envs.join(', ')} (${kinds.join(', ')})`,
+      title: `hoplab preflight: ${envs.length > 4 ? `${envs.length} environments, ${envs[0]} to ${envs.at(-1)}` : envs.join(', ')} (${kinds.join(', ')})`,
       generated_at: new Date().toISOString(),
       environments: envs,
       stacks,

@@ -2,7 +2,7 @@
  * One preflight check's verdict, and the report of all of them as a table,
  * Markdown or JSON. Only `fail` blocks a deploy.
  */
-import { markdownTable } from '../../kit/terminal/text-table';
+import { markdownTable, wrapIndented } from '../../kit/terminal/text-table';
 
 /** `pass`: fine. `warn`: look at it, does not block. `fail`: blocks a deploy. `skip`: could not or need not run. */
 export type Verdict = 'pass' | 'warn' | 'fail' | 'skip';
@@ -25,7 +25,13 @@ export const blocking = (findings: readonly Finding[]) => findings.filter((f) =>
 const MARK: Record<Verdict, string> = { pass: 'ok', warn: 'WARN', fail: 'FAIL', skip: 'skip' };
 
 /** The preflight report in `format`. */
-export function renderFindings(findings: readonly Finding[], format: ReportFormat, meta: { readonly title: string; readonly [key: string]: unknown }): string {
+export function renderFindings(
+  findings: readonly Finding[],
+  format: ReportFormat,
+  meta: { readonly title: string; readonly [key: string]: unknown },
+  /** The table's width: each detail and fix wrapped under its column (the terminal's, terminalWidth). @default - not wrapped (a log or a file) */
+  width?: number,
+): string {
   const blockers = blocking(findings);
   const verdictLine = blockers.length === 0 ? 'nothing blocks a deploy' : `${blockers.length} finding${blockers.length === 1 ? '' : 's'} block${blockers.length === 1 ? 's' : ''} a deploy`;
   if (format === 'json') {
@@ -35,8 +41,15 @@ export function renderFindings(findings: readonly Finding[], format: ReportForma
     const rows = findings.map((f) => [f.check, MARK[f.verdict], f.detail, f.fix ?? '']);
     return [`## ${meta.title}`, '', markdownTable(['check', 'verdict', 'detail', 'fix'], rows), '', `**${verdictLine}**`, ''].join('\n');
   }
-  // Table: one aligned line per check; the fix on the next line.
-  const width = Math.min(30, Math.max(...findings.map((f) => f.check.length), 5));
-  const lines = findings.flatMap((f) => [`${MARK[f.verdict].padEnd(4)}  ${f.check.padEnd(width)}  ${f.detail}`, ...(f.fix ? [`${' '.repeat(width + 8)}fix: ${f.fix}`] : [])]);
-  return `${meta.title}\n${lines.join('\n')}\n${verdictLine}\n`;
+  // Table: one aligned line per check; the fix on the next line. Wrapped to a terminal's width, a detail that
+  // does not fit beside its check goes under it, over the width less 6; unwrapped (a log, a file) each stays one line.
+  const column = Math.min(30, Math.max(...findings.map((f) => f.check.length), 5));
+  const fit = (text: string, first: string, rest: string) => (width === undefined ? [`${first}${text}`] : wrapIndented(text, width, first, rest));
+  const under = width === undefined ? ' '.repeat(column + 8) : ' '.repeat(6);
+  const detail = (f: Finding) => {
+    const beside = `${MARK[f.verdict].padEnd(4)}  ${f.check.padEnd(column)}  `;
+    return width === undefined || beside.length + f.detail.length <= width ? [`${beside}${f.detail}`] : [`${MARK[f.verdict].padEnd(4)}  ${f.check}`, ...fit(f.detail, under, under)];
+  };
+  const lines = findings.flatMap((f) => [...detail(f), ...(f.fix ? fit(`fix: ${f.fix}`, under, `${under}     `) : [])]);
+  return `${[...fit(meta.title, '', '  '), ...lines, ...fit(verdictLine, '', '  ')].join('\n')}\n`;
 }

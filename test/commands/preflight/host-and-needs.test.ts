@@ -118,6 +118,44 @@ describe('report and gate', () => {
     expect(JSON.parse(renderFindings(findings, 'json', { title: 't' }))).toMatchObject({ schema: 'hoplab.preflight/v1', ok: false, findings });
   });
 
+  test('GIVEN a terminal 48 columns wide WHEN rendered THEN every line fits: a detail too long to sit beside its check goes under it, and the fix wraps under itself', () => {
+    const long = [
+      ...findings,
+      {
+        check: 'api endpoints',
+        verdict: 'fail' as const,
+        detail: 'aws.endpointPublicAccessCidrs (["0.0.0.0/0"]) would open the cluster API endpoint to any address on the internet',
+        fix: 'set them to the addresses you and the attendees deploy and run kubectl from',
+      },
+    ];
+    expect(renderFindings(long, 'table', { title: 'hoplab preflight: ann, bob, cy, dee (aws-cluster, aws-lb)' }, 48)).toBe(
+      [
+        'hoplab preflight: ann, bob, cy, dee',
+        '  (aws-cluster, aws-lb)',
+        'ok    terraform       Terraform 1.11.4',
+        'FAIL  aws quota vpcs',
+        '      VPCs per Region: 5 in use + 1 = 6 of 5',
+        '      fix: request more',
+        'FAIL  api endpoints',
+        '      aws.endpointPublicAccessCidrs',
+        '      (["0.0.0.0/0"]) would open the cluster API',
+        '      endpoint to any address on the internet',
+        '      fix: set them to the addresses you',
+        '           and the attendees deploy and run',
+        '           kubectl from',
+        '2 findings block a deploy',
+        '',
+      ].join('\n'),
+    );
+    expect(
+      Math.max(
+        ...renderFindings(long, 'table', { title: 't' }, 48)
+          .split('\n')
+          .map((l) => l.length),
+      ),
+    ).toBeLessThanOrEqual(48);
+  });
+
   test('GIVEN --skip-preflight WHEN deploy gates THEN it goes on without checking, loudly', async () => {
     const lines: string[] = [];
     const go = await preflightGate({ config: labConfig.parse({}), skip: true, write: (l) => lines.push(l) });
