@@ -32,7 +32,7 @@ import { AWS_QUOTAS, AwsQuotaId, QuotaSpec, sizesSlots } from '../../model/quota
 import { AwsSlot, slotGroup } from '../../model/slots';
 import { awsSlotClientConfig } from './aws-slot-clients';
 import { awsQuotaRequest, awsRequestCommand } from './quota-requests';
-import { countQuota } from './quota-count';
+import { countQuota, inUsePlusNeed } from './quota-count';
 import { awsNotChecked } from './not-checked';
 
 /** What preflight checks in one AWS slot (account x region). */
@@ -510,8 +510,8 @@ async function quotaFindings(clients: Clients, slot: AwsSlotInput, where: string
         findings.push({
           check,
           verdict: 'warn',
-          detail: `${quota.name} (${quota.quotaCode}): ${used[quota.id]} in use + ${need} for this lab = ${
-            used[quota.id] + need
+          detail: `${quota.name} (${quota.quotaCode}): ${
+            inUsePlusNeed(used[quota.id], { need, deployedNeed: slot.deployed?.needs[quota.id], deployedEnvs: slot.deployed?.envs }).text
           }, not checked: AWS sets its value per account and Service Quotas did not answer (${message(error).slice(0, 100)})`,
           fix: denied
             ? 'allow servicequotas:GetServiceQuota to check it'

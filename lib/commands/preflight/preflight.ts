@@ -189,11 +189,14 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
     .map((s) => ({ slot: s.slot, envs: s.envs.filter((e) => envs.includes(e)) }))
     .filter((s) => s.envs.length > 0);
   const quotaNeeds = labQuotaNeeds(selected, exposures, slots);
-  // Of those, the part the environments already deployed hold (in use already: quota-count.ts).
+  // Of those, the part the environments already deployed hold (in use already: quota-count.ts): what their cluster
+  // stacks make, which their cluster states say is there. Not their load balancers: whether an -lb stack applied is
+  // not read here (its state would need its providers), so they are counted, deployed or not.
   const isDeployed = (cloud: 'aws' | 'gcp', env: string) => (cloud === 'aws' ? deployed.state.aws : deployed.state.gcp).has(env);
+  const deployedClusters = { ...selected, clouds: selected.clouds.filter((c) => isDeployed(c.cloud, c.env)).map((c) => ({ ...c, lb: undefined })) };
   const deployedNeeds = labQuotaNeeds(
-    selected,
-    exposures,
+    deployedClusters,
+    [],
     slots.map((s) => ({ slot: s.slot, envs: s.envs.filter((e) => isDeployed(s.slot.cloud, e)) })).filter((s) => s.envs.length > 0),
   );
   findings.push(...defaultLimitFindings(quotaNeeds.needs, envs.length, emulator !== undefined));

@@ -6,7 +6,9 @@
  * a deploy run again after a failure, or after attendees were added, in a
  * slot that had just enough room. Its part is therefore not counted again,
  * and the verdict says so: `5 in use (the 4 environments deployed here among
- * them, their state says) + 1 for the rest of this lab = 6 of 5`. (One that failed part-way may hold less than its
+ * them, their state says) + 1 for the rest of this lab = 6 of 5`. Only what
+ * their cluster stacks make counts so (preflight.ts): whether their load
+ * balancers exist is not read, so those are counted again. (One that failed part-way may hold less than its
  * part: what it still creates is then not counted, and the cloud's own quota
  * error names it, as on the deploy that failed.)
  */
@@ -32,15 +34,24 @@ export interface QuotaCountVerdict {
 }
 
 /**
+ * What the lab still needs on top of what is in use, in words without a limit:
+ * `2 in use + 4 for this lab = 6`, or with deployed environments that they are among those in use.
+ */
+export function inUsePlusNeed(used: number, count: QuotaNeedCount, forLab = 'for this lab'): { readonly text: string; readonly still: number } {
+  const deployedEnvs = count.deployedEnvs ?? 0;
+  // Never more than is in use: what the deployed environments hold is part of it.
+  const deployedNeed = deployedEnvs === 0 ? 0 : Math.min(count.deployedNeed ?? 0, count.need, used);
+  const still = count.need - deployedNeed;
+  if (deployedNeed === 0) return { text: `${used} in use + ${still} ${forLab} = ${used + still}`, still };
+  const envs = deployedEnvs === 1 ? 'the environment' : `the ${deployedEnvs} environments`;
+  return { text: `${used} in use (${envs} deployed here among them, their state says) + ${still} for the rest of this lab = ${used + still}`, still };
+}
+
+/**
  * `used + still > limit` fails (a need exactly at the limit fits); `forLab` words the need
  * (`for this lab`, `for this lab (3 node VMs)`).
  */
 export function countQuota(used: number, count: QuotaNeedCount, limit: number, forLab = 'for this lab'): QuotaCountVerdict {
-  const deployedEnvs = count.deployedEnvs ?? 0;
-  const deployedNeed = deployedEnvs === 0 ? 0 : Math.min(count.deployedNeed ?? 0, count.need);
-  const still = count.need - deployedNeed;
-  const verdict = used + still > limit ? 'fail' : 'pass';
-  if (deployedNeed === 0) return { verdict, text: `${used} in use + ${still} ${forLab} = ${used + still} of ${limit}`, still };
-  const envs = deployedEnvs === 1 ? 'the environment' : `the ${deployedEnvs} environments`;
-  return { verdict, text: `${used} in use (${envs} deployed here among them, their state says) + ${still} for the rest of this lab = ${used + still} of ${limit}`, still };
+  const { text, still } = inUsePlusNeed(used, count, forLab);
+  return { verdict: used + still > limit ? 'fail' : 'pass', text: `${text} of ${limit}`, still };
 }

@@ -204,4 +204,38 @@ describe('preflight of a lab partly deployed', () => {
       await api.close();
     }
   });
+
+  test('GIVEN ann and bob with their clusters deployed and their -lb stacks maybe not WHEN preflight runs again THEN their nodes are not counted again, but their load balancers are: whether an -lb stack applied is not read', async () => {
+    const dead = await deadUrl();
+    const api = await servePreflightApi({ enabled: [], granted: (p) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 16 } });
+    try {
+      const config = labConfig.parse({ attendees: ['ann', 'bob'], gcp: { project: PREFLIGHT_PROJECT, masterAuthorizedCidrs: ['203.0.113.7/32'] } });
+      const slot = gcpSlot(PREFLIGHT_PROJECT, 'us-central1', ['us-central1-a']);
+      const state: DeployedSlots = {
+        aws: new Map(),
+        gcp: new Map(['ann', 'bob'].map((env) => [env, { slot, from: 'placement output' as const, env, stack: `${env}-gcp-cluster`, where: `${env}-gcp-cluster.tfstate` }])),
+        unread: [],
+        notRead: [],
+      };
+      const result = await runPreflight({
+        config,
+        kinds: ['gcp-cluster', 'gcp-lb'],
+        deployed: placeWithState(config, state),
+        myIp: '203.0.113.7',
+        registryUrl: dead,
+        googleAccessToken: PREFLIGHT_TOKEN,
+        googleApis: preflightApiBases(api.base),
+        runTool: () => ({ ok: true, output: '' }),
+      });
+      const detail = (metric: string) => result.findings.find((f) => f.check === `gcp quota ${metric}`)?.detail;
+      expect(detail('CPUS')).toBe(
+        `CPUS in us-central1 of project ${PREFLIGHT_PROJECT}: 16 in use (the 2 environments deployed here among them, their state says) + 0 for the rest of this lab = 16 of 24`,
+      );
+      // One Gateway each: both counted, deployed or not (the fake project holds none in use).
+      expect(detail('GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES')).toMatch(new RegExp(`: 2 in use \\+ 4 for this lab \\(2 Gateway[^)]*\\) = 6 of 50$`));
+      expect(detail('GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES')).toBe(`GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES in project ${PREFLIGHT_PROJECT}: 0 in use + 2 for this lab (2 Gateway) = 2 of 15`);
+    } finally {
+      await api.close();
+    }
+  });
 });
