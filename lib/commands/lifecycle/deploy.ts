@@ -55,7 +55,7 @@ export async function deploy(argv: readonly string[], deps: DeployDeps = {}): Pr
     return 0;
   }
   const preflight = { config: options.config, envs: options.envs, kinds: options.kinds, shard: options.shard, awsEndpoint, now, deployed };
-  if (!(await preflightGate({ ...preflight, skip: options.skipPreflight, write: (line) => console.log(line), width: terminalWidth(process.stdout) }))) {
+  if (!(await preflightGate({ ...preflight, skip: options.skipPreflight, write: (line) => console.log(line), width: process.stdout.isTTY ? terminalWidth(process.stdout) : undefined }))) {
     return 1;
   }
   const envs = selectEnvironments(options.config, options.envs);

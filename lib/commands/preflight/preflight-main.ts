@@ -33,7 +33,8 @@ export async function preflight(argv: readonly string[], clock: WallClock = SYST
   const requests = result.requests.map((r) => ({ ...r, command: requestCommand(r, email) }));
   const meta = { ...result.meta, ...(placement ? { placement: placement.report } : {}), quota_requests: requests };
   const width = terminalWidth(process.stdout);
-  process.stdout.write(renderFindings(result.findings, args.format, meta, width));
+  // The findings wrap on a terminal only: a log or a file keeps one line per finding, for grep.
+  process.stdout.write(renderFindings(result.findings, args.format, meta, process.stdout.isTTY ? width : undefined));
   // Where each environment goes, after the findings (in the JSON form it is the `placement` field).
   if (placement && args.format === 'table') process.stdout.write(`${formatPlacement(placement.report, placement.order, width).join('\n')}\n`);
   if (placement && args.format === 'markdown') process.stdout.write(placementMarkdown(placement.report, placement.order));

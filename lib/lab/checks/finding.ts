@@ -29,7 +29,7 @@ export function renderFindings(
   findings: readonly Finding[],
   format: ReportFormat,
   meta: { readonly title: string; readonly [key: string]: unknown },
-  /** The table's width: each detail and fix wrapped under its column (the terminal's, terminalWidth). @default - not wrapped (a log or a file) */
+  /** The table's width: each detail wrapped to it (a terminal's, terminalWidth). @default - not wrapped (a log or a file) */
   width?: number,
 ): string {
   const blockers = blocking(findings);
@@ -43,6 +43,7 @@ export function renderFindings(
   }
   // Table: one aligned line per check; the fix on the next line. Wrapped to a terminal's width, a detail that
   // does not fit beside its check goes under it, over the width less 6; unwrapped (a log, a file) each stays one line.
+  // A fix is never wrapped: it often holds a command to paste, which a line break would cut (the terminal folds it).
   const column = Math.min(30, Math.max(...findings.map((f) => f.check.length), 5));
   const fit = (text: string, first: string, rest: string) => (width === undefined ? [`${first}${text}`] : wrapIndented(text, width, first, rest));
   const under = width === undefined ? ' '.repeat(column + 8) : ' '.repeat(6);
@@ -50,6 +51,6 @@ export function renderFindings(
     const beside = `${MARK[f.verdict].padEnd(4)}  ${f.check.padEnd(column)}  `;
     return width === undefined || beside.length + f.detail.length <= width ? [`${beside}${f.detail}`] : [`${MARK[f.verdict].padEnd(4)}  ${f.check}`, ...fit(f.detail, under, under)];
   };
-  const lines = findings.flatMap((f) => [...detail(f), ...(f.fix ? fit(`fix: ${f.fix}`, under, `${under}     `) : [])]);
+  const lines = findings.flatMap((f) => [...detail(f), ...(f.fix ? [`${under}fix: ${f.fix}`] : [])]);
   return `${[...fit(meta.title, '', '  '), ...lines, ...fit(verdictLine, '', '  ')].join('\n')}\n`;
 }
