@@ -10,7 +10,7 @@
  * they land above the block. The clock is injectable for tests.
  */
 import { LiveRegion } from './live-region';
-import { colorEnabled, formatElapsed, paint, redrawEnabled, WritableTerminal } from './terminal';
+import { colorEnabled, formatElapsed, paint, redrawEnabled, terminalHeight, WritableTerminal } from './terminal';
 
 /** Time and a repeating timer; {@link SYSTEM_CLOCK} in use, a fake one in tests. */
 export interface LiveClock {
@@ -63,6 +63,13 @@ export interface LiveStatusOptions {
 }
 
 export const LINE_EVERY_MS = 60_000;
+
+/** The terminal's height when neither `$LINES` nor the terminal says. */
+const DEFAULT_ROWS = 24;
+/** Task lines shown however short the terminal (the last of them may be `... and N more`). */
+const MIN_TASK_LINES = 4;
+/** Off a terminal: status lines printed at one time, the last of them `... and N more` when more are due. */
+const MAX_DUE_LINES = 10;
 
 export class LiveStatus {
   readonly mode: 'tty' | 'lines';
@@ -125,12 +132,19 @@ export class LiveStatus {
     this.region?.clear();
   }
 
-  /** The block's lines now (plain text): a header, then one line per running task. Empty when nothing runs. */
+  /**
+   * The block's lines now (plain text): a header, then one line per running task, at most as many as
+   * leave half the terminal's height for the output above (verify waits for 330 exposures at once in
+   * a room): the first ones, then `... and N more`. Empty when nothing runs.
+   */
   frame(now: number = this.clock.now()): string[] {
     if (this.tasks.size === 0) return [];
-    const tasks = [...this.tasks.values()];
+    const all = [...this.tasks.values()];
+    const rows = terminalHeight(this.options.stream, this.options.env ?? process.env) ?? DEFAULT_ROWS;
+    const room = Math.max(MIN_TASK_LINES, Math.floor(rows / 2) - 1);
+    const tasks = all.length > room ? all.slice(0, room - 1) : all;
     const extra = this.options.summary?.();
-    const header = `${this.options.title}: ${tasks.length} running${extra ? `, ${extra}` : ''} (${formatElapsed(now - this.startedAt)} so far)`;
+    const header = `${this.options.title}: ${all.length} running${extra ? `, ${extra}` : ''} (${formatElapsed(now - this.startedAt)} so far)`;
     const nameWidth = Math.min(28, Math.max(...tasks.map((t) => t.name.length)));
     const phaseWidth = Math.max(...tasks.map((t) => t.phase.length));
     return [
@@ -139,6 +153,7 @@ export class LiveStatus {
         const detail = t.detail?.(now);
         return `  ${t.name.padEnd(nameWidth)}  ${t.phase.padEnd(phaseWidth)} ${formatElapsed(now - t.startedAt).padStart(6)}${detail ? `  ${detail}` : ''}`;
       }),
+      ...(tasks.length < all.length ? [`  ... and ${all.length - tasks.length} more`] : []),
     ];
   }
 
@@ -158,12 +173,12 @@ export class LiveStatus {
     }
     const now = this.clock.now();
     const quiet = this.options.quietMs ?? LINE_EVERY_MS;
-    for (const task of this.tasks.values()) {
-      if (now - task.lastLineAt >= quiet) {
-        task.lastLineAt = now;
-        this.line(this.statusLine(task.name, now)!);
-      }
-    }
+    const due = [...this.tasks.values()].filter((task) => now - task.lastLineAt >= quiet);
+    // A log gets a line per task, at most MAX_DUE_LINES at a time: the rest are counted, not listed.
+    for (const task of due) task.lastLineAt = now;
+    const listed = due.length > MAX_DUE_LINES ? due.slice(0, MAX_DUE_LINES - 1) : due;
+    for (const task of listed) this.line(this.statusLine(task.name, now)!);
+    if (listed.length < due.length) this.line(`  ... and ${due.length - listed.length} more still running (${this.options.title})`);
   }
 
   private redraw(): void {

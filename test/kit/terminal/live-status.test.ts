@@ -63,6 +63,36 @@ describe('off a terminal', () => {
   });
 });
 
+describe('a room of tasks (verify waits for every exposure at once)', () => {
+  test('GIVEN 30 tasks and a 12-row terminal WHEN the block is drawn THEN it takes half the rows at most: the first tasks, then how many more', () => {
+    const clock = new FakeClock();
+    const status = new LiveStatus({ stream: new FakeStream(true, 80), title: 'verify', clock, env: { LINES: '12' }, mode: 'tty' });
+    for (let i = 1; i <= 30; i += 1) status.start(`ready a${String(i).padStart(2, '0')} aws native`, 'waiting');
+    const frame = status.frame();
+    expect(frame).toEqual([
+      'verify: 30 running (0s so far)',
+      '  ready a01 aws native  waiting     0s',
+      '  ready a02 aws native  waiting     0s',
+      '  ready a03 aws native  waiting     0s',
+      '  ready a04 aws native  waiting     0s',
+      '  ... and 26 more',
+    ]);
+    status.stop();
+  });
+
+  test('GIVEN 30 tasks off a terminal WHEN their minute comes THEN 9 lines name the first and one counts the rest', () => {
+    const clock = new FakeClock();
+    const lines: string[] = [];
+    const status = new LiveStatus({ stream: new FakeStream(false), title: 'verify', clock, write: (l) => lines.push(l), env: {} });
+    for (let i = 1; i <= 30; i += 1) status.start(`ready a${String(i).padStart(2, '0')} aws native`, 'waiting');
+    clock.advance(60_000);
+    expect(lines).toHaveLength(10);
+    expect(lines[0]).toBe('  ... ready a01 aws native: waiting 1m00s');
+    expect(lines[9]).toBe('  ... and 21 more still running (verify)');
+    status.stop();
+  });
+});
+
 describe('on a terminal', () => {
   test('GIVEN a 60-column colour terminal WHEN stacks start, progress and end THEN each frame redraws the block in place, exactly, fitted to the width', () => {
     const clock = new FakeClock();
