@@ -68,7 +68,7 @@ describe('a refusal says which config it judged', () => {
       expect([result.code, result.lines]).toEqual([
         1,
         [
-          `${command}: outputs.json holds environments ann, bob; the config names none of them (it names lab): run where the config that deployed them is, or point HOPLAB_CONFIG at it`,
+          `hoplab ${command}: outputs.json holds environments ann, bob; the config names none of them (it names lab): run where the config that deployed them is, or point HOPLAB_CONFIG at it`,
           `hoplab ${command}: ${none.replace(empty, dir)}`,
         ],
       ]);

@@ -25,7 +25,7 @@ import { buildHandout, Handout } from './handout-model';
 import { EnvironmentKubeconfig, environmentKubeconfig } from './kubeconfig';
 import { cardHtml } from './render-card';
 import { handoutFiles, handoutHtml, handoutMarkdown, indexHtml } from './render-handout';
-import { readMeasuredFile } from '../../lab/probe/measured';
+import { MeasuredByExposure, readMeasuredFile } from '../../lab/probe/measured';
 
 /** What the command reads and where it writes; tests replace parts. */
 export interface HandoutIo {
@@ -66,10 +66,10 @@ function kubeconfigReport(out: string, kubeconfigs: readonly EnvironmentKubeconf
   const rows = kubeconfigs.flatMap((k) =>
     k.entries.map((e) => [k.file, e.context, e.auth.kind === 'token' ? `token until ${e.auth.expirationTimestamp ?? '?'}` : e.auth.kind === 'aws' ? 'own AWS identity' : 'own Google identity']),
   );
-  const problems = kubeconfigs.flatMap((k) => Object.entries(k.missing).map(([cloud, why]) => `handout: ${k.env}: no ${cloud === 'aws' ? 'EKS' : 'GKE'} context in ${k.file}: ${why}`));
+  const problems = kubeconfigs.flatMap((k) => Object.entries(k.missing).map(([cloud, why]) => `hoplab handout: ${k.env}: no ${cloud === 'aws' ? 'EKS' : 'GKE'} context in ${k.file}: ${why}`));
   const warnings = kubeconfigs.flatMap((k) => k.entries.flatMap((e) => (e.auth.kind === 'token' ? e.auth.warnings.map((w) => `${e.context}: the cluster says: ${w}`) : [])));
   const secret = kubeconfigs.some((k) => k.secret);
-  const said = (text: string) => wrapIndented(text, 80, 'handout: ', '  ');
+  const said = (text: string) => wrapIndented(text, 80, 'hoplab handout: ', '  ');
   const lines = [
     ...said(`kubeconfigs in ${out}/ (mode 0600)${secret ? ': those with a token are secrets; hand each to its attendee only' : ''}`),
     ...(rows.length > 0 ? [textTable(['file', 'context', 'kubectl authenticates with'], rows, { width: 80, rules: 'header' })] : []),
@@ -85,6 +85,9 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   if (!values) return 0;
   if (values['no-kubeconfigs'] && values['refresh-kubeconfigs']) throw new UsageError('--no-kubeconfigs and --refresh-kubeconfigs contradict each other; give one of them');
   const formats: HandoutFormat[] = values.format === undefined ? [...HANDOUT_FORMATS] : [values.format];
+  if (values.measured !== undefined && (values['refresh-kubeconfigs'] || !formats.includes('html'))) {
+    throw new UsageError(`--measured is for the html handout (the packet's journeys), not ${values['refresh-kubeconfigs'] ? '--refresh-kubeconfigs' : `--format ${values.format}`}`);
+  }
   const config = io.config ? io.config() : readLabConfig().config;
   const environments = labEnvironments(config);
   if (values.env !== undefined) {
@@ -100,12 +103,20 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
     outputs = values.outputs !== undefined ? readOutputsFile(values.outputs) : await (io.collect ?? ((dir) => collectOutputs(dir)))(values.dir);
   } catch (error) {
     // Outputs missing or unreadable: said as the reader words it.
-    io.err(`handout: ${(error as Error).message}\n`);
+    io.err(`hoplab handout: ${(error as Error).message}\n`);
+    return 1;
+  }
+  // Read before any token is minted: a mistyped file costs nothing.
+  let measured: MeasuredByExposure | undefined;
+  try {
+    measured = values.measured !== undefined ? readMeasuredFile(values.measured) : undefined;
+  } catch (error) {
+    io.err(`hoplab handout: ${(error as Error).message}\n`);
     return 1;
   }
   const elsewhere = outputsNotInConfig(outputs, config, values.outputs ?? 'the collected outputs');
   if (elsewhere) {
-    io.err(`handout: ${elsewhere}\n`);
+    io.err(`hoplab handout: ${elsewhere}\n`);
     return 1;
   }
 
@@ -113,13 +124,13 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   for (const environment of environments.filter((e) => values.env === undefined || values.env.includes(e.name))) {
     const envOutputs = outputs.environments.find((e) => e.env === environment.name);
     if (!envOutputs) {
-      io.err(`handout: no outputs for environment ${environment.name} (not deployed, or not in ${values.outputs ?? 'the collected outputs'}): skipped\n`);
+      io.err(`hoplab handout: no outputs for environment ${environment.name} (not deployed, or not in ${values.outputs ?? 'the collected outputs'}): skipped\n`);
       continue;
     }
     chosen.push({ outputs: envOutputs, ...(environment.attendee ? { attendee: environment.attendee } : {}) });
   }
   if (chosen.length === 0) {
-    io.err('handout: no environment with outputs to write a handout for\n');
+    io.err('hoplab handout: no environment with outputs to write a handout for\n');
     return 1;
   }
   const out = values.out;
@@ -146,17 +157,16 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   const failed = report.problems.length > 0;
   const sayProblems = () => {
     for (const problem of report.problems) io.err(`${problem}\n`);
-    for (const k of kubeconfigs.values()) if (Object.keys(k.missing).length > 0) io.err(`handout: ${k.env}: once its cluster answers, run ${refreshCommand(k.env)}\n`);
+    for (const k of kubeconfigs.values()) if (Object.keys(k.missing).length > 0) io.err(`hoplab handout: ${k.env}: once its cluster answers, run ${refreshCommand(k.env)}\n`);
   };
 
   if (values['refresh-kubeconfigs']) {
     if (kubeconfigs.size > 0) io.out(report.text);
-    else io.out('handout: no attendee environment: no kubeconfig to refresh\n');
+    else io.out('hoplab handout: no attendee environment: no kubeconfig to refresh\n');
     sayProblems();
     return failed ? 1 : 0;
   }
 
-  const measured = values.measured !== undefined ? readMeasuredFile(values.measured) : undefined;
   const model = (io.explain ?? explainDefault)(config, values.dir, values.env);
   const handouts: Handout[] = [];
   for (const { outputs: envOutputs, attendee } of chosen) {
@@ -192,7 +202,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   }
   const kubeconfigNames = new Map([...kubeconfigs].filter(([, k]) => k.text !== undefined).map(([env, k]) => [env, k.secret ? 'yes (a token: hand it over in person)' : 'yes (their own identity)']));
   writeFileSync(join(out, 'index.html'), indexHtml(handouts, formats, kubeconfigNames));
-  io.out(`handout: wrote ${handouts.length} handout${handouts.length === 1 ? '' : 's'} (${formats.join(', ')}) and index.html to ${out}/\n`);
+  io.out(`hoplab handout: wrote ${handouts.length} handout${handouts.length === 1 ? '' : 's'} (${formats.join(', ')}), index.html to ${out}/\n`);
   if (kubeconfigs.size > 0 && !values['no-kubeconfigs']) io.out(report.text);
   sayProblems();
   return failed ? 1 : 0;

@@ -48,16 +48,16 @@ export async function progress(argv: readonly string[], io: ProgressIo = default
       synthDir: values.dir,
       ...(io.run ? { run: io.run } : {}),
       keepEnv: (env) => environments.some((e) => e.name === env),
-      say: (line) => io.err(`progress: ${line}\n`),
+      say: (line) => io.err(`hoplab progress: ${line}\n`),
     }));
   } catch (error) {
     // Outputs missing or unreadable: said as the reader words it.
-    io.err(`progress: ${(error as Error).message}\n`);
+    io.err(`hoplab progress: ${(error as Error).message}\n`);
     return 1;
   }
   const elsewhere = outputsNotInConfig(outputs, config, values.outputs ?? 'the collected outputs');
   if (elsewhere) {
-    io.err(`progress: ${elsewhere}\n`);
+    io.err(`hoplab progress: ${elsewhere}\n`);
     return 1;
   }
   const { plans, states } = await readProgress({ outputs, config, environments, tokens: io.tokens ?? hostTokens(), timeoutMs: values.timeout * 1000 });

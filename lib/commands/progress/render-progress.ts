@@ -15,7 +15,7 @@ export function progressTable(progress: readonly AttendeeProgress[], width = 80)
     return `  ${id}: ${done} of ${results.length} done${unknown ? `, ${unknown} could not be checked` : ''}`;
   });
   return [
-    rows.length > 0 ? textTable(['attendee', 'exercise', 'status', 'why'], rows, { width, rules: 'header' }) : 'progress: no exercise to check',
+    rows.length > 0 ? textTable(['attendee', 'exercise', 'status', 'why'], rows, { width, rules: 'header' }) : 'hoplab progress: no exercise to check',
     ...(summary.length > 0 ? ['', `${progress.length} attendee${progress.length === 1 ? '' : 's'}:`, ...summary] : []),
     '',
   ].join('\n');

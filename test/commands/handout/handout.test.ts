@@ -76,15 +76,15 @@ describe('handout', () => {
     expect(result).toEqual({
       code: 0,
       out:
-        `handout: wrote 1 handout (markdown, html, card) and index.html to ${out}/\n` +
-        `handout: kubeconfigs in ${out}/ (mode 0600)\n` +
+        `hoplab handout: wrote 1 handout (markdown, html, card), index.html to ${out}/\n` +
+        `hoplab handout: kubeconfigs in ${out}/ (mode 0600)\n` +
         '+----------------+---------+----------------------------+\n' +
         '| file           | context | kubectl authenticates with |\n' +
         '+----------------+---------+----------------------------+\n' +
         '| lab.kubeconfig | lab-eks | own AWS identity           |\n' +
         '| lab.kubeconfig | lab-gke | own Google identity        |\n' +
         '+----------------+---------+----------------------------+\n',
-      err: `handout: no outputs for environment bob (not deployed, or not in ${fixture('outputs.json')}): skipped\n`,
+      err: `hoplab handout: no outputs for environment bob (not deployed, or not in ${fixture('outputs.json')}): skipped\n`,
     });
     expect(readdirSync(out).sort()).toEqual(['index.html', 'lab.card.html', 'lab.html', 'lab.kubeconfig', 'lab.md']);
   });
@@ -162,7 +162,7 @@ describe('handout', () => {
     const only = join(dir, 'card');
     expect(await run('--outputs', fixture('outputs.json'), '--format', 'card', '--env', 'lab', '--out', only)).toEqual({
       code: 0,
-      out: expect.stringMatching(new RegExp(`^handout: wrote 1 handout \\(card\\) and index\\.html to ${only}/\\nhandout: kubeconfigs in ${only}/ \\(mode 0600\\)\\n`)),
+      out: expect.stringMatching(new RegExp(`^hoplab handout: wrote 1 handout \\(card\\), index\\.html to ${only}/\\nhoplab handout: kubeconfigs in ${only}/ \\(mode 0600\\)\\n`)),
       err: '',
     });
     expect(readdirSync(only).sort()).toEqual(['index.html', 'lab.card.html', 'lab.kubeconfig']);
@@ -499,7 +499,7 @@ describe('handout', () => {
 
   test('GIVEN a missing outputs file WHEN run THEN exit 1 naming it', async () => {
     const { code, err } = await run('--outputs', '/nonexistent/outputs.json');
-    expect([code, err]).toEqual([1, 'handout: cannot read outputs file /nonexistent/outputs.json: ENOENT\n']);
+    expect([code, err]).toEqual([1, 'hoplab handout: cannot read outputs file /nonexistent/outputs.json: ENOENT\n']);
   });
 
   test('GIVEN --help THEN the usage', async () => {

@@ -141,8 +141,8 @@ describe('kubeconfigs', () => {
     ]);
     expect(first.stdout).toContain('| dee.kubeconfig | dee-eks | token until 2026-12-08T08:00:00Z |');
     expect(first.stdout).toContain('| dee.kubeconfig | dee-gke | token until 2026-12-09T08:00:00Z |');
-    expect(first.stdout).toContain('handout: dee-eks: the cluster says: requested expiration of 172800 seconds\n  shortened to 86400 seconds\n');
-    expect(first.stdout).toContain('handout: before they run out: npx hoplab handout --refresh-kubeconfigs\n');
+    expect(first.stdout).toContain('hoplab handout: dee-eks: the cluster says: requested expiration of 172800\n  seconds shortened to 86400 seconds\n');
+    expect(first.stdout).toContain('hoplab handout: before they run out: npx hoplab handout --refresh-kubeconfigs\n');
     for (const line of first.stdout.replaceAll(first.out, 'handouts').split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(hostAsked.sort()).toEqual(['dee aws', 'dee gcp']);
     expect([...eks.requests, ...gke.requests].filter((r) => r.method === 'POST').map((r) => [r.user, r.path, r.body?.spec?.expirationSeconds])).toEqual([
@@ -223,7 +223,7 @@ describe('kubeconfigs', () => {
     const issued = eks.issued.length + gke.issued.length;
     const result = await run('pipeline', { ...clusters('ann'), ...clusters('dee') }, '--no-kubeconfigs');
     expect(result.code).toBe(0);
-    expect(result.stderr).not.toMatch(/^handout: (ann|dee): /m);
+    expect(result.stderr).not.toMatch(/^hoplab handout: (ann|dee): /m);
     expect(readdirSync(result.out).filter((f) => f.endsWith('.kubeconfig'))).toEqual([]);
     expect([hostAsked.length - asked, eks.issued.length + gke.issued.length - issued]).toEqual([0, 0]);
     expect(result.stdout).not.toContain('kubeconfigs in');
@@ -235,8 +235,8 @@ describe('kubeconfigs', () => {
     eks.requests.length = gke.requests.length = 0;
     const result = await run('other-ca', { ...clusters('ann', { ca: ca(OTHER_CA) }), ...clusters('dee', { ca: ca(OTHER_CA) }) });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^handout: dee: no EKS context in dee\.kubeconfig: no token for hoplab-attendee in dee-eks: POST \S+ failed: .*(certificate|self.signed)/m);
-    expect(result.stderr).toContain('handout: dee: once its cluster answers, run npx hoplab handout --refresh-kubeconfigs --env dee\n');
+    expect(result.stderr).toMatch(/^hoplab handout: dee: no EKS context in dee\.kubeconfig: no token for hoplab-attendee in dee-eks: POST \S+ failed: .*(certificate|self.signed)/m);
+    expect(result.stderr).toContain('hoplab handout: dee: once its cluster answers, run npx hoplab handout --refresh-kubeconfigs --env dee\n');
     const aws = await kubectl(['--kubeconfig', join(result.out, 'ann.kubeconfig'), '--context', 'ann-eks', 'get', 'pods'], {
       AWS_ACCESS_KEY_ID: 'AKIAANNEXAMPLE',
       AWS_SECRET_ACCESS_KEY: 'ann-secret',
@@ -249,7 +249,7 @@ describe('kubeconfigs', () => {
   test('GIVEN fay’s EKS cluster that does not answer WHEN handed out THEN her kubeconfig has her GKE context only, gus’s is whole, and the command exits 1 saying what to run', async () => {
     const result = await run('down', { ...clusters('fay', { awsServer: refused }), ...clusters('gus') });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^handout: fay: no EKS context in fay\.kubeconfig: no token for hoplab-attendee in fay-eks: POST https:\/\/127\.0\.0\.1:\d+\/\S+ failed: .*ECONNREFUSED/m);
+    expect(result.stderr).toMatch(/^hoplab handout: fay: no EKS context in fay\.kubeconfig: no token for hoplab-attendee in fay-eks: POST https:\/\/127\.0\.0\.1:\d+\/\S+ failed: .*ECONNREFUSED/m);
     expect(parse(readFileSync(join(result.out, 'fay.kubeconfig'), 'utf8')).contexts.map((c: Json) => c.name)).toEqual(['fay-gke']);
     expect(parse(readFileSync(join(result.out, 'gus.kubeconfig'), 'utf8')).contexts.map((c: Json) => c.name)).toEqual(['gus-eks', 'gus-gke']);
     expect(readFileSync(join(result.out, 'fay.md'), 'utf8')).toContain('The host could not write this cluster into your kubeconfig (no token for hoplab-attendee in fay-eks');

@@ -171,7 +171,7 @@ describe('progress', () => {
     expect(await progress(['--outputs', outputsFile], io)).toBe(1);
     expect([out, err, asked]).toEqual([
       '',
-      `progress: ${outputsFile} holds environments ann, bob, cy, dee; the config names none of them (it names zoe, yan): run where the config that deployed them is, or point HOPLAB_CONFIG at it\n`,
+      `hoplab progress: ${outputsFile} holds environments ann, bob, cy, dee; the config names none of them (it names zoe, yan): run where the config that deployed them is, or point HOPLAB_CONFIG at it\n`,
       0,
     ]);
   });

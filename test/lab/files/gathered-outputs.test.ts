@@ -82,7 +82,7 @@ test('GIVEN the gathered file WHEN handout reads it THEN one handout per attende
     config: () => config,
   });
   expect([code, err]).toEqual([0, '']);
-  expect(out).toBe(`handout: wrote 30 handouts (markdown) and index.html to ${join(dir, 'handouts')}/\n`);
+  expect(out).toBe(`hoplab handout: wrote 30 handouts (markdown), index.html to ${join(dir, 'handouts')}/\n`);
   const files = readdirSync(join(dir, 'handouts')).filter((f) => f.endsWith('.md'));
   expect(files).toHaveLength(30);
   for (const env of [NAMES[0], NAMES[16], NAMES[29]]) {

@@ -96,6 +96,33 @@ test('GIVEN handout --measured THEN the handout’s journeys show the measured a
   expect(journey).toContain('data-role="client" data-address="127.0.0.1" data-origin="measured"');
 });
 
+test('GIVEN handout --measured with a form that has no journey, or a file that is no report THEN a usage error, or exit 1 before any token is minted', async () => {
+  const io = { out: () => undefined, err: () => undefined, config: () => validConfig({ name: 'lab', gcp: { project: 'acme-lab' } }, 'test') };
+  await expect(handout(['--outputs', outputsFile, '--measured', reportFile, '--format', 'card'], io)).rejects.toThrow("--measured is for the html handout (the packet's journeys), not --format card");
+  await expect(handout(['--outputs', outputsFile, '--measured', reportFile, '--refresh-kubeconfigs'], io)).rejects.toThrow(
+    "--measured is for the html handout (the packet's journeys), not --refresh-kubeconfigs",
+  );
+  let err = '';
+  let asked = 0;
+  // lab is an attendee without a cloud identity: a handout run mints a token for her clusters, unless it stops before.
+  const code = await handout(['--outputs', outputsFile, '--measured', outputsFile, '--out', join(dir, 'none')], {
+    ...io,
+    config: () => validConfig({ attendees: ['lab'], gcp: { project: 'acme-lab' } }, 'test'),
+    err: (t) => (err += t),
+    tokens: {
+      token: () => {
+        asked += 1;
+        return Promise.reject(new Error('no token in this test'));
+      },
+    },
+  });
+  expect([code, asked, err]).toEqual([
+    1,
+    0,
+    `hoplab handout: ${outputsFile} is not a compare report (schema hoplab.compare/v1): write one with \`npx hoplab compare --probe --format json > ${outputsFile}\`\n`,
+  ]);
+});
+
 test.each([
   [{ schema: 'hoplab.explain/v1' }, 'r.json is not a compare report (schema hoplab.compare/v1): write one with `npx hoplab compare --probe --format json > r.json`'],
   [{ schema: 'hoplab.compare/v1', probe: null, environments: [] }, 'r.json holds no probe: write it with `npx hoplab compare --probe --format json > r.json` (with --probe)'],
