@@ -14,7 +14,8 @@ export const VERIFY_COMMAND = defineCommand({
                 the differing attributes
   2. ready      each exposure's load balancer answers (2xx/3xx) within --wait;
                 the exposures are waited for side by side, so the longest
-                wait is one --wait however many there are
+                wait is about one --wait however many there are (past 64
+                exposures that time out, their requests take turns)
   3. claims     compare --probe measures every exposure; source NAT and where
                 the Pod finds the client address (source_nat, client_ip_via)
                 must equal the exposure's exported claims; a contradiction is
