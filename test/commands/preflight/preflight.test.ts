@@ -4,6 +4,7 @@
  */
 import { labConfig } from '../../../lib/config/schema';
 import { runPreflight } from '../../../lib/commands/preflight/preflight';
+import { StackKind } from '../../../lib/lab/selection/stack-graph';
 import { REQUEST_CHECKS } from '../../../lib/lab/selection/request-problems';
 import { deadUrl } from '../../support/echo-servers';
 import { renderFindings } from '../../../lib/lab/checks/finding';
@@ -171,23 +172,22 @@ describe('preflight of a placed lab', () => {
 });
 
 describe('preflight of a lab partly deployed', () => {
-  test('GIVEN ann deployed (her state says where) and bob not WHEN preflight runs again with credentials THEN the quotas count only bob: ann’s nodes are among the CPUs in use', async () => {
+  const config = labConfig.parse({ attendees: ['ann', 'bob'], gcp: { project: PREFLIGHT_PROJECT, masterAuthorizedCidrs: ['203.0.113.7/32'] } });
+  const slot = gcpSlot(PREFLIGHT_PROJECT, 'us-central1', ['us-central1-a']);
+  /** preflight of ann and bob with credentials (the loopback Google APIs), where the GCP clusters of `deployed` are, as their states say. */
+  const rerun = async (deployed: readonly string[], kinds: StackKind[], cpus: { limit: number; usage: number }) => {
     const dead = await deadUrl();
-    // Each environment's 4 nodes take 8 CPUs: ann's 8 are in use, bob's 8 fill the limit of 16 exactly.
-    const api = await servePreflightApi({ enabled: [], granted: (p) => p, clusters: [], existing: [], cpus: { limit: 16, usage: 8 } });
+    const api = await servePreflightApi({ enabled: [], granted: (p) => p, clusters: [], existing: [], cpus });
     try {
-      const config = labConfig.parse({ attendees: ['ann', 'bob'], gcp: { project: PREFLIGHT_PROJECT, masterAuthorizedCidrs: ['203.0.113.7/32'] } });
       const state: DeployedSlots = {
         aws: new Map(),
-        gcp: new Map([
-          ['ann', { slot: gcpSlot(PREFLIGHT_PROJECT, 'us-central1', ['us-central1-a']), from: 'placement output', env: 'ann', stack: 'ann-gcp-cluster', where: 'ann-gcp-cluster.tfstate' }],
-        ]),
+        gcp: new Map(deployed.map((env) => [env, { slot, from: 'placement output' as const, env, stack: `${env}-gcp-cluster`, where: `${env}-gcp-cluster.tfstate` }])),
         unread: [],
         notRead: [],
       };
       const result = await runPreflight({
         config,
-        kinds: ['gcp-cluster'],
+        kinds,
         deployed: placeWithState(config, state),
         myIp: '203.0.113.7',
         registryUrl: dead,
@@ -195,47 +195,29 @@ describe('preflight of a lab partly deployed', () => {
         googleApis: preflightApiBases(api.base),
         runTool: () => ({ ok: true, output: '' }),
       });
-      expect(result.findings.find((f) => f.check === 'gcp quota CPUS')).toEqual({
-        check: 'gcp quota CPUS',
-        verdict: 'pass',
-        detail: `CPUS in us-central1 of project ${PREFLIGHT_PROJECT}: 8 in use (the environment deployed here among them, their state says) + 8 for the rest of this lab = 16 of 16`,
-      });
+      return (metric: string) => result.findings.find((f) => f.check === `gcp quota ${metric}`);
     } finally {
       await api.close();
     }
+  };
+
+  test('GIVEN ann deployed (her state says where) and bob not WHEN preflight runs again with credentials THEN the quotas count only bob: ann’s nodes are among the CPUs in use', async () => {
+    // Each environment's 4 nodes take 8 CPUs: ann's 8 are in use, bob's 8 fill the limit of 16 exactly.
+    const quota = await rerun(['ann'], ['gcp-cluster'], { limit: 16, usage: 8 });
+    expect(quota('CPUS')).toEqual({
+      check: 'gcp quota CPUS',
+      verdict: 'pass',
+      detail: `CPUS in us-central1 of project ${PREFLIGHT_PROJECT}: 8 in use (the environment deployed here among them, their state says) + 8 for the rest of this lab = 16 of 16`,
+    });
   });
 
   test('GIVEN ann and bob with their clusters deployed and their -lb stacks maybe not WHEN preflight runs again THEN their nodes are not counted again, but their load balancers are: whether an -lb stack applied is not read', async () => {
-    const dead = await deadUrl();
-    const api = await servePreflightApi({ enabled: [], granted: (p) => p, clusters: [], existing: [], cpus: { limit: 24, usage: 16 } });
-    try {
-      const config = labConfig.parse({ attendees: ['ann', 'bob'], gcp: { project: PREFLIGHT_PROJECT, masterAuthorizedCidrs: ['203.0.113.7/32'] } });
-      const slot = gcpSlot(PREFLIGHT_PROJECT, 'us-central1', ['us-central1-a']);
-      const state: DeployedSlots = {
-        aws: new Map(),
-        gcp: new Map(['ann', 'bob'].map((env) => [env, { slot, from: 'placement output' as const, env, stack: `${env}-gcp-cluster`, where: `${env}-gcp-cluster.tfstate` }])),
-        unread: [],
-        notRead: [],
-      };
-      const result = await runPreflight({
-        config,
-        kinds: ['gcp-cluster', 'gcp-lb'],
-        deployed: placeWithState(config, state),
-        myIp: '203.0.113.7',
-        registryUrl: dead,
-        googleAccessToken: PREFLIGHT_TOKEN,
-        googleApis: preflightApiBases(api.base),
-        runTool: () => ({ ok: true, output: '' }),
-      });
-      const detail = (metric: string) => result.findings.find((f) => f.check === `gcp quota ${metric}`)?.detail;
-      expect(detail('CPUS')).toBe(
-        `CPUS in us-central1 of project ${PREFLIGHT_PROJECT}: 16 in use (the 2 environments deployed here among them, their state says) + 0 for the rest of this lab = 16 of 24`,
-      );
-      // One Gateway each: both counted, deployed or not (the fake project holds none in use).
-      expect(detail('GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES')).toMatch(new RegExp(`: 2 in use \\+ 4 for this lab \\(2 Gateway[^)]*\\) = 6 of 50$`));
-      expect(detail('GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES')).toBe(`GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES in project ${PREFLIGHT_PROJECT}: 0 in use + 2 for this lab (2 Gateway) = 2 of 15`);
-    } finally {
-      await api.close();
-    }
+    const quota = await rerun(['ann', 'bob'], ['gcp-cluster', 'gcp-lb'], { limit: 24, usage: 16 });
+    expect(quota('CPUS')?.detail).toBe(
+      `CPUS in us-central1 of project ${PREFLIGHT_PROJECT}: 16 in use (the 2 environments deployed here among them, their state says) + 0 for the rest of this lab = 16 of 24`,
+    );
+    expect(quota('GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES')?.detail).toMatch(/: 2 in use \+ 4 for this lab \(2 Gateway[^)]*\) = 6 of 50$/);
+    // One Gateway each: both counted, deployed or not (the fake project holds none in use).
+    expect(quota('GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES')?.detail).toBe(`GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES in project ${PREFLIGHT_PROJECT}: 0 in use + 2 for this lab (2 Gateway) = 2 of 15`);
   });
 });
