@@ -99,18 +99,13 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   }
 
   let outputs: LabOutputs;
-  try {
-    outputs = values.outputs !== undefined ? readOutputsFile(values.outputs) : await (io.collect ?? ((dir) => collectOutputs(dir)))(values.dir);
-  } catch (error) {
-    // Outputs missing or unreadable: said as the reader words it.
-    io.err(`hoplab handout: ${(error as Error).message}\n`);
-    return 1;
-  }
-  // Read before any token is minted: a mistyped file costs nothing.
   let measured: MeasuredByExposure | undefined;
   try {
+    outputs = values.outputs !== undefined ? readOutputsFile(values.outputs) : await (io.collect ?? ((dir) => collectOutputs(dir)))(values.dir);
+    // Read before any token is minted: a mistyped file costs nothing.
     measured = values.measured !== undefined ? readMeasuredFile(values.measured) : undefined;
   } catch (error) {
+    // A file missing or unreadable: said as its reader words it.
     io.err(`hoplab handout: ${(error as Error).message}\n`);
     return 1;
   }

@@ -31,7 +31,7 @@ import { awsQuotaRequest, gcpQuotaRequest, QUOTA_REQUESTS_FILE, QuotaRequest, re
 import { addressFindings, learnPublicAddress, providerSourceFinding, runTool, ToolRunner, toolFindings } from '../../lab/checks/host-checks';
 import { exposuresOfModel, formatOverDefault, LabQuotaNeeds, labQuotaNeeds, overDefaultLimits, QuotaNeed } from '../../lab/estimate/quotas';
 import { AWS_QUOTAS, GCP_QUOTAS } from '../../model/quotas';
-import { AwsSlot, GcpSlot, slotGroup } from '../../model/slots';
+import { AwsSlot, GcpSlot } from '../../model/slots';
 import { requestProblems } from '../../lab/selection/request-problems';
 import type { AwsQuotaNeeds, GcpQuotaNeed, GcpQuotaNeeds } from '../../lab/estimate/quotas';
 import { Shard } from '../../lab/selection/shard';
@@ -261,7 +261,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
           mine.map((s) => s.slot.region),
           project === projects[0] ? quotaNeeds.notes : [],
         ),
-        deployed: gcpDeployedOf(
+        deployed: gcpProjectNeeds(
           deployedNeeds,
           project,
           mine.map((s) => s.slot.region),
@@ -426,25 +426,18 @@ function awsNeedsOf(needs: LabQuotaNeeds, slotId: string, notes: readonly string
   return { ...(Object.fromEntries(AWS_QUOTAS.map((q) => [q.id, of(q.id)])) as Omit<AwsQuotaNeeds, 'clbs' | 'notes'>), clbs: 0, notes };
 }
 
-/** The part of a project's GCP needs its deployed environments hold, with how many they are, per metric (and region). */
-function gcpDeployedOf(deployed: LabQuotaNeeds, project: string, regions: readonly string[]): (GcpQuotaNeed & { readonly environments: number })[] {
-  const environments = new Map(
-    deployed.needs.filter((n) => n.quota.cloud === 'gcp').map((n) => [`${n.quota.id} ${n.quota.scope === 'project' ? '' : n.slots[0].region} ${slotGroup(n.slots[0])}`, n.environments]),
-  );
-  return gcpNeedsOf(deployed, project, regions, []).quotas.map((q) => ({
-    ...q,
-    environments: environments.get(`${q.metric} ${q.scope === 'project' ? '' : q.region} ${project}`) ?? 0,
-  }));
+/** A project's GCP needs: its project-scoped metrics, and the region-scoped ones of each of its regions (with the region), each with how many environments take it. */
+function gcpProjectNeeds(needs: LabQuotaNeeds, project: string, regions: readonly string[]): (GcpQuotaNeed & { readonly environments: number })[] {
+  const inProject = needs.needs.filter((n) => n.quota.cloud === 'gcp' && n.slots.some((s) => s.cloud === 'gcp' && s.project === project));
+  return inProject.flatMap((n): (GcpQuotaNeed & { readonly environments: number })[] => {
+    const common = { metric: n.quota.id, need: n.need, counted: n.counted ?? 'per slot', environments: n.environments };
+    if (n.quota.scope === 'project') return [{ ...common, scope: 'project' as const }];
+    const region = n.slots[0].region;
+    return regions.includes(region) ? [{ ...common, scope: 'region' as const, region }] : [];
+  });
 }
 
-/** The GCP needs of one project: its project-scoped metrics, and the region-scoped ones of each of its regions (with the region), as the credential checks read them. */
+/** The GCP needs of one project, as the credential checks read them. */
 function gcpNeedsOf(needs: LabQuotaNeeds, project: string, regions: readonly string[], notes: readonly string[]): GcpQuotaNeeds {
-  const inProject = needs.needs.filter((n) => n.quota.cloud === 'gcp' && n.slots.some((s) => s.cloud === 'gcp' && s.project === project));
-  const quotas = inProject.flatMap((n): GcpQuotaNeed[] => {
-    const counted = n.counted ?? 'per slot';
-    if (n.quota.scope === 'project') return [{ metric: n.quota.id, scope: 'project' as const, need: n.need, counted }];
-    const region = n.slots[0].region;
-    return regions.includes(region) ? [{ metric: n.quota.id, scope: 'region' as const, need: n.need, counted, region }] : [];
-  });
-  return { quotas, notes };
+  return { quotas: gcpProjectNeeds(needs, project, regions).map(({ metric, need, counted, scope, region }) => ({ metric, need, counted, scope, ...(region ? { region } : {}) })), notes };
 }
