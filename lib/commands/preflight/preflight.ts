@@ -22,7 +22,8 @@ import { GcpCredentials, gcpCredentials } from '../../kit/google/google-credenti
 import { findProviderMirror } from '../../lab/files/terraform-env';
 import { StackKind, STACK_KINDS } from '../../lab/selection/stack-graph';
 import { LabSelection } from '../../lab/selection/selection';
-import { awsFindings, AwsQuotaShortfall } from './aws-checks';
+import { awsFindings } from './aws-checks';
+import { AwsQuotaShortfall } from './aws-quota-checks';
 import { blocking, Finding } from '../../lab/checks/finding';
 import { GcpQuotaShortfall, gcpFindings, GOOGLE_APIS, GoogleApis } from './gcp-checks';
 import { GoogleApiReader } from '../../kit/google/google-api-reader';

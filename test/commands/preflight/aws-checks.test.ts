@@ -21,7 +21,8 @@ import { DescribeLoadBalancersCommand, ElasticLoadBalancingV2Client } from '@aws
 import { EvaluationResult, GetRoleCommand, GetUserCommand, IAMClient, NoSuchEntityException, SimulatePrincipalPolicyCommand } from '@aws-sdk/client-iam';
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import { awsFindings, AwsPreflightInput, AwsPreflightResult, AwsSlotInput, standardOnDemandVcpus } from '../../../lib/commands/preflight/aws-checks';
+import { awsFindings, AwsPreflightInput, AwsPreflightResult, AwsSlotInput } from '../../../lib/commands/preflight/aws-checks';
+import { standardOnDemandVcpus } from '../../../lib/commands/preflight/aws-quota-checks';
 import { AWS_QUOTAS, AwsQuotaId } from '../../../lib/model/quotas';
 import { awsSlot } from '../../../lib/model/slots';
 import { AwsQuotaNeeds } from '../../../lib/lab/estimate/quotas';
