@@ -10,7 +10,7 @@ import { AttendeeIdentities } from '../../config/attendees';
 import { labEnvironments, narrowedConfig } from '../../config/environments';
 import { readLabConfig } from '../../lab/files/config-file';
 import { LabConfig } from '../../config/schema';
-import { UsageError } from '../../kit/cli/cli';
+import { commandMessage, UsageError } from '../../kit/cli/cli';
 import { textTable, wrapIndented } from '../../kit/terminal/text-table';
 import { outputsNotInConfig, selectEnvironments } from '../../lab/selection/selection';
 import { explainDir } from '../../lab/anatomy/explain-dir';
@@ -66,10 +66,12 @@ function kubeconfigReport(out: string, kubeconfigs: readonly EnvironmentKubeconf
   const rows = kubeconfigs.flatMap((k) =>
     k.entries.map((e) => [k.file, e.context, e.auth.kind === 'token' ? `token until ${e.auth.expirationTimestamp ?? '?'}` : e.auth.kind === 'aws' ? 'own AWS identity' : 'own Google identity']),
   );
-  const problems = kubeconfigs.flatMap((k) => Object.entries(k.missing).map(([cloud, why]) => `hoplab handout: ${k.env}: no ${cloud === 'aws' ? 'EKS' : 'GKE'} context in ${k.file}: ${why}`));
+  const problems = kubeconfigs.flatMap((k) =>
+    Object.entries(k.missing).map(([cloud, why]) => commandMessage(HANDOUT_COMMAND.name, `${k.env}: no ${cloud === 'aws' ? 'EKS' : 'GKE'} context in ${k.file}: ${why}`)),
+  );
   const warnings = kubeconfigs.flatMap((k) => k.entries.flatMap((e) => (e.auth.kind === 'token' ? e.auth.warnings.map((w) => `${e.context}: the cluster says: ${w}`) : [])));
   const secret = kubeconfigs.some((k) => k.secret);
-  const said = (text: string) => wrapIndented(text, 80, 'hoplab handout: ', '  ');
+  const said = (text: string) => wrapIndented(commandMessage(HANDOUT_COMMAND.name, text), 80, '', '  ');
   const lines = [
     ...said(`kubeconfigs in ${out}/ (mode 0600)${secret ? ': those with a token are secrets; hand each to its attendee only' : ''}`),
     ...(rows.length > 0 ? [textTable(['file', 'context', 'kubectl authenticates with'], rows, { width: 80, rules: 'header' })] : []),
@@ -81,6 +83,9 @@ function kubeconfigReport(out: string, kubeconfigs: readonly EnvironmentKubeconf
 
 /** The command: parses `argv` and writes the handouts; resolves with the exit code. */
 export async function handout(argv: readonly string[], io: HandoutIo = defaultIo): Promise<number> {
+  /** A line on handout's own account, on stderr (say) or stdout (tell). */
+  const say = (text: string) => io.err(`${commandMessage(HANDOUT_COMMAND.name, text)}\n`);
+  const tell = (text: string) => io.out(`${commandMessage(HANDOUT_COMMAND.name, text)}\n`);
   const values = HANDOUT_COMMAND.parse(argv, io);
   if (!values) return 0;
   if (values['no-kubeconfigs'] && values['refresh-kubeconfigs']) throw new UsageError('--no-kubeconfigs and --refresh-kubeconfigs contradict each other; give one of them');
@@ -106,12 +111,12 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
     measured = values.measured !== undefined ? readMeasuredFile(values.measured) : undefined;
   } catch (error) {
     // A file missing or unreadable: said as its reader words it.
-    io.err(`hoplab handout: ${(error as Error).message}\n`);
+    say((error as Error).message);
     return 1;
   }
   const elsewhere = outputsNotInConfig(outputs, config, values.outputs ?? 'the collected outputs');
   if (elsewhere) {
-    io.err(`hoplab handout: ${elsewhere}\n`);
+    say(elsewhere);
     return 1;
   }
 
@@ -119,13 +124,13 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   for (const environment of environments.filter((e) => values.env === undefined || values.env.includes(e.name))) {
     const envOutputs = outputs.environments.find((e) => e.env === environment.name);
     if (!envOutputs) {
-      io.err(`hoplab handout: no outputs for environment ${environment.name} (not deployed, or not in ${values.outputs ?? 'the collected outputs'}): skipped\n`);
+      say(`no outputs for environment ${environment.name} (not deployed, or not in ${values.outputs ?? 'the collected outputs'}): skipped`);
       continue;
     }
     chosen.push({ outputs: envOutputs, ...(environment.attendee ? { attendee: environment.attendee } : {}) });
   }
   if (chosen.length === 0) {
-    io.err('hoplab handout: no environment with outputs to write a handout for\n');
+    say('no environment with outputs to write a handout for');
     return 1;
   }
   const out = values.out;
@@ -152,12 +157,12 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   const failed = report.problems.length > 0;
   const sayProblems = () => {
     for (const problem of report.problems) io.err(`${problem}\n`);
-    for (const k of kubeconfigs.values()) if (Object.keys(k.missing).length > 0) io.err(`hoplab handout: ${k.env}: once its cluster answers, run ${refreshCommand(k.env)}\n`);
+    for (const k of kubeconfigs.values()) if (Object.keys(k.missing).length > 0) say(`${k.env}: once its cluster answers, run ${refreshCommand(k.env)}`);
   };
 
   if (values['refresh-kubeconfigs']) {
     if (kubeconfigs.size > 0) io.out(report.text);
-    else io.out('hoplab handout: no attendee environment: no kubeconfig to refresh\n');
+    else tell('no attendee environment: no kubeconfig to refresh');
     sayProblems();
     return failed ? 1 : 0;
   }
@@ -197,7 +202,7 @@ export async function handout(argv: readonly string[], io: HandoutIo = defaultIo
   }
   const kubeconfigNames = new Map([...kubeconfigs].filter(([, k]) => k.text !== undefined).map(([env, k]) => [env, k.secret ? 'yes (a token: hand it over in person)' : 'yes (their own identity)']));
   writeFileSync(join(out, 'index.html'), indexHtml(handouts, formats, kubeconfigNames));
-  io.out(`hoplab handout: wrote ${handouts.length} handout${handouts.length === 1 ? '' : 's'} (${formats.join(', ')}), index.html to ${out}/\n`);
+  tell(`wrote ${handouts.length} handout${handouts.length === 1 ? '' : 's'} (${formats.join(', ')}), index.html to ${out}/`);
   if (kubeconfigs.size > 0 && !values['no-kubeconfigs']) io.out(report.text);
   sayProblems();
   return failed ? 1 : 0;

@@ -5,7 +5,7 @@
  */
 import { labEnvironments } from '../../config/environments';
 import { LabConfig } from '../../config/schema';
-import { UsageError } from '../../kit/cli/cli';
+import { commandMessage, UsageError } from '../../kit/cli/cli';
 import { HostTokens, hostTokens } from '../../lab/cluster/cluster-access';
 import { CommandRunner, LabOutputs, readLabOutputs } from '../../lab/files/outputs';
 import { progressOf, readProgress } from '../../lab/progress/progress';
@@ -32,6 +32,8 @@ const defaultIo: ProgressIo = { out: (t) => process.stdout.write(t), err: (t) =>
 
 /** The command: parses `argv`, reads the clusters, prints the report; resolves with the exit code. */
 export async function progress(argv: readonly string[], io: ProgressIo = defaultIo): Promise<number> {
+  /** A line on progress's own account, on stderr. */
+  const say = (text: string) => io.err(`${commandMessage(PROGRESS_COMMAND.name, text)}\n`);
   const values = PROGRESS_COMMAND.parse(argv, io);
   if (!values) return 0;
   const config = io.config ? io.config() : readLabConfig().config;
@@ -48,16 +50,16 @@ export async function progress(argv: readonly string[], io: ProgressIo = default
       synthDir: values.dir,
       ...(io.run ? { run: io.run } : {}),
       keepEnv: (env) => environments.some((e) => e.name === env),
-      say: (line) => io.err(`hoplab progress: ${line}\n`),
+      say,
     }));
   } catch (error) {
     // Outputs missing or unreadable: said as the reader words it.
-    io.err(`hoplab progress: ${(error as Error).message}\n`);
+    say((error as Error).message);
     return 1;
   }
   const elsewhere = outputsNotInConfig(outputs, config, values.outputs ?? 'the collected outputs');
   if (elsewhere) {
-    io.err(`hoplab progress: ${elsewhere}\n`);
+    say(elsewhere);
     return 1;
   }
   const { plans, states } = await readProgress({ outputs, config, environments, tokens: io.tokens ?? hostTokens(), timeoutMs: values.timeout * 1000 });
