@@ -13,9 +13,9 @@
  * results): a node put back leaves no trace in the cluster.
  */
 import { HostTokens } from '../../lab/cluster/cluster-access';
-import { Limiter } from '../../lab/probe/limiter';
 import { CheckFacts, checkOf, ClusterState, exerciseLabel, ExerciseResult } from '../../lab/progress/checks';
 import { AttendeePlan, AttendeeProgress, ProgressCluster, progressOf, readCluster, stateKey } from '../../lab/progress/progress';
+import { ClusterReads } from './cluster-reads';
 import { clockTime } from './render-watch';
 import { AttendeePanel, PanelRow, ProgressCell, RoomProgress } from './room-page';
 
@@ -77,51 +77,46 @@ export interface ProgressPollerOptions {
 /** Reads every attendee's clusters again and again, as {@link tick} finds them due, and shows the results. */
 export class ProgressPoller {
   private readonly states = new Map<string, ClusterState | { readonly why: string }>();
-  private readonly nextAt = new Map<string, number>();
-  private readonly inFlight = new Set<string>();
-  private readonly limiter: Limiter;
+  private readonly reads: ClusterReads<ClusterState | { readonly why: string }>;
   private report: AttendeeProgress[];
   private lastReadAt: number | undefined;
-  private stopped = false;
-  /** Reads started, per cluster (`<env>/<cloud>`). */
-  readonly started = new Map<string, number>();
 
   constructor(private readonly options: ProgressPollerOptions) {
-    this.limiter = new Limiter(options.concurrency ?? PROGRESS_CONCURRENCY);
     this.report = progressOf(options.plans, this.states, options.facts);
+    const targets = new Map(options.clusters.map((c) => [c.key, c.target]));
+    this.reads = new ClusterReads({
+      keys: options.clusters.map((c) => c.key),
+      read: (key) => readCluster(targets.get(key)!, options.tokens, options.timeoutMs),
+      intervalMs: options.intervalMs,
+      now: options.now,
+      concurrency: options.concurrency ?? PROGRESS_CONCURRENCY,
+      onRead: (key, state) => {
+        this.states.set(key, state);
+        this.report = progressOf(options.plans, this.states, options.facts, this.report);
+        this.lastReadAt = options.now();
+        options.onRead?.(key);
+      },
+    });
+  }
+
+  /** Reads started, per cluster (`<env>/<cloud>`). */
+  get started(): ReadonlyMap<string, number> {
+    return this.reads.started;
   }
 
   /** Starts a read of every cluster that is due and not being read. */
   tick(): void {
-    if (this.stopped) return;
-    const now = this.options.now();
-    for (const cluster of this.options.clusters) {
-      if (this.inFlight.has(cluster.key) || now < (this.nextAt.get(cluster.key) ?? -Infinity)) continue;
-      this.inFlight.add(cluster.key);
-      this.nextAt.set(cluster.key, now + this.options.intervalMs);
-      this.started.set(cluster.key, (this.started.get(cluster.key) ?? 0) + 1);
-      void this.limiter
-        .run(() => readCluster(cluster.target, this.options.tokens, this.options.timeoutMs))
-        .catch((error: unknown) => ({ why: error instanceof Error ? error.message : String(error) }))
-        .then((state) => {
-          this.inFlight.delete(cluster.key);
-          if (this.stopped) return;
-          this.states.set(cluster.key, state);
-          this.report = progressOf(this.options.plans, this.states, this.options.facts, this.report);
-          this.lastReadAt = this.options.now();
-          this.options.onRead?.(cluster.key);
-        });
-    }
+    this.reads.tick();
   }
 
   /** Starts nothing more; reads under way end on their own (each request is bounded) and are not shown. */
   stop(): void {
-    this.stopped = true;
+    this.reads.stop();
   }
 
   /** The clusters being read now. */
   get reading(): number {
-    return this.inFlight.size;
+    return this.reads.reading;
   }
 
   /** How an exercise stands on the page: `checking` until its cluster was read. */
