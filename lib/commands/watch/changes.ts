@@ -24,11 +24,16 @@
  * The verdict shown is the one of the window's replies whose kind is still
  * there (as `compare --probe` judges a set of replies: summarizeProbe), and a
  * change of it is an event.
+ *
+ * With `watch --endpoints` the cluster's API also says when a Pod leaves the
+ * endpoints (clusterSays): it is gone at once, and so is a node left without a
+ * serving Pod; their replies no longer count until the API says they serve again.
  */
 import { ProbeTarget } from '../../lab/probe/compare-model';
 import { Sample } from '../../lab/probe/probe';
 import { proberAddressFor, replyVerdicts, summarizeProbe } from '../../lab/probe/probe-summary';
-import { ClientIpVia } from '../../model/contract';
+import { ClientIpVia, Cloud } from '../../model/contract';
+import { ServingChange, ServingPods } from '../../lab/cluster/serving-pods';
 
 /**
  * How unlikely the replies since a thing's last one must be, were it still there, before it is
@@ -52,6 +57,16 @@ export interface Verdict {
   readonly client_ip_via: ClientIpVia | null;
   readonly source_nat: boolean | null;
   readonly as_expected: boolean | null;
+}
+
+/** What one cluster's API said of the app's Pods at a read that changed them (watch --endpoints). */
+export interface ClusterNews {
+  readonly env: string;
+  readonly cloud: Cloud;
+  /** What left since the read before. */
+  readonly change: ServingChange;
+  /** What serves now. */
+  readonly serving: ServingPods;
 }
 
 /** A change found in one snapshot. */
@@ -158,12 +173,37 @@ export class ExposureChanges {
   private readonly kinds = new Family(CHANCE.state, false, 0);
   /** The last verdict that measured something (an outage in between does not hide a flip). */
   private measured: Verdict | null = null;
+  /**
+   * Pods and nodes the cluster's API said left (watch --endpoints), until it says they serve again:
+   * their replies (a load balancer still sends to a Pod while it deregisters it, and the Pod serves
+   * through its preStop sleep) do not bring them back.
+   */
+  private readonly left = { pods: new Set<string>(), nodes: new Set<string>() };
 
   constructor(private readonly target: ProbeTarget, private readonly myIp: string | undefined) {}
 
   /** Whether the exposure fails now (errors started and not stopped). */
   get failing(): boolean {
     return this.outcomes.present.has(FAILED);
+  }
+
+  /**
+   * What the cluster's API said since the last snapshot (watch --endpoints): a Pod or node that
+   * left is gone now, not once its replies have been missing too long to be chance.
+   */
+  clusterSays(news: ClusterNews): Change[] {
+    const changes: Change[] = [];
+    for (const pod of news.serving.serving.keys()) this.left.pods.delete(pod);
+    for (const node of news.serving.serving.values()) this.left.nodes.delete(node);
+    for (const { pod, why } of news.change.podsLeft) {
+      this.left.pods.add(pod);
+      if (this.pods.present.delete(pod)) changes.push({ kind: 'pod-gone', text: `Pod ${pod} left the endpoints: ${why} (cluster API)` });
+    }
+    for (const node of news.change.nodesLeft) {
+      this.left.nodes.add(node);
+      if (this.nodes.present.delete(node)) changes.push({ kind: 'node-gone', text: `node ${node} has no serving Pod left (cluster API)` });
+    }
+    return changes;
   }
 
   /**
@@ -197,14 +237,12 @@ export class ExposureChanges {
     const ok = window.filter((t) => t.sample.ok);
     const okFresh = fresh(ok);
     const reply = (t: Timed) => (t.sample.ok ? t.sample.reply : {});
-    const pods = this.pods.advance(
-      ok.map((t) => reply(t).pod ?? '(no pod name)'),
-      okFresh,
-    );
-    const nodes = this.nodes.advance(
-      ok.map((t) => reply(t).node ?? '(no node name)'),
-      okFresh,
-    );
+    const podOf = (t: Timed) => reply(t).pod ?? '(no pod name)';
+    const nodeOf = (t: Timed) => reply(t).node ?? '(no node name)';
+    const podReplies = this.left.pods.size === 0 ? ok : ok.filter((t) => !this.left.pods.has(podOf(t)));
+    const nodeReplies = this.left.nodes.size === 0 ? ok : ok.filter((t) => !this.left.nodes.has(nodeOf(t)));
+    const pods = this.pods.advance(podReplies.map(podOf), podReplies === ok ? okFresh : fresh(podReplies));
+    const nodes = this.nodes.advance(nodeReplies.map(nodeOf), nodeReplies === ok ? okFresh : fresh(nodeReplies));
     for (const pod of pods.appeared) changes.push({ kind: 'pod-appeared', text: `Pod ${pod} answers` });
     for (const pod of pods.gone) changes.push({ kind: 'pod-gone', text: `Pod ${pod} no longer answers` });
     for (const node of nodes.appeared) changes.push({ kind: 'node-appeared', text: `node ${node} answers` });

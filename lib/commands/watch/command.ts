@@ -24,7 +24,8 @@ measured as compare --probe measures it. A change is highlighted when the newest
 whatever --window is: at the default rate errors starting or stopping, a Pod or node appearing and
 the verdict flipping within 2 s (errors that are timeouts once --timeout has passed; a mixed
 verdict, Cilium's, in about 3-4 s); a Pod or node gone once the replies without it are too many to
-be chance (about 6-9 s for one of two Pods). It is logged under the table. Run it while attendees
+be chance (about 6-9 s for one of two Pods), or with --endpoints within 2 s. It is logged under the
+table. Run it while attendees
 scale the Deployment, drain a node or flip externalTrafficPolicy. Ends after --duration, or on
 Ctrl-C, with a summary.
 
@@ -42,6 +43,13 @@ credentials (the Google and AWS credentials that deployed), and the config (the 
 app.replicas): each cluster at most every --progress-interval seconds and never twice at once,
 each request bounded at 20 s. A cluster that does not answer, or credentials that are missing,
 show as could not check, saying why, and the watch goes on.
+
+--endpoints also reads, twice a second, which of the app's Pods serve in each watched cluster (one
+list of the app's Pods per cluster, with this machine's credentials and the config, as --progress):
+a Pod that leaves the endpoints (deleted, terminating, not ready) and a node left without a serving
+Pod are reported as soon as the cluster's API says so, within 2 s, marked (cluster API); its late
+replies (a load balancer still sends to a Pod while it deregisters it) do not bring it back. A
+cluster that cannot be read leaves its Pods gone to the replies, and the watch says so at its end.
 
 npm run compare -- --watch takes the same options.
 
@@ -76,6 +84,7 @@ one line per exposure per interval, and one per change.`,
     'serve-public': booleanFlag({
       description: "let --serve-address be an address other machines reach: anyone who can reach it sees every attendee's URLs and results",
     }),
+    endpoints: booleanFlag({ description: "also read each watched cluster's serving Pods twice a second: a Pod or node gone shows within 2 s (above)" }),
     progress: booleanFlag({ description: "also show each attendee's handout exercises on the --serve page, read from their clusters (above)" }),
     'progress-interval': integerFlag({
       min: L.progressInterval.min,

@@ -17,7 +17,9 @@ import { REAL_WAIT_CLOCK, WaitClock } from '../../kit/cli/wait-clock';
 import { labEnvironments } from '../../config/environments';
 import { LabConfig } from '../../config/schema';
 import { readLabConfig } from '../../lab/files/config-file';
-import { hostTokens, HostTokens } from '../../lab/cluster/cluster-access';
+import { clusterTarget, hostClusterClient, hostTokens, HostTokens } from '../../lab/cluster/cluster-access';
+import { readServingPods } from '../../lab/cluster/serving-pods';
+import { ENDPOINTS_REQUEST_TIMEOUT_MS, ServingPoller } from './serving-poller';
 import { planProgress } from '../../lab/progress/progress';
 import { PROGRESS_CREDENTIALS_REASK_MS, ProgressPoller } from './room-progress';
 import { DEFAULT_SERVE_ADDRESS, WATCH_COMMAND } from './command';
@@ -45,11 +47,11 @@ export interface WatchIo {
   readonly environments?: () => readonly string[];
   /** Runs `npx cdktf output` when no --outputs file is given. */
   readonly run?: CommandRunner;
-  /** The config (--progress). @default - the config file, as every command reads it */
+  /** The config (--progress, --endpoints). @default - the config file, as every command reads it */
   readonly config?: () => LabConfig;
-  /** The host's access to the clusters (--progress). @default - hostTokens, asked again every 2 minutes */
+  /** The host's access to the clusters (--progress, --endpoints). @default - hostTokens, asked again every 2 minutes */
   readonly tokens?: HostTokens;
-  /** Bound of each request to a cluster (--progress). @default - the Kubernetes client's, 20 s */
+  /** Bound of each request to a cluster. @default - --progress: the Kubernetes client's, 20 s; --endpoints: 5 s */
   readonly clusterTimeoutMs?: number;
 }
 
@@ -87,8 +89,8 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
   if (values.progress && !serveAddress) throw new UsageError('--progress goes with --serve or --serve-address: progress is shown on the served page');
   if (values['progress-interval'] !== undefined && !values.progress) throw new UsageError('--progress-interval goes with --progress');
   if (values.html !== undefined) checkWritable(values.html);
-  // --progress reads the config (the attendees, app.replicas, where each cluster is): refused now, before anything is probed.
-  const config = values.progress ? (io.config ? io.config() : readLabConfig().config) : undefined;
+  // --progress and --endpoints read the config (the attendees, app.replicas, where each cluster is): refused now, before anything is probed.
+  const config = values.progress || values.endpoints ? (io.config ? io.config() : readLabConfig().config) : undefined;
   const inShard = values.shard !== undefined ? shardEnvironments(values.shard, io.environments) : undefined;
   const settings = {
     format: values.format,
@@ -163,7 +165,8 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     lastFrame = frame;
     server?.publish(JSON.stringify(roomPageState(frame, recent, roomHeader(frame.t_ms), poller && ((env) => poller!.panels(env)), poller?.view())));
   };
-  if (server && config) {
+  const tokens = config ? io.tokens ?? hostTokens({ reaskAfterMs: PROGRESS_CREDENTIALS_REASK_MS }) : undefined;
+  if (server && config && values.progress) {
     const shown = new Set(targets.map((t) => t.env));
     const environments = labEnvironments(config).filter((e) => shown.has(e.name));
     const { plans, clusters } = planProgress({ outputs, config, environments });
@@ -173,7 +176,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
       clusters,
       facts: { replicas: config.app.replicas },
       intervalMs: intervalS * 1000,
-      tokens: io.tokens ?? hostTokens({ reaskAfterMs: PROGRESS_CREDENTIALS_REASK_MS }),
+      tokens: tokens!,
       now: () => clock.now() - started,
       ...(io.clusterTimeoutMs !== undefined ? { timeoutMs: io.clusterTimeoutMs } : {}),
       // A read that ended shows at once, not only with the next snapshot.
@@ -184,6 +187,22 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     say(`--progress: reading ${clusters.length} cluster${clusters.length === 1 ? '' : 's'} of ${plans.length} attendee${plans.length === 1 ? '' : 's'} every ${intervalS} s`);
     poller.tick();
   }
+  let serving: ServingPoller | undefined;
+  const servingStop = new AbortController();
+  let servingRuns: Promise<void> | undefined;
+  if (config && values.endpoints) {
+    const watched = [...new Map(targets.filter((t) => typeof t.url !== 'string').map((t) => [`${t.env}/${t.cloud}`, t])).values()];
+    const clusters = watched.map((t) => ({
+      key: `${t.env}/${t.cloud}`,
+      env: t.env,
+      cloud: t.cloud,
+      target: clusterTarget(outputs.environments.find((e) => e.env === t.env)!, t.cloud, config),
+    }));
+    const timeoutMs = io.clusterTimeoutMs ?? ENDPOINTS_REQUEST_TIMEOUT_MS;
+    serving = new ServingPoller({ clusters, read: (target) => readServingPods(hostClusterClient(target, tokens!, timeoutMs)), now: () => clock.now() - started });
+    say(`--endpoints: reading the app's Pods of ${clusters.length} cluster${clusters.length === 1 ? '' : 's'} every ${serving.intervalMs / 1000} s`);
+    servingRuns = serving.run(clock, servingStop.signal);
+  }
   const recorder = values.html !== undefined ? new TimelineRecorder() : undefined;
   const result = await watchTargets(targets, {
     ...settings,
@@ -191,6 +210,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     ...(io.signal ? { signal: io.signal } : {}),
     clock,
     ...(io.send ? { send: io.send } : {}),
+    ...(serving ? { clusterNews: () => serving!.take() } : {}),
     onFrame: (frame) => {
       recent.push(...frame.events);
       recorder?.frame(frame);
@@ -226,6 +246,8 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
       }
     },
   });
+  servingStop.abort();
+  await servingRuns;
   screen?.release();
   await server?.close();
   let code = 0;
@@ -248,6 +270,13 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     };
     const lines = live ? summaryLines(result).flatMap(fit) : summaryLines(result);
     io.stdout.write(`${lines.join('\n')}\n`);
+  }
+  const unread = serving?.failures() ?? [];
+  if (serving && unread.length > 0) {
+    say(
+      `--endpoints: ${unread.length} of ${serving.clusters} cluster${serving.clusters === 1 ? '' : 's'} could not be read at the end (${unread[0].key}: ${unread[0].why}); ` +
+        'a Pod or node gone there showed only once the replies made it certain',
+    );
   }
   const behind = pacingNote(result);
   if (behind) say(behind);

@@ -17,7 +17,7 @@ import { probeOnce, Sample, STOPPED } from '../../lab/probe/probe';
 import { proberAddressFor, summarizeProbe } from '../../lab/probe/probe-summary';
 import { ProbeTarget } from '../../lab/probe/compare-model';
 import { REAL_WAIT_CLOCK, WaitClock } from '../../kit/cli/wait-clock';
-import { ExposureChanges, Timed, WatchEventKind } from './changes';
+import { ClusterNews, ExposureChanges, Timed, WatchEventKind } from './changes';
 
 export type { WatchEventKind } from './changes';
 
@@ -63,6 +63,11 @@ export interface WatchOptions {
   readonly onFrame?: (frame: WatchFrame) => void | Promise<void>;
   /** Sends one request. @default probeOnce */
   readonly send?: (url: URL, timeoutMs: number, stop: AbortSignal) => Promise<Sample>;
+  /**
+   * What the clusters' APIs said of the app's Pods since the last snapshot (watch --endpoints), asked
+   * at every snapshot: a Pod or node that left is gone at once (changes.ts). @default - nothing: the replies alone
+   */
+  readonly clusterNews?: () => readonly ClusterNews[];
   /** Called with every request that is counted (not one Ctrl-C cut off), as it ends, before the snapshot that counts it. @default - none */
   readonly onSample?: (label: string, sample: Sample) => void;
 }
@@ -298,6 +303,7 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
     const tMs = Math.round(now - start);
     const seconds = Math.max(0.001, (now - lastAt) / 1000);
     const events: WatchEvent[] = [];
+    const news = options.clusterNews?.() ?? [];
     const snapshotOf = (target: ProbeTarget, i: number): ExposureSnapshot => {
       const s = state[i];
       const base = { env: target.env, cloud: target.cloud, mode: target.mode, label: target.label };
@@ -340,7 +346,10 @@ export async function watchTargets(targets: readonly ProbeTarget[], options: Wat
           nodeRanges: target.nodeRanges,
         },
       );
-      const { changes, verdict } = s.changes.advance(s.samples, inInterval, summary.client_ip);
+      const told = news.filter((n) => n.env === target.env && n.cloud === target.cloud).flatMap((n) => s.changes.clusterSays(n));
+      const advanced = s.changes.advance(s.samples, inInterval, summary.client_ip);
+      const { verdict } = advanced;
+      const changes = [...told, ...advanced.changes];
       const snap: ExposureSnapshot = {
         ...base,
         not_probed_because: null,

@@ -8,11 +8,12 @@
  */
 import { LabEnvironment } from '../../config/environments';
 import { LabConfig } from '../../config/schema';
-import { EXPOSURE_LABEL, DEMO_APP_LABELS } from '../../constructs/k8s/demo-app';
+import { EXPOSURE_LABEL } from '../../constructs/k8s/demo-app';
 import { KubernetesClient } from '../../kit/kubernetes/kubernetes-client';
 import { Cloud } from '../../model/contract';
 import { APP_NAMESPACE, DEMO_DEPLOYMENT } from '../../model/names';
 import { ClusterTarget, clusterTarget, hostClusterClient, HostTokens, isUnreachable, Unreachable } from '../cluster/cluster-access';
+import { APP_POD_SELECTOR } from '../cluster/serving-pods';
 import { LabOutputs } from '../files/outputs';
 import { Limiter } from '../probe/limiter';
 import { CheckFacts, checkOf, ClusterState, ExerciseResult, KubeObject, Read } from './checks';
@@ -81,9 +82,6 @@ export async function readClusterState(client: KubernetesClient): Promise<Cluste
     }
   };
   const items = (list: { items?: KubeObject[] }) => list.items ?? [];
-  const appSelector = Object.entries(DEMO_APP_LABELS)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(',');
   const [deployment, services, nodes, pods] = await Promise.all([
     read(() => client.get<KubeObject>(`/apis/apps/v1/namespaces/${APP_NAMESPACE}/deployments/${DEMO_DEPLOYMENT}`)),
     read(async () => {
@@ -91,7 +89,7 @@ export async function readClusterState(client: KubernetesClient): Promise<Cluste
       return Object.fromEntries(list.map((s) => [((s.metadata as { labels?: Record<string, string> } | undefined)?.labels ?? {})[EXPOSURE_LABEL] ?? '', s]));
     }),
     read(async () => items(await client.get<{ items?: KubeObject[] }>('/api/v1/nodes'))),
-    read(async () => items(await client.get<{ items?: KubeObject[] }>(`/api/v1/namespaces/${APP_NAMESPACE}/pods`, { labelSelector: appSelector }))),
+    read(async () => items(await client.get<{ items?: KubeObject[] }>(`/api/v1/namespaces/${APP_NAMESPACE}/pods`, { labelSelector: APP_POD_SELECTOR }))),
   ]);
   return { deployment, services, nodes, pods };
 }

@@ -11,7 +11,10 @@ import { CHANCE, ExposureChanges, LEARN_REPLIES, repliesToGone, Timed } from '..
 import { WatchEvent, watchTargets } from '../../../lib/commands/watch/watch';
 import { Sample } from '../../../lib/lab/probe/probe';
 import { FakeClock } from '../../support/fake-clock';
-import { Fake, fakeSend, fakeTarget, PROBER } from '../../support/fake-exposure';
+import { Fake, fakeSend, fakeTarget, POD_NODES, PROBER } from '../../support/fake-exposure';
+import { ServingPoller } from '../../../lib/commands/watch/serving-poller';
+import { ServingPods } from '../../../lib/lab/cluster/serving-pods';
+import { ClusterTarget } from '../../../lib/lab/cluster/cluster-access';
 
 const RATE = 5;
 const SETTINGS = { rate: RATE, maxRate: 2000, intervalMs: 1000, windowMs: 10_000, timeoutMs: 2000, myIp: PROBER };
@@ -25,19 +28,66 @@ interface Scenario {
   readonly change: Partial<Fake>;
 }
 
-/** Watches one exposure that starts as `start`, changes at `changeAt` ms, and runs 15 s more; the events. */
-async function eventsAround(scenario: Scenario, changeAt: number, mode: 'nodeport-local' | 'nodeport-l4' = 'nodeport-local'): Promise<WatchEvent[]> {
+/**
+ * The cluster's API as `watch --endpoints` reads it: which Pods serve now (a test changes it while
+ * the watch runs), each read answered after `latencyMs` on the clock.
+ */
+interface FakeCluster {
+  latencyMs: number;
+  serving: readonly string[];
+}
+
+/** A ServingPods of `pods` on their nodes (POD_NODES), the rest of `all` terminating. */
+const servingPodsOf = (pods: readonly string[], all: readonly string[] = Object.keys(POD_NODES)): ServingPods => ({
+  serving: new Map(pods.map((pod) => [pod, POD_NODES[pod]])),
+  notServing: new Map(all.filter((pod) => !pods.includes(pod)).map((pod) => [pod, 'terminating'])),
+});
+
+/**
+ * Watches one exposure that starts as `start`, changes at `changeAt` ms, and runs 15 s more; the events.
+ * With `cluster`, its API is read as `watch --endpoints` reads it (ServingPoller), and the change changes it too.
+ */
+async function eventsAround(
+  scenario: Scenario & { readonly cluster?: { readonly start: FakeCluster; readonly before?: readonly [number, Partial<FakeCluster>][]; readonly change: Partial<FakeCluster> } },
+  changeAt: number,
+  mode: 'nodeport-local' | 'nodeport-l4' = 'nodeport-local',
+): Promise<WatchEvent[]> {
   const clock = new FakeClock();
   const target = fakeTarget(mode, 1);
   const fake: Fake = { latencyMs: 20, fail: null, snat: false, pods: ['echo-a', 'echo-b'], ...scenario.start };
   const fakes = new Map([[(target.url as URL).href, fake]]);
+  const cluster = scenario.cluster ? { ...scenario.cluster.start } : undefined;
   const script = async () => {
-    for (const [at, change] of [...(scenario.before ?? []), [changeAt, scenario.change] as const]) {
+    const steps: [number, () => void][] = [
+      ...[...(scenario.before ?? []), [changeAt, scenario.change] as const].map(([at, change]): [number, () => void] => [at, () => Object.assign(fake, change)]),
+      ...[...(scenario.cluster?.before ?? []), [changeAt, scenario.cluster?.change ?? {}] as const].map(([at, change]): [number, () => void] => [at, () => Object.assign(cluster ?? {}, change)]),
+    ];
+    for (const [at, step] of steps.sort(([a], [b]) => a - b)) {
       await clock.sleep(at - clock.now());
-      Object.assign(fake, change);
+      step();
     }
   };
-  const [result] = await Promise.all([watchTargets([target], { ...SETTINGS, durationMs: changeAt + 15_000, clock, send: fakeSend(clock, fakes) }), script()]);
+  const stop = new AbortController();
+  const poller = cluster
+    ? new ServingPoller({
+        clusters: [{ key: 'env1/aws', env: target.env, cloud: target.cloud, target: {} as ClusterTarget }],
+        read: async () => {
+          const serving = cluster.serving;
+          await clock.sleep(cluster.latencyMs, stop.signal);
+          return servingPodsOf(serving);
+        },
+        now: () => clock.now(),
+      })
+    : undefined;
+  const polling = poller?.run(clock, stop.signal);
+  const watching = watchTargets([target], {
+    ...SETTINGS,
+    durationMs: changeAt + 15_000,
+    clock,
+    send: fakeSend(clock, fakes),
+    ...(poller ? { clusterNews: () => poller.take() } : {}),
+  }).finally(() => stop.abort());
+  const [result] = await Promise.all([watching, script(), polling]);
   return [...result.events];
 }
 
@@ -75,6 +125,52 @@ describe('a change shows within 2 s at the default rate, whatever the window', (
       expect(events.filter((e) => e.t_ms < changeAt && !(scenario.before ?? []).some(([at]) => e.t_ms >= at))).toEqual([]);
     });
   }
+});
+
+describe('with --endpoints, a Pod or node gone shows within 2 s, from the cluster API', () => {
+  // A read of the cluster's API takes 300 ms here (a far region's round trips; loopback takes a few).
+  const cluster = { start: { latencyMs: 300, serving: ['echo-a', 'echo-b'] }, change: { serving: ['echo-a'] } };
+
+  test.each(OFFSETS)('GIVEN one of two Pods gone (scaled to 1) at 12 s + %d ms WHEN its cluster is read THEN Pod and node gone within 2 s', async (offset) => {
+    const changeAt = 12_000 + offset;
+    const events = await eventsAround({ start: { pick: 'random' }, change: { pods: ['echo-a'] }, cluster }, changeAt);
+    for (const kind of ['pod-gone', 'node-gone'] as const) {
+      expect(delay(events, kind, changeAt)).toBeLessThanOrEqual(2000);
+    }
+    expect(events.map((e) => e.text)).toEqual(['Pod echo-b left the endpoints: terminating (cluster API)', 'node ip-10-0-33-41.ec2.internal has no serving Pod left (cluster API)']);
+  });
+
+  test('GIVEN a Pod that left the endpoints and still answers for 10 s (its load balancer deregisters it, its preStop sleeps) THEN it is gone within 2 s and its late replies do not bring it back', async () => {
+    const changeAt = 12_345;
+    const events = await eventsAround({ start: { pick: 'random' }, before: [[changeAt + 10_000, { pods: ['echo-a'] }]], change: {}, cluster }, changeAt);
+    expect(delay(events, 'pod-gone', changeAt)).toBeLessThanOrEqual(2000);
+    expect(events.map((e) => e.kind)).toEqual(['pod-gone', 'node-gone']);
+  });
+
+  test('GIVEN a Pod that left (not ready) and answers on, then serves again (ready) THEN it is gone, and back once the API says it serves', async () => {
+    const changeAt = 12_345;
+    const events = await eventsAround(
+      {
+        start: { pick: 'random' },
+        change: {},
+        cluster: { start: { latencyMs: 300, serving: ['echo-a', 'echo-b'] }, before: [[8000, { serving: ['echo-a'] }]], change: { serving: ['echo-a', 'echo-b'] } },
+      },
+      changeAt,
+    );
+    // echo-b answers all along: while the API says it does not serve, its replies do not count; once it serves, they do.
+    expect(events.map((e) => `${e.t_ms < changeAt ? 'before' : 'after'} ${e.text}`)).toEqual([
+      'before Pod echo-b left the endpoints: terminating (cluster API)',
+      'before node ip-10-0-33-41.ec2.internal has no serving Pod left (cluster API)',
+      'after Pod echo-b answers',
+      'after node ip-10-0-33-41.ec2.internal answers',
+    ]);
+    expect(delay(events, 'pod-appeared', changeAt)).toBeLessThanOrEqual(2000);
+  });
+
+  test('GIVEN a cluster read that does not change THEN no event; the replies alone still find a Pod gone the API does not know of', async () => {
+    const events = await eventsAround({ start: { pick: 'random' }, change: { pods: ['echo-a'] }, cluster: { start: { latencyMs: 300, serving: ['echo-a', 'echo-b'] }, change: {} } }, 12_345);
+    expect(events.map((e) => e.text)).toEqual(['Pod echo-b no longer answers', 'node ip-10-0-33-41.ec2.internal no longer answers']);
+  });
 });
 
 describe('what takes longer than 2 s, and is bounded', () => {
