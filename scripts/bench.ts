@@ -21,6 +21,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXPOSURE_FACTS } from '../lib/model/exposure-facts';
 import { EXPOSURE_MODES } from '../lib/model/modes';
+import { LOOPBACK_CA, serveKubernetesApi } from '../test/support/kubernetes-api';
 
 const ROOT = resolve(__dirname, '..');
 const PRELOAD = join(ROOT, 'scripts', 'report-peak-rss.cjs');
@@ -118,6 +119,59 @@ function startProbeServers(count: number, work: string): { urls: string[]; contr
   return { urls: JSON.parse(readFileSync(ready, 'utf8')) as string[], control: (line) => void child.stdin!.write(`${line}\n`), stop };
 }
 
+/** The Pods the loopback exposures answer from (scripts/bench-echo-servers.cjs's first two) and their nodes. */
+const ECHO_PODS = [
+  ['echo-5d9c7b8f6d-x2k4p', 'ip-10-0-1-23.ec2.internal'],
+  ['echo-5d9c7b8f6d-q8w7e', 'ip-10-0-33-41.ec2.internal'],
+] as const;
+
+/**
+ * The room's clusters for `watch --endpoints`: one loopback Kubernetes API over TLS
+ * (test/support/kubernetes-api.ts) serves each attendee's EKS and GKE cluster under a path of
+ * its own (`<base>/<env>-<cloud>`), each with the two Pods the exposures answer from, both
+ * serving until `leave` says the second is terminating. It accepts any token (the watch makes
+ * real ones: an EKS token from the environment's AWS keys, Google's from GOOGLE_OAUTH_ACCESS_TOKEN).
+ */
+async function startClusterApis(): Promise<{ base: string; leave: (env: string, cloud: string) => void; reads: () => number; close: () => Promise<void> }> {
+  const leaving = new Set<string>();
+  let reads = 0;
+  const pod = (name: string, node: string, deleting: boolean) => ({
+    metadata: { name, ...(deleting ? { deletionTimestamp: '2026-12-07T10:00:00Z' } : {}) },
+    spec: { nodeName: node },
+    status: { conditions: [{ type: 'Ready', status: 'True' }] },
+  });
+  const api = await serveKubernetesApi({
+    authenticate: (authorization) => (authorization?.startsWith('Bearer ') ? 'host' : undefined),
+    route: (path) => {
+      const cluster = /^\/([^/]+)\/api\/v1\/namespaces\/hoplab\/pods$/.exec(path)?.[1];
+      if (!cluster) return undefined;
+      reads += 1;
+      return { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: ECHO_PODS.map(([name, node], i) => pod(name, node, i === 1 && leaving.has(cluster))) };
+    },
+  });
+  return { base: api.base, leave: (env, cloud) => void leaving.add(`${env}-${cloud}`), reads: () => reads, close: () => api.close() };
+}
+
+/** This environment without a config or cloud credentials of the machine's: the watch case uses the default config and the bench's own. */
+function hostEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (key === 'HOPLAB_CONFIG' || /^(AWS|GOOGLE|CLOUDSDK)_/.test(key)) delete env[key];
+  return env;
+}
+
+/** probeOutputs with each attendee's clusters at `base` (startClusterApis), for `watch --endpoints`. */
+function withClusters(outputs: Record<string, Record<string, unknown>>, count: number, base: string): Record<string, Record<string, unknown>> {
+  const clusters = Object.fromEntries(
+    attendees(count).attendees.flatMap((env) =>
+      (['aws', 'gcp'] as const).map((cloud) => [
+        `${env}-${cloud}-cluster`,
+        { cluster_name: `${env}-${cloud === 'aws' ? 'eks' : 'gke'}`, cluster_endpoint: `${base}/${env}-${cloud}`, cluster_ca_certificate: Buffer.from(LOOPBACK_CA).toString('base64') },
+      ]),
+    ),
+  );
+  return { ...outputs, ...clusters };
+}
+
 /** How long the watch case runs, seconds. */
 const WATCH_SECONDS = 60;
 
@@ -136,6 +190,8 @@ function serverIndex(attendee: number, cloud: 'aws' | 'gcp', mode: string): numb
 const WATCH_CHANGES: readonly {
   readonly at: number;
   readonly what: string;
+  /** The attendee's cluster also says the second Pod is terminating (its API, read by --endpoints). @default false */
+  readonly cluster?: boolean;
   readonly attendee: number;
   readonly cloud: 'aws' | 'gcp';
   readonly mode: string;
@@ -152,6 +208,9 @@ const WATCH_CHANGES: readonly {
   { at: 46, what: 'ok', attendee: 28, cloud: 'gcp', mode: 'native', kind: 'errors-stopped', withinMs: 2000 },
   // One of two Pods gone: 27 replies without it at a share of one half (5.4 s), 37 at 0.4 (7.4 s), then the snapshot.
   { at: 44, what: 'pods 1', attendee: 2, cloud: 'gcp', mode: 'nodeport-local', kind: 'pod-gone', withinMs: 9000 },
+  // The same, where the cluster's API says so too: --endpoints reads it every 0.5 s.
+  { at: 50, what: 'pods 1', cluster: true, attendee: 3, cloud: 'aws', mode: 'nodeport-local', kind: 'pod-gone', withinMs: 2000 },
+  { at: 50, what: 'pods 1', cluster: true, attendee: 3, cloud: 'aws', mode: 'nodeport-local', kind: 'node-gone', withinMs: 2000 },
 ];
 
 /** A change's line to the servers: `fail 303`, `pods 10 3`. */
@@ -180,6 +239,8 @@ interface WatchRoomFigures {
   readonly changes: readonly { readonly label: string; readonly kind: string; readonly withinMs: number; readonly ms: number | null }[];
   /** Load average (1 minute) before and after. */
   readonly load: readonly [number, number];
+  /** Reads of the clusters' Pods (--endpoints) the loopback API answered. */
+  readonly clusterReads?: number;
 }
 
 /** The 1-minute load average (Linux), or NaN. */
@@ -196,11 +257,13 @@ function loadAverage(): number {
  * says while it runs, and times each change from the moment its line went to the servers to the
  * moment the event's line came out of watch.
  */
-function watchRoom(outputs: string, control: (line: string) => void): Promise<WatchRoomFigures> {
+function watchRoom(outputs: string, control: (line: string) => void, clusters: Awaited<ReturnType<typeof startClusterApis>>): Promise<WatchRoomFigures> {
   const loadBefore = loadAverage();
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.cjs'), 'watch', '--outputs', outputs, '--format', 'json', '--duration', String(WATCH_SECONDS)], {
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'run.cjs'), 'watch', '--outputs', outputs, '--endpoints', '--format', 'json', '--duration', String(WATCH_SECONDS)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
+    // The default config (where each cluster is); credentials the watch makes its tokens from, as a host's.
+    env: { ...hostEnv(), AWS_ACCESS_KEY_ID: 'AKIDBENCHBENCHBENCH0', AWS_SECRET_ACCESS_KEY: 'bench-secret', GOOGLE_OAUTH_ACCESS_TOKEN: 'ya29.bench' },
   });
   const started = Date.now();
   const sentAt = new Map<string, number>();
@@ -211,6 +274,7 @@ function watchRoom(outputs: string, control: (line: string) => void): Promise<Wa
   const timers = WATCH_CHANGES.map((c) =>
     setTimeout(() => {
       if (sentAt.has(changeLine(c))) return;
+      if (c.cluster) clusters.leave(attendees(c.attendee).attendees[c.attendee - 1], c.cloud);
       control(changeLine(c));
       sentAt.set(changeLine(c), Date.now());
     }, c.at * 1000),
@@ -476,7 +540,17 @@ async function main(): Promise<number> {
     // The code cache was dropped by the forced rebuilds: make it whole again for the user.
     if (selected.length > 0) runOnce(synthCase);
     // The watch case last, alone on the machine (nothing else of the bench runs meanwhile).
-    const room = watching ? await watchRoom(probeThirty, controlProbeServers) : undefined;
+    let room: WatchRoomFigures | undefined;
+    if (watching) {
+      const clusters = await startClusterApis();
+      const watchThirty = join(work, 'watch-thirty.json');
+      writeFileSync(watchThirty, JSON.stringify(withClusters(JSON.parse(readFileSync(probeThirty, 'utf8')) as Record<string, Record<string, unknown>>, 30, clusters.base)));
+      try {
+        room = { ...(await watchRoom(watchThirty, controlProbeServers, clusters)), clusterReads: clusters.reads() };
+      } finally {
+        await clusters.close();
+      }
+    }
 
     const ran = (key: string) => (samples.get(key)?.length ?? 0) > 0;
     const seconds = (key: string) => (ran(key) ? median(samples.get(key)!.map((s) => s.seconds)) : NaN);
@@ -598,7 +672,9 @@ async function main(): Promise<number> {
           )} s (0.36-0.39 s on the idle 2-core machine of the README's table): other work shares the CPU, so the absolute targets below may be missed for that reason; the ratios and CPU times still compare.`,
         );
       }
-      if (room) console.log(`  watch case: load average ${room.load[0].toFixed(2)} before, ${room.load[1].toFixed(2)} after (1 minute)`);
+      if (room) {
+        console.log(`  watch case: load average ${room.load[0].toFixed(2)} before, ${room.load[1].toFixed(2)} after (1 minute); ${room.clusterReads ?? 0} reads of the clusters' Pods (--endpoints)`);
+      }
       console.log('targets:');
       for (const t of targets) console.log(`  ${t.ok ? 'ok  ' : 'MISS'} ${t.label}: ${t.value} (target ${t.target})`);
     }
