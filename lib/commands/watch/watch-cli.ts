@@ -141,11 +141,17 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
   const probed = targets.filter((t) => typeof t.url !== 'string').length;
   const attendees = new Set(targets.map((t) => t.env)).size;
   const elapsed = (tMs: number) => `${(tMs / 1000).toFixed(0)} s${settings.durationMs ? ` of ${settings.durationMs / 1000} s` : ''}`;
+  let serving: ServingPoller | undefined;
+  /** With --endpoints, the clusters whose last read failed: their Pods gone show from the replies only. */
+  const unreadNote = () => {
+    const failed = serving?.failures().length ?? 0;
+    return failed === 0 ? '' : `; ${failed} of ${serving!.clusters} clusters not read (--endpoints)`;
+  };
   const header = (tMs: number) =>
     `hoplab watch: ${probed} exposure${probed === 1 ? '' : 's'}, ${settings.rate} req/s each (at most ${settings.maxRate} in all), last ${settings.windowMs / 1000} s; ` +
-    `${elapsed(tMs)}; Ctrl-C ends it`;
+    `${elapsed(tMs)}; Ctrl-C ends it${unreadNote()}`;
   const roomHeader = (tMs: number) =>
-    `hoplab watch: ${attendees} attendee${attendees === 1 ? '' : 's'}, ${probed} exposure${probed === 1 ? '' : 's'} at ${settings.rate} req/s; ${elapsed(tMs)}; Ctrl-C ends it`;
+    `hoplab watch: ${attendees} attendee${attendees === 1 ? '' : 's'}, ${probed} exposure${probed === 1 ? '' : 's'} at ${settings.rate} req/s; ${elapsed(tMs)}; Ctrl-C ends it${unreadNote()}`;
 
   let server: LiveServer | undefined;
   if (serveAddress) {
@@ -187,7 +193,6 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
     say(`--progress: reading ${clusters.length} cluster${clusters.length === 1 ? '' : 's'} of ${plans.length} attendee${plans.length === 1 ? '' : 's'} every ${intervalS} s`);
     poller.tick();
   }
-  let serving: ServingPoller | undefined;
   const servingStop = new AbortController();
   let servingRuns: Promise<void> | undefined;
   if (config && values.endpoints) {

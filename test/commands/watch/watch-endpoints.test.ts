@@ -29,43 +29,46 @@ const pod = (name: string, deleting: boolean) => ({
   status: { conditions: [{ type: 'Ready', status: 'True' }] },
 });
 
-describe('watch --endpoints on a fake clock', () => {
+/** Loopback clusters and fake exposures for ann (her API: echo-b terminating from its third read on) and cy (an API that refuses). */
+async function lab(dir: string): Promise<{ outputsFile: string; ann: KubernetesApi; fakes: Map<string, Fake> }> {
+  // Both Pods answer all along.
+  const ann = await serveKubernetesApi({ objects: { [PODS]: ((count: number) => ({ kind: 'PodList', items: [pod('echo-a', false), pod('echo-b', count >= 2)] })) as never } });
+  const refused = await refusingApi();
+  const fakes = new Map<string, Fake>();
+  const outputs: Record<string, unknown> = {};
+  for (const [env, server] of [
+    ['ann', ann.base],
+    ['cy', refused],
+  ]) {
+    outputs[`${env}-aws-cluster`] = { ...FIXTURE['lab-aws-cluster'], cluster_name: `${env}-eks`, cluster_endpoint: server, cluster_ca_certificate: CA };
+    outputs[`${env}-aws-lb`] = Object.fromEntries(
+      Object.entries(FIXTURE['lab-aws-lb']).map(([name, exposure]) => {
+        const url = `http://${env}.${exposure.mode as string}.example/`;
+        fakes.set(url, { latencyMs: 40, fail: null, snat: exposure.source_nat === true, proxy: exposure.client_ip_via === 'x-forwarded-for', pods: ['echo-a', 'echo-b'], pick: 'random' });
+        return [name, { ...exposure, url }];
+      }),
+    );
+  }
+  const outputsFile = join(dir, 'outputs.json');
+  writeFileSync(outputsFile, JSON.stringify(outputs));
+  return { outputsFile, ann, fakes };
+}
+
+/** Runs watch with `argv` over the lab on a fake clock until `done(stdout so far)`; the exit code and what it wrote. */
+async function runUntil(argv: readonly string[], done: (out: string, ann: KubernetesApi) => boolean): Promise<{ code: number; out: string; err: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-watch-endpoints-'));
-  let ann: KubernetesApi;
+  const { outputsFile, ann, fakes } = await lab(dir);
+  const clock = new FakeClock();
+  const stop = new AbortController();
+  const tokens: HostTokens = { token: async () => HOST_TOKEN };
   let out = '';
   let err = '';
-  let code: number;
-
-  beforeAll(async () => {
-    // echo-b is terminating from ann's third read on; both Pods answer all along.
-    ann = await serveKubernetesApi({ objects: { [PODS]: ((count: number) => ({ kind: 'PodList', items: [pod('echo-a', false), pod('echo-b', count >= 2)] })) as never } });
-    const refused = await refusingApi();
-    const fakes = new Map<string, Fake>();
-    const outputs: Record<string, unknown> = {};
-    for (const [env, server] of [
-      ['ann', ann.base],
-      ['cy', refused],
-    ]) {
-      outputs[`${env}-aws-cluster`] = { ...FIXTURE['lab-aws-cluster'], cluster_name: `${env}-eks`, cluster_endpoint: server, cluster_ca_certificate: CA };
-      outputs[`${env}-aws-lb`] = Object.fromEntries(
-        Object.entries(FIXTURE['lab-aws-lb']).map(([name, exposure]) => {
-          const url = `http://${env}.${exposure.mode as string}.example/`;
-          fakes.set(url, { latencyMs: 40, fail: null, snat: exposure.source_nat === true, proxy: exposure.client_ip_via === 'x-forwarded-for', pods: ['echo-a', 'echo-b'], pick: 'random' });
-          return [name, { ...exposure, url }];
-        }),
-      );
-    }
-    const outputsFile = join(dir, 'outputs.json');
-    writeFileSync(outputsFile, JSON.stringify(outputs));
-    const clock = new FakeClock();
-    const stop = new AbortController();
-    const tokens: HostTokens = { token: async () => HOST_TOKEN };
-    code = await runWatch(['--outputs', outputsFile, '--endpoints', '--format', 'json', '--my-ip', PROBER], {
+  try {
+    const code = await runWatch(['--outputs', outputsFile, '--endpoints', '--my-ip', PROBER, ...argv], {
       stdout: {
         write: (text: string) => {
           out += text;
-          // Ends once every exposure of ann's has said echo-b is gone, and cy's cluster was tried.
-          if ((out.match(/"kind":"pod-gone"/g) ?? []).length >= 3 && ann.requests.length >= 3) stop.abort();
+          if (done(out, ann)) stop.abort();
           return true;
         },
       },
@@ -77,10 +80,21 @@ describe('watch --endpoints on a fake clock', () => {
       config: () => CONFIG,
       tokens,
     });
-  });
-  afterAll(async () => {
+    return { code, out, err };
+  } finally {
     await ann.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('watch --endpoints on a fake clock', () => {
+  let code: number;
+  let out: string;
+  let err: string;
+
+  beforeAll(async () => {
+    // Ends once every exposure of ann's has said echo-b is gone, and cy's cluster was tried.
+    ({ code, out, err } = await runUntil(['--format', 'json'], (text, ann) => (text.match(/"kind":"pod-gone"/g) ?? []).length >= 3 && ann.requests.length >= 3));
   });
 
   test('GIVEN echo-b terminating while it still answers THEN each of ann’s exposures reports it and its node gone, from the cluster API, and nothing of cy’s', () => {
@@ -106,5 +120,15 @@ describe('watch --endpoints on a fake clock', () => {
     const help = WATCH_COMMAND.help();
     expect(help).toMatch(/\n {2}--endpoints +also read each watched cluster's serving Pods twice a\n +second: a Pod or node gone shows within 2 s \(above\)\n/);
     expect(help).toContain('--endpoints also reads, twice a second, which of the app');
+  });
+});
+
+describe('watch --endpoints --room', () => {
+  test('GIVEN cy’s cluster that refuses THEN the room’s header says how many clusters are not read, while the watch goes on', async () => {
+    const { code, out } = await runUntil(['--room'], (text) => text.includes('not read (--endpoints)') && text.includes('left the endpoints'));
+    // Wrapped at the 80 columns the room is laid out in.
+    expect(out).toMatch(/\nhoplab watch: 2 attendees, 6 exposures at 5 req\/s; \d+ s; Ctrl-C ends it; 1 of 2\nclusters not read \(--endpoints\)\n/);
+    expect(out).toContain('ann aws native: Pod echo-b left the endpoints: terminating (cluster API)');
+    expect(code).toBe(0);
   });
 });
