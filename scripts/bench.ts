@@ -8,9 +8,9 @@
  * (scripts/bench-echo-servers.cjs), so they answer while a case runs.
  *
  * The watch case (`watchRoom`, issue 29) is not a timed command but one long run of
- * `watch` over a room of 30 attendees (330 exposures at 5 requests per second each): how
- * well it keeps pace, its own CPU time, and how long after a server changes the change
- * shows on its output.
+ * `watch --endpoints` over a room of 30 attendees (330 exposures at 5 requests per second
+ * each, their 60 clusters on a loopback Kubernetes API): how well it keeps pace, its own CPU
+ * time, and how long after a server (or a cluster) changes the change shows on its output.
  *
  * usage: npm run bench [-- --runs N] [-- --only CASE[,CASE]] [-- --json]
  */
@@ -420,9 +420,10 @@ async function main(): Promise<number> {
         "  100 attendees <= 3.3 x the 30 attendees' time; cdktf.out of 100 attendees within 5 MB of its stacks' JSON alone;",
         `  compare --probe of 30 attendees' exposures (330) <= 2 x one attendee's (11), against loopback servers`,
         `    that answer ${PROBE_SERVER_DELAY_MS} ms after the request (scripts/bench-echo-servers.cjs), compare's default probe settings;`,
-        `  watch over the same 330 exposures at 5 req/s each for ${WATCH_SECONDS} s (watchRoom): >= 95% of the requests sent within`,
-        '    50 ms of their time, its own CPU within one core, and each change the servers make shown within 2 s',
-        '    (one of two Pods gone within 9 s: 27-37 replies without it must come first, see docs/watch.md).',
+        `  watch --endpoints over the same 330 exposures at 5 req/s each for ${WATCH_SECONDS} s (watchRoom), their 60 clusters`,
+        '    on a loopback Kubernetes API: >= 95% of the requests sent within 50 ms of their time, its own CPU within',
+        '    one core, and each change the servers make shown within 2 s (one of two Pods gone that only the replies',
+        '    show within 9 s: 27-37 replies without it must come first, see docs/watch.md).',
         'Exits 1 if a target is missed. --only runs the named cases alone (e.g. --only probeOne,probeThirty)',
         'and checks the targets that need nothing else; --only ? lists the cases.',
       ].join('\n'),
