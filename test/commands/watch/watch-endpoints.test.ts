@@ -7,21 +7,16 @@
  * end; --help says what it does. How soon (within 2 s) is pinned on the fake
  * clock alone in changes.test.ts, and measured in npm run bench.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validConfig } from '../../../lib/config/load';
-import { HostTokens } from '../../../lib/lab/cluster/cluster-access';
 import { runWatch } from '../../../lib/commands/watch/watch-cli';
 import { WATCH_COMMAND } from '../../../lib/commands/watch/command';
 import { FakeClock } from '../../support/fake-clock';
-import { Fake, fakeSend, POD_NODES, PROBER } from '../../support/fake-exposure';
-import { fixture } from '../../support/fixtures';
-import { HOST_TOKEN, KubernetesApi, LOOPBACK_CA, refusingApi, serveKubernetesApi } from '../../support/kubernetes-api';
+import { POD_NODES, PROBER } from '../../support/fake-exposure';
+import { KubernetesApi, refusingApi, serveKubernetesApi } from '../../support/kubernetes-api';
+import { watchLabIo, watchLabOutputs } from '../../support/watch-lab';
 
-const CONFIG = validConfig({ attendees: ['ann', 'cy'] }, 'test');
-const CA = Buffer.from(LOOPBACK_CA).toString('base64');
-const FIXTURE = JSON.parse(readFileSync(fixture('outputs.json'), 'utf8')) as Record<string, Record<string, Record<string, unknown>>>;
 const PODS = '/api/v1/namespaces/hoplab/pods';
 const pod = (name: string, deleting: boolean) => ({
   metadata: { name, ...(deleting ? { deletionTimestamp: '2026-12-07T10:00:00Z' } : {}) },
@@ -29,42 +24,31 @@ const pod = (name: string, deleting: boolean) => ({
   status: { conditions: [{ type: 'Ready', status: 'True' }] },
 });
 
-/** Loopback clusters and fake exposures for ann (her API: echo-b terminating from its third read on) and cy (an API that refuses). */
-async function lab(dir: string): Promise<{ outputsFile: string; ann: KubernetesApi; fakes: Map<string, Fake> }> {
-  // Both Pods answer all along.
-  const ann = await serveKubernetesApi({ objects: { [PODS]: ((count: number) => ({ kind: 'PodList', items: [pod('echo-a', false), pod('echo-b', count >= 2)] })) as never } });
-  const refused = await refusingApi();
-  const fakes = new Map<string, Fake>();
-  const outputs: Record<string, unknown> = {};
-  for (const [env, server] of [
-    ['ann', ann.base],
-    ['cy', refused],
-  ]) {
-    outputs[`${env}-aws-cluster`] = { ...FIXTURE['lab-aws-cluster'], cluster_name: `${env}-eks`, cluster_endpoint: server, cluster_ca_certificate: CA };
-    outputs[`${env}-aws-lb`] = Object.fromEntries(
-      Object.entries(FIXTURE['lab-aws-lb']).map(([name, exposure]) => {
-        const url = `http://${env}.${exposure.mode as string}.example/`;
-        fakes.set(url, { latencyMs: 40, fail: null, snat: exposure.source_nat === true, proxy: exposure.client_ip_via === 'x-forwarded-for', pods: ['echo-a', 'echo-b'], pick: 'random' });
-        return [name, { ...exposure, url }];
-      }),
-    );
-  }
-  const outputsFile = join(dir, 'outputs.json');
-  writeFileSync(outputsFile, JSON.stringify(outputs));
-  return { outputsFile, ann, fakes };
-}
-
-/** Runs watch with `argv` over the lab on a fake clock until `done(stdout so far)`; the exit code and what it wrote. */
+/**
+ * Runs watch with `argv` on a fake clock over ann (her API: echo-b terminating from its third read on;
+ * both Pods answer all along) and cy (an API that refuses) until `done(stdout so far)`; the exit code and what it wrote.
+ */
 async function runUntil(argv: readonly string[], done: (out: string, ann: KubernetesApi) => boolean): Promise<{ code: number; out: string; err: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-watch-endpoints-'));
-  const { outputsFile, ann, fakes } = await lab(dir);
+  const ann = await serveKubernetesApi({ objects: { [PODS]: ((count: number) => ({ kind: 'PodList', items: [pod('echo-a', false), pod('echo-b', count >= 2)] })) as never } });
+  const { outputsFile, fakes } = watchLabOutputs(
+    dir,
+    [
+      ['ann', ann.base],
+      ['cy', await refusingApi()],
+    ],
+    'random',
+  );
   const clock = new FakeClock();
   const stop = new AbortController();
-  const tokens: HostTokens = { token: async () => HOST_TOKEN };
   let out = '';
   let err = '';
   try {
-    const code = await runWatch(['--outputs', outputsFile, '--endpoints', '--my-ip', PROBER, ...argv], {
+    const io = watchLabIo({
+      clock,
+      fakes,
+      signal: stop.signal,
+      attendees: ['ann', 'cy'],
       stdout: {
         write: (text: string) => {
           out += text;
@@ -73,13 +57,8 @@ async function runUntil(argv: readonly string[], done: (out: string, ann: Kubern
         },
       },
       err: (text) => (err += text),
-      env: {},
-      clock,
-      send: fakeSend(clock, fakes),
-      signal: stop.signal,
-      config: () => CONFIG,
-      tokens,
     });
+    const code = await runWatch(['--outputs', outputsFile, '--endpoints', '--my-ip', PROBER, ...argv], io);
     return { code, out, err };
   } finally {
     await ann.close();

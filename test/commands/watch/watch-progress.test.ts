@@ -8,28 +8,25 @@
  * cluster is read at most every --progress-interval seconds of the watch's clock, never twice at
  * once; and the command line's rules.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validConfig } from '../../../lib/config/load';
 import { UsageError } from '../../../lib/kit/cli/cli';
 import { ClusterTarget, HostTokens } from '../../../lib/lab/cluster/cluster-access';
-import { runWatch, WatchIo } from '../../../lib/commands/watch/watch-cli';
+import { runWatch } from '../../../lib/commands/watch/watch-cli';
 import { RoomPageState } from '../../../lib/commands/watch/room-page';
 import { WATCH_COMMAND } from '../../../lib/commands/watch/command';
 import { FakeClock } from '../../support/fake-clock';
-import { Fake, fakeSend, PROBER } from '../../support/fake-exposure';
-import { fixture } from '../../support/fixtures';
-import { HOST_TOKEN, KubernetesApi, LOOPBACK_CA, refusingApi, serveKubernetesApi } from '../../support/kubernetes-api';
+import { Fake, PROBER } from '../../support/fake-exposure';
+import { HOST_TOKEN, KubernetesApi, refusingApi, serveKubernetesApi } from '../../support/kubernetes-api';
 import { labClusterObjects } from '../../support/lab-cluster';
+import { watchLabConfig, watchLabIo, watchLabOutputs } from '../../support/watch-lab';
 
-const CONFIG = validConfig({ attendees: ['ann', 'cy', 'dee'] }, 'test');
-const CA = Buffer.from(LOOPBACK_CA).toString('base64');
-const FIXTURE = JSON.parse(readFileSync(fixture('outputs.json'), 'utf8')) as Record<string, Record<string, Record<string, unknown>>>;
+const CONFIG = watchLabConfig(['ann', 'cy', 'dee']);
 const dir = mkdtempSync(join(tmpdir(), 'hoplab-watch-progress-'));
 const servers: KubernetesApi[] = [];
 let outputsFile: string;
-const fakes = new Map<string, Fake>();
+let fakes: Map<string, Fake>;
 
 beforeAll(async () => {
   const ann = await serveKubernetesApi({
@@ -37,25 +34,11 @@ beforeAll(async () => {
   });
   const dee = await serveKubernetesApi({ route: () => 'hang' });
   servers.push(ann, dee);
-  const refused = await refusingApi();
-  const outputs: Record<string, unknown> = {};
-  for (const [env, server] of [
+  ({ outputsFile, fakes } = watchLabOutputs(dir, [
     ['ann', ann.base],
-    ['cy', refused],
+    ['cy', await refusingApi()],
     ['dee', dee.base],
-  ]) {
-    outputs[`${env}-aws-cluster`] = { ...FIXTURE['lab-aws-cluster'], cluster_name: `${env}-eks`, cluster_endpoint: server, cluster_ca_certificate: CA };
-    // The fixture's exposures, each answered by a fake at a URL of its own.
-    outputs[`${env}-aws-lb`] = Object.fromEntries(
-      Object.entries(FIXTURE['lab-aws-lb']).map(([name, exposure]) => {
-        const url = `http://${env}.${exposure.mode as string}.example/`;
-        fakes.set(url, { latencyMs: 40, fail: null, snat: exposure.source_nat === true, proxy: exposure.client_ip_via === 'x-forwarded-for', pods: ['echo-a', 'echo-b'] });
-        return [name, { ...exposure, url }];
-      }),
-    );
-  }
-  outputsFile = join(dir, 'outputs.json');
-  writeFileSync(outputsFile, JSON.stringify(outputs));
+  ]));
 });
 afterAll(async () => {
   for (const server of servers) await server.close();
@@ -93,20 +76,19 @@ describe('watch --serve --progress on a fake clock', () => {
     };
     let served: (url: string) => void;
     const url = new Promise<string>((resolve) => (served = resolve));
-    const io: WatchIo = {
+    const io = watchLabIo({
+      clock,
+      fakes,
+      signal: stop.signal,
+      attendees: ['ann', 'cy', 'dee'],
       stdout: { write: () => true },
       err: (text) => {
         err += text;
         const found = /serving the room on (http:\/\/\S+) /.exec(err)?.[1];
         if (found) served(found);
       },
-      env: {},
-      clock,
-      send: fakeSend(clock, fakes),
-      signal: stop.signal,
-      config: () => CONFIG,
       tokens,
-    };
+    });
     const watching = runWatch(['--outputs', outputsFile, '--serve-address', '127.0.0.1:0', '--progress', '--progress-interval', '5', '--my-ip', PROBER], io);
     const page = await url;
     // Each wait polls the served state; no deadline: jest's is the safety net.

@@ -9,7 +9,7 @@
  * exercise, bob has not scaled back yet (and then does: the page follows
  * without a reload), cy's cluster refuses connections (could not check).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
@@ -17,9 +17,9 @@ import { EXPOSURE_FACTS } from '../../../lib/model/exposure-facts';
 import { runWatch } from '../../../lib/commands/watch/watch-cli';
 import { ControlledServer, startControlledEchoServer } from '../../support/echo-servers';
 import { openUrl, OpenedPage } from '../../support/browser';
-import { fixture } from '../../support/fixtures';
-import { HOST_TOKEN, KubernetesApi, LOOPBACK_CA, refusingApi, serveKubernetesApi } from '../../support/kubernetes-api';
+import { HOST_TOKEN, KubernetesApi, refusingApi, serveKubernetesApi } from '../../support/kubernetes-api';
 import { labClusterAnswers, labClusterObjects, LabClusterState } from '../../support/lab-cluster';
+import { watchLabCluster } from '../../support/watch-lab';
 
 const dir = mkdtempSync(join(tmpdir(), 'hoplab-watch-serve-'));
 let servers: ControlledServer[] = [];
@@ -58,18 +58,16 @@ beforeAll(async () => {
   const bobCluster = await serveKubernetesApi({ objects: labClusterAnswers(() => bob) });
   clusters = [annCluster, bobCluster];
   const refused = await refusingApi();
-  const awsCluster = (JSON.parse(readFileSync(fixture('outputs.json'), 'utf8')) as Record<string, Record<string, unknown>>)['lab-aws-cluster'];
-  const cluster = (env: string, server: string) => ({ ...awsCluster, cluster_name: `${env}-eks`, cluster_endpoint: server, cluster_ca_certificate: Buffer.from(LOOPBACK_CA).toString('base64') });
   const outputsFile = join(dir, 'outputs.json');
   writeFileSync(
     outputsFile,
     JSON.stringify({
       'ann-aws-lb': lb(annLocal, annL4),
-      'ann-aws-cluster': cluster('ann', annCluster.base),
+      'ann-aws-cluster': watchLabCluster('ann', annCluster.base),
       'bob-aws-lb': lb(bobLocal, null),
-      'bob-aws-cluster': cluster('bob', bobCluster.base),
+      'bob-aws-cluster': watchLabCluster('bob', bobCluster.base),
       'cy-aws-lb': lb(null, null),
-      'cy-aws-cluster': cluster('cy', refused),
+      'cy-aws-cluster': watchLabCluster('cy', refused),
     }),
   );
   let err = '';
