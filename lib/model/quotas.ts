@@ -230,6 +230,9 @@ export const GCP_QUOTAS = [
     fresh: 4,
     freshWhat: 'the "default" network\'s four rules (default-allow-icmp, -internal, -rdp, -ssh)',
   }),
+  // Global, regional (the passthrough NLBs') and legacy health checks alike (Cloud Load Balancing, "Quotas and limits",
+  // Health checks: "a per-project quota covering all health check types (global, regional, and legacy)";
+  // docs.cloud.google.com/load-balancing/docs/quotas, read 2026-12-07): projects.get lists it, regions.get has no such metric.
   gcp('HEALTH_CHECKS', 'Health checks (HEALTH_CHECKS)', 'project', { cloudQuotaId: 'HEALTH-CHECKS-per-project' }),
   gcp('TARGET_HTTP_PROXIES', 'Target HTTP proxies (TARGET_HTTP_PROXIES)', 'project', { cloudQuotaId: 'TARGET-HTTP-PROXIES-per-project' }),
   gcp('URL_MAPS', 'URL maps (URL_MAPS)', 'project', { cloudQuotaId: 'URL-MAPS-per-project' }),

@@ -228,7 +228,17 @@ export const GKE_CLUSTER_FIREWALL_RULES = 3;
  *   health-check rule (one per cluster for `Cluster` Services, one per `Local`
  *   Service), and, as GCE_VM_IP NEGs of the nodes from GKE 1.32.2 on, one NEG
  *   per zone (counted always: instance groups before that take none, so the
- *   count is the most it takes); its health check is regional and not in `HEALTH_CHECKS`;
+ *   count is the most it takes); and a regional health check that GKE's L4
+ *   NetLB controller makes in the cluster's region, one per `Local` Service
+ *   (`k8s2-<uid>-<ns>-<svc>-<hash>`) and one per cluster shared by its
+ *   `Cluster` Services (`k8s2-<uid>-l4-shared-hc`; kubernetes/ingress-gce
+ *   `pkg/l4/resources/l4netlb.go`, `pkg/l4/healthchecks/healthchecksl4.go`,
+ *   `pkg/utils/namer/l4_namer.go`). Regional as they are, these count in the
+ *   project's `HEALTH_CHECKS` (Cloud Load Balancing "Quotas and limits",
+ *   Health checks: "a per-project quota covering all health check types
+ *   (global, regional, and legacy)", docs.cloud.google.com/load-balancing/docs/quotas,
+ *   read 2026-12-07); Compute Engine has no regional health-check metric (the
+ *   `Quota.metric` enum of its v1 discovery document lists `HEALTH_CHECKS` only);
  * and from the cluster stack: the nodes (`CPUS`, `CPUS_ALL_REGIONS`, `SSD_TOTAL_GB`
  * or `DISKS_TOTAL_GB` for pd-standard), the VPC network and subnet, the Cloud
  * Router and Cloud NAT's address, the lab's own firewall rules with the three
@@ -257,6 +267,7 @@ export function gcpQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure
   let passthrough = 0;
   let negs = 0;
   let controllerRules = 0;
+  let localServices = 0;
   const byCluster = new Map<string, { ingress: boolean; gateway: boolean; clusterPolicy: boolean }>();
   for (const exposure of exposures.filter((x) => x.cloud === 'gcp')) {
     const zones = zonesOf.get(exposure.env) ?? 1;
@@ -275,7 +286,8 @@ export function gcpQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure
       negs += zones;
       // Its own traffic rule, and a health-check rule: shared by the cluster's Cluster Services, one per Local Service.
       controllerRules += exposure.external_traffic_policy === 'Local' ? 2 : 1;
-      if (exposure.external_traffic_policy !== 'Local') cluster.clusterPolicy = true;
+      if (exposure.external_traffic_policy === 'Local') localServices += 1;
+      else cluster.clusterPolicy = true;
     } else notes.push(`${exposure.env} gcp ${exposure.mode}: load-balancer kind ${exposure.lb_kind ?? 'unknown'}, not counted`);
   }
   for (const cluster of byCluster.values()) controllerRules += Number(cluster.ingress) + Number(cluster.gateway) + Number(cluster.clusterPolicy);
@@ -283,6 +295,8 @@ export function gcpQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure
   const labRules = count('google_compute_firewall');
   const nats = count('google_compute_router_nat');
   const l7 = ingresses + gateways;
+  // The passthrough NLBs' regional health checks: a Local Service's own, and the one a cluster's Cluster Services share.
+  const l4HealthChecks = localServices + [...byCluster.values()].filter((c) => c.clusterPolicy).length;
   const need = (metric: GcpQuotaMetric, scope: GcpQuotaNeed['scope'], n: number, counted: string): GcpQuotaNeed => ({ metric, scope, need: n, counted });
   const vms = `${nodes} node VMs, the default pools' included`;
   return {
@@ -300,7 +314,12 @@ export function gcpQuotaNeeds(synth: SynthDir, exposures: readonly QuotaExposure
         labRules + GKE_CLUSTER_FIREWALL_RULES * clusters + controllerRules,
         `${labRules} of the lab, ${GKE_CLUSTER_FIREWALL_RULES * clusters} GKE makes per cluster, ${controllerRules} the load balancer controllers make`,
       ),
-      need('HEALTH_CHECKS', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway backend`),
+      need(
+        'HEALTH_CHECKS',
+        'project',
+        l7 + l4HealthChecks,
+        `${ingresses} GKE Ingress, ${gateways} Gateway backend, ${l4HealthChecks} passthrough NLB (regional: one per Local Service, one per cluster for its Cluster Services)`,
+      ),
       need('TARGET_HTTP_PROXIES', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway`),
       need('URL_MAPS', 'project', l7, `${ingresses} GKE Ingress, ${gateways} Gateway`),
       need('NETWORK_ENDPOINT_GROUPS', 'region', negs, 'one per zone for each NEG-backed Ingress, Gateway and passthrough NLB (GCE_VM_IP NEGs from GKE 1.32.2)'),

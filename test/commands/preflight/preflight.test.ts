@@ -132,7 +132,7 @@ describe('preflight of a placed lab', () => {
     expect(gcpNeeds?.detail).toBe(
       'every Compute Engine quota of the table, what the environments take in project lab-two-2: ' +
         'us-central1: CPUS 16, SSD_TOTAL_GB 500, DISKS_TOTAL_GB 0, NETWORK_ENDPOINT_GROUPS 8, IN_USE_ADDRESSES 6, EXTERNAL_NETWORK_LB_FORWARDING_RULES 4, REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES 4; ' +
-        'project-wide: CPUS_ALL_REGIONS 16, NETWORKS 2, SUBNETWORKS 2, ROUTERS 2, FIREWALLS 22, HEALTH_CHECKS 6, TARGET_HTTP_PROXIES 6, URL_MAPS 6, ' +
+        'project-wide: CPUS_ALL_REGIONS 16, NETWORKS 2, SUBNETWORKS 2, ROUTERS 2, FIREWALLS 22, HEALTH_CHECKS 10, TARGET_HTTP_PROXIES 6, URL_MAPS 6, ' +
         'SECURITY_POLICIES 0, SECURITY_POLICY_RULES 0, FORWARDING_RULES 4, GLOBAL_EXTERNAL_PROXY_LB_BACKEND_SERVICES 4, GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES 2, GLOBAL_EXTERNAL_MANAGED_BACKEND_SERVICES 4. ' +
         "Google publishes a default for NETWORKS only; preflight checks each need against the project's own limit and usage with credentials (gcp quota <METRIC>)",
     );

@@ -15,16 +15,22 @@ import { readSynthDir } from '../../../lib/lab/files/synth-dir';
 import { addLab } from '../../../lib/stacks/hoplab-app';
 import { exposuresOfModel, gcpQuotaNeeds } from '../../../lib/lab/estimate/quotas';
 
-function needs(input: unknown) {
+/** The synthesized stacks of a lab, and the exposures explain derives from them. */
+function synthesized(input: unknown) {
   const dir = mkdtempSync(join(tmpdir(), 'hoplab-gcp-needs-'));
   try {
     const app = new App({ outdir: dir, stackTraces: false });
     addLab(app, labConfig.parse(input));
     app.synth();
-    return gcpQuotaNeeds(readSynthDir(dir), exposuresOfModel(explainDir(dir)));
+    return { synth: readSynthDir(dir), exposures: exposuresOfModel(explainDir(dir)) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function needs(input: unknown) {
+  const { synth, exposures } = synthesized(input);
+  return gcpQuotaNeeds(synth, exposures);
 }
 
 const byMetric = (input: unknown) => Object.fromEntries(needs(input).quotas.map((q) => [q.metric, q.need]));
@@ -42,7 +48,13 @@ describe('GCP quota needs', () => {
         { metric: 'ROUTERS', scope: 'project', need: 1, counted: 'one Cloud Router (for Cloud NAT) per environment' },
         // The lab's 2 (L7 proxies, L4 health checks); GKE's -master, -vms, -all; Ingress 1, Gateway 1, each L4 Service 1, the Cluster Services' shared health-check rule 1, the Local Service's 1.
         { metric: 'FIREWALLS', scope: 'project', need: 11, counted: '2 of the lab, 3 GKE makes per cluster, 6 the load balancer controllers make' },
-        { metric: 'HEALTH_CHECKS', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Gateway backend' },
+        // Ingress 1 each, the Gateway 1, and the passthrough NLBs' regional ones, which count here too: the Local Service's own, the Cluster Services' shared one.
+        {
+          metric: 'HEALTH_CHECKS',
+          scope: 'project',
+          need: 5,
+          counted: '2 GKE Ingress, 1 Gateway backend, 2 passthrough NLB (regional: one per Local Service, one per cluster for its Cluster Services)',
+        },
         { metric: 'TARGET_HTTP_PROXIES', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Gateway' },
         { metric: 'URL_MAPS', scope: 'project', need: 3, counted: '2 GKE Ingress, 1 Gateway' },
         // One zone: the native Ingress, the Gateway and the two passthrough NLBs one each (the nodeport Ingress uses instance groups).
@@ -71,7 +83,16 @@ describe('GCP quota needs', () => {
     [
       'only the passthrough NLBs',
       { exposures: ['nodeport-l4', 'nodeport-local'] },
-      { FORWARDING_RULES: 0, GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES: 0, EXTERNAL_NETWORK_LB_FORWARDING_RULES: 2, REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES: 2, IN_USE_ADDRESSES: 3 },
+      {
+        FORWARDING_RULES: 0,
+        GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES: 0,
+        EXTERNAL_NETWORK_LB_FORWARDING_RULES: 2,
+        REGIONAL_EXTERNAL_NETWORK_LB_BACKEND_SERVICES: 2,
+        IN_USE_ADDRESSES: 3,
+        HEALTH_CHECKS: 2,
+        TARGET_HTTP_PROXIES: 0,
+        URL_MAPS: 0,
+      },
     ],
     [
       'only the Ingresses',
@@ -96,9 +117,24 @@ describe('GCP quota needs', () => {
     expect(byMetric({ exposures: ['nodeport-l4'] }).FIREWALLS).toBe(2 + 3 + 2);
   });
 
+  test('GIVEN one passthrough NLB, Local or Cluster WHEN counted THEN it takes one regional health check in HEALTH_CHECKS (its own, or the shared one of the cluster)', () => {
+    expect(byMetric({ exposures: ['nodeport-local'] }).HEALTH_CHECKS).toBe(1);
+    expect(byMetric({ exposures: ['nodeport-l4'] }).HEALTH_CHECKS).toBe(1);
+  });
+
+  test('GIVEN three Cluster Services and two Local ones in one cluster WHEN counted THEN the Cluster Services share one health check, each Local Service has its own', () => {
+    const { synth, exposures } = synthesized({ exposures: ['nodeport-l4', 'nodeport-local'] });
+    const cluster = exposures.find((x) => x.cloud === 'gcp' && x.external_traffic_policy === 'Cluster')!;
+    const local = exposures.find((x) => x.cloud === 'gcp' && x.external_traffic_policy === 'Local')!;
+    const services = [cluster, { ...cluster, mode: 'cluster-2' }, { ...cluster, mode: 'cluster-3' }, local, { ...local, mode: 'local-2' }];
+    expect(gcpQuotaNeeds(synth, services).quotas.find((q) => q.metric === 'HEALTH_CHECKS')?.need).toBe(1 + 2);
+  });
+
   test('GIVEN 3 attendees WHEN counted THEN everything scales with the environments, one network each', () => {
     expect(byMetric({ attendees: ['ann', 'bob', 'cy'] })).toMatchObject({
       NETWORKS: 3,
+      // Each environment's cluster has its own shared health check for its Cluster Services.
+      HEALTH_CHECKS: 15,
       CPUS: 24,
       SSD_TOTAL_GB: 750,
       GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES: 3,

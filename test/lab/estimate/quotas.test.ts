@@ -58,7 +58,8 @@ describe('quota needs from the synthesized stacks', () => {
     expect(awsQuotaNeeds(synth, exposures)).toEqual({ vpcs: 2, internetGateways: 2, natGatewaysPerAz: 2, elasticIps: 2, eksClusters: 2, albs: 6, nlbs: 6, vcpus: 12, clbs: 0, notes: [] });
     // Per environment: 3 e2-standard-2 nodes with 50 GB pd-balanced disks, and the default pool's e2-medium with GKE's 100 GB pd-balanced
     // while it exists; one network; Cloud NAT's address and two passthrough NLBs; Ingress x2 (classic ALB, one backend service each: the
-    // defaultBackend is the app's Service); the Gateway (global external ALB: its backend and the default 404 backend). The exact
+    // defaultBackend is the app's Service); the Gateway (global external ALB: its backend and the default 404 backend); health checks:
+    // the Ingresses' and the Gateway's, and the passthrough NLBs' regional ones (the Local Service's, the Cluster one's shared). The exact
     // per-metric counts are in gcp-quota-needs.test.ts.
     expect(Object.fromEntries(gcpQuotaNeeds(synth, exposures).quotas.map((q) => [q.metric, q.need]))).toEqual({
       CPUS: 16,
@@ -69,7 +70,7 @@ describe('quota needs from the synthesized stacks', () => {
       SUBNETWORKS: 2,
       ROUTERS: 2,
       FIREWALLS: 22,
-      HEALTH_CHECKS: 6,
+      HEALTH_CHECKS: 10,
       TARGET_HTTP_PROXIES: 6,
       URL_MAPS: 6,
       NETWORK_ENDPOINT_GROUPS: 8,
