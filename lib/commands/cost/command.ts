@@ -15,9 +15,12 @@ control-plane logs is named as not priced (per GB ingested, a volume not estimat
 And the estimated wall time of deploy and teardown: each stack's create/destroy time
 (documented or estimated, with its source, in lib/lab/estimate/time-estimate.ts) through the
 dependency graph (cluster before lb, clouds and environments in parallel), N stacks at a time,
-in --shards CI jobs side by side. Slots (account or project x region) run side by side, each
-with API rate limits of its own; the estimate says the most stacks of one slot that run at
-once. deploy prints the same first.
+in --shards CI jobs side by side. With more than one environment the canary comes first: the
+first environment deployed and verified (at its worst) before the others, as deploy does; with
+--shards, as the pipelines (npx hoplab pipeline) run it, in a canary job before the shard jobs,
+whose shard then finds its stacks applied. Slots (account or project x region) run side by
+side, each with API rate limits of its own; the estimate says the most stacks of one slot that
+run at once. deploy prints the same first.
 
 When the config places environments (aws.regions, aws.accounts, gcp.regions, gcp.projects,
 placement), the table ends with where each goes: per slot, the binding quota and vCPUs (the JSON

@@ -11,6 +11,7 @@ import { placeWithState } from '../../lab/placement/deployed-placement';
 import { readDeployedSlots } from '../../lab/files/deployed-slots';
 import { formatPlacement, perEnvironmentNeeds, placementReport } from '../../lab/placement/placement-report';
 import { terminalWidth } from '../../kit/terminal/terminal';
+import { admitsAnyAddress } from '../../model/cidr';
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
 export async function cost(argv: readonly string[]): Promise<number> {
@@ -37,8 +38,17 @@ export async function cost(argv: readonly string[]): Promise<number> {
   const estimate = estimateCost(config, { envs, kinds, placement });
   const slotOf = placementSlotOf(placement);
   const time = {
-    // Deploy's canary, as deploy picks it: the first environment, verified before the others (not with shards).
-    deploy: estimateTime('deploy', { envs, kinds, parallelism: chosen.parallelism, shards, slotOf, canary: envs[0] }),
+    // The canary, as deploy and the pipelines pick it: the first environment, verified before the others; with shards, in
+    // the pipelines' canary job before the shard jobs, verified there only where a runner is let in (as pipeline decides).
+    deploy: estimateTime('deploy', {
+      envs,
+      kinds,
+      parallelism: chosen.parallelism,
+      shards,
+      slotOf,
+      canary: envs[0],
+      canaryJobVerifies: admitsAnyAddress(config.app.allowedSourceCidrs),
+    }),
     teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards, slotOf }),
   };
   const report = placement.configured ? placementReport(placement, perEnvironmentNeeds(placement, environmentNeeds(config))) : undefined;

@@ -16,7 +16,7 @@
  */
 import { assignShards } from '../selection/shard';
 import type { LabPlacement } from '../placement/lab-placement';
-import { Direction, STACK_KINDS, stackGraph, StackKind } from '../selection/stack-graph';
+import { Direction, STACK_KINDS, stackGraph, StackKind, StackTask } from '../selection/stack-graph';
 import { plural } from '../../kit/terminal/terminal';
 import { READY_WAIT } from '../probe/flags';
 import { PROBE_LIMITS } from '../probe/probe';
@@ -53,6 +53,13 @@ export const STACK_TIMES: Readonly<Record<StackKind, StackTime>> = {
  * estimate, like most figures above; replace it with your own from a verify report's plan times.
  */
 export const VERIFY_PLAN_MINUTES = 1;
+
+/**
+ * Minutes of a stack that deploy finds applied (`no changes, already applied`): Terraform's apply plans
+ * first and finds nothing to do, so one plan, as {@link VERIFY_PLAN_MINUTES} (an estimate). With shards,
+ * the shard that holds the pipelines' canary deploys its stacks again, so.
+ */
+export const APPLIED_MINUTES = VERIFY_PLAN_MINUTES;
 
 /** The deadline of the one request that asks the prober's own public address (learnPublicAddress's default). */
 const OWN_ADDRESS_SECONDS = 5;
@@ -93,8 +100,17 @@ export interface TimeEstimateInput {
   /** Shards running side by side. @default 1 */
   readonly shards?: number;
   readonly times?: Readonly<Record<StackKind, StackTime>>;
-  /** Deploy's canary: this environment is applied and verified before the others start (one shard only). @default - none */
+  /**
+   * The canary: this environment is applied and verified before the others start. In one shard, deploy's own
+   * canary; with shards, the generated pipelines' canary job (`deploy --env`, then `verify --env`), which the
+   * shard jobs wait for, and whose environment its shard then finds applied. @default - none
+   */
   readonly canary?: string;
+  /**
+   * With shards: whether the pipelines' canary job verifies (they run verify only where a CI runner's address
+   * is let in: not with a narrowed `app.allowedSourceCidrs`). @default true
+   */
+  readonly canaryJobVerifies?: boolean;
   /** Each environment's slot on a cloud (`host/us-east-1`, `my-project/us-central1`). @default - not said */
   readonly slotOf?: SlotOf;
 }
@@ -119,8 +135,11 @@ export interface TimeEstimate {
   readonly minutes: number;
   /** Minutes of the longest single chain (the floor no parallelism goes under). */
   readonly criticalPathMinutes: number;
-  /** Deploy's canary: its environment, and the minutes before the others start (its stacks, then its verify at its worst). */
-  readonly canary?: { readonly env: string; readonly minutes: number; readonly others: number; readonly verify: CanaryVerifyTime };
+  /**
+   * The canary: its environment, and the minutes before the others start (its stacks, then its verify at its worst;
+   * no verify in a canary job that does not verify). With shards, `job`: the pipelines' canary job, before the shards.
+   */
+  readonly canary?: { readonly env: string; readonly minutes: number; readonly others: number; readonly verify?: CanaryVerifyTime; readonly job?: true };
   /** With each environment's slot: how many slots the stacks run in, and the most stacks of one slot at once (the busiest slot). */
   readonly slots?: { readonly count: number; readonly peak: number; readonly busiest: string };
 }
@@ -130,7 +149,10 @@ export function scheduleMinutes(envs: readonly string[], direction: Direction, k
   return schedule(envs, direction, kinds, parallelism, times).minutes;
 }
 
-/** The runGraph schedule of one shard: its minutes, and with slots the most stacks of each slot running at once. */
+/**
+ * The runGraph schedule of one shard: its minutes, and with slots the most stacks of each slot running at once.
+ * The stacks of `applied` (an environment deployed before, the pipelines' canary) take {@link APPLIED_MINUTES} each.
+ */
 function schedule(
   envs: readonly string[],
   direction: Direction,
@@ -138,9 +160,10 @@ function schedule(
   parallelism: number,
   times: Readonly<Record<StackKind, StackTime>>,
   slotOf?: SlotOf,
+  applied?: string,
 ): { minutes: number; peak: Map<string, number> } {
   const tasks = stackGraph(envs, direction, kinds);
-  const took = (kind: StackKind) => (direction === 'deploy' ? times[kind].createMinutes : times[kind].destroyMinutes);
+  const took = (task: StackTask) => (task.env === applied ? APPLIED_MINUTES : direction === 'deploy' ? times[task.kind].createMinutes : times[task.kind].destroyMinutes);
   const finished = new Map<string, number>();
   const running: { stack: string; end: number; slot?: string }[] = [];
   const started = new Set<string>();
@@ -151,7 +174,7 @@ function schedule(
       if (running.length >= parallelism) break;
       if (started.has(task.stack) || !task.after.every((d) => finished.has(d))) continue;
       started.add(task.stack);
-      running.push({ stack: task.stack, end: now + took(task.kind), slot: slotOf?.(task.env, task.cloud) });
+      running.push({ stack: task.stack, end: now + took(task), slot: slotOf?.(task.env, task.cloud) });
     }
     for (const slot of new Set(running.map((r) => r.slot))) {
       if (slot !== undefined) peak.set(slot, Math.max(peak.get(slot) ?? 0, running.filter((r) => r.slot === slot).length));
@@ -169,6 +192,21 @@ export function estimateTime(direction: Direction, input: TimeEstimateInput): Ti
   const kinds = input.kinds ?? STACK_KINDS;
   const times = input.times ?? STACK_TIMES;
   const shards = input.shards ?? 1;
+  // The canary: its environment alone and its verify, then the others. In one shard, deploy's own; with shards, the
+  // pipelines' canary job, then the shard jobs, the canary's shard finding its stacks applied.
+  const others = input.envs.filter((e) => e !== input.canary);
+  const job = shards > 1;
+  const verify = job && input.canaryJobVerifies === false ? undefined : canaryVerifyTime(kinds.length);
+  const canary =
+    direction === 'deploy' && input.canary !== undefined && others.length > 0 && others.length < input.envs.length
+      ? {
+          env: input.canary,
+          minutes: scheduleMinutes([input.canary], direction, kinds, input.parallelism, times) + (verify?.minutes ?? 0),
+          others: others.length,
+          ...(verify ? { verify } : {}),
+          ...(job ? { job: true as const } : {}),
+        }
+      : undefined;
   const owner = assignShards(input.envs, shards);
   let minutes = 0;
   let largestShard = 0;
@@ -176,7 +214,7 @@ export function estimateTime(direction: Direction, input: TimeEstimateInput): Ti
   for (let k = 1; k <= shards; k++) {
     const envs = input.envs.filter((_, i) => owner[i] === k);
     largestShard = Math.max(largestShard, envs.length);
-    const shard = schedule(envs, direction, kinds, input.parallelism, times, input.slotOf);
+    const shard = schedule(envs, direction, kinds, input.parallelism, times, input.slotOf, canary?.job ? canary.env : undefined);
     minutes = Math.max(minutes, shard.minutes);
     // Shards run side by side: their stacks of one slot add up.
     for (const [slot, n] of shard.peak) peak.set(slot, (peak.get(slot) ?? 0) + n);
@@ -184,14 +222,7 @@ export function estimateTime(direction: Direction, input: TimeEstimateInput): Ti
   const busiest = [...peak.entries()].sort((a, b) => b[1] - a[1])[0];
   const took = (kind: StackKind) => (direction === 'deploy' ? times[kind].createMinutes : times[kind].destroyMinutes);
   const chain = (cloud: 'aws' | 'gcp') => kinds.filter((k) => k.startsWith(cloud)).reduce((sum, k) => sum + took(k), 0);
-  // The canary: its environment alone and its verify, then the others (deploy chooses one only without shards).
-  const others = input.envs.filter((e) => e !== input.canary);
-  const verify = canaryVerifyTime(kinds.length);
-  const canary =
-    direction === 'deploy' && input.canary !== undefined && shards === 1 && others.length > 0 && others.length < input.envs.length
-      ? { env: input.canary, minutes: scheduleMinutes([input.canary], direction, kinds, input.parallelism, times) + verify.minutes, others: others.length, verify }
-      : undefined;
-  if (canary) minutes = canary.minutes + scheduleMinutes(others, direction, kinds, input.parallelism, times);
+  if (canary) minutes = canary.minutes + (canary.job ? minutes : scheduleMinutes(others, direction, kinds, input.parallelism, times));
   return {
     direction,
     stacks: stackGraph(input.envs, direction, kinds).length,
@@ -227,7 +258,13 @@ export function formatTimeEstimate(estimates: readonly TimeEstimate[], kinds: re
       ),
     );
     if (e.canary) {
-      out.push(`  canary  ${duration(e.canary.minutes).padStart(11)} of it: ${e.canary.env}, verified before the other ${e.canary.others === 1 ? 'one' : e.canary.others}`);
+      // One line each, within 80 columns with the longest name (20 characters); the job's names no number of shards (the first line does).
+      const c = e.canary;
+      out.push(
+        c.job
+          ? `  canary job ${duration(c.minutes).padStart(8)} of it: ${c.env}, ${c.verify ? 'verified' : 'no verify'}, then the shards`
+          : `  canary  ${duration(c.minutes).padStart(11)} of it: ${c.env}, verified before the other ${c.others === 1 ? 'one' : c.others}`,
+      );
     }
   }
   if (first.slots) {
@@ -248,7 +285,9 @@ export function formatTimeEstimate(estimates: readonly TimeEstimate[], kinds: re
     const t = times[kind];
     out.push(...wrapIndented(t.source, 80, `    ${kind.padEnd(11)} ${String(t.createMinutes).padStart(2)} / ${String(t.destroyMinutes).padStart(2)} min  `, ' '.repeat(29)));
   }
-  const verify = estimates.find((e) => e.canary)?.canary?.verify;
-  if (verify) out.push(...wrapIndented(verify.source, 80, `    ${'verify'.padEnd(11)} ${String(verify.minutes).padStart(2)}      min  `, ' '.repeat(29)));
+  const canary = estimates.find((e) => e.canary)?.canary;
+  const figure = (name: string, minutes: number, source: string) => wrapIndented(source, 80, `    ${name.padEnd(11)} ${String(minutes).padStart(2)}      min  `, ' '.repeat(29));
+  if (canary?.verify) out.push(...figure('verify', canary.verify.minutes, canary.verify.source));
+  if (canary?.job) out.push(...figure('applied', APPLIED_MINUTES, "each of the canary's stacks again, in its shard: found applied, one plan with no changes (an estimate, as verify's)"));
   return out;
 }

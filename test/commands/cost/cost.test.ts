@@ -140,3 +140,92 @@ describe('npm run cost with placement', () => {
     ]);
   });
 });
+
+describe("npm run cost --shards: the pipelines' canary job before the shards", () => {
+  const saved = process.env.HOPLAB_CONFIG;
+  const attendees = ['ann', 'bob', 'cy', 'dee', 'eve'];
+  const useConfig = (config: unknown) => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoplab-cost-'));
+    writeFileSync(join(dir, 'hoplab.config.json'), JSON.stringify(config));
+    process.env.HOPLAB_CONFIG = join(dir, 'hoplab.config.json');
+  };
+  /** The time estimate's lines: from its heading to the teardown's line, and its per-stack figures after the lb stacks'. */
+  const wallTime = (lines: string[]) => {
+    const from = lines.findIndex((l) => l.startsWith('Estimated wall time'));
+    return { head: lines.slice(from, lines.findIndex((l) => l.startsWith('  teardown')) + 1), figures: lines.slice(lines.findIndex((l) => l.startsWith('    gcp-lb')) + 2) };
+  };
+  afterEach(() => {
+    if (saved === undefined) delete process.env.HOPLAB_CONFIG;
+    else process.env.HOPLAB_CONFIG = saved;
+  });
+
+  test('GIVEN 5 environments WHEN run with --shards 2 THEN the deploy is the canary job (ann deployed, then verified) followed by the shards, said on a line of its own', async () => {
+    useConfig({ attendees });
+    const run = await printedBy(['--shards', '2']);
+    expect(run.code).toBe(0);
+    const lines = run.out.split('\n');
+    // The canary job: ann's stacks, 4 at a time (25 min, the EKS chain), and her verify at its worst (10). Then the shards:
+    // bob and dee (25 min), ann, cy and eve (27 min: ann's stacks found applied, a plan each, beside cy's and eve's).
+    expect(wallTime(lines)).toEqual({
+      head: [
+        'Estimated wall time (2 shards side by side (at most 3 environments each), 4',
+        '  stacks at a time per shard):',
+        '  deploy    1 h 02 min for 20 stacks of 5 environments (one alone: 25 min)',
+        '  canary job   35 min of it: ann, verified, then the shards',
+        '  teardown      27 min for 20 stacks of 5 environments (one alone: 16 min)',
+      ],
+      figures: [
+        "    verify      10      min  the canary's at worst: 4 plans, one after another",
+        '                             (1 min each, an estimate), then every exposure at',
+        '                             once: waited for up to --wait and a last attempt',
+        '                             (305 s), probed (at most 30 s)',
+        "    applied      1      min  each of the canary's stacks again, in its shard:",
+        '                             found applied, one plan with no changes (an',
+        "                             estimate, as verify's)",
+      ],
+    });
+    expect(lines.filter((l) => l.length > 80)).toEqual([]);
+  });
+
+  test('GIVEN a narrowed app.allowedSourceCidrs (the pipelines do not verify: a runner is kept out) WHEN run with --shards 2 THEN the canary job is ann deployed, no verify', async () => {
+    useConfig({ attendees, app: { allowedSourceCidrs: ['203.0.113.0/24'] } });
+    const run = await printedBy(['--shards', '2']);
+    expect(run.code).toBe(0);
+    expect(wallTime(run.out.split('\n'))).toEqual({
+      head: [
+        'Estimated wall time (2 shards side by side (at most 3 environments each), 4',
+        '  stacks at a time per shard):',
+        '  deploy        52 min for 20 stacks of 5 environments (one alone: 25 min)',
+        '  canary job   25 min of it: ann, no verify, then the shards',
+        '  teardown      27 min for 20 stacks of 5 environments (one alone: 16 min)',
+      ],
+      figures: [
+        "    applied      1      min  each of the canary's stacks again, in its shard:",
+        '                             found applied, one plan with no changes (an',
+        "                             estimate, as verify's)",
+      ],
+    });
+  });
+
+  test('GIVEN --shards 2 --json WHEN run THEN the deploy time holds the canary job, the teardown none', async () => {
+    useConfig({ attendees });
+    const run = await printedBy(['--shards', '2', '--json']);
+    const { time } = JSON.parse(run.out);
+    expect([time.deploy.minutes, time.deploy.canary.env, time.deploy.canary.minutes, time.deploy.canary.job, time.deploy.canary.verify.minutes]).toEqual([62, 'ann', 35, true, 10]);
+    expect(time.teardown).not.toHaveProperty('canary');
+  });
+
+  test("GIVEN no --shards WHEN run THEN deploy's own canary, as before: ann verified before the other 4, no canary job, no applied stacks", async () => {
+    useConfig({ attendees });
+    const run = await printedBy([]);
+    const { head, figures } = wallTime(run.out.split('\n'));
+    expect(head).toEqual([
+      'Estimated wall time (4 stacks at a time):',
+      '  deploy    1 h 25 min for 20 stacks of 5 environments (one alone: 25 min)',
+      '  canary       35 min of it: ann, verified before the other 4',
+      '  teardown      38 min for 20 stacks of 5 environments (one alone: 16 min)',
+    ]);
+    expect(figures.filter((l) => l.startsWith('    applied'))).toEqual([]);
+    expect(JSON.parse((await printedBy(['--json'])).out).time.deploy.canary).not.toHaveProperty('job');
+  });
+});

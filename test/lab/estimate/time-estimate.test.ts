@@ -1,4 +1,4 @@
-import { canaryVerifyTime, estimateTime, formatTimeEstimate, scheduleMinutes, STACK_TIMES } from '../../../lib/lab/estimate/time-estimate';
+import { APPLIED_MINUTES, canaryVerifyTime, estimateTime, formatTimeEstimate, scheduleMinutes, STACK_TIMES } from '../../../lib/lab/estimate/time-estimate';
 
 const ALL = ['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb'] as const;
 const attendees = (n: number) => Array.from({ length: n }, (_, i) => `a${i + 1}`);
@@ -87,11 +87,61 @@ describe("deploy's canary in the estimate", () => {
 
   test.each([
     ['one environment', { envs: ['ann'], canary: 'ann' }],
-    ['shards', { envs: ['ann', 'bob', 'cy'], canary: 'ann', shards: 2 }],
+    ['one environment in shards (the pipelines have no canary job then)', { envs: ['ann'], canary: 'ann', shards: 2 }],
     ['an environment not selected', { envs: ['bob', 'cy'], canary: 'ann' }],
   ])('GIVEN %s WHEN estimated THEN no canary is counted', (_name, input) => {
     expect(estimateTime('deploy', { parallelism: 4, ...input }).canary).toBeUndefined();
     expect(estimateTime('destroy', { envs: ['ann', 'bob'], parallelism: 4, canary: 'ann' }).canary).toBeUndefined();
+  });
+});
+
+describe("the pipelines' canary job in a sharded estimate", () => {
+  // assignShards(['ann', 'bob', 'cy'], 2) puts bob in shard 1, ann and cy in shard 2.
+  const envs = ['ann', 'bob', 'cy'];
+
+  test('GIVEN shards and a canary WHEN estimated THEN the canary job (ann alone, then its verify) comes first, then the shards, ann found applied in hers', () => {
+    const plain = estimateTime('deploy', { envs, parallelism: 1, shards: 2 });
+    const staged = estimateTime('deploy', { envs, parallelism: 1, shards: 2, canary: 'ann' });
+    // One stack at a time: ann's 4 stacks (41 min) and her verify at its worst (10).
+    expect(staged.canary).toEqual({ env: 'ann', minutes: 41 + 10, others: 2, verify: canaryVerifyTime(4), job: true });
+    // Shard 2: cy's 41 min and ann's 4 stacks again, one plan each (APPLIED_MINUTES); shard 1: bob's 41.
+    expect(APPLIED_MINUTES).toBe(1);
+    expect(staged.minutes).toBe(51 + 41 + 4 * APPLIED_MINUTES);
+    expect(plain.minutes).toBe(2 * 41);
+    expect(plain.canary).toBeUndefined();
+    // Four at a time: the canary job 25 + 10, then the shards (cy's 25 beside ann's plans: 1 + 1 on the AWS chain).
+    expect(estimateTime('deploy', { envs, parallelism: 4, shards: 2, canary: 'ann' }).minutes).toBe(35 + 25);
+  });
+
+  test('GIVEN a canary job that does not verify (a runner outside a narrowed app.allowedSourceCidrs) WHEN estimated THEN it is ann alone, no verify', () => {
+    const staged = estimateTime('deploy', { envs, parallelism: 1, shards: 2, canary: 'ann', canaryJobVerifies: false });
+    expect(staged.canary).toEqual({ env: 'ann', minutes: 41, others: 2, job: true });
+    expect(staged.minutes).toBe(41 + 41 + 4 * APPLIED_MINUTES);
+    // Deploy's own canary (one shard) verifies whatever the job would do.
+    expect(estimateTime('deploy', { envs, parallelism: 1, canary: 'ann', canaryJobVerifies: false }).canary?.verify).toEqual(canaryVerifyTime(4));
+  });
+
+  test("GIVEN the canary job WHEN formatted THEN one line says its part, the applied plans' figure has its source, all within 80 columns", () => {
+    const lines = formatTimeEstimate([estimateTime('deploy', { envs, parallelism: 1, shards: 2, canary: 'ann' })]);
+    expect(lines.slice(0, 4)).toEqual([
+      'Estimated wall time (2 shards side by side (at most 2 environments each), 1',
+      '  stack at a time per shard):',
+      '  deploy    1 h 36 min for 12 stacks of 3 environments (one alone: 25 min)',
+      '  canary job   51 min of it: ann, verified, then the shards',
+    ]);
+    // The figures, each with its source: the stacks', the canary's verify and its stacks found applied in its shard (cost's test pins their words).
+    const figures = (out: string[]) => out.filter((l) => /^ {4}\S/.test(l)).map((l) => l.slice(4, 15).trim());
+    expect(figures(lines)).toEqual(['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb', 'verify', 'applied']);
+    const quiet = formatTimeEstimate([estimateTime('deploy', { envs, parallelism: 1, shards: 2, canary: 'ann', canaryJobVerifies: false })]);
+    expect(quiet[3]).toBe('  canary job   41 min of it: ann, no verify, then the shards');
+    expect(figures(quiet)).toEqual(['aws-cluster', 'aws-lb', 'gcp-cluster', 'gcp-lb', 'applied']);
+    // The longest name (20 characters) and the longest shard count: still one line each.
+    const long = 'a'.repeat(20);
+    for (const canaryJobVerifies of [true, false]) {
+      const wide = formatTimeEstimate([estimateTime('deploy', { envs: [long, ...attendees(100)], parallelism: 1, shards: 256, canary: long, canaryJobVerifies })]);
+      expect(wide[3]).toMatch(/^ {2}canary job +\d+ min of it: a{20}, (verified|no verify), then the shards$/);
+      expect(wide.filter((l) => l.length > 80)).toEqual([]);
+    }
   });
 });
 
