@@ -253,6 +253,11 @@ describe('GCP preflight: what attendees hold on the project', () => {
     { env: 'bob', member: BOB },
   ];
   const base = { enabled: [...APIS, 'serviceusage.googleapis.com'], granted: (p: string[]) => p, clusters: [], cpus: { limit: 24, usage: 4 } };
+  /** The project's ancestry: a folder under an organization. */
+  const FOLDER_AND_ORGANIZATION = [
+    { type: 'folder', id: '1234567' },
+    { type: 'organization', id: '998877' },
+  ] as const;
   const attendeeFindings = async (scenario: Partial<Parameters<typeof serve>[0]>, attendees: GcpPreflightInput['attendees']) => {
     const api = await serve({ ...base, existing: [], ...scenario });
     try {
@@ -360,10 +365,7 @@ describe('GCP preflight: what attendees hold on the project', () => {
     const { findings } = await attendeeFindings(
       {
         bindings: [{ role: 'roles/container.clusterViewer', members: [ANN] }],
-        ancestors: [
-          { type: 'folder', id: '1234567' },
-          { type: 'organization', id: '998877' },
-        ],
+        ancestors: FOLDER_AND_ORGANIZATION,
         ancestorBindings: {
           'folders/1234567': [{ role: 'roles/container.developer', members: [ANN], condition: HOURS }],
           'organizations/998877': [
@@ -437,10 +439,7 @@ describe('GCP preflight: what attendees hold on the project', () => {
     const { findings, requests } = await attendeeFindings(
       {
         bindings: [{ role: 'roles/container.clusterViewer', members: [ANN, BOB] }],
-        ancestors: [
-          { type: 'folder', id: '1234567' },
-          { type: 'organization', id: '998877' },
-        ],
+        ancestors: FOLDER_AND_ORGANIZATION,
         ancestorBindings: {
           'folders/1234567': [{ role: 'roles/editor', members: [ANN] }],
           'organizations/998877': [
@@ -485,10 +484,7 @@ describe('GCP preflight: what attendees hold on the project', () => {
     const { findings } = await attendeeFindings(
       {
         bindings: [{ role: 'roles/container.clusterViewer', members: [ANN] }],
-        ancestors: [
-          { type: 'folder', id: '1234567' },
-          { type: 'organization', id: '998877' },
-        ],
+        ancestors: FOLDER_AND_ORGANIZATION,
         ancestorBindings: { 'folders/1234567': [], 'organizations/998877': [{ role: 'roles/compute.viewer', members: ['domain:example.com'] }] },
       },
       [{ env: 'ann', member: ANN }],
@@ -504,10 +500,7 @@ describe('GCP preflight: what attendees hold on the project', () => {
     const { findings } = await attendeeFindings(
       {
         bindings: [{ role: 'roles/container.clusterViewer', members: [ANN] }],
-        ancestors: [
-          { type: 'folder', id: '1234567' },
-          { type: 'organization', id: '998877' },
-        ],
+        ancestors: FOLDER_AND_ORGANIZATION,
         // No entry for the folder: it answers 403 PERMISSION_DENIED.
         ancestorBindings: { 'organizations/998877': [] },
       },
