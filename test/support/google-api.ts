@@ -185,7 +185,7 @@ export interface PolicyBinding {
 
 /**
  * A policy as getIamPolicy answers it for the version asked. Version 3 returns conditional bindings as they are;
- * any other, or none, returns each without its condition and with `_withcond_<hash>` appended to its role
+ * any other (here: none too) returns each without its condition and with `_withcond_<hash>` appended to its role
  * (https://cloud.google.com/iam/docs/troubleshooting-withcond, read 2026-12-07; the hash here is made up, 20 hex
  * digits as in that page's example). A policy with no conditional binding is version 1 either way.
  */

@@ -54,8 +54,8 @@ interface ReadPolicy extends PolicyHolder {
 
 /**
  * getIamPolicy's body: policy version 3, the only one that returns a conditional binding as it is. Asked for
- * version 1 (the default), IAM returns such a binding without its condition and with `_withcond_<hash>`
- * appended to its role (https://cloud.google.com/iam/docs/troubleshooting-withcond; GetPolicyOptions:
+ * version 1, IAM returns such a binding without its condition and with `_withcond_<hash>` appended to its
+ * role (https://cloud.google.com/iam/docs/troubleshooting-withcond; GetPolicyOptions:
  * "Requests for policies with any conditional role bindings must specify version 3"; read 2026-12-07).
  */
 const POLICY_V3 = { body: { options: { requestedPolicyVersion: 3 } } };
@@ -73,9 +73,9 @@ const policyPermission = (holder: PolicyHolder) => `resourcemanager.${holder.kin
 
 /**
  * The command that removes `member`'s `role` from the policy where it is granted. gcloud's
- * `remove-iam-policy-binding` (projects, resource-manager folders, organizations: the same flags) refuses,
- * without a prompt, to remove a binding from a policy that holds any conditional binding unless it is told
- * which: `--condition=None` for the binding without a condition, `--condition=expression=...,title=...`
+ * `remove-iam-policy-binding` (projects, resource-manager folders, organizations: the same flags) does not
+ * remove a binding from a policy that holds any conditional binding unless told which (it prompts on a
+ * terminal and refuses in a script): `--condition=None` for the binding without a condition, `--condition=expression=...,title=...`
  * (matching its description too) for one with, or `--all` for every binding of the member and role
  * (the gcloud reference pages and `googlecloudsdk/command_lib/iam/iam_util.py`, read 2026-12-07). A role
  * is judged here by its permissions whatever the condition, so every binding of the member and role in that
