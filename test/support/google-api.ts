@@ -7,6 +7,7 @@
  * - a GKE cluster's own Kubernetes API is in kubernetes-api.ts.
  * Each records the requests it was sent (method, path, query, the headers that matter).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -183,6 +184,21 @@ export interface PolicyBinding {
 }
 
 /**
+ * A policy as getIamPolicy answers it for the version asked. Version 3 returns conditional bindings as they are;
+ * any other (here: none too) returns each without its condition and with `_withcond_<hash>` appended to its role
+ * (https://cloud.google.com/iam/docs/troubleshooting-withcond, read 2026-12-07; the hash here is made up, 20 hex
+ * digits as in that page's example). A policy with no conditional binding is version 1 either way.
+ */
+function policyAnswer(bindings: readonly PolicyBinding[], requested: number | undefined): Json {
+  const conditional = bindings.some((b) => b.condition);
+  const shown =
+    requested === 3
+      ? bindings
+      : bindings.map((b) => (b.condition ? { role: `${b.role}_withcond_${createHash('sha256').update(JSON.stringify(b.condition)).digest('hex').slice(0, 20)}`, members: b.members } : b));
+  return { version: conditional && requested === 3 ? 3 : 1, etag: 'BwYq7bWTfxE=', bindings: shown };
+}
+
+/**
  * Predefined roles as IAM's roles.get answers them, each with a subset of its real `includedPermissions`:
  * its Kubernetes API permissions that matter here and a few others (the definitions as
  * github.com/darkbitio/gcp-iam-role-permissions recorded them from roles.get, commit 8ab2a6f, 2026-08-22, read 2026-12-07).
@@ -279,9 +295,7 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
       req.on('end', () => {
         const asked = JSON.parse(body || '{}') as { options?: { requestedPolicyVersion?: number } };
         if (s.iamPolicyError) return send(res, s.iamPolicyError.status, s.iamPolicyError.body);
-        // Conditional bindings are returned only to a caller that asks for version 3 (as the API documents).
-        const bindings = (s.bindings ?? []).filter((b) => !b.condition || asked.options?.requestedPolicyVersion === 3);
-        send(res, 200, { version: bindings.some((b) => b.condition) ? 3 : 1, etag: 'BwYq7bWTfxE=', bindings });
+        send(res, 200, policyAnswer(s.bindings ?? [], asked.options?.requestedPolicyVersion));
       });
       return;
     }
@@ -299,8 +313,7 @@ export async function servePreflightApi(s: PreflightScenario): Promise<Preflight
         const asked = JSON.parse(body || '{}') as { options?: { requestedPolicyVersion?: number } };
         const held = s.ancestorBindings?.[ancestorPolicy[1]];
         if (!held) return send(res, 403, { error: { code: 403, status: 'PERMISSION_DENIED', message: 'The caller does not have permission' } });
-        const bindings = held.filter((b) => !b.condition || asked.options?.requestedPolicyVersion === 3);
-        send(res, 200, { version: bindings.some((b) => b.condition) ? 3 : 1, etag: 'BwYq7bWTfxE=', bindings });
+        send(res, 200, policyAnswer(held, asked.options?.requestedPolicyVersion));
       });
       return;
     }

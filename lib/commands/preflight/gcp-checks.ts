@@ -19,6 +19,7 @@ import { gcpQuotaRequest, gcpRequestCommand, quotasConsoleUrl } from './quota-re
 import { gcpNotChecked, UncheckedScope } from './not-checked';
 import { countQuota } from './quota-count';
 import { attendeeReachFindings } from './gcp-member-reach';
+import { GCP_PERMISSION_HOLDERS } from './required-permissions';
 
 /** Google API bases; tests serve recorded-format responses on loopback. */
 export type GoogleApis = Omit<GoogleApiBases, 'tokenInfo'> & {
@@ -215,7 +216,7 @@ async function projectFindings(input: GcpPreflightInput): Promise<GcpPreflightRe
             check: 'gcp permissions',
             verdict: 'fail',
             detail: `the deployer lacks ${missing.length} of ${input.permissions.length} permissions the stacks need on ${input.project}: ${missing.join(', ')}`,
-            fix: `grant the roles that hold them, e.g. ${GCP_DEPLOYER_ROLES.join(', ')} (gcloud projects add-iam-policy-binding ${input.project} --member=... --role=...)`,
+            fix: `grant the roles that hold them, e.g. ${GCP_DEPLOYER_ROLES.join(', ')} (gcloud projects add-iam-policy-binding ${input.project} --member=... --role=...)${heldBy(missing)}`,
           }
         : { check: 'gcp permissions', verdict: 'pass', detail: `all ${input.permissions.length} permissions the stacks need are held on ${input.project}` },
     );
@@ -234,6 +235,13 @@ async function projectFindings(input: GcpPreflightInput): Promise<GcpPreflightRe
   findings.push(...(await nameFindings(reader, input)));
   findings.push(...(await attendeeReachFindings(reader, input)));
   return { findings, shortfalls: quotas.shortfalls, ...(email ? { email } : {}) };
+}
+
+/** `; <permission>, <what needs it>, is in <role>` for each missing permission worth naming a role for. */
+function heldBy(missing: readonly string[]): string {
+  return missing
+    .flatMap((permission) => (GCP_PERMISSION_HOLDERS[permission] ? [`; ${permission}, ${GCP_PERMISSION_HOLDERS[permission].neededBy}, is in ${GCP_PERMISSION_HOLDERS[permission].role}`] : []))
+    .join('');
 }
 
 /** What a project's checks would have covered, said when there is no identity (`why`). */

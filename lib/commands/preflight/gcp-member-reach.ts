@@ -52,6 +52,14 @@ interface ReadPolicy extends PolicyHolder {
   readonly bindings: readonly Binding[];
 }
 
+/**
+ * getIamPolicy's body: policy version 3, the only one that returns a conditional binding as it is. Asked for
+ * version 1, IAM returns such a binding without its condition and with `_withcond_<hash>` appended to its
+ * role (https://cloud.google.com/iam/docs/troubleshooting-withcond; GetPolicyOptions:
+ * "Requests for policies with any conditional role bindings must specify version 3"; read 2026-12-07).
+ */
+const POLICY_V3 = { body: { options: { requestedPolicyVersion: 3 } } };
+
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Whether an API error is a 404 (no such resource). */
@@ -63,10 +71,22 @@ const named = (holder: PolicyHolder) => `${holder.kind} ${holder.id}`;
 /** The permission that reads an ancestor's IAM policy. */
 const policyPermission = (holder: PolicyHolder) => `resourcemanager.${holder.kind === 'folder' ? 'folders' : 'organizations'}.getIamPolicy`;
 
-/** The command that removes a binding from where it is granted. */
-function removeCommand(holder: PolicyHolder, member: string, role: string): string {
-  const where = { project: 'gcloud projects', folder: 'gcloud resource-manager folders', organization: 'gcloud organizations' }[holder.kind];
-  return `${where} remove-iam-policy-binding ${holder.id} --member=${member} --role=${role}`;
+/**
+ * The command that removes `member`'s `role` from the policy where it is granted. gcloud's
+ * `remove-iam-policy-binding` (projects, resource-manager folders, organizations: the same flags) does not
+ * remove a binding from a policy that holds any conditional binding unless told which (it prompts on a
+ * terminal and refuses in a script): `--condition=None` for the binding without a condition, `--condition=expression=...,title=...`
+ * (matching its description too) for one with, or `--all` for every binding of the member and role
+ * (the gcloud reference pages and `googlecloudsdk/command_lib/iam/iam_util.py`, read 2026-12-07). A role
+ * is judged here by its permissions whatever the condition, so every binding of the member and role in that
+ * policy is flagged alike: where one of them has a condition, `--all` removes exactly those, and no CEL
+ * expression (commas, quotes, colons) has to survive gcloud's KEY=VALUE parsing and the shell.
+ */
+function removeCommand(policy: ReadPolicy, member: string, role: string): string {
+  const where = { project: 'gcloud projects', folder: 'gcloud resource-manager folders', organization: 'gcloud organizations' }[policy.kind];
+  const conditional = policy.bindings.filter((b) => b.condition);
+  const which = conditional.some((b) => b.role === role && (b.members ?? []).includes(member)) ? ' --all' : conditional.length > 0 ? ' --condition=None' : '';
+  return `${where} remove-iam-policy-binding ${policy.id} --member=${member} --role=${role}${which}`;
 }
 
 /** How a binding's member may stand for an attendee: as them, surely (their domain, everyone), or possibly (a group, a federated set). */
@@ -160,10 +180,11 @@ async function ancestorPolicies(reader: GoogleApiReader, project: string): Promi
   const policies: ReadPolicy[] = [];
   const failed: { holder: PolicyHolder; why: string }[] = [];
   for (const holder of ancestors) {
-    const body = { body: { options: { requestedPolicyVersion: 3 } } };
     try {
       const answer =
-        holder.kind === 'folder' ? await reader.call(CALLS.folderGetIamPolicy, { folder: holder.id }, body) : await reader.call(CALLS.organizationGetIamPolicy, { organization: holder.id }, body);
+        holder.kind === 'folder'
+          ? await reader.call(CALLS.folderGetIamPolicy, { folder: holder.id }, POLICY_V3)
+          : await reader.call(CALLS.organizationGetIamPolicy, { organization: holder.id }, POLICY_V3);
       policies.push({ ...holder, bindings: (answer.bindings as Binding[] | undefined) ?? [] });
     } catch (error) {
       failed.push({ holder, why: message(error) });
@@ -205,7 +226,7 @@ export async function attendeeReachFindings(reader: GoogleApiReader, input: Memb
   const project: PolicyHolder = { kind: 'project', id: input.project };
   let own: ReadPolicy;
   try {
-    const answer = await reader.call(CALLS.getIamPolicy, { project: input.project }, { body: { options: { requestedPolicyVersion: 3 } } });
+    const answer = await reader.call(CALLS.getIamPolicy, { project: input.project }, POLICY_V3);
     own = { ...project, bindings: (answer.bindings as Binding[] | undefined) ?? [] };
   } catch (error) {
     return [

@@ -36,6 +36,22 @@ const COMPUTE_OPS = ['compute.regionOperations.get', 'compute.globalOperations.g
 const GKE_K8S = (kind: string) => [`container.${kind}.create`, `container.${kind}.get`, `container.${kind}.update`, `container.${kind}.delete`, 'container.clusters.get'];
 
 /**
+ * What `handout` needs on GKE to mint an attendee's token: it asks the cluster for a token of the attendee's
+ * ServiceAccount (TokenRequest, `lib/lab/cluster/attendee-token.ts`) as the host, and GKE authorizes that with
+ * IAM before RBAC. The permission's name is GKE's `container.serviceAccounts.createToken`: Kubernetes Engine Admin
+ * holds all of `container.*` ("Google Kubernetes Engine roles and permissions",
+ * https://cloud.google.com/iam/docs/roles-permissions/container), and the roles' definitions as `roles.get`
+ * returns them list it in roles/container.admin, roles/container.developer and roles/owner but not in
+ * roles/editor (github.com/darkbitio/gcp-iam-role-permissions, commit 8ab2a6f, 2026-08-22; both read 2026-12-07).
+ */
+export const GKE_TOKEN_REQUEST = 'container.serviceAccounts.createToken';
+
+/** Permissions a missing one of which is said with what needs it and a predefined role that holds it (the deployer may well lack one: roles/editor does). */
+export const GCP_PERMISSION_HOLDERS: Readonly<Record<string, { readonly neededBy: string; readonly role: string }>> = {
+  [GKE_TOKEN_REQUEST]: { neededBy: 'with which handout mints the tokens of attendees without a Google identity', role: 'roles/container.admin (not in roles/editor)' },
+};
+
+/**
  * Needs per Terraform type, keyed `resource.<type>` or `data.<type>`. Kubernetes
  * and Helm resources need nothing of AWS IAM: the deployer is the EKS cluster's
  * creator and gets cluster-admin through its access entry
@@ -257,10 +273,11 @@ export const RESOURCE_NEEDS: Readonly<Record<string, { readonly aws?: ResourceNe
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
     gcp: { gcp: [...GKE_K8S('clusterRoleBindings'), 'container.clusterRoles.bind'], gcpApis: CONTAINER },
   },
-  // A plain attendee's ServiceAccount (attendees without a cloud identity), bound as an identity's RBAC is.
+  // A plain attendee's ServiceAccount (attendees without a cloud identity), bound as an identity's RBAC is. On GKE
+  // the host also mints its token with handout: made only where handout will, so asked only then.
   'resource.kubernetes_service_account_v1': {
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },
-    gcp: { gcp: GKE_K8S('serviceAccounts'), gcpApis: CONTAINER },
+    gcp: { gcp: [...GKE_K8S('serviceAccounts'), GKE_TOKEN_REQUEST], gcpApis: CONTAINER },
   },
   'resource.kubernetes_role_binding_v1': {
     aws: { none: 'Kubernetes API as the cluster creator (EKS access entry)' },

@@ -253,6 +253,11 @@ describe('GCP preflight: what attendees hold on the project', () => {
     { env: 'bob', member: BOB },
   ];
   const base = { enabled: [...APIS, 'serviceusage.googleapis.com'], granted: (p: string[]) => p, clusters: [], cpus: { limit: 24, usage: 4 } };
+  /** The project's ancestry: a folder under an organization. */
+  const FOLDER_AND_ORGANIZATION = [
+    { type: 'folder', id: '1234567' },
+    { type: 'organization', id: '998877' },
+  ] as const;
   const attendeeFindings = async (scenario: Partial<Parameters<typeof serve>[0]>, attendees: GcpPreflightInput['attendees']) => {
     const api = await serve({ ...base, existing: [], ...scenario });
     try {
@@ -295,14 +300,17 @@ describe('GCP preflight: what attendees hold on the project', () => {
     expect(requests.filter((r) => r.path.endsWith(':getIamPolicy')).map((r) => r.method)).toEqual(['POST']);
   });
 
-  test('GIVEN roles that reach inside clusters, directly, through the domain, through everyone and under a condition WHEN checked THEN each attendee’s warning names each with the binding to remove', async () => {
+  // IAM refuses a condition on a basic role (roles/owner, editor, viewer), so the conditional binding holds a predefined role.
+  const HOURS = { title: 'workshop hours', expression: 'request.time < timestamp("2026-12-01T18:00:00Z")' };
+
+  test('GIVEN roles that reach inside clusters, directly, through the domain, and through everyone under a condition WHEN checked THEN each attendee’s warning names each with the command that removes it: --all for the conditional binding, --condition=None beside it', async () => {
     const { findings } = await attendeeFindings(
       {
         bindings: [
           { role: 'roles/container.clusterViewer', members: [ANN, BOB] },
           { role: 'roles/editor', members: [ANN] },
           { role: 'roles/container.viewer', members: ['domain:acme.example'] },
-          { role: 'roles/viewer', members: ['allAuthenticatedUsers'], condition: { title: 'workshop hours', expression: 'request.time < timestamp("2026-12-01T18:00:00Z")' } },
+          { role: 'roles/container.developer', members: ['allAuthenticatedUsers'], condition: HOURS },
         ],
       },
       BOTH,
@@ -313,20 +321,72 @@ describe('GCP preflight: what attendees hold on the project', () => {
         verdict: 'warn',
         detail:
           `${ANN} holds roles/editor, with container.pods.exec, container.secrets.get, container.pods.create and 2 more Kubernetes API permissions; ` +
-          `roles/viewer, with container.deployments.get, container.pods.get, container.pods.list through allAuthenticatedUsers (when workshop hours) on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project ` +
+          'roles/container.developer, with container.pods.exec, container.secrets.get, container.pods.create and 2 more Kubernetes API permissions through allAuthenticatedUsers (when workshop hours) ' +
+          `on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project ` +
           "(GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included",
-        fix: `gcloud projects remove-iam-policy-binding ${PROJECT} --member=${ANN} --role=roles/editor && gcloud projects remove-iam-policy-binding ${PROJECT} --member=allAuthenticatedUsers --role=roles/viewer (or give each attendee a project of their own)`,
+        fix:
+          `gcloud projects remove-iam-policy-binding ${PROJECT} --member=${ANN} --role=roles/editor --condition=None && ` +
+          `gcloud projects remove-iam-policy-binding ${PROJECT} --member=allAuthenticatedUsers --role=roles/container.developer --all (or give each attendee a project of their own)`,
       },
       {
         check: 'gcp attendee bob',
         verdict: 'warn',
         detail:
           `${BOB} holds roles/container.viewer, with container.deployments.get, container.pods.get, container.pods.list through domain:acme.example; ` +
-          `roles/viewer, with container.deployments.get, container.pods.get, container.pods.list through allAuthenticatedUsers (when workshop hours) on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project ` +
+          'roles/container.developer, with container.pods.exec, container.secrets.get, container.pods.create and 2 more Kubernetes API permissions through allAuthenticatedUsers (when workshop hours) ' +
+          `on ${PROJECT}: beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project ` +
           "(GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included",
-        fix: `gcloud projects remove-iam-policy-binding ${PROJECT} --member=domain:acme.example --role=roles/container.viewer && gcloud projects remove-iam-policy-binding ${PROJECT} --member=allAuthenticatedUsers --role=roles/viewer (or give each attendee a project of their own)`,
+        fix:
+          `gcloud projects remove-iam-policy-binding ${PROJECT} --member=domain:acme.example --role=roles/container.viewer --condition=None && ` +
+          `gcloud projects remove-iam-policy-binding ${PROJECT} --member=allAuthenticatedUsers --role=roles/container.developer --all (or give each attendee a project of their own)`,
       },
     ]);
+  });
+
+  test('GIVEN an attendee holding a role both without a condition and under one, and another role without WHEN checked THEN one --all removes both bindings of that role, and the other needs --condition=None (the policy holds a condition)', async () => {
+    const { findings } = await attendeeFindings(
+      {
+        bindings: [
+          { role: 'roles/container.clusterViewer', members: [ANN] },
+          { role: 'roles/container.developer', members: [ANN] },
+          { role: 'roles/container.developer', members: [ANN], condition: HOURS },
+          { role: 'roles/composer.worker', members: [ANN] },
+        ],
+      },
+      [{ env: 'ann', member: ANN }],
+    );
+    expect(findings[0].fix).toBe(
+      `gcloud projects remove-iam-policy-binding ${PROJECT} --member=${ANN} --role=roles/container.developer --all && ` +
+        `gcloud projects remove-iam-policy-binding ${PROJECT} --member=${ANN} --role=roles/composer.worker --condition=None (or give each attendee a project of their own)`,
+    );
+  });
+
+  test('GIVEN a conditional binding on the project’s folder and an unconditional one on its organization, whose policy holds a condition too WHEN checked THEN each is read with its condition (policy version 3) and removed where it is granted: --all on the folder, --condition=None on the organization', async () => {
+    const { findings } = await attendeeFindings(
+      {
+        bindings: [{ role: 'roles/container.clusterViewer', members: [ANN] }],
+        ancestors: FOLDER_AND_ORGANIZATION,
+        ancestorBindings: {
+          'folders/1234567': [{ role: 'roles/container.developer', members: [ANN], condition: HOURS }],
+          'organizations/998877': [
+            { role: 'roles/container.viewer', members: [ANN] },
+            { role: 'roles/compute.viewer', members: ['domain:example.com'], condition: HOURS },
+          ],
+        },
+      },
+      [{ env: 'ann', member: ANN }],
+    );
+    expect(findings[0]).toEqual({
+      check: 'gcp attendee ann',
+      verdict: 'warn',
+      detail:
+        `${ANN} holds roles/container.developer, with container.pods.exec, container.secrets.get, container.pods.create and 2 more Kubernetes API permissions (when workshop hours) (inherited from folder 1234567); ` +
+        `roles/container.viewer, with container.deployments.get, container.pods.get, container.pods.list (inherited from organization 998877) on ${PROJECT}: ` +
+        "beyond roles/container.clusterViewer, that reaches inside every GKE cluster of the project (GKE authorizes Kubernetes API requests with IAM before RBAC), other attendees' included",
+      fix:
+        `gcloud resource-manager folders remove-iam-policy-binding 1234567 --member=${ANN} --role=roles/container.developer --all && ` +
+        `gcloud organizations remove-iam-policy-binding 998877 --member=${ANN} --role=roles/container.viewer --condition=None (or give each attendee a project of their own)`,
+    });
   });
 
   test('GIVEN a role granted to a group WHEN checked THEN it warns that the attendee may be in it, that membership cannot be checked, and what follows if they are', async () => {
@@ -379,10 +439,7 @@ describe('GCP preflight: what attendees hold on the project', () => {
     const { findings, requests } = await attendeeFindings(
       {
         bindings: [{ role: 'roles/container.clusterViewer', members: [ANN, BOB] }],
-        ancestors: [
-          { type: 'folder', id: '1234567' },
-          { type: 'organization', id: '998877' },
-        ],
+        ancestors: FOLDER_AND_ORGANIZATION,
         ancestorBindings: {
           'folders/1234567': [{ role: 'roles/editor', members: [ANN] }],
           'organizations/998877': [
@@ -427,10 +484,7 @@ describe('GCP preflight: what attendees hold on the project', () => {
     const { findings } = await attendeeFindings(
       {
         bindings: [{ role: 'roles/container.clusterViewer', members: [ANN] }],
-        ancestors: [
-          { type: 'folder', id: '1234567' },
-          { type: 'organization', id: '998877' },
-        ],
+        ancestors: FOLDER_AND_ORGANIZATION,
         ancestorBindings: { 'folders/1234567': [], 'organizations/998877': [{ role: 'roles/compute.viewer', members: ['domain:example.com'] }] },
       },
       [{ env: 'ann', member: ANN }],
@@ -446,10 +500,7 @@ describe('GCP preflight: what attendees hold on the project', () => {
     const { findings } = await attendeeFindings(
       {
         bindings: [{ role: 'roles/container.clusterViewer', members: [ANN] }],
-        ancestors: [
-          { type: 'folder', id: '1234567' },
-          { type: 'organization', id: '998877' },
-        ],
+        ancestors: FOLDER_AND_ORGANIZATION,
         // No entry for the folder: it answers 403 PERMISSION_DENIED.
         ancestorBindings: { 'organizations/998877': [] },
       },

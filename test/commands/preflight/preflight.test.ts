@@ -221,3 +221,52 @@ describe('preflight of a lab partly deployed', () => {
     expect(quota('GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES')?.detail).toBe(`GLOBAL_EXTERNAL_MANAGED_FORWARDING_RULES in project ${PREFLIGHT_PROJECT}: 0 in use + 2 for this lab (2 Gateway) = 2 of 15`);
   });
 });
+
+describe('preflight of a lab whose attendees get tokens minted on GKE', () => {
+  const TOKEN_REQUEST = 'container.serviceAccounts.createToken';
+  /** preflight of the GCP stacks with credentials (the loopback Google APIs), the host holding every permission asked but `lacking`. */
+  const check = async (attendees: unknown[], lacking: readonly string[]) => {
+    const dead = await deadUrl();
+    const api = await servePreflightApi({ enabled: [], granted: (p) => p.filter((x) => !lacking.includes(x)), clusters: [], existing: [], cpus: { limit: 24, usage: 0 } });
+    try {
+      const result = await runPreflight({
+        config: labConfig.parse({ attendees, gcp: { project: PREFLIGHT_PROJECT, masterAuthorizedCidrs: ['203.0.113.7/32'] } }),
+        kinds: ['gcp-cluster', 'gcp-lb'],
+        myIp: '203.0.113.7',
+        registryUrl: dead,
+        googleAccessToken: PREFLIGHT_TOKEN,
+        googleApis: preflightApiBases(api.base),
+        runTool: () => ({ ok: true, output: '' }),
+      });
+      return { permissions: result.findings.find((f) => f.check === 'gcp permissions'), asked: api.posts.flat() };
+    } finally {
+      await api.close();
+    }
+  };
+
+  test('GIVEN an attendee without a Google identity and a host without container.serviceAccounts.createToken WHEN preflight runs THEN the permission fails, its fix naming a role that holds it', async () => {
+    const { permissions, asked } = await check(['ann'], [TOKEN_REQUEST]);
+    expect(asked).toContain(TOKEN_REQUEST);
+    expect(permissions).toEqual({
+      check: 'gcp permissions',
+      verdict: 'fail',
+      detail: `the deployer lacks 1 of ${asked.length} permissions the stacks need on ${PREFLIGHT_PROJECT}: ${TOKEN_REQUEST}`,
+      fix:
+        'grant the roles that hold them, e.g. roles/container.admin, roles/compute.networkAdmin, roles/compute.securityAdmin, roles/iam.serviceAccountAdmin, roles/iam.serviceAccountUser, ' +
+        `roles/resourcemanager.projectIamAdmin, roles/serviceusage.serviceUsageConsumer (gcloud projects add-iam-policy-binding ${PREFLIGHT_PROJECT} --member=... --role=...); ` +
+        `${TOKEN_REQUEST}, with which handout mints the tokens of attendees without a Google identity, is in roles/container.admin (not in roles/editor)`,
+    });
+  });
+
+  test('GIVEN the same attendee and a host that holds it WHEN preflight runs THEN it is asked and passes', async () => {
+    const { permissions, asked } = await check(['ann'], []);
+    expect(asked).toContain(TOKEN_REQUEST);
+    expect(permissions).toEqual({ check: 'gcp permissions', verdict: 'pass', detail: `all ${asked.length} permissions the stacks need are held on ${PREFLIGHT_PROJECT}` });
+  });
+
+  test('GIVEN only attendees with a Google identity (no token to mint on GKE) WHEN preflight runs THEN the permission is not asked', async () => {
+    const { permissions, asked } = await check([{ name: 'ann', gcp: 'user:ann@example.com' }], [TOKEN_REQUEST]);
+    expect(asked).not.toContain(TOKEN_REQUEST);
+    expect(permissions?.verdict).toBe('pass');
+  });
+});

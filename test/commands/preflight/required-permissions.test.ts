@@ -101,6 +101,14 @@ describe('required permissions', () => {
     expect(needs.gcp).toEqual(expect.arrayContaining(['container.serviceAccounts.create', 'container.serviceAccounts.delete']));
   });
 
+  test.each([
+    ['attendees without a Google identity (handout mints their tokens on GKE)', { attendees: ['ann', { name: 'bob', aws: 'arn:aws:iam::123456789012:role/bob' }] }, true],
+    ['attendees with a Google identity only (their kubeconfigs use gke-gcloud-auth-plugin)', { attendees: [{ name: 'ann', gcp: 'user:ann@example.com' }] }, false],
+    ['no attendees', {}, false],
+  ])('GIVEN %s WHEN the GCP list is derived THEN container.serviceAccounts.createToken is asked exactly where handout will mint a token: %#', (_name, config, asked) => {
+    expect(requiredPermissions(synthStacks(config)).gcp.includes('container.serviceAccounts.createToken')).toBe(asked);
+  });
+
   test('GIVEN the default lab WHEN the lists are derived THEN they hold what review found missing from the README role list', () => {
     const needs = requiredPermissions(synthStacks({}));
     expect(needs.gcp).toEqual(
