@@ -33,6 +33,8 @@ export interface Recorded {
   readonly authorization: string | undefined;
   /** The `x-goog-user-project` header (quota project), if sent. */
   readonly userProject: string | undefined;
+  /** The request's body (getIamPolicy's options), once it has been read. */
+  body?: string;
 }
 
 export interface FixtureApi {
@@ -79,15 +81,19 @@ export async function serveGoogleFixtures(scenario: Scenario, answers: Record<st
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const pageToken = url.searchParams.get('pageToken');
     const method = req.method ?? 'GET';
-    requests.push({
+    const recorded: Recorded = {
       method,
       path: url.pathname,
       query: url.searchParams,
       authorization: req.headers.authorization,
       userProject: req.headers['x-goog-user-project'] as string | undefined,
-    });
-    // Drain any body (getIamPolicy's `{}`) before answering.
-    req.resume();
+    };
+    requests.push(recorded);
+    // Keep any body (getIamPolicy's options) with the request; the answer does not wait for it.
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => (recorded.body = body));
     if (req.headers.authorization !== `Bearer ${FIXTURE_TOKEN}`) {
       return send(
         res,

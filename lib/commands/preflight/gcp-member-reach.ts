@@ -24,7 +24,7 @@
  * project are looked up).
  */
 import { ApiError, GoogleApiReader } from '../../kit/google/google-api-reader';
-import { GOOGLE_CALLS as CALLS } from '../../lab/checks/google-calls';
+import { GOOGLE_CALLS as CALLS, IAM_POLICY_V3 } from '../../lab/checks/google-calls';
 import { Finding } from '../../lab/checks/finding';
 import { GKE_ATTENDEE_PROJECT_ROLE, GKE_IN_CLUSTER_PROJECT_ROLES, inClusterPermissions } from '../../model/identities';
 
@@ -51,14 +51,6 @@ interface PolicyHolder {
 interface ReadPolicy extends PolicyHolder {
   readonly bindings: readonly Binding[];
 }
-
-/**
- * getIamPolicy's body: policy version 3, the only one that returns a conditional binding as it is. Asked for
- * version 1, IAM returns such a binding without its condition and with `_withcond_<hash>` appended to its
- * role (https://cloud.google.com/iam/docs/troubleshooting-withcond; GetPolicyOptions:
- * "Requests for policies with any conditional role bindings must specify version 3"; read 2026-12-07).
- */
-const POLICY_V3 = { body: { options: { requestedPolicyVersion: 3 } } };
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -183,8 +175,8 @@ async function ancestorPolicies(reader: GoogleApiReader, project: string): Promi
     try {
       const answer =
         holder.kind === 'folder'
-          ? await reader.call(CALLS.folderGetIamPolicy, { folder: holder.id }, POLICY_V3)
-          : await reader.call(CALLS.organizationGetIamPolicy, { organization: holder.id }, POLICY_V3);
+          ? await reader.call(CALLS.folderGetIamPolicy, { folder: holder.id }, IAM_POLICY_V3)
+          : await reader.call(CALLS.organizationGetIamPolicy, { organization: holder.id }, IAM_POLICY_V3);
       policies.push({ ...holder, bindings: (answer.bindings as Binding[] | undefined) ?? [] });
     } catch (error) {
       failed.push({ holder, why: message(error) });
@@ -226,7 +218,7 @@ export async function attendeeReachFindings(reader: GoogleApiReader, input: Memb
   const project: PolicyHolder = { kind: 'project', id: input.project };
   let own: ReadPolicy;
   try {
-    const answer = await reader.call(CALLS.getIamPolicy, { project: input.project }, POLICY_V3);
+    const answer = await reader.call(CALLS.getIamPolicy, { project: input.project }, IAM_POLICY_V3);
     own = { ...project, bindings: (answer.bindings as Binding[] | undefined) ?? [] };
   } catch (error) {
     return [

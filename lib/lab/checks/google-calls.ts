@@ -26,6 +26,14 @@ const ATTENDEE_ROLES_ONLY = 'preflight reads them only when attendees have Googl
 /** Why the Cloud Quotas calls are optional. */
 const REQUESTS_ONLY = 'only preflight --request-quotas files quota requests, and preflight reads the status of those it filed, saying so when it cannot';
 
+/**
+ * getIamPolicy's body: policy version 3, the only one that returns a conditional binding as it is. Asked for
+ * version 1, IAM returns such a binding without its condition and with `_withcond_<hash>` appended to its
+ * role (https://cloud.google.com/iam/docs/troubleshooting-withcond; GetPolicyOptions:
+ * "Requests for policies with any conditional role bindings must specify version 3"; read 2026-12-07).
+ */
+export const IAM_POLICY_V3 = { body: { options: { requestedPolicyVersion: 3 } } };
+
 /** The calls, by what they do. */
 export const GOOGLE_CALLS = {
   // Compute Engine: global lists (`global/forwardingRules` and `global/addresses` are the globalForwardingRules and globalAddresses collections).

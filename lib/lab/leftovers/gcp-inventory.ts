@@ -8,7 +8,7 @@
  * that could not see everything must not report "nothing left".
  */
 import { GCP_REQUEST_TIMEOUT_MS, GoogleApiReader, GoogleItem as Item, resourcePath } from '../../kit/google/google-api-reader';
-import { GOOGLE_CALLS as CALLS } from '../checks/google-calls';
+import { GOOGLE_CALLS as CALLS, IAM_POLICY_V3 } from '../checks/google-calls';
 import { GcpInventory, IamBinding } from './gcp-classify';
 
 /** How the APIs are reached. */
@@ -85,7 +85,7 @@ export async function fetchGcpInventory(project: string, access: GcpApiAccess): 
     sslCertificates: everywhere(api.list(CALLS.sslCertificatesList, p), api.aggregated(CALLS.sslCertificatesAggregated, p)),
     securityPolicies: api.list(CALLS.securityPoliciesList, p),
     serviceAccounts: api.pages(CALLS.serviceAccountsList, p, (page) => (page.accounts as Item[] | undefined) ?? []),
-    iamPolicy: api.call(CALLS.getIamPolicy, p, { body: {} }),
+    iamPolicy: api.call(CALLS.getIamPolicy, p, IAM_POLICY_V3),
   });
   const missingZones = (clusterList.missingZones as string[] | undefined) ?? [];
   if (missingZones.length > 0) throw new Error(`GKE could not list clusters in ${missingZones.join(', ')} of project ${project}; run the check again`);

@@ -246,6 +246,8 @@ describe('findGcpLeftovers over recorded API responses', () => {
       ].sort(),
     );
     expect(requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`)).toEqual([`POST /crm/v1/projects/${PROJECT}:getIamPolicy`]);
+    // Policy version 3: a conditional binding of the nodes' account comes with its own role, not a `_withcond_` one.
+    expect(requests.find((r) => r.method === 'POST')!.body).toBe('{"options":{"requestedPolicyVersion":3}}');
     expect(requests.filter((r) => r.path.includes('/aggregated/')).every((r) => r.query.get('returnPartialSuccess') === 'true')).toBe(true);
   });
 
