@@ -79,4 +79,37 @@ describe('ServingPoller against loopback Kubernetes APIs', () => {
     expect(poller.failures()[0].why).toMatch(new RegExp(`^GET ${refused.replace(/[.]/g, '\\.')}/api/v1/namespaces/hoplab/pods\\?\\S+ failed: .*ECONNREFUSED`));
     expect(poller.failures()[1].why).toBe('no outputs of bo-gcp-cluster (not deployed, or not in the outputs read)');
   });
+
+  test('GIVEN two API servers, one whose cache lags and answers resourceVersion=0 with the list before, WHEN a Pod leaves THEN it is news once, never back from the lagging cache', async () => {
+    // The Pods at each resourceVersion: echo-b terminating from 11 on. The lagging server answers 0 with 10.
+    const at = (rv: number) => ({ kind: 'PodList', metadata: { resourceVersion: String(rv) }, items: [pod('echo-a', 'node-1'), pod('echo-b', 'node-2', rv >= 11)] });
+    const api = await serveKubernetesApi({
+      objects: {
+        [PODS]: ((count: number, query: URLSearchParams) => {
+          const current = count === 0 ? 10 : 11;
+          if (query.get('resourceVersion') === '0') return at(count === 0 ? current : 10);
+          // NotOlderThan: a server waits until its cache has that version (both have 11 by then).
+          return at(Math.max(current, Number(query.get('resourceVersion'))));
+        }) as never,
+      },
+    });
+    servers.push(api);
+    const poller = new ServingPoller({
+      clusters: [{ key: 'ann/gcp', env: 'ann', cloud: 'gcp', target: target('ann', api.base) }],
+      read: (t, notOlderThan) => readServingPods(hostClusterClient(t, tokens, 60_000), notOlderThan),
+      now: () => REAL_WAIT_CLOCK.now(),
+    });
+    const stop = new AbortController();
+    const running = poller.run(REAL_WAIT_CLOCK, stop.signal);
+    await until(() => api.requests.filter((r) => r.path === PODS).length >= 4);
+    stop.abort();
+    await running;
+    const news = poller.take();
+    expect(news.map((n) => [n.change.podsLeft.map((p) => p.pod), [...n.serving.serving.keys()]])).toEqual([[['echo-b'], ['echo-a']]]);
+    expect(api.requests.slice(1, 4).map((r) => [r.query.get('resourceVersion'), r.query.get('resourceVersionMatch')])).toEqual([
+      ['10', 'NotOlderThan'],
+      ['11', 'NotOlderThan'],
+      ['11', 'NotOlderThan'],
+    ]);
+  });
 });
