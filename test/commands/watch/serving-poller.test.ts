@@ -112,4 +112,47 @@ describe('ServingPoller against loopback Kubernetes APIs', () => {
       ['11', 'NotOlderThan'],
     ]);
   });
+
+  test('GIVEN a read that fails between two that succeed WHEN a Pod left meanwhile THEN it is news, counted from the last read that succeeded', async () => {
+    const api = await serveKubernetesApi({
+      objects: {
+        [PODS]: ((count: number) =>
+          count === 1
+            ? { status: 503, reason: 'ServiceUnavailable', message: 'the server is busy' }
+            : { kind: 'PodList', items: [pod('echo-a', 'node-1'), pod('echo-b', 'node-2', count >= 2)] }) as never,
+      },
+    });
+    servers.push(api);
+    const poller = new ServingPoller({
+      clusters: [{ key: 'ann/gcp', env: 'ann', cloud: 'gcp', target: target('ann', api.base) }],
+      read: (t, notOlderThan) => readServingPods(hostClusterClient(t, tokens, 60_000), notOlderThan),
+      now: () => REAL_WAIT_CLOCK.now(),
+    });
+    const stop = new AbortController();
+    const running = poller.run(REAL_WAIT_CLOCK, stop.signal);
+    await until(() => api.requests.filter((r) => r.path === PODS).length >= 3 && poller.failures().length === 0);
+    stop.abort();
+    await running;
+    expect(poller.take().map((n) => n.change)).toEqual([{ podsLeft: [{ pod: 'echo-b', node: 'node-2', why: 'terminating' }], nodesLeft: ['node-2'] }]);
+  });
+});
+
+describe('ServingPoller’s schedule', () => {
+  test('GIVEN four clusters THEN their reads are spread over the interval, not all at its start', async () => {
+    let now = 0;
+    const started: string[] = [];
+    const poller = new ServingPoller({
+      clusters: ['a', 'b', 'c', 'd'].map((env) => ({ key: `${env}/gcp`, env, cloud: 'gcp' as const, target: target(env, 'https://127.0.0.1:9') })),
+      read: (t) => {
+        started.push(`${t.env}@${now}`);
+        return new Promise(() => undefined);
+      },
+      now: () => now,
+    });
+    for (now = 0; now < ENDPOINTS_READ_MS; now += 50) {
+      poller.tick();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(started).toEqual(['a@0', 'b@150', 'c@250', 'd@400']);
+  });
 });
