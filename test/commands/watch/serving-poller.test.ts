@@ -34,6 +34,21 @@ const until = async (done: () => boolean) => {
   while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
 };
 
+/** ann's cluster at `api`, read by a ServingPoller on the real clock until `done` (given the reads the API has answered); the poller, stopped. */
+async function annPolled(api: KubernetesApi, done: (reads: number, poller: ServingPoller) => boolean): Promise<ServingPoller> {
+  const poller = new ServingPoller({
+    clusters: [{ key: 'ann/gcp', env: 'ann', cloud: 'gcp', target: target('ann', api.base) }],
+    read: (t, notOlderThan) => readServingPods(hostClusterClient(t, tokens, 60_000), notOlderThan),
+    now: () => REAL_WAIT_CLOCK.now(),
+  });
+  const stop = new AbortController();
+  const running = poller.run(REAL_WAIT_CLOCK, stop.signal);
+  await until(() => done(api.requests.filter((r) => r.path === PODS).length, poller));
+  stop.abort();
+  await running;
+  return poller;
+}
+
 describe('ServingPoller against loopback Kubernetes APIs', () => {
   const servers: KubernetesApi[] = [];
   afterAll(async () => {
@@ -94,17 +109,7 @@ describe('ServingPoller against loopback Kubernetes APIs', () => {
       },
     });
     servers.push(api);
-    const poller = new ServingPoller({
-      clusters: [{ key: 'ann/gcp', env: 'ann', cloud: 'gcp', target: target('ann', api.base) }],
-      read: (t, notOlderThan) => readServingPods(hostClusterClient(t, tokens, 60_000), notOlderThan),
-      now: () => REAL_WAIT_CLOCK.now(),
-    });
-    const stop = new AbortController();
-    const running = poller.run(REAL_WAIT_CLOCK, stop.signal);
-    await until(() => api.requests.filter((r) => r.path === PODS).length >= 4);
-    stop.abort();
-    await running;
-    const news = poller.take();
+    const news = (await annPolled(api, (reads) => reads >= 4)).take();
     expect(news.map((n) => [n.change.podsLeft.map((p) => p.pod), [...n.serving.serving.keys()]])).toEqual([[['echo-b'], ['echo-a']]]);
     expect(api.requests.slice(1, 4).map((r) => [r.query.get('resourceVersion'), r.query.get('resourceVersionMatch')])).toEqual([
       ['10', 'NotOlderThan'],
@@ -123,16 +128,7 @@ describe('ServingPoller against loopback Kubernetes APIs', () => {
       },
     });
     servers.push(api);
-    const poller = new ServingPoller({
-      clusters: [{ key: 'ann/gcp', env: 'ann', cloud: 'gcp', target: target('ann', api.base) }],
-      read: (t, notOlderThan) => readServingPods(hostClusterClient(t, tokens, 60_000), notOlderThan),
-      now: () => REAL_WAIT_CLOCK.now(),
-    });
-    const stop = new AbortController();
-    const running = poller.run(REAL_WAIT_CLOCK, stop.signal);
-    await until(() => api.requests.filter((r) => r.path === PODS).length >= 3 && poller.failures().length === 0);
-    stop.abort();
-    await running;
+    const poller = await annPolled(api, (reads, p) => reads >= 3 && p.failures().length === 0);
     expect(poller.take().map((n) => n.change)).toEqual([{ podsLeft: [{ pod: 'echo-b', node: 'node-2', why: 'terminating' }], nodesLeft: ['node-2'] }]);
   });
 });
