@@ -43,8 +43,8 @@ export interface EndpointsCluster {
 
 export interface ServingPollerOptions {
   readonly clusters: readonly EndpointsCluster[];
-  /** Reads one cluster's app Pods (readServingPods through the host's client). */
-  readonly read: (target: ClusterTarget) => Promise<ServingPods>;
+  /** Reads one cluster's app Pods (readServingPods through the host's client), none older than `notOlderThan` (the last read's resourceVersion) when given. */
+  readonly read: (target: ClusterTarget, notOlderThan?: string) => Promise<ServingPods>;
   /** Milliseconds on the watch's clock. */
   readonly now: () => number;
   /** @default ENDPOINTS_READ_MS */
@@ -69,7 +69,8 @@ export class ServingPoller {
       read: async (key) => {
         const { target } = clusters.get(key)!;
         if (isUnreachable(target)) throw new Error(target.why);
-        return options.read(target);
+        // Nothing older than what was read (a lagging API server's cache would take it back in time).
+        return options.read(target, this.last.get(key)?.resourceVersion);
       },
       intervalMs: this.intervalMs,
       now: options.now,

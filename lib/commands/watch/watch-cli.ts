@@ -204,7 +204,7 @@ export async function runWatch(argv: readonly string[], io: WatchIo): Promise<nu
       target: clusterTarget(outputs.environments.find((e) => e.env === t.env)!, t.cloud, config),
     }));
     const timeoutMs = io.clusterTimeoutMs ?? ENDPOINTS_REQUEST_TIMEOUT_MS;
-    serving = new ServingPoller({ clusters, read: (target) => readServingPods(hostClusterClient(target, tokens!, timeoutMs)), now: () => clock.now() - started });
+    serving = new ServingPoller({ clusters, read: (target, notOlderThan) => readServingPods(hostClusterClient(target, tokens!, timeoutMs), notOlderThan), now: () => clock.now() - started });
     say(`--endpoints: reading the app's Pods of ${clusters.length} cluster${clusters.length === 1 ? '' : 's'} every ${serving.intervalMs / 1000} s`);
     servingRuns = serving.run(clock, servingStop.signal);
   }

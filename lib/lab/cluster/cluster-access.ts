@@ -93,13 +93,21 @@ export interface HostTokens {
 /** Leave a token this long before it expires. */
 const RENEW_BEFORE_MS = 60_000;
 
+/** The share of `reaskAfterMs` at whose end an answer in use is asked again ahead, while it still serves. */
+export const REASK_AHEAD = 0.25;
+
 /**
  * The host's tokens: Google's access token (asked once per run), and per EKS cluster a token made from
  * the host's credentials or the assumed role's (asked once per role and region), renewed before it runs out.
  * With `reaskAfterMs` (a process that runs for hours: watch's live page) Google's token and the AWS
  * credentials, or the failure to get them, are kept that long and then asked again: a Google token
  * lasts an hour, assumed-role credentials an hour by default, and a host who signs in during the run
- * is seen at the next ask.
+ * is seen at the next ask. One that is used in the last {@link REASK_AHEAD} of that time is asked
+ * again then, while it goes on serving until the new answer comes (a gcloud run or an AssumeRole
+ * takes about a second, and every read of the clusters would otherwise wait for it: watch
+ * --endpoints reads each cluster twice a second); gcloud prints a token with at least 5 minutes
+ * left (`_CREDENTIALS_EXPIRY_WINDOW = '300s'` in googlecloudsdk/core/credentials/store.py), so one
+ * kept 2 minutes and used a few seconds more is still good.
  */
 export function hostTokens(
   options: {
@@ -117,41 +125,77 @@ export function hostTokens(
   const aws = options.awsCredentials ?? ((region: string, roleArn?: string) => awsCredentials({ region, ...(roleArn ? { roleArn } : {}) }));
   const googleToken = options.googleToken ?? (async () => (await gcpCredentialsAsync(options.env))?.accessToken);
   const keep = options.reaskAfterMs ?? Infinity;
-  /** What was asked, and when. */
-  type Asked<T> = { readonly answer: Promise<T>; readonly at: number };
-  const fresh = <T>(asked: Asked<T> | undefined): asked is Asked<T> => asked !== undefined && now() - asked.at < keep;
-  let google: Asked<string> | undefined;
-  const credentials = new Map<string, Asked<AwsCredentials>>();
+  const google = kept(
+    () =>
+      Promise.resolve()
+        .then(googleToken)
+        .then((found) => {
+          if (!found) throw new Error('no Google credentials: run gcloud auth application-default login (the identity that deployed)');
+          return found;
+        }),
+    keep,
+    now,
+  );
+  const credentials = new Map<string, () => Promise<AwsCredentials>>();
   const eks = new Map<string, { token: string; until: number; credentials: Promise<AwsCredentials> }>();
   return {
     async token(target) {
-      if (target.cloud === 'gcp') {
-        if (!fresh(google)) {
-          google = {
-            at: now(),
-            answer: Promise.resolve()
-              .then(googleToken)
-              .then((found) => {
-                if (!found) throw new Error('no Google credentials: run gcloud auth application-default login (the identity that deployed)');
-                return found;
-              }),
-          };
-        }
-        return google.answer;
-      }
+      if (target.cloud === 'gcp') return google();
       const key = `${target.region} ${target.roleArn ?? ''}`;
-      let asked = credentials.get(key);
-      if (!fresh(asked)) {
-        asked = { at: now(), answer: aws(target.region, target.roleArn) };
-        credentials.set(key, asked);
+      let ask = credentials.get(key);
+      if (!ask) {
+        ask = kept(() => aws(target.region, target.roleArn), keep, now);
+        credentials.set(key, ask);
       }
+      const answer = ask();
       // A token is made again before it runs out, and from credentials asked again.
       const cached = eks.get(target.clusterName + key);
-      if (cached && cached.credentials === asked.answer && cached.until - RENEW_BEFORE_MS > now()) return cached.token;
-      const made = await eksToken({ clusterName: target.clusterName, region: target.region, credentials: await asked.answer, signingDate: new Date(now()) });
-      eks.set(target.clusterName + key, { token: made.token, until: Date.parse(made.expirationTimestamp), credentials: asked.answer });
+      if (cached && cached.credentials === answer && cached.until - RENEW_BEFORE_MS > now()) return cached.token;
+      const made = await eksToken({ clusterName: target.clusterName, region: target.region, credentials: await answer, signingDate: new Date(now()) });
+      eks.set(target.clusterName + key, { token: made.token, until: Date.parse(made.expirationTimestamp), credentials: answer });
       return made.token;
     },
+  };
+}
+
+/**
+ * `ask`'s answer, or the failure to get it, kept `keep` ms and then asked again; one that was got is
+ * asked again ahead, in the last {@link REASK_AHEAD} of that time, and serves until the new answer
+ * (or failure) comes.
+ */
+function kept<T>(ask: () => Promise<T>, keep: number, now: () => number): () => Promise<T> {
+  interface Asked {
+    readonly answer: Promise<T>;
+    readonly at: number;
+    /** Whether it came, rather than failed; undefined while asked. */
+    got?: boolean;
+  }
+  let current: Asked | undefined;
+  let next: Asked | undefined;
+  const start = (): Asked => {
+    const asked: Asked = { answer: ask(), at: now() };
+    const settle = (got: boolean) => {
+      asked.got = got;
+      if (next === asked) [current, next] = [asked, undefined];
+    };
+    asked.answer.then(
+      () => settle(true),
+      () => settle(false),
+    );
+    return asked;
+  };
+  return () => {
+    const age = current ? now() - current.at : Infinity;
+    if (current?.got === true && next) return current.answer;
+    if (current?.got === true && age >= keep * (1 - REASK_AHEAD) && age < keep) {
+      next = start();
+      return current.answer;
+    }
+    if (!current || age >= keep) {
+      current = start();
+      next = undefined;
+    }
+    return current.answer;
   };
 }
 

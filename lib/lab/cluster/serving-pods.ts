@@ -1,7 +1,10 @@
 /**
  * Which of the demo app's Pods serve now, as the cluster's API says, for
  * `watch --endpoints`: one list of the app's Pods (`GET .../pods` with the
- * app's labels, from the API server's cache: `resourceVersion=0`). A Pod
+ * app's labels, from the API server's cache: the first `resourceVersion=0`,
+ * each next one nothing older than the list before, so that a read answered
+ * by another API server whose cache lags, as EKS and regional GKE run
+ * several, never goes back in time). A Pod
  * serves while it is Ready (its readiness probe, and on AWS its load
  * balancers' readiness gates) and not being deleted: that is when its
  * Services' EndpointSlices count it ready, and kube-proxy and the
@@ -19,6 +22,8 @@ import { APP_NAMESPACE } from '../../model/names';
 export interface ServingPods {
   readonly serving: ReadonlyMap<string, string>;
   readonly notServing: ReadonlyMap<string, string>;
+  /** The list's `metadata.resourceVersion`: the next read asks for nothing older. @default - none (the API gave none) */
+  readonly resourceVersion?: string;
 }
 
 /** A Pod that stopped serving between two reads, its node and why. */
@@ -61,10 +66,20 @@ export function servingOf(pods: readonly PodObject[]): ServingPods {
   return { serving, notServing };
 }
 
-/** Reads the app's Pods of one cluster. */
-export async function readServingPods(client: KubernetesClient): Promise<ServingPods> {
-  const list = await client.get<{ items?: PodObject[] }>(`/api/v1/namespaces/${APP_NAMESPACE}/pods`, { labelSelector: APP_POD_SELECTOR, resourceVersion: '0' });
-  return servingOf(list.items ?? []);
+/**
+ * Reads the app's Pods of one cluster from the API server's cache: any version of it
+ * (`resourceVersion=0`), or with `notOlderThan` (the last list's resourceVersion) one no older
+ * (`resourceVersionMatch=NotOlderThan`): `0` may answer with a list older than one already read
+ * when another API server, whose cache lags, answers (https://kubernetes.io/docs/reference/using-api/api-concepts/#semantics-for-get-and-list).
+ */
+export async function readServingPods(client: KubernetesClient, notOlderThan?: string): Promise<ServingPods> {
+  const version: Record<string, string> = notOlderThan ? { resourceVersion: notOlderThan, resourceVersionMatch: 'NotOlderThan' } : { resourceVersion: '0' };
+  const list = await client.get<{ metadata?: { resourceVersion?: string }; items?: PodObject[] }>(`/api/v1/namespaces/${APP_NAMESPACE}/pods`, {
+    labelSelector: APP_POD_SELECTOR,
+    ...version,
+  });
+  const resourceVersion = list.metadata?.resourceVersion;
+  return { ...servingOf(list.items ?? []), ...(resourceVersion ? { resourceVersion } : {}) };
 }
 
 /** The Pods that served at `before` and do not at `after` (`deleted` when gone from the list), and the nodes left without a serving Pod. */

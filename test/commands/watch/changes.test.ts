@@ -173,6 +173,33 @@ describe('with --endpoints, a Pod or node gone shows within 2 s, from the cluste
   });
 });
 
+describe('what a cluster API says, to whom', () => {
+  test('GIVEN one attendee’s EKS and GKE exposures and the GKE cluster saying a Pod left THEN only the GKE exposure reports it', async () => {
+    const clock = new FakeClock();
+    const aws = fakeTarget('nodeport-local', 1);
+    const gcp = { ...fakeTarget('nodeport-local', 2, undefined, aws.env), cloud: 'gcp' as const, label: `${aws.env} gcp nodeport-local` };
+    const fake = (): Fake => ({ latencyMs: 20, fail: null, snat: false, pods: ['echo-a', 'echo-b'], pick: 'random' });
+    const fakes = new Map([
+      [(aws.url as URL).href, fake()],
+      [(gcp.url as URL).href, fake()],
+    ]);
+    let told = false;
+    const result = await watchTargets([aws, gcp], {
+      ...SETTINGS,
+      durationMs: 15_000,
+      clock,
+      send: fakeSend(clock, fakes),
+      // Both Pods answer all along; at 8 s the GKE cluster's API says echo-b is terminating.
+      clusterNews: () => {
+        if (told || clock.now() < 8000) return [];
+        told = true;
+        return [{ env: aws.env, cloud: 'gcp', change: { podsLeft: [{ pod: 'echo-b', node: POD_NODES['echo-b'], why: 'terminating' }], nodesLeft: [] }, serving: servingPodsOf(['echo-a']) }];
+      },
+    });
+    expect(result.events.map((e) => `${e.label}: ${e.text}`)).toEqual([`${aws.env} gcp nodeport-local: Pod echo-b left the endpoints: terminating (cluster API)`]);
+  });
+});
+
 describe('what takes longer than 2 s, and is bounded', () => {
   // A reply every 200 ms: k replies without a thing take k x 200 ms after its last one, and the snapshot up to a second more.
   const bound = (replies: number) => replies * (1000 / RATE) + 1000 + 20;

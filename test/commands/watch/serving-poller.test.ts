@@ -34,6 +34,21 @@ const until = async (done: () => boolean) => {
   while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
 };
 
+/** ann's cluster at `api`, read by a ServingPoller on the real clock until `done` (given the reads the API has answered); the poller, stopped. */
+async function annPolled(api: KubernetesApi, done: (reads: number, poller: ServingPoller) => boolean): Promise<ServingPoller> {
+  const poller = new ServingPoller({
+    clusters: [{ key: 'ann/gcp', env: 'ann', cloud: 'gcp', target: target('ann', api.base) }],
+    read: (t, notOlderThan) => readServingPods(hostClusterClient(t, tokens, 60_000), notOlderThan),
+    now: () => REAL_WAIT_CLOCK.now(),
+  });
+  const stop = new AbortController();
+  const running = poller.run(REAL_WAIT_CLOCK, stop.signal);
+  await until(() => done(api.requests.filter((r) => r.path === PODS).length, poller));
+  stop.abort();
+  await running;
+  return poller;
+}
+
 describe('ServingPoller against loopback Kubernetes APIs', () => {
   const servers: KubernetesApi[] = [];
   afterAll(async () => {
@@ -78,5 +93,62 @@ describe('ServingPoller against loopback Kubernetes APIs', () => {
     expect(poller.failures().map((f) => f.key)).toEqual(['cy/gcp', 'bo/gcp']);
     expect(poller.failures()[0].why).toMatch(new RegExp(`^GET ${refused.replace(/[.]/g, '\\.')}/api/v1/namespaces/hoplab/pods\\?\\S+ failed: .*ECONNREFUSED`));
     expect(poller.failures()[1].why).toBe('no outputs of bo-gcp-cluster (not deployed, or not in the outputs read)');
+  });
+
+  test('GIVEN two API servers, one whose cache lags and answers resourceVersion=0 with the list before, WHEN a Pod leaves THEN it is news once, never back from the lagging cache', async () => {
+    // The Pods at each resourceVersion: echo-b terminating from 11 on. The lagging server answers 0 with 10.
+    const at = (rv: number) => ({ kind: 'PodList', metadata: { resourceVersion: String(rv) }, items: [pod('echo-a', 'node-1'), pod('echo-b', 'node-2', rv >= 11)] });
+    const api = await serveKubernetesApi({
+      objects: {
+        [PODS]: ((count: number, query: URLSearchParams) => {
+          const current = count === 0 ? 10 : 11;
+          if (query.get('resourceVersion') === '0') return at(count === 0 ? current : 10);
+          // NotOlderThan: a server waits until its cache has that version (both have 11 by then).
+          return at(Math.max(current, Number(query.get('resourceVersion'))));
+        }) as never,
+      },
+    });
+    servers.push(api);
+    const news = (await annPolled(api, (reads) => reads >= 4)).take();
+    expect(news.map((n) => [n.change.podsLeft.map((p) => p.pod), [...n.serving.serving.keys()]])).toEqual([[['echo-b'], ['echo-a']]]);
+    expect(api.requests.slice(1, 4).map((r) => [r.query.get('resourceVersion'), r.query.get('resourceVersionMatch')])).toEqual([
+      ['10', 'NotOlderThan'],
+      ['11', 'NotOlderThan'],
+      ['11', 'NotOlderThan'],
+    ]);
+  });
+
+  test('GIVEN a read that fails between two that succeed WHEN a Pod left meanwhile THEN it is news, counted from the last read that succeeded', async () => {
+    const api = await serveKubernetesApi({
+      objects: {
+        [PODS]: ((count: number) =>
+          count === 1
+            ? { status: 503, reason: 'ServiceUnavailable', message: 'the server is busy' }
+            : { kind: 'PodList', items: [pod('echo-a', 'node-1'), pod('echo-b', 'node-2', count >= 2)] }) as never,
+      },
+    });
+    servers.push(api);
+    const poller = await annPolled(api, (reads, p) => reads >= 3 && p.failures().length === 0);
+    expect(poller.take().map((n) => n.change)).toEqual([{ podsLeft: [{ pod: 'echo-b', node: 'node-2', why: 'terminating' }], nodesLeft: ['node-2'] }]);
+  });
+});
+
+describe('ServingPoller’s schedule', () => {
+  test('GIVEN four clusters THEN their reads are spread over the interval, not all at its start', async () => {
+    let now = 0;
+    const started: string[] = [];
+    const poller = new ServingPoller({
+      clusters: ['a', 'b', 'c', 'd'].map((env) => ({ key: `${env}/gcp`, env, cloud: 'gcp' as const, target: target(env, 'https://127.0.0.1:9') })),
+      read: (t) => {
+        started.push(`${t.env}@${now}`);
+        return new Promise(() => undefined);
+      },
+      now: () => now,
+    });
+    for (now = 0; now < ENDPOINTS_READ_MS; now += 50) {
+      poller.tick();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(started).toEqual(['a@0', 'b@150', 'c@250', 'd@400']);
   });
 });

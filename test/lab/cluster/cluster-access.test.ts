@@ -197,6 +197,49 @@ describe('hostClusterClient', () => {
     expect(Buffer.from(second.slice(`Bearer ${EKS_TOKEN_PREFIX}`.length), 'base64url').toString()).toContain('X-Amz-Credential=ASIA2');
   });
 
+  test('GIVEN reaskAfterMs and a gcloud or an AssumeRole that takes its time WHEN a token is asked in the last quarter of the time THEN the one in use serves at once while the new one is asked, and the new one once it came', async () => {
+    const gke = clusterTarget(outputs()[1], 'gcp', CONFIG) as ClusterTarget;
+    const eks = clusterTarget(outputs()[1], 'aws', CONFIG) as ClusterTarget;
+    let clock = Date.parse('2026-12-07T08:00:00Z');
+    /** The asks under way, answered when the test says. */
+    const google: ((token: string) => void)[] = [];
+    const keys: ((credentials: { accessKeyId: string; secretAccessKey: string; sessionToken: string }) => void)[] = [];
+    const tokens = hostTokens({
+      now: () => clock,
+      reaskAfterMs: 120_000,
+      googleToken: () => new Promise<string>((resolve) => google.push(resolve)),
+      awsCredentials: () => new Promise((resolve) => keys.push(resolve)),
+    });
+    /** The token, or `waiting` when it waits for an ask the test has not answered (it would wait for ever: the timer only names it). */
+    const now = (target: ClusterTarget) => Promise.race([tokens.token(target), new Promise<string>((resolve) => setTimeout(() => resolve('waiting'), 50))]);
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+    const first = tokens.token(gke);
+    await settle();
+    google.shift()!('ya29.first');
+    expect(await first).toBe('ya29.first');
+    clock += 89_000;
+    expect([await now(gke), google.length]).toEqual(['ya29.first', 0]);
+    clock += 1_000; // 90 s: asked again, the first serving meanwhile, even past the 2 minutes
+    expect([await now(gke), google.length]).toEqual(['ya29.first', 1]);
+    clock += 40_000;
+    expect([await now(gke), google.length]).toEqual(['ya29.first', 1]);
+    google.shift()!('ya29.second');
+    await settle();
+    expect(await tokens.token(gke)).toBe('ya29.second');
+
+    const eksFirst = tokens.token(eks);
+    await settle();
+    keys.shift()!({ accessKeyId: 'ASIA1', secretAccessKey: 's', sessionToken: 't' });
+    const madeFirst = await eksFirst;
+    clock += 95_000;
+    expect([await now(eks), keys.length]).toEqual([madeFirst, 1]);
+    keys.shift()!({ accessKeyId: 'ASIA2', secretAccessKey: 's', sessionToken: 't' });
+    await settle();
+    const madeSecond = await tokens.token(eks);
+    expect(Buffer.from(madeSecond.slice(EKS_TOKEN_PREFIX.length), 'base64url').toString()).toContain('X-Amz-Credential=ASIA2');
+  });
+
   test('GIVEN no Google credentials WHEN a GKE cluster is read THEN the error says how to sign in', async () => {
     api = await serveKubernetesApi();
     const target = { ...(clusterTarget(outputs()[1], 'gcp', CONFIG) as ClusterTarget), server: api.base };

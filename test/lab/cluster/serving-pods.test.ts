@@ -72,6 +72,22 @@ describe('readServingPods against a loopback Kubernetes API over TLS', () => {
     expect(APP_POD_SELECTOR).toBe('app.kubernetes.io/name=hoplab-echo,app.kubernetes.io/part-of=hoplab');
   });
 
+  test('GIVEN the resourceVersion of the list before THEN the read asks the cache for nothing older, and says the new list’s', async () => {
+    const versioned = await serveKubernetesApi({
+      objects: { '/api/v1/namespaces/hoplab/pods': { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '4712' }, items: [pod('echo-a')] } as never },
+    });
+    try {
+      const client = new KubernetesClient({ server: versioned.base, caCertificate: LOOPBACK_CA, token: HOST_TOKEN });
+      expect((await readServingPods(client)).resourceVersion).toBe('4712');
+      expect((await readServingPods(client, '4711')).resourceVersion).toBe('4712');
+      const [first, next] = versioned.requests.map((r) => Object.fromEntries(r.query));
+      expect(first).toEqual({ labelSelector: APP_POD_SELECTOR, resourceVersion: '0' });
+      expect(next).toEqual({ labelSelector: APP_POD_SELECTOR, resourceVersion: '4711', resourceVersionMatch: 'NotOlderThan' });
+    } finally {
+      await versioned.close();
+    }
+  });
+
   test('GIVEN a token the API refuses THEN the read fails saying which request and why', async () => {
     const read = readServingPods(new KubernetesClient({ server: api.base, caCertificate: LOOPBACK_CA, token: 'not-a-token' }));
     await expect(read).rejects.toThrow(
