@@ -47,9 +47,11 @@ show as could not check, saying why, and the watch goes on.
 --endpoints also reads, twice a second, which of the app's Pods serve in each watched cluster (one
 list of the app's Pods per cluster, with this machine's credentials and the config, as --progress):
 a Pod that leaves the endpoints (deleted, terminating, not ready) and a node left without a serving
-Pod are reported as soon as the cluster's API says so, within 2 s, marked (cluster API); its late
+Pod are reported within 2 s of the cluster's API saying so, marked (cluster API): at once for a
+scale, a delete or a drain; for a node that fails, once the API marks it (40-50 s). Its late
 replies (a load balancer still sends to a Pod while it deregisters it) do not bring it back. A
-cluster that cannot be read leaves its Pods gone to the replies, and the watch says so at its end.
+cluster that cannot be read leaves its Pods gone to the replies: the header counts such clusters,
+and the watch names them at its end.
 
 npm run compare -- --watch takes the same options.
 
