@@ -200,7 +200,7 @@ describe('the canary job', () => {
     // One environment's stacks (25 min) and its verify (5), doubled, in half hours.
     expect(github.jobs.canary['timeout-minutes']).toBe(90);
     const gitlab = parse(readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8'));
-    expect(gitlab.canary.script.slice(1)).toEqual(['npx hoplab pipeline --check-canary ann', 'npx hoplab deploy --env ann --yes', 'npx hoplab verify --env ann']);
+    expect(gitlab.canary.script.slice(1)).toEqual(['npx hoplab pipeline --check-canary ann', 'npx hoplab deploy --env ann --yes', 'npx hoplab verify --env ann', 'touch .hoplab/canary-passed']);
     expect(gitlab.canary.timeout).toBe('90 minutes');
     expect(gitlab.stages.slice(1, 3)).toEqual(['canary', 'deploy']);
     expect(linesBetween(lines, 'The canary:', 'verify:')).toEqual([
