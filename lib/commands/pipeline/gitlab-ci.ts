@@ -2,7 +2,8 @@
  * A GitLab CI pipeline for a sharded workshop, in one `.gitlab-ci.yml`: run it
  * with HOPLAB_ACTION=deploy (the canary job, its environment end to end and
  * verified, in a stage before the shards'; a parallel job per shard; then one
- * job gathering the outputs and writing the handouts) or HOPLAB_ACTION=teardown and
+ * job gathering the outputs and writing the handouts, which ends at once when the
+ * canary failed) or HOPLAB_ACTION=teardown and
  * HOPLAB_CONFIRM_WORKSHOP=<workshop.name> (a job checking that name, a
  * parallel job per shard in the `hoplab-teardown` environment, then the
  * all-environment leftover check); a pipeline schedule runs the reaper (a date
@@ -76,6 +77,27 @@ const ON_SCHEDULE = [{ if: '$CI_PIPELINE_SOURCE == "schedule"' }];
 /** Artifacts kept 30 days, never an attendee's kubeconfig (anyone who can read the project can read an artifact). */
 const keep = (paths: readonly string[]) => ({ when: 'always', paths: [...paths], exclude: [KUBECONFIG_EXCLUDE], expire_in: '30 days' });
 
+/**
+ * The file the canary job writes as its last step, so only a canary that passed leaves it in its
+ * artifacts. GitLab has no keyword for "after the shard jobs, failed or not, but only if the canary
+ * passed" (docs.gitlab.com/ci/yaml/, from its source doc/ci/yaml/_index.md in gitlabhq/gitlabhq at
+ * 0286e4c6, read 2026-12-07): `rules` are evaluated when the pipeline is created ("`rules`
+ * evaluation happens before jobs run and artifacts are fetched", `rules:exists`), so no rule sees a
+ * job's result; `when: always` runs a job "regardless of the status of jobs in earlier stages",
+ * and a job it `needs` that failed does not stop it (gitlab-org/gitlab#368733); `when: on_success`
+ * would skip the outputs job after one failed shard; `allow_failure: true` on the shard jobs would
+ * let it run, but a failed shard "is always considered successful" and the pipeline passes;
+ * `needs:optional` is only for a job that may be absent from the pipeline. So the outputs job stays
+ * `when: always`, takes the canary job's artifacts, and looks for this file first.
+ */
+export const CANARY_PASSED_FILE = '.hoplab/canary-passed';
+
+/** The outputs job's exit code when the canary failed: allowed to fail (a warning, as GitHub's skipped job), unlike the gather's own 1. */
+export const CANARY_FAILED_EXIT = 3;
+
+/** The outputs job's first step after a canary: without the canary's file, nothing ran to gather. */
+const CANARY_PASSED_CHECK = `test -f ${CANARY_PASSED_FILE} || { echo "the canary failed: nothing to gather (the shard jobs did not run; the canary job's log says why)"; exit ${CANARY_FAILED_EXIT}; }`;
+
 export function gitlabPipeline(input: PipelineInput): GeneratedFile {
   if (input.shards > GITLAB_MAX_PARALLEL) {
     throw new Error(`--shards: ${input.shards} is more than GitLab's ${GITLAB_MAX_PARALLEL} parallel jobs of one job; use at most ${GITLAB_MAX_PARALLEL}`);
@@ -121,9 +143,10 @@ export function gitlabPipeline(input: PipelineInput): GeneratedFile {
             stage: 'canary',
             rules: onAction('deploy'),
             // The deploy jobs' guard first, then the canary's own: the config still puts this environment first.
-            script: [COMMANDS.checkExpiry(input.expiresAt), canary.check, canary.deploy, ...(input.verify.run ? [canary.verify] : [])],
+            // Its last step marks it passed, for the outputs job (CANARY_PASSED_FILE): a failed step ends the script before it.
+            script: [COMMANDS.checkExpiry(input.expiresAt), canary.check, canary.deploy, ...(input.verify.run ? [canary.verify] : []), `touch ${CANARY_PASSED_FILE}`],
             timeout: `${input.canary.minutes} minutes`,
-            artifacts: keep(logs),
+            artifacts: keep([...logs, CANARY_PASSED_FILE]),
           },
         }
       : {}),
@@ -139,10 +162,12 @@ export function gitlabPipeline(input: PipelineInput): GeneratedFile {
     },
     outputs: {
       stage: 'outputs',
-      needs: [{ job: 'deploy', artifacts: true }],
+      needs: [...(canary ? [{ job: 'canary', artifacts: true }] : []), { job: 'deploy', artifacts: true }],
+      // After failed shards too (it names them); after a failed canary it ends at its first step, which says so (CANARY_PASSED_FILE).
       rules: onAction('deploy', 'always'),
+      ...(canary ? { allow_failure: { exit_codes: [CANARY_FAILED_EXIT] } } : {}),
       // The handouts of the environments that deployed, even when a shard sent nothing (the gather's exit code is the job's).
-      script: ['npm ci', `status=0; ${COMMANDS.gather('.', input.shards)} || status=$?`, COMMANDS.handout, 'exit $status'],
+      script: [...(canary ? [CANARY_PASSED_CHECK] : []), 'npm ci', `status=0; ${COMMANDS.gather('.', input.shards)} || status=$?`, COMMANDS.handout, 'exit $status'],
       artifacts: keep([GATHERED_FILE, ...HANDOUT_ARTIFACT_FILES]),
     },
     confirm: {

@@ -140,18 +140,20 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
         'give more --shards so each job keeps twice its estimate',
     );
   }
-  // The environment deploy would apply first; its job: its stacks alone, then its verify, doubled like the others.
+  // The environment deploy would apply first; its job: its stacks alone, then its verify where the jobs verify, doubled like the others.
   const canary = chooseCanary(envs, { noCanary: false }).env;
+  const verify = verifyPlan(config);
+  const canaryVerifyMinutes = verify.run ? canaryVerifyTime(STACK_KINDS.length).minutes : 0;
   const branch = workflowBranch(values.dir, values.branch, run);
   const input: PipelineInput = {
     shards,
     parallelism: values.parallelism,
     expiresAt,
-    verify: verifyPlan(config),
+    verify,
     jobMinutes: jobMinutes(slowest),
     // The reaper tears every environment down in one job.
     reapMinutes: jobMinutes(estimateTime('destroy', { envs, parallelism, shards: 1 }).minutes),
-    ...(canary ? { canary: { env: canary, minutes: jobMinutes(estimateTime('deploy', { envs: [canary], parallelism }).minutes + canaryVerifyTime(STACK_KINDS.length).minutes) } } : {}),
+    ...(canary ? { canary: { env: canary, minutes: jobMinutes(estimateTime('deploy', { envs: [canary], parallelism }).minutes + canaryVerifyMinutes) } } : {}),
     branch: branch.name,
   };
   const files: GeneratedFile[] = [];

@@ -200,7 +200,8 @@ describe('the canary job', () => {
     // One environment's stacks (25 min) and its verify (5), doubled, in half hours.
     expect(github.jobs.canary['timeout-minutes']).toBe(90);
     const gitlab = parse(readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8'));
-    expect(gitlab.canary.script.slice(1)).toEqual(['npx hoplab pipeline --check-canary ann', 'npx hoplab deploy --env ann --yes', 'npx hoplab verify --env ann']);
+    expect(gitlab.canary.script.slice(1)).toEqual(['npx hoplab pipeline --check-canary ann', 'npx hoplab deploy --env ann --yes', 'npx hoplab verify --env ann', 'touch .hoplab/canary-passed']);
+    expect(gitlab.canary.timeout).toBe('90 minutes');
     expect(gitlab.stages.slice(1, 3)).toEqual(['canary', 'deploy']);
     expect(linesBetween(lines, 'The canary:', 'verify:')).toEqual([
       'The canary: ann, the environment deploy applies first, is deployed with every',
@@ -220,15 +221,21 @@ describe('the canary job', () => {
     expect(parse(readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8')).canary).toBeUndefined();
   });
 
-  test('GIVEN a narrowed app.allowedSourceCidrs WHEN pipeline writes THEN the canary is deployed without verify, as the shards are', async () => {
+  test("GIVEN a narrowed app.allowedSourceCidrs WHEN pipeline writes THEN the canary is deployed without verify, as the shards are, and its job's timeout counts no verify", async () => {
     const dir = workspace({ config: { ...CONFIG, app: { allowedSourceCidrs: ['198.51.100.0/24'] } }, commit: true });
-    const { lines } = await run(dir, [...GITHUB, '--dir', dir]);
+    const { lines } = await run(dir, ['--github-actions', '--gitlab-ci', '--shards', '2', '--dir', dir]);
+    // One environment's stacks (25 min) and no verify, doubled, in half hours: 60, not the 90 of a canary that verifies.
     expect(linesBetween(lines, 'The canary:', 'verify:').join(' ')).toBe(
-      'The canary: ann, the environment deploy applies first, is deployed with every stack in a job of its own (90 min at most) before the shard jobs start; ' +
+      'The canary: ann, the environment deploy applies first, is deployed with every stack in a job of its own (60 min at most) before the shard jobs start; ' +
         'they wait for it, and the shard that holds ann finds it applied.',
     );
     const canary = parse(readFileSync(join(dir, '.github/workflows/hoplab-deploy.yml'), 'utf8')).jobs.canary;
     expect(JSON.stringify(canary)).not.toContain('hoplab verify');
+    expect(canary['timeout-minutes']).toBe(60);
+    expect(canary.steps.find((s: { uses?: string }) => s.uses?.startsWith('aws-actions/configure-aws-credentials@')).with['role-duration-seconds']).toBe(3600);
+    const gitlab = parse(readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8')).canary;
+    expect(JSON.stringify(gitlab)).not.toContain('hoplab verify');
+    expect(gitlab.timeout).toBe('60 minutes');
   });
 });
 

@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -40,6 +40,23 @@ const hoursFromNow = (hours: number) => new Date(Date.now() + hours * 3_600_000)
 /** Runs a generated shell script with bash; `env` on top of this process's. */
 function bash(script: string, env: Record<string, string>) {
   const result = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, ...env } });
+  return { status: result.status, out: result.stdout };
+}
+
+/**
+ * Runs a GitLab job's script lines in `dir` as the runner's bash does (`set -o pipefail`, `set -o errexit`, then the
+ * lines: gitlab-runner's shells/bash.go), with `npm` and `npx` replaced by stubs that log their arguments to `log` and
+ * succeed, except that npx fails (exit 1) when its arguments match `failOn` (a grep pattern): the clouds are not here.
+ */
+function gitlabJob(lines: readonly string[], dir: string, log: string, failOn = '') {
+  const bin = mkdtempSync(join(tmpdir(), 'hoplab-stubs-'));
+  writeFileSync(join(bin, 'npm'), '#!/bin/sh\necho "npm $*" >> "$STUB_LOG"\n', { mode: 0o755 });
+  writeFileSync(join(bin, 'npx'), '#!/bin/sh\necho "npx $*" >> "$STUB_LOG"\nif [ -n "$FAIL_ON" ] && echo "$*" | grep -q -- "$FAIL_ON"; then exit 1; fi\n', { mode: 0o755 });
+  const result = spawnSync('bash', ['-c', ['set -o pipefail', 'set -o errexit', ...lines].join('\n')], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, STUB_LOG: log, FAIL_ON: failOn },
+  });
   return { status: result.status, out: result.stdout };
 }
 
@@ -304,9 +321,16 @@ describe('GitLab CI pipeline', () => {
       extends: '.hoplab-clouds',
       stage: 'canary',
       rules: [{ if: '$CI_PIPELINE_SOURCE != "schedule" && $HOPLAB_ACTION == "deploy"' }],
-      script: ['npx hoplab pipeline --check-expiry 2026-12-30T22:00:00Z', 'npx hoplab pipeline --check-canary ann', 'npx hoplab deploy --env ann --yes', 'npx hoplab verify --env ann'],
+      script: [
+        'npx hoplab pipeline --check-expiry 2026-12-30T22:00:00Z',
+        'npx hoplab pipeline --check-canary ann',
+        'npx hoplab deploy --env ann --yes',
+        'npx hoplab verify --env ann',
+        // Its last step: only a canary that passed leaves this file for the outputs job.
+        'touch .hoplab/canary-passed',
+      ],
       timeout: '60 minutes',
-      artifacts: { when: 'always', paths: ['.hoplab/logs/', '.hoplab/verify/'], exclude: ['**/*.kubeconfig'], expire_in: '30 days' },
+      artifacts: { when: 'always', paths: ['.hoplab/logs/', '.hoplab/verify/', '.hoplab/canary-passed'], exclude: ['**/*.kubeconfig'], expire_in: '30 days' },
     });
     // The shard jobs wait by stage (a failed canary skips them), and take none of its artifacts.
     expect(doc.stages.indexOf('canary')).toBe(doc.stages.indexOf('deploy') - 1);
@@ -318,12 +342,64 @@ describe('GitLab CI pipeline', () => {
     );
   });
 
+  test('GIVEN a canary THEN the outputs job needs it (its artifacts) and the shard jobs, still runs after failed shards, and only its canary-failed exit is allowed to fail', () => {
+    expect(doc.outputs.needs).toEqual([
+      { job: 'canary', artifacts: true },
+      { job: 'deploy', artifacts: true },
+    ]);
+    // when: always, as before: a failed shard must not keep it from gathering the others.
+    expect(doc.outputs.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE != "schedule" && $HOPLAB_ACTION == "deploy"', when: 'always' }]);
+    expect(doc.outputs.allow_failure).toEqual({ exit_codes: [3] });
+    expect(doc.outputs.script[0]).toBe('test -f .hoplab/canary-passed || { echo "the canary failed: nothing to gather (the shard jobs did not run; the canary job\'s log says why)"; exit 3; }');
+  });
+
+  test('GIVEN a canary job that failed WHEN the outputs job runs THEN it ends at its first step saying so, runs nothing, and its exit code is the one allowed to fail', () => {
+    // One folder stands for the canary's workspace and the artifact the outputs job takes from it; .hoplab/ is made by its before_script.
+    const dir = mkdtempSync(join(tmpdir(), 'hoplab-canary-'));
+    mkdirSync(join(dir, '.hoplab'));
+    const log = join(dir, 'stub.log');
+    const canary = gitlabJob(doc.canary.script, dir, log, '^hoplab verify');
+    expect(canary.status).toBe(1);
+    expect(existsSync(join(dir, '.hoplab/canary-passed'))).toBe(false);
+    writeFileSync(log, '');
+    const outputs = gitlabJob(doc.outputs.script, dir, log);
+    expect(outputs.out).toBe("the canary failed: nothing to gather (the shard jobs did not run; the canary job's log says why)\n");
+    expect(outputs.status).toBe(3);
+    expect(doc.outputs.allow_failure.exit_codes).toContain(outputs.status);
+    expect(readFileSync(log, 'utf8')).toBe('');
+  });
+
+  test.each([
+    ['every shard sent its outputs', '', 0],
+    ['a shard failed (the gather names it, exit 1)', '--gather', 1],
+  ])("GIVEN a canary job that passed and %s WHEN the outputs job runs THEN it gathers and writes the handouts, with the gather's exit code", (_what, failOn, status) => {
+    const dir = mkdtempSync(join(tmpdir(), 'hoplab-canary-'));
+    mkdirSync(join(dir, '.hoplab'));
+    const log = join(dir, 'stub.log');
+    expect(gitlabJob(doc.canary.script, dir, log).status).toBe(0);
+    expect(existsSync(join(dir, '.hoplab/canary-passed'))).toBe(true);
+    writeFileSync(log, '');
+    const outputs = gitlabJob(doc.outputs.script, dir, log, failOn);
+    expect(outputs.status).toBe(status);
+    expect(doc.outputs.allow_failure.exit_codes).not.toContain(1);
+    expect(readFileSync(log, 'utf8').split('\n')).toEqual([
+      'npm ci',
+      'npx hoplab pipeline --gather . --shards 10 --out hoplab-compare.json',
+      'npx hoplab handout --outputs hoplab-compare.json --out handouts --no-kubeconfigs',
+      '',
+    ]);
+  });
+
   test('GIVEN one environment (no canary) THEN no canary stage or job, and the shard jobs as they were', () => {
     const alone = gitlabPipeline(input({ canary: undefined }));
     const one = parse(alone.text) as Doc;
     expect(one.stages).toEqual(['confirm', 'deploy', 'outputs', 'teardown', 'leftovers', 'reap']);
     expect(one.canary).toBeUndefined();
     expect(one.deploy.dependencies).toBeUndefined();
+    // No canary to wait for: the outputs job needs the shard jobs alone and starts with npm ci.
+    expect(one.outputs.needs).toEqual([{ job: 'deploy', artifacts: true }]);
+    expect(one.outputs.allow_failure).toBeUndefined();
+    expect(one.outputs.script[0]).toBe('npm ci');
     expect(alone.text).not.toContain('canary');
     expect(validate(one)).toBe(true);
   });
@@ -362,6 +438,7 @@ describe('GitLab CI pipeline', () => {
 
   test('GIVEN the outputs job THEN it writes the handouts from the gathered file even when a shard sent nothing, and its artifact keeps only their pages and Markdown', () => {
     expect(doc.outputs.script).toEqual([
+      'test -f .hoplab/canary-passed || { echo "the canary failed: nothing to gather (the shard jobs did not run; the canary job\'s log says why)"; exit 3; }',
       'npm ci',
       'status=0; npx hoplab pipeline --gather . --shards 10 --out hoplab-compare.json || status=$?',
       'npx hoplab handout --outputs hoplab-compare.json --out handouts --no-kubeconfigs',
@@ -371,7 +448,7 @@ describe('GitLab CI pipeline', () => {
     expect(jobsWithArtifacts().map(([name]) => name)).toEqual(['canary', 'deploy', 'outputs', 'teardown', 'reap']);
     for (const [, job] of jobsWithArtifacts()) {
       expect(job.artifacts.exclude).toEqual(['**/*.kubeconfig']);
-      for (const path of job.artifacts.paths) expect(path).toMatch(/(\.html|\.md|\.json|^\.hoplab\/(logs|verify)\/)$/);
+      for (const path of job.artifacts.paths) expect(path).toMatch(/(\.html|\.md|\.json|^\.hoplab\/(logs|verify)\/|^\.hoplab\/canary-passed)$/);
     }
   });
 
@@ -382,8 +459,9 @@ describe('GitLab CI pipeline', () => {
       'npx hoplab pipeline --check-expiry 2026-12-30T22:00:00Z',
       'npx hoplab pipeline --check-canary ann',
       'npx hoplab deploy --env ann --yes',
+      'touch .hoplab/canary-passed',
     ]);
-    expect((parse(narrowed.text) as Doc).canary.artifacts.paths).toEqual(['.hoplab/logs/']);
+    expect((parse(narrowed.text) as Doc).canary.artifacts.paths).toEqual(['.hoplab/logs/', '.hoplab/canary-passed']);
     expect(narrowed.text).toContain(`# verify does not run here: ${NARROWED.why}.\n`);
   });
 
