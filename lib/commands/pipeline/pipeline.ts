@@ -13,7 +13,7 @@ import { UsageError } from '../../kit/cli/cli';
 import { plural } from '../../kit/terminal/terminal';
 import { wrapWords } from '../../kit/text/wrap';
 import { runTool, ToolRunner } from '../../lab/checks/host-checks';
-import { canaryVerifyTime, estimateTime } from '../../lab/estimate/time-estimate';
+import { estimateTime, exposuresPerEnvironment, verifyTime } from '../../lab/estimate/time-estimate';
 import { STACK_KINDS } from '../../lab/selection/stack-graph';
 import { chooseCanary } from '../../lab/selection/canary';
 import { resolveParallelism } from '../../lab/selection/parallelism';
@@ -151,7 +151,14 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
     jobMinutes: jobMinutes(slowest),
     // The reaper tears every environment down in one job.
     reapMinutes: jobMinutes(estimateTime('destroy', { envs, parallelism, shards: 1 }).minutes),
-    ...(canary ? { canary: { env: canary, minutes: jobMinutes(estimateTime('deploy', { envs: [canary], parallelism }).minutes + canaryVerifyTime(STACK_KINDS.length).minutes) } } : {}),
+    ...(canary
+      ? {
+          canary: {
+            env: canary,
+            minutes: jobMinutes(estimateTime('deploy', { envs: [canary], parallelism }).minutes + verifyTime(STACK_KINDS.length, exposuresPerEnvironment(config.exposures, STACK_KINDS)).minutes),
+          },
+        }
+      : {}),
     branch: branch.name,
   };
   const files: GeneratedFile[] = [];
