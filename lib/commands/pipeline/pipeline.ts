@@ -133,7 +133,10 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
   const setting = values.parallelism ?? config.deploy.parallelism;
   const parallelism = setting === 'auto' ? 4 : resolveParallelism(setting, []).parallelism;
   const envs = selectEnvironments(config);
-  const slowest = Math.max(...(['deploy', 'destroy'] as const).map((d) => estimateTime(d, { envs, parallelism, shards }).minutes));
+  const verify = verifyPlan(config);
+  const exposures = exposuresPerEnvironment(config.exposures, STACK_KINDS);
+  // A shard job: its deploy, then its verify (where the jobs verify), or its teardown; the slowest sizes every shard job.
+  const slowest = Math.max(...(['deploy', 'destroy'] as const).map((d) => estimateTime(d, { envs, parallelism, shards, jobs: true, jobsVerify: verify.run, exposures }).minutes));
   if (slowest * 2 > JOB_LIMIT_MINUTES) {
     notes.push(
       `note: a shard is estimated at ${Math.round(slowest)} min, and its job gets at most ${JOB_LIMIT_MINUTES} min (GitHub-hosted runners stop a job after 6 hours): ` +
@@ -147,18 +150,11 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
     shards,
     parallelism: values.parallelism,
     expiresAt,
-    verify: verifyPlan(config),
+    verify,
     jobMinutes: jobMinutes(slowest),
     // The reaper tears every environment down in one job.
     reapMinutes: jobMinutes(estimateTime('destroy', { envs, parallelism, shards: 1 }).minutes),
-    ...(canary
-      ? {
-          canary: {
-            env: canary,
-            minutes: jobMinutes(estimateTime('deploy', { envs: [canary], parallelism }).minutes + verifyTime(STACK_KINDS.length, exposuresPerEnvironment(config.exposures, STACK_KINDS)).minutes),
-          },
-        }
-      : {}),
+    ...(canary ? { canary: { env: canary, minutes: jobMinutes(estimateTime('deploy', { envs: [canary], parallelism }).minutes + verifyTime(STACK_KINDS.length, exposures).minutes) } } : {}),
     branch: branch.name,
   };
   const files: GeneratedFile[] = [];
