@@ -18,9 +18,12 @@ dependency graph (cluster before lb, clouds and environments in parallel), N sta
 in --shards CI jobs side by side. With more than one environment the canary comes first: the
 first environment deployed and verified (at its worst) before the others, as deploy does; with
 --shards, as the pipelines (npx hoplab pipeline) run it, in a canary job before the shard jobs,
-whose shard then finds its stacks applied. Slots (account or project x region) run side by
-side, each with API rate limits of its own; the estimate says the most stacks of one slot that
-run at once. deploy prints the same first.
+whose shard then finds its stacks applied. Each shard job verifies its shard after its deploy
+(verify --shard K/N, at its worst: a plan of each stack, one after another, then one wait and
+one probe for all its exposures), where the pipelines verify; the deploy's wall time is the
+canary job and the slowest shard job (its verify: the JSON's time.deploy.shardVerify). Slots (account or project x region) run side by side,
+each with API rate limits of its own; the estimate says the most stacks of one slot that run
+at once. deploy prints the same first.
 
 When the config places environments (aws.regions, aws.accounts, gcp.regions, gcp.projects,
 placement), the table ends with where each goes: per slot, the binding quota and vCPUs (the JSON

@@ -4,7 +4,7 @@ import { estimateCost, formatCostEstimate } from '../../lab/estimate/cost-estima
 import { UsageError } from '../../kit/cli/cli';
 import { selectEnvironments, stackKinds } from '../../lab/selection/selection';
 import { resolveParallelism } from '../../lab/selection/parallelism';
-import { estimateTime, formatTimeEstimate, placementSlotOf } from '../../lab/estimate/time-estimate';
+import { estimateTime, exposuresPerEnvironment, formatTimeEstimate, placementSlotOf } from '../../lab/estimate/time-estimate';
 import { COST_COMMAND } from './command';
 import { environmentNeeds } from '../../lab/estimate/environment-needs';
 import { placeWithState } from '../../lab/placement/deployed-placement';
@@ -39,7 +39,8 @@ export async function cost(argv: readonly string[]): Promise<number> {
   const slotOf = placementSlotOf(placement);
   const time = {
     // The canary, as deploy and the pipelines pick it: the first environment, verified before the others; with shards, in
-    // the pipelines' canary job before the shard jobs, verified there only where a runner is let in (as pipeline decides).
+    // the pipelines' canary job before the shard jobs, each of which verifies its shard after its deploy: the jobs verify
+    // only where a runner is let in (as pipeline decides).
     deploy: estimateTime('deploy', {
       envs,
       kinds,
@@ -47,7 +48,8 @@ export async function cost(argv: readonly string[]): Promise<number> {
       shards,
       slotOf,
       canary: envs[0],
-      canaryJobVerifies: admitsAnyAddress(config.app.allowedSourceCidrs),
+      jobsVerify: admitsAnyAddress(config.app.allowedSourceCidrs),
+      exposures: exposuresPerEnvironment(config.exposures, kinds),
     }),
     teardown: estimateTime('destroy', { envs, kinds, parallelism: chosen.parallelism, shards, slotOf }),
   };

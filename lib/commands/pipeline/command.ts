@@ -37,8 +37,9 @@ you create, as the file's header says).
 
 The pipelines read the config from the repository: it must be committed (pipeline refuses when
 git does not track it; keep the repository private, it names your attendees), have an s3 or gcs
-backend and a workshop.expiresAt. The jobs' timeout and AWS session length come from the
-deploy-time estimate (npm run cost -- --shards N), doubled. pipeline prints the OIDC subjects the
+backend and a workshop.expiresAt. The jobs' timeout and AWS session length are twice the time
+estimate (npx hoplab cost --shards N): a shard job's of its deploy and then its verify (where
+the deploy jobs run it), or of its teardown. pipeline prints the OIDC subjects the
 cloud roles must trust, for the branch the jobs run on: --branch, else the repository's default
 branch as git knows it (origin/HEAD), else the current branch, else main (said as assumed).`,
   flags: {

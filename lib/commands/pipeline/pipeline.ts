@@ -13,7 +13,7 @@ import { UsageError } from '../../kit/cli/cli';
 import { plural } from '../../kit/terminal/terminal';
 import { wrapWords } from '../../kit/text/wrap';
 import { runTool, ToolRunner } from '../../lab/checks/host-checks';
-import { canaryVerifyTime, estimateTime } from '../../lab/estimate/time-estimate';
+import { estimateTime, exposuresPerEnvironment, verifyTime } from '../../lab/estimate/time-estimate';
 import { STACK_KINDS } from '../../lab/selection/stack-graph';
 import { chooseCanary } from '../../lab/selection/canary';
 import { resolveParallelism } from '../../lab/selection/parallelism';
@@ -133,7 +133,10 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
   const setting = values.parallelism ?? config.deploy.parallelism;
   const parallelism = setting === 'auto' ? 4 : resolveParallelism(setting, []).parallelism;
   const envs = selectEnvironments(config);
-  const slowest = Math.max(...(['deploy', 'destroy'] as const).map((d) => estimateTime(d, { envs, parallelism, shards }).minutes));
+  const verify = verifyPlan(config);
+  const exposures = exposuresPerEnvironment(config.exposures, STACK_KINDS);
+  // A shard job: its deploy, then its verify (where the jobs verify), or its teardown; the slowest sizes every shard job.
+  const slowest = Math.max(...(['deploy', 'destroy'] as const).map((d) => estimateTime(d, { envs, parallelism, shards, jobs: true, jobsVerify: verify.run, exposures }).minutes));
   if (slowest * 2 > JOB_LIMIT_MINUTES) {
     notes.push(
       `note: a shard is estimated at ${Math.round(slowest)} min, and its job gets at most ${JOB_LIMIT_MINUTES} min (GitHub-hosted runners stop a job after 6 hours): ` +
@@ -142,8 +145,7 @@ export async function pipeline(argv: readonly string[], io: PipelineIo = {}): Pr
   }
   // The environment deploy would apply first; its job: its stacks alone, then its verify where the jobs verify, doubled like the others.
   const canary = chooseCanary(envs, { noCanary: false }).env;
-  const verify = verifyPlan(config);
-  const canaryVerifyMinutes = verify.run ? canaryVerifyTime(STACK_KINDS.length).minutes : 0;
+  const canaryVerifyMinutes = verify.run ? verifyTime(STACK_KINDS.length, exposures).minutes : 0;
   const branch = workflowBranch(values.dir, values.branch, run);
   const input: PipelineInput = {
     shards,

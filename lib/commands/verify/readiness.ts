@@ -4,9 +4,10 @@
  * to pass health checks, so each is polled until the deadline; each attempt
  * is told to `onAttempt` (verify's live progress shows the latest), and the
  * outcome to `progress` as one line. verify waits for its exposures side by
- * side (they are independent URLs), sharing a bound on requests in flight, so
- * the longest wait is one `--wait` however many exposures there are; Ctrl-C
- * (`signal`) ends every wait at once.
+ * side (they are independent URLs), sharing a bound on requests in flight
+ * (`READY_WAIT.inFlight`), so the longest wait is about one `--wait` however
+ * many exposures there are (past that bound, requests that time out take turns:
+ * the time estimate counts the turns); Ctrl-C (`signal`) ends every wait at once.
  */
 import { REAL_WAIT_CLOCK, WaitClock } from '../../kit/cli/wait-clock';
 import { READY_WAIT } from '../../lab/probe/flags';
@@ -43,9 +44,6 @@ export interface ReadyOptions {
   /** The bound on requests in flight shared with the exposures waited for at the same time. @default - none */
   readonly limiter?: Limiter;
 }
-
-/** Requests in flight at once over all the exposures verify waits for together (a room's hundreds of exposures): file descriptors, the venue's NAT table. */
-export const READY_IN_FLIGHT = 64;
 
 /** Whether an HTTP status means the load balancer answers for the app: 2xx, or 3xx (a redirect is an answer too). */
 export function isReadyStatus(status: number): boolean {

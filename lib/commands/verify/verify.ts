@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { App } from 'cdktf';
 import { CompareCell, compareOutputs, CompareModel, PROBE_STOPPED, probeModel } from '../../lab/probe/compare-model';
 import { Limiter } from '../../lab/probe/limiter';
+import { READY_WAIT } from '../../lab/probe/flags';
 import { WaitClock } from '../../kit/cli/wait-clock';
 import { LabOutputs, parseOutputs, readOutputsFile, stacksOnly } from '../../lab/files/outputs';
 import { parseStackName } from '../../lab/files/synth-dir';
@@ -27,7 +28,7 @@ import { OUTSIDE_SOURCES_SEES, outsideSourcesFix } from '../../model/exposure-fa
 import { loopbackAddress } from '../../lab/probe/probe-summary';
 import { checkClaims, ClaimCheck } from './claims';
 import { checkDrift, DriftResult, terraform } from './drift';
-import { READY_IN_FLIGHT, ReadyResult, waitReady } from './readiness';
+import { ReadyResult, waitReady } from './readiness';
 import { driftSummary, INTERRUPTED, LeftOut, renderVerifyMarkdown, verdictOf, VerifyReport } from './verify-report';
 import { LiveClock, LiveStatus, SYSTEM_CLOCK } from '../../kit/terminal/live-status';
 import { plural, WritableTerminal } from '../../kit/terminal/terminal';
@@ -283,7 +284,7 @@ async function verifyAll(options: VerifyOptions, startedAt: Date, tf: { readonly
     try {
       // Side by side: the exposures are independent URLs, so the longest wait is one --wait, not one per exposure.
       const waiting = cells.filter((c) => !shutOut(c));
-      const limiter = new Limiter(READY_IN_FLIGHT);
+      const limiter = new Limiter(READY_WAIT.inFlight);
       if (waiting.length > 0 && !interrupted()) {
         say(`ready: waiting for ${waiting.length === 1 ? '1 exposure' : `${waiting.length} exposures side by side, each`} up to ${options.waitMs / 1000} s (--wait)`);
       }

@@ -21,6 +21,8 @@ import { plural } from '../../kit/terminal/terminal';
 import { READY_WAIT } from '../probe/flags';
 import { PROBE_LIMITS } from '../probe/probe';
 import { wrapIndented } from '../../kit/terminal/text-table';
+import { offeredModes } from '../../model/exposure-facts';
+import { DEFAULT_EXPOSURES, ExposureMode } from '../../model/modes';
 
 /** Minutes one stack takes, with where the figure comes from. */
 export interface StackTime {
@@ -64,31 +66,46 @@ export const APPLIED_MINUTES = VERIFY_PLAN_MINUTES;
 /** The deadline of the one request that asks the prober's own public address (learnPublicAddress's default). */
 const OWN_ADDRESS_SECONDS = 5;
 
-/** The canary's verify at its worst: whole minutes, and what they are made of. */
-export interface CanaryVerifyTime {
+/** A verify at its worst: whole minutes, and what they are made of. */
+export interface VerifyTime {
   readonly minutes: number;
   readonly source: string;
 }
 
 /**
- * The canary's verify at its worst, as deploy runs it (verify's defaults; deploy applies one
- * environment, verifies it, then the rest): a plan of each of its `stacks`, one after another
- * ({@link VERIFY_PLAN_MINUTES} each, an estimate); then every exposure waited for side by side, at
- * most the default --wait and its last attempt's deadline, however many exposures there are; then
- * its own public address asked (one request's deadline, unless --my-ip) and every exposure probed
- * side by side, at most count / concurrency rounds of one request's deadline. The wait and the
- * probe are bounds the code keeps; the plans are the estimate.
+ * A verify at its worst, as it runs with its defaults: deploy's canary (deploy applies one environment, verifies
+ * it, then the rest), the pipelines' canary job (`verify --env`) and each shard job after its deploy (`verify
+ * --shard K/N`: every environment of its shard in one run). A plan of each of its `stacks`, one after another
+ * ({@link VERIFY_PLAN_MINUTES} each, an estimate). Then its `exposures` waited for side by side: an exposure's last
+ * attempt is asked for within the default --wait, gets one of the `READY_WAIT.inFlight` requests in flight
+ * (first come first served, each held at most one request's deadline: at most ceil(exposures / inFlight) - 1
+ * deadlines' turn, none up to that many exposures) and lasts at most one deadline. Then its own public address
+ * asked (one request's deadline, unless --my-ip) and every exposure probed side by side: count / concurrency
+ * rounds of one request's deadline when every request takes its whole deadline, or, past the probe's requests in
+ * flight over all exposures (maxInFlight), exposures x count / maxInFlight rounds (a simulation of that case gave
+ * exactly these). The wait and the probe are bounds of the code; the plans are the estimate.
+ * `whose` begins the source (`the canary's`).
  */
-export function canaryVerifyTime(stacks: number): CanaryVerifyTime {
-  const waitSeconds = READY_WAIT.seconds.default + READY_WAIT.requestTimeoutMs / 1000;
-  const probeSeconds = OWN_ADDRESS_SECONDS + (Math.ceil(PROBE_LIMITS.count.default / PROBE_LIMITS.concurrency.default) * PROBE_LIMITS.timeout.default) / 1000;
+export function verifyTime(stacks: number, exposures: number, whose = "the canary's"): VerifyTime {
+  const turns = Math.max(1, Math.ceil(exposures / READY_WAIT.inFlight));
+  const waitSeconds = READY_WAIT.seconds.default + (turns * READY_WAIT.requestTimeoutMs) / 1000;
+  const { count, concurrency, maxInFlight, timeout } = PROBE_LIMITS;
+  const taking = exposures * concurrency.default > maxInFlight.default;
+  const rounds = Math.max(Math.ceil(count.default / concurrency.default), Math.ceil((exposures * count.default) / maxInFlight.default));
+  const probeSeconds = OWN_ADDRESS_SECONDS + (rounds * timeout.default) / 1000;
   const seconds = stacks * VERIFY_PLAN_MINUTES * 60 + waitSeconds + probeSeconds;
+  const turn = turns > 1 ? `, a turn (${exposures} exposures, ${READY_WAIT.inFlight} requests in flight)` : '';
   return {
     minutes: Math.ceil(seconds / 60),
     source:
-      `the canary's at worst: ${plural(stacks, 'plan')}, one after another (${VERIFY_PLAN_MINUTES} min each, an estimate), then every exposure at once: ` +
-      `waited for up to --wait and a last attempt (${waitSeconds} s), probed (at most ${probeSeconds} s)`,
+      `${whose} at worst: ${plural(stacks, 'plan')}, one after another (${VERIFY_PLAN_MINUTES} min each, an estimate), then every exposure at once: ` +
+      `waited for up to --wait${turn} and a last attempt (${waitSeconds} s), probed (${taking ? `${exposures} exposures, ${maxInFlight.default} requests in flight: ` : ''}at most ${probeSeconds} s)`,
   };
+}
+
+/** The exposures verify waits for and probes in one environment: each mode of `modes` its cloud offers, of the lb stacks among `kinds`. */
+export function exposuresPerEnvironment(modes: readonly ExposureMode[], kinds: readonly StackKind[]): number {
+  return (['aws', 'gcp'] as const).filter((cloud) => kinds.includes(`${cloud}-lb`)).reduce((sum, cloud) => sum + offeredModes(cloud, modes).length, 0);
 }
 
 export interface TimeEstimateInput {
@@ -101,16 +118,23 @@ export interface TimeEstimateInput {
   readonly shards?: number;
   readonly times?: Readonly<Record<StackKind, StackTime>>;
   /**
-   * The canary: this environment is applied and verified before the others start. In one shard, deploy's own
-   * canary; with shards, the generated pipelines' canary job (`deploy --env`, then `verify --env`), which the
+   * The canary: this environment is applied and verified before the others start. Without jobs, deploy's own
+   * canary; with jobs, the generated pipelines' canary job (`deploy --env`, then `verify --env`), which the
    * shard jobs wait for, and whose environment its shard then finds applied. @default - none
    */
   readonly canary?: string;
   /**
-   * With shards: whether the pipelines' canary job verifies (they run verify only where a CI runner's address
-   * is let in: not with a narrowed `app.allowedSourceCidrs`). @default true
+   * The shards are the generated pipelines' jobs: each shard job runs `deploy --shard K/N`, then `verify --shard
+   * K/N` of its environments (where {@link jobsVerify}), after the canary job. @default - with more than one shard
    */
-  readonly canaryJobVerifies?: boolean;
+  readonly jobs?: boolean;
+  /**
+   * With jobs: whether the pipelines' jobs verify, the canary job and each shard job after its deploy (they run
+   * verify only where a CI runner's address is let in: not with a narrowed `app.allowedSourceCidrs`). @default true
+   */
+  readonly jobsVerify?: boolean;
+  /** The exposures of one environment that verify waits for and probes. @default - every mode each cloud offers, of the lb stacks of `kinds` */
+  readonly exposures?: number;
   /** Each environment's slot on a cloud (`host/us-east-1`, `my-project/us-central1`). @default - not said */
   readonly slotOf?: SlotOf;
 }
@@ -137,9 +161,11 @@ export interface TimeEstimate {
   readonly criticalPathMinutes: number;
   /**
    * The canary: its environment, and the minutes before the others start (its stacks, then its verify at its worst;
-   * no verify in a canary job that does not verify). With shards, `job`: the pipelines' canary job, before the shards.
+   * no verify in a canary job that does not verify). With jobs, `job`: the pipelines' canary job, before the shards.
    */
-  readonly canary?: { readonly env: string; readonly minutes: number; readonly others: number; readonly verify?: CanaryVerifyTime; readonly job?: true };
+  readonly canary?: { readonly env: string; readonly minutes: number; readonly others: number; readonly verify?: VerifyTime; readonly job?: true };
+  /** With jobs that verify: the verify of the slowest shard job (its deploy, then its verify), at its worst; part of `minutes`. */
+  readonly shardVerify?: VerifyTime;
   /** With each environment's slot: how many slots the stacks run in, and the most stacks of one slot at once (the busiest slot). */
   readonly slots?: { readonly count: number; readonly peak: number; readonly busiest: string };
 }
@@ -192,11 +218,13 @@ export function estimateTime(direction: Direction, input: TimeEstimateInput): Ti
   const kinds = input.kinds ?? STACK_KINDS;
   const times = input.times ?? STACK_TIMES;
   const shards = input.shards ?? 1;
-  // The canary: its environment alone and its verify, then the others. In one shard, deploy's own; with shards, the
+  const exposures = input.exposures ?? exposuresPerEnvironment(DEFAULT_EXPOSURES, kinds);
+  // The canary: its environment alone and its verify, then the others. Without jobs, deploy's own; with jobs, the
   // pipelines' canary job, then the shard jobs, the canary's shard finding its stacks applied.
   const others = input.envs.filter((e) => e !== input.canary);
-  const job = shards > 1;
-  const verify = job && input.canaryJobVerifies === false ? undefined : canaryVerifyTime(kinds.length);
+  const job = input.jobs ?? shards > 1;
+  const jobsVerify = job && input.jobsVerify !== false;
+  const verify = job && !jobsVerify ? undefined : verifyTime(kinds.length, exposures);
   const canary =
     direction === 'deploy' && input.canary !== undefined && others.length > 0 && others.length < input.envs.length
       ? {
@@ -210,12 +238,19 @@ export function estimateTime(direction: Direction, input: TimeEstimateInput): Ti
   const owner = assignShards(input.envs, shards);
   let minutes = 0;
   let largestShard = 0;
+  let shardVerify: VerifyTime | undefined;
   const peak = new Map<string, number>();
   for (let k = 1; k <= shards; k++) {
     const envs = input.envs.filter((_, i) => owner[i] === k);
     largestShard = Math.max(largestShard, envs.length);
     const shard = schedule(envs, direction, kinds, input.parallelism, times, input.slotOf, canary?.job ? canary.env : undefined);
-    minutes = Math.max(minutes, shard.minutes);
+    // A shard job verifies its environments after its deploy (verify --shard K/N): the job is both; the slowest job counts.
+    const verified = direction === 'deploy' && jobsVerify && envs.length > 0 ? verifyTime(envs.length * kinds.length, envs.length * exposures, "the slowest shard job's") : undefined;
+    const jobMinutes = shard.minutes + (verified?.minutes ?? 0);
+    if (jobMinutes > minutes) {
+      minutes = jobMinutes;
+      shardVerify = verified;
+    }
     // Shards run side by side: their stacks of one slot add up.
     for (const [slot, n] of shard.peak) peak.set(slot, (peak.get(slot) ?? 0) + n);
   }
@@ -233,6 +268,7 @@ export function estimateTime(direction: Direction, input: TimeEstimateInput): Ti
     minutes,
     criticalPathMinutes: input.envs.length === 0 ? 0 : Math.max(chain('aws'), chain('gcp')),
     ...(canary ? { canary } : {}),
+    ...(shardVerify ? { shardVerify } : {}),
     ...(busiest ? { slots: { count: peak.size, peak: busiest[1], busiest: busiest[0] } } : {}),
   };
 }
@@ -266,6 +302,8 @@ export function formatTimeEstimate(estimates: readonly TimeEstimate[], kinds: re
           : `  canary  ${duration(c.minutes).padStart(11)} of it: ${c.env}, verified before the other ${c.others === 1 ? 'one' : c.others}`,
       );
     }
+    // One line, within 80 columns: the longest verify (50 environments in a shard) is under 10 hours.
+    if (e.shardVerify) out.push(`  verify   ${duration(e.shardVerify.minutes).padStart(10)} of it: after the slowest shard job's deploy, at its worst`);
   }
   if (first.slots) {
     const s = first.slots;
@@ -286,8 +324,11 @@ export function formatTimeEstimate(estimates: readonly TimeEstimate[], kinds: re
     out.push(...wrapIndented(t.source, 80, `    ${kind.padEnd(11)} ${String(t.createMinutes).padStart(2)} / ${String(t.destroyMinutes).padStart(2)} min  `, ' '.repeat(29)));
   }
   const canary = estimates.find((e) => e.canary)?.canary;
-  const figure = (name: string, minutes: number, source: string) => wrapIndented(source, 80, `    ${name.padEnd(11)} ${String(minutes).padStart(2)}      min  `, ' '.repeat(29));
+  // Minutes in the width of the stacks' 'create / destroy' (a shard's verify may take 3 digits).
+  const figure = (name: string, minutes: number, source: string) => wrapIndented(source, 80, `    ${name.padEnd(11)} ${String(minutes).padStart(2).padEnd(8)}min  `, ' '.repeat(29));
   if (canary?.verify) out.push(...figure('verify', canary.verify.minutes, canary.verify.source));
   if (canary?.job) out.push(...figure('applied', APPLIED_MINUTES, "each of the canary's stacks again, in its shard: found applied, one plan with no changes (an estimate, as verify's)"));
+  const shardVerify = estimates.find((e) => e.shardVerify)?.shardVerify;
+  if (shardVerify) out.push(...figure('verify', shardVerify.minutes, shardVerify.source));
   return out;
 }

@@ -18,9 +18,11 @@ export const timeoutFlag = (limits: { readonly min: number; readonly max: number
 
 /**
  * verify's readiness wait, which comes before its probe: every exposure's URL is polled (one request at a time, each
- * with a deadline, `intervalMs` apart) until it answers or `--wait` passes; the exposures are waited for side by side.
+ * with a deadline, `intervalMs` apart) until it answers or `--wait` passes; the exposures are waited for side by side,
+ * at most `inFlight` requests in flight over all of them (a room's hundreds of exposures: file descriptors, the venue's
+ * NAT table), first come first served.
  */
-export const READY_WAIT = { seconds: { min: 0, max: 1800, default: 300 }, intervalMs: 5000, requestTimeoutMs: 5000 } as const;
+export const READY_WAIT = { seconds: { min: 0, max: 1800, default: 300 }, intervalMs: 5000, requestTimeoutMs: 5000, inFlight: 64 } as const;
 
 /** `--wait SECONDS`: how long verify waits for the exposures' load balancers to answer. */
 export const waitFlag = (description: string) => integerFlag({ ...READY_WAIT.seconds, value: 'SECONDS', description });

@@ -141,7 +141,7 @@ describe('npm run cost with placement', () => {
   });
 });
 
-describe("npm run cost --shards: the pipelines' canary job before the shards", () => {
+describe("npm run cost --shards: the pipelines' canary job before the shards, each shard job's verify after its deploy", () => {
   const saved = process.env.HOPLAB_CONFIG;
   const attendees = ['ann', 'bob', 'cy', 'dee', 'eve'];
   const useConfig = (config: unknown) => {
@@ -159,19 +159,22 @@ describe("npm run cost --shards: the pipelines' canary job before the shards", (
     else process.env.HOPLAB_CONFIG = saved;
   });
 
-  test('GIVEN 5 environments WHEN run with --shards 2 THEN the deploy is the canary job (ann deployed, then verified) followed by the shards, said on a line of its own', async () => {
+  test('GIVEN 5 environments WHEN run with --shards 2 THEN the deploy is the canary job (ann deployed, then verified) followed by the shard jobs, each its deploy then its verify, said on lines of their own', async () => {
     useConfig({ attendees });
     const run = await printedBy(['--shards', '2']);
     expect(run.code).toBe(0);
     const lines = run.out.split('\n');
-    // The canary job: ann's stacks, 4 at a time (25 min, the EKS chain), and her verify at its worst (10). Then the shards:
-    // bob and dee (25 min), ann, cy and eve (27 min: ann's stacks found applied, a plan each, beside cy's and eve's).
+    // The canary job: ann's stacks, 4 at a time (25 min, the EKS chain), and her verify at its worst (10). Then the shard
+    // jobs: bob and dee (25 min), then their verify (8 plans, their 22 exposures at once: 14 min); ann, cy and eve (27 min:
+    // ann's stacks found applied, a plan each, beside cy's and eve's), then their verify (12 plans, 33 exposures: 18 min),
+    // the slowest job: 35 + 27 + 18.
     expect(wallTime(lines)).toEqual({
       head: [
         'Estimated wall time (2 shards side by side (at most 3 environments each), 4',
         '  stacks at a time per shard):',
-        '  deploy    1 h 02 min for 20 stacks of 5 environments (one alone: 25 min)',
+        '  deploy    1 h 20 min for 20 stacks of 5 environments (one alone: 25 min)',
         '  canary job   35 min of it: ann, verified, then the shards',
+        "  verify       18 min of it: after the slowest shard job's deploy, at its worst",
         '  teardown      27 min for 20 stacks of 5 environments (one alone: 16 min)',
       ],
       figures: [
@@ -182,9 +185,31 @@ describe("npm run cost --shards: the pipelines' canary job before the shards", (
         "    applied      1      min  each of the canary's stacks again, in its shard:",
         '                             found applied, one plan with no changes (an',
         "                             estimate, as verify's)",
+        "    verify      18      min  the slowest shard job's at worst: 12 plans, one",
+        '                             after another (1 min each, an estimate), then every',
+        '                             exposure at once: waited for up to --wait and a',
+        '                             last attempt (305 s), probed (at most 30 s)',
       ],
     });
     expect(lines.filter((l) => l.length > 80)).toEqual([]);
+  });
+
+  test("GIVEN 14 environments in 2 shards WHEN run THEN a shard job's verify waits for its 77 exposures taking turns (past 64 requests in flight); with one exposure mode, 14 exposures, none", async () => {
+    const fourteen = Array.from({ length: 14 }, (_, i) => `a${i + 1}`);
+    useConfig({ attendees: fourteen });
+    const verifyFigure = (out: string) => {
+      const lines = out.split('\n');
+      const from = lines.findIndex((l) => l.startsWith('    verify      ') && l.includes("the slowest shard job's"));
+      return lines.slice(from).join(' ').replace(/\s+/g, ' ').trim();
+    };
+    // 7 environments a shard, 28 plans: 1680 s, the wait and a turn (310 s), the probe (30 s): 34 min.
+    expect(verifyFigure((await printedBy(['--shards', '2'])).out)).toBe(
+      "verify 34 min the slowest shard job's at worst: 28 plans, one after another (1 min each, an estimate), then every exposure at once: waited for up to --wait, a turn (77 exposures, 64 requests in flight) and a last attempt (310 s), probed (at most 30 s)",
+    );
+    useConfig({ attendees: fourteen, exposures: ['native-l4'] });
+    expect(verifyFigure((await printedBy(['--shards', '2'])).out)).toBe(
+      "verify 34 min the slowest shard job's at worst: 28 plans, one after another (1 min each, an estimate), then every exposure at once: waited for up to --wait and a last attempt (305 s), probed (at most 30 s)",
+    );
   });
 
   test('GIVEN a narrowed app.allowedSourceCidrs (the pipelines do not verify: a runner is kept out) WHEN run with --shards 2 THEN the canary job is ann deployed, no verify', async () => {
@@ -192,6 +217,7 @@ describe("npm run cost --shards: the pipelines' canary job before the shards", (
     const run = await printedBy(['--shards', '2']);
     expect(run.code).toBe(0);
     expect(wallTime(run.out.split('\n'))).toEqual({
+      // Neither the canary job nor a shard job verifies: no verify line.
       head: [
         'Estimated wall time (2 shards side by side (at most 3 environments each), 4',
         '  stacks at a time per shard):',
@@ -207,12 +233,21 @@ describe("npm run cost --shards: the pipelines' canary job before the shards", (
     });
   });
 
-  test('GIVEN --shards 2 --json WHEN run THEN the deploy time holds the canary job, the teardown none', async () => {
+  test("GIVEN --shards 2 --json WHEN run THEN the deploy time holds the canary job and the slowest shard job's verify, the teardown neither", async () => {
     useConfig({ attendees });
     const run = await printedBy(['--shards', '2', '--json']);
     const { time } = JSON.parse(run.out);
-    expect([time.deploy.minutes, time.deploy.canary.env, time.deploy.canary.minutes, time.deploy.canary.job, time.deploy.canary.verify.minutes]).toEqual([62, 'ann', 35, true, 10]);
+    expect([time.deploy.minutes, time.deploy.canary.env, time.deploy.canary.minutes, time.deploy.canary.job, time.deploy.canary.verify.minutes]).toEqual([80, 'ann', 35, true, 10]);
+    expect(time.deploy.shardVerify).toEqual({
+      minutes: 18,
+      source:
+        "the slowest shard job's at worst: 12 plans, one after another (1 min each, an estimate), then every exposure at once: waited for up to --wait and a last attempt (305 s), probed (at most 30 s)",
+    });
     expect(time.teardown).not.toHaveProperty('canary');
+    expect(time.teardown).not.toHaveProperty('shardVerify');
+    // Where the jobs do not verify, the JSON has no shard verify either.
+    useConfig({ attendees, app: { allowedSourceCidrs: ['203.0.113.0/24'] } });
+    expect(JSON.parse((await printedBy(['--shards', '2', '--json'])).out).time.deploy).not.toHaveProperty('shardVerify');
   });
 
   test("GIVEN no --shards WHEN run THEN deploy's own canary, as before: ann verified before the other 4, no canary job, no applied stacks", async () => {
@@ -226,6 +261,10 @@ describe("npm run cost --shards: the pipelines' canary job before the shards", (
       '  teardown      38 min for 20 stacks of 5 environments (one alone: 16 min)',
     ]);
     expect(figures.filter((l) => l.startsWith('    applied'))).toEqual([]);
-    expect(JSON.parse((await printedBy(['--json'])).out).time.deploy.canary).not.toHaveProperty('job');
+    // One verify figure, the canary's; no shard job verifies.
+    expect(figures.filter((l) => l.startsWith('    verify'))).toEqual(["    verify      10      min  the canary's at worst: 4 plans, one after another"]);
+    const json = JSON.parse((await printedBy(['--json'])).out);
+    expect(json.time.deploy.canary).not.toHaveProperty('job');
+    expect(json.time.deploy).not.toHaveProperty('shardVerify');
   });
 });

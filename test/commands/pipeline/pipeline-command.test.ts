@@ -197,7 +197,7 @@ describe('the canary job', () => {
       'npx hoplab verify --env ann',
     ]);
     expect(github.jobs.deploy.needs).toBe('canary');
-    // One environment's stacks (25 min) and its verify (5), doubled, in half hours.
+    // One environment's stacks (25 min) and its verify (10), doubled, in half hours.
     expect(github.jobs.canary['timeout-minutes']).toBe(90);
     const gitlab = parse(readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8'));
     expect(gitlab.canary.script.slice(1)).toEqual(['npx hoplab pipeline --check-canary ann', 'npx hoplab deploy --env ann --yes', 'npx hoplab verify --env ann', 'touch .hoplab/canary-passed']);
@@ -425,6 +425,30 @@ describe('the trust conditions', () => {
 });
 
 describe("a job's time on GitHub-hosted runners", () => {
+  test.each([
+    // Each job one environment: its stacks (25 min), then its verify at its worst (4 plans, its exposures: 10 min).
+    ['2', 90],
+    // One job, both environments: their stacks side by side (25 min), then their verify (8 plans: 14 min).
+    ['1', 90],
+  ])('GIVEN two attendees in %s shard(s) WHEN pipeline writes THEN a shard job may take its deploy and then its verify, doubled (in half hours): %i min', async (shards, minutes) => {
+    const dir = workspace({ commit: true, remote: 'git@github.com:acme/k8s-lab.git' });
+    const { code, lines } = await run(dir, ['--github-actions', '--gitlab-ci', '--shards', shards, '--dir', dir]);
+    expect(code).toBe(0);
+    const github = parse(readFileSync(join(dir, '.github/workflows/hoplab-deploy.yml'), 'utf8'));
+    expect(github.jobs.deploy.steps.map((s: { name?: string }) => s.name)).toContain(`verify shard \${{ matrix.shard }}/${shards}`);
+    expect(github.jobs.deploy['timeout-minutes']).toBe(minutes);
+    expect(parse(readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8'))['.hoplab-clouds'].timeout).toBe(`${minutes} minutes`);
+    expect(lines.join(' ')).toContain(`each job may take ${minutes} min (twice the estimate at 4 stacks at a time)`);
+  });
+
+  test('GIVEN jobs that do not verify (a narrowed app.allowedSourceCidrs keeps a runner out) WHEN pipeline writes THEN a shard job may take its deploy alone, doubled: 60 min', async () => {
+    const dir = workspace({ config: { ...CONFIG, app: { allowedSourceCidrs: ['203.0.113.0/24'] } }, commit: true, remote: 'git@github.com:acme/k8s-lab.git' });
+    expect((await run(dir, [...GITHUB, '--dir', dir])).code).toBe(0);
+    const github = parse(readFileSync(join(dir, '.github/workflows/hoplab-deploy.yml'), 'utf8'));
+    expect(github.jobs.deploy.steps.map((s: { name?: string }) => s.name).filter((n: string | undefined) => n?.startsWith('verify'))).toEqual([]);
+    expect(github.jobs.deploy['timeout-minutes']).toBe(60);
+  });
+
   test('GIVEN 30 attendees in one shard WHEN pipeline writes THEN no job asks for more than the runners allow (6 hours), and a note says to shard more', async () => {
     const attendees = Array.from({ length: 30 }, (_, i) => `a${String(i + 1).padStart(2, '0')}`);
     const dir = workspace({ config: { ...CONFIG, attendees }, commit: true, remote: 'git@github.com:acme/k8s-lab.git' });
