@@ -108,6 +108,7 @@ describe('AWS teardown steps against the emulator', () => {
       config: validConfig({ name: 'stepsaws' }, 'test'),
       awsEndpoint: moto.endpoint,
       write: (line) => lines.push(line),
+      stackFile: (stack) => `${stack} is not synthesized here`,
       overrides: { kubernetes: async () => httpsKubernetesLists(base, LOOPBACK_CA, FIXTURE_TOKEN, 5000) },
     });
     const dir = mkdtempSync(join(tmpdir(), 'hoplab-aws-steps-'));
@@ -188,13 +189,14 @@ describe('AWS teardown steps against the emulator', () => {
     expect(node.IpPermissions!.flatMap((p) => p.UserIdGroupPairs ?? [])).toEqual([]);
 
     // The cluster stack's destroy in the same run does not look again; a new run finds nothing and says so.
-    await new AwsSteps({ config: validConfig({ name: 'stepsaws' }, 'test'), awsEndpoint: moto.endpoint, write: (line) => lines.push(line) }).destroyCluster(
-      'stepsaws',
-      'stepsaws-aws-cluster',
-      async () => {
-        lines.push('terraform destroy stepsaws-aws-cluster');
-      },
-    );
+    await new AwsSteps({
+      config: validConfig({ name: 'stepsaws' }, 'test'),
+      awsEndpoint: moto.endpoint,
+      write: (line) => lines.push(line),
+      stackFile: (stack) => `${stack} is not synthesized here`,
+    }).destroyCluster('stepsaws', 'stepsaws-aws-cluster', async () => {
+      lines.push('terraform destroy stepsaws-aws-cluster');
+    });
     expect(lines.slice(4)).toEqual(['  step   stepsaws-aws-cluster: no backend security group of the controller left for cluster stepsaws-eks', 'terraform destroy stepsaws-aws-cluster']);
   });
 });

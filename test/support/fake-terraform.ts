@@ -33,7 +33,8 @@ export function fakeTerraformOnPath(prefix: string, script = CLEAN_TERRAFORM, co
  * `<stack> <subcommand>` (the stack is the folder it runs in) to `$HOPLAB_TF_LOG`. `apply` writes
  * the stack's local state file (`$HOPLAB_TF_STATE/terraform.<stack>.tfstate`, where a local backend
  * keeps it, with one resource) and says what it added, or, when the file is there, "No changes."
- * as Terraform 1.11 does; `destroy` empties it, or says "No changes." when it is empty. A `<stack> <subcommand>` line in `$HOPLAB_TF_FAIL`
+ * as Terraform 1.11 does; `destroy` empties it, or says "No changes." when it is empty; `state list` lists its
+ * resources, or says "No state file was found!" and exits 1 without one, as Terraform does. A `<stack> <subcommand>` line in `$HOPLAB_TF_FAIL`
  * makes that call fail; a stack named in `$HOPLAB_TF_DRIFT` plans a change (`plan
  * -detailed-exitcode` exits 2; `show -json` names one resource). `output -json` prints
  * `$HOPLAB_TF_OUTPUTS/<stack>.json`, else `{}`.
@@ -69,6 +70,9 @@ case "$1" in
       exit 2
     fi
     echo "No changes. Your infrastructure matches the configuration." ;;
+  state)
+    if [ -f "$state" ]; then grep -o '"type":"[a-z_]*","name":"[a-z_]*"' "$state" | sed 's/"type":"\\([a-z_]*\\)","name":"\\([a-z_]*\\)"/\\1.\\2/'
+    else echo 'No state file was found!'; exit 1; fi ;;
   show) echo '{"resource_changes":[{"address":"aws_vpc.vpc","change":{"actions":["update"],"before":{"tags":{"hoplab-owner":"jane-doe"}},"after":{"tags":{"hoplab-owner":"someone-else"}}}}]}' ;;
   output)
     if [ -f "$HOPLAB_TF_OUTPUTS/$stack.json" ]; then cat "$HOPLAB_TF_OUTPUTS/$stack.json"; else echo '{}'; fi ;;

@@ -17,6 +17,8 @@ import { LabConfig } from '../../config/schema';
 import { APP_NAMESPACE, labNames } from '../../model/names';
 import { AwsSlot } from '../../model/slots';
 import { removeControllerBackendGroups } from './aws-backend-group-cleanup';
+import { AccountLookup, accountLookup, adoptOrphans } from './aws-orphans';
+import { readStack } from '../../lab/files/synth-dir';
 import { eksKubernetesLists } from './eks-kubernetes';
 import { foreignLoadBalancers, foreignLoadBalancersRefusal, KubernetesLists } from './foreign-load-balancers';
 
@@ -28,10 +30,14 @@ export interface AwsStepsOptions {
   readonly slotOf?: ReadonlyMap<string, AwsSlot>;
   /** Progress lines. */
   readonly write: (line: string) => void;
+  /** Where a stack's synthesized `cdk.tf.json` is. */
+  readonly stackFile: (stack: string) => string;
   /** Overrides for tests. */
   readonly overrides?: {
     /** The cluster's Kubernetes lists (undefined: no cluster). @default - eks:DescribeCluster and `aws eks get-token`; none against the emulator */
     readonly kubernetes?: (env: string) => Promise<KubernetesLists | undefined>;
+    /** The account as an environment's cluster stack reaches it. @default - accountLookup: IAM and STS */
+    readonly lookup?: (env: string) => AccountLookup;
   };
 }
 
@@ -55,6 +61,22 @@ export class AwsSteps {
   private slot(env: string): { region: string; roleArn?: string } {
     const slot = this.options.slotOf?.get(env);
     return { region: slot?.region ?? this.options.config.aws.region, roleArn: slot?.account?.roleArn };
+  }
+
+  /**
+   * Before `<env>-aws-cluster` is applied: the stack's IAM roles and policies that an interrupted deploy
+   * made but left out of its state, tagged as this environment's, are imported (aws-orphans.ts).
+   */
+  async beforeClusterApply(env: string, stack: string, terraform: (args: readonly string[]) => Promise<string>): Promise<void> {
+    const { region, roleArn } = this.slot(env);
+    await adoptOrphans({
+      stack: readStack(stack, this.options.stackFile(stack)),
+      env,
+      workshop: this.options.config.workshop.name,
+      lookup: this.options.overrides?.lookup?.(env) ?? accountLookup({ region, endpoint: this.options.awsEndpoint, roleArn }),
+      terraform,
+      say: (line) => this.options.write(`  step   ${stack}: ${line}`),
+    });
   }
 
   /**

@@ -11,7 +11,7 @@ import { SYSTEM_WALL_CLOCK, WallClock } from '../../kit/cli/wall-clock';
 import { plural } from '../../kit/terminal/terminal';
 import { parseLifecycleArgs } from './cli';
 import { DEPLOY_COMMAND } from './command';
-import { checkLifecycleRequest, cloudsOf, LifecycleResult, runLifecycle } from './lifecycle';
+import { checkLifecycleRequest, cloudsOf, LifecycleOptions, LifecycleResult, runLifecycle } from './lifecycle';
 import { runCanary } from './canary';
 import { chooseCanary } from '../../lab/selection/canary';
 import { placeDeployed } from '../../lab/placement/deployed-placement';
@@ -36,6 +36,8 @@ export interface DeployDeps {
   readonly clock?: WallClock;
   /** Which clouds lack credentials, for the canary's verify. @default verify's own check (STS, a Google token) */
   readonly credentials?: VerifyOptions['credentials'];
+  /** How a cluster stack's orphans are looked for in its account. @default - IAM and STS */
+  readonly awsLookup?: LifecycleOptions['awsLookup'];
 }
 
 /** The command: parses `argv` (the arguments after the command's name) and runs it; resolves with the exit code. */
@@ -86,6 +88,7 @@ export async function deploy(argv: readonly string[], deps: DeployDeps = {}): Pr
       now,
       // Read once: the canary goes where this placement put it, so the others' placement is the same after it.
       deployed,
+      ...(deps.awsLookup ? { awsLookup: deps.awsLookup } : {}),
     });
   const applied: LifecycleResult[] = [];
   if (canary.env) {

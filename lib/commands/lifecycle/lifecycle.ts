@@ -16,6 +16,7 @@ import { runGraph, TaskOutcome } from './run-graph';
 import { StackRunner } from './stack-runner';
 import { GkeSteps } from './gke-steps';
 import { AwsSteps } from './aws-steps';
+import { AccountLookup } from './aws-orphans';
 import { Direction, STACK_KINDS, stackGraph, StackKind, StackTask } from '../../lab/selection/stack-graph';
 import { selectEnvironments } from '../../lab/selection/selection';
 import { countsText, LiveClock, LiveStatus, SYSTEM_CLOCK } from '../../kit/terminal/live-status';
@@ -50,6 +51,8 @@ export interface LifecycleOptions {
   readonly deployed?: DeployedPlacement;
   /** How the leftover check asks the clouds (tests). @default - the clouds' APIs */
   readonly leftoverFinders?: Partial<LeftoverFinders>;
+  /** How a cluster stack's orphans are looked for in its account (tests). @default - IAM and STS (aws-orphans.ts accountLookup) */
+  readonly awsLookup?: (env: string) => AccountLookup;
 }
 
 /** What a deploy or teardown did. */
@@ -147,8 +150,15 @@ export async function runLifecycle(direction: Direction, options: LifecycleOptio
   const onAbort = () => runner.interrupt();
   options.signal?.addEventListener('abort', onAbort);
   const gke = new GkeSteps({ config: options.config, write, signal: options.signal, slots: placed.placement.gcp.slotOf });
-  const aws = new AwsSteps({ config: options.config, awsEndpoint: options.awsEndpoint, slotOf: placed.placement.aws.slotOf, write });
-  const run = stackTask(direction, options.awsEndpoint, { gke, aws }, (task, extraArgs) => runner.run(task, direction, extraArgs));
+  const aws = new AwsSteps({
+    config: options.config,
+    awsEndpoint: options.awsEndpoint,
+    slotOf: placed.placement.aws.slotOf,
+    write,
+    stackFile: (stack) => join(outdir, 'stacks', stack, 'cdk.tf.json'),
+    ...(options.awsLookup ? { overrides: { lookup: options.awsLookup } } : {}),
+  });
+  const run = stackTask(direction, options.awsEndpoint, { gke, aws }, (task, extraArgs, before) => runner.run(task, direction, extraArgs, before));
   if ((options.parallelism ?? options.config.deploy.parallelism) === 'auto') write(chosen.reason);
   write(`${direction}: ${plural(tasks.length, 'stack')} of ${plural(envs.length, 'environment')}, ${parallelism} at a time (logs: .hoplab/logs/)`);
   let outcomes: TaskOutcome[];
@@ -223,14 +233,14 @@ export function stackTask(
   awsEndpoint: string | undefined,
   steps: {
     readonly gke: Pick<GkeSteps, 'beforeClusterApply' | 'beforeLbApply' | 'afterLbApply' | 'destroyLb' | 'destroyCluster'>;
-    readonly aws: Pick<AwsSteps, 'destroyLb' | 'destroyCluster'>;
+    readonly aws: Pick<AwsSteps, 'destroyLb' | 'destroyCluster' | 'beforeClusterApply'>;
   },
-  terraform: (task: StackTask, extraArgs?: readonly string[]) => Promise<void>,
+  terraform: (task: StackTask, extraArgs?: readonly string[], before?: (terraform: (args: readonly string[]) => Promise<string>) => Promise<void>) => Promise<void>,
 ): (task: StackTask) => Promise<void> {
   const { gke, aws } = steps;
   return async (task) => {
     if (task.cloud === 'aws') {
-      if (direction !== 'destroy') return terraform(task);
+      if (direction !== 'destroy') return task.kind === 'aws-cluster' ? terraform(task, undefined, (tf) => aws.beforeClusterApply(task.env, task.stack, tf)) : terraform(task);
       if (task.kind === 'aws-lb') return aws.destroyLb(task.env, task.stack, (extraArgs) => terraform(task, extraArgs));
       return aws.destroyCluster(task.env, task.stack, () => terraform(task));
     }

@@ -40,8 +40,12 @@ export class StackRunner {
     mkdirSync(options.logDir, { recursive: true });
   }
 
-  /** `extraArgs` go after `apply` or `destroy` (a retried destroy's `-refresh=false`). */
-  async run(task: StackTask, direction: Direction, extraArgs: readonly string[] = []): Promise<void> {
+  /**
+   * `extraArgs` go after `apply` or `destroy` (a retried destroy's `-refresh=false`); `before` runs
+   * between `init` and the apply or destroy, with Terraform in the stack's directory (adopting what
+   * an interrupted deploy left out of the state).
+   */
+  async run(task: StackTask, direction: Direction, extraArgs: readonly string[] = [], before?: (terraform: (args: readonly string[]) => Promise<string>) => Promise<void>): Promise<void> {
     const runner = new TerraformRunner({
       cwd: join(this.options.outdir, 'stacks', task.stack),
       env: this.options.env,
@@ -57,6 +61,7 @@ export class StackRunner {
       const init = this.initQueue.then(() => runner.run(['init', '-input=false', '-no-color']));
       this.initQueue = init.catch(() => undefined);
       await init;
+      await before?.((args) => runner.run(args));
       const action = direction === 'deploy' ? 'apply' : 'destroy';
       this.options.onPhase?.(task.stack, action);
       // apply and destroy plan again first, so a stack that is already as it should be changes nothing.

@@ -34,7 +34,8 @@ export function parseStackName(name: string): { env: string; cloud: Cloud; kind:
   return match ? { env: match[1], cloud: match[2] as Cloud, kind: match[3] as 'cluster' | 'lb' } : undefined;
 }
 
-function readStack(name: string, file: string): SynthStack {
+/** Reads one synthesized stack's `cdk.tf.json`, saying what to do when it cannot. */
+export function readStack(name: string, file: string): SynthStack {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validConfig } from '../../../lib/config/load';
 import { deploy, DeployDeps } from '../../../lib/commands/lifecycle/deploy';
+import { noOrphans } from '../../support/account-lookup';
 import { runLifecycle } from '../../../lib/commands/lifecycle/lifecycle';
 import { runCanary } from '../../../lib/commands/lifecycle/canary';
 import { chooseCanary } from '../../../lib/lab/selection/canary';
@@ -24,7 +25,7 @@ import { RunningServer, startEchoServer } from '../../support/echo-servers';
 const NOW = new Date('2026-12-07T10:00:00Z');
 const CLOCK: WallClock = { now: () => NOW };
 /** A fixed date, and credentials for both clouds as verify asks for them (none exist here; the stand-in Terraform needs none). */
-const DEPS: DeployDeps = { clock: CLOCK, credentials: async () => ({}) };
+const DEPS: DeployDeps = { clock: CLOCK, credentials: async () => ({}), awsLookup: noOrphans };
 const ENVS = ['ann', 'bob'];
 const CIDRS = ['203.0.113.0/24'];
 /** Both clouds; an exposure without the Gateway (GKE's Gateway CRD wait needs Google credentials) whose claims the echo server keeps. */
@@ -193,7 +194,7 @@ describe("deploy's canary, and a deploy run again", () => {
     const code = await runCanary({
       env: 'ann',
       others: ['bob'],
-      apply: (envs) => runLifecycle('deploy', { config, envs: [...envs], write: () => undefined, signal: abort.signal, now: NOW }),
+      apply: (envs) => runLifecycle('deploy', { config, envs: [...envs], write: () => undefined, signal: abort.signal, now: NOW, awsLookup: noOrphans }),
       // The real verify; Ctrl-C comes while it runs.
       verify: async (env) => {
         abort.abort();
@@ -218,7 +219,7 @@ describe("deploy's canary, and a deploy run again", () => {
 
   test("GIVEN no credentials for the canary's verify WHEN deployed THEN verify checks nothing, and deploy stops there rather than take that for a pass", async () => {
     const missing = { aws: 'aws: no usable credentials', gcp: 'gcp: no credentials' };
-    expect(await deploy(['--yes', '--skip-preflight', '--my-ip', '127.0.0.1'], { clock: CLOCK, credentials: async () => missing })).toBe(1);
+    expect(await deploy(['--yes', '--skip-preflight', '--my-ip', '127.0.0.1'], { clock: CLOCK, credentials: async () => missing, awsLookup: noOrphans })).toBe(1);
     expect(out).toContain('hoplab verify: INCOMPLETE (ann)');
     expect(err[0]).toMatch(/^hoplab deploy: stopped after the canary: verify of ann could check nothing \(report: .*\.md\); the other environment \(bob\) was not started\.$/);
     expect(calls().filter((c) => c.startsWith('bob-'))).toEqual([]);

@@ -180,6 +180,10 @@ describe('stackTask: where the steps go', () => {
       },
     };
     const aws = {
+      beforeClusterApply: async (_env: string, stack: string, tf: (args: readonly string[]) => Promise<string>) => {
+        calls.push(`adopt ${stack}`);
+        await tf(['state', 'list']);
+      },
       destroyLb: async (_env: string, stack: string, destroy: (extraArgs?: readonly string[]) => Promise<void>) => {
         calls.push(`check ${stack}`);
         await destroy(['-refresh=false']);
@@ -190,12 +194,33 @@ describe('stackTask: where the steps go', () => {
         await destroy();
       },
     };
-    const terraform = async (task: StackTask, extraArgs?: readonly string[]) => void calls.push(`terraform ${task.stack}${extraArgs ? ` ${extraArgs.join(' ')}` : ''}`);
+    // `before` runs after init, before the apply (StackRunner.run): its Terraform commands are recorded in the stack's directory.
+    const terraform = async (task: StackTask, extraArgs?: readonly string[], before?: (tf: (args: readonly string[]) => Promise<string>) => Promise<void>) => {
+      await before?.(async (args) => {
+        calls.push(`terraform ${task.stack} ${args.join(' ')}`);
+        return '';
+      });
+      calls.push(`terraform ${task.stack}${extraArgs ? ` ${extraArgs.join(' ')}` : ''}`);
+    };
     return { calls, steps: { gke, aws }, terraform };
   };
 
   test.each([
-    ['deploy', undefined, ['terraform a-aws-cluster', 'terraform a-aws-lb', 'policy check a-gcp-cluster', 'terraform a-gcp-cluster', 'wait a-gcp-lb', 'terraform a-gcp-lb', 'detach a-gcp-lb']],
+    [
+      'deploy',
+      undefined,
+      [
+        'adopt a-aws-cluster',
+        'terraform a-aws-cluster state list',
+        'terraform a-aws-cluster',
+        'terraform a-aws-lb',
+        'policy check a-gcp-cluster',
+        'terraform a-gcp-cluster',
+        'wait a-gcp-lb',
+        'terraform a-gcp-lb',
+        'detach a-gcp-lb',
+      ],
+    ],
     [
       'destroy',
       undefined,
@@ -211,14 +236,18 @@ describe('stackTask: where the steps go', () => {
         'terraform a-gcp-lb',
       ],
     ],
-    ['deploy', 'http://127.0.0.1:5000', ['terraform a-aws-cluster', 'terraform a-aws-lb', 'terraform a-gcp-cluster', 'terraform a-gcp-lb']],
+    [
+      'deploy',
+      'http://127.0.0.1:5000',
+      ['adopt a-aws-cluster', 'terraform a-aws-cluster state list', 'terraform a-aws-cluster', 'terraform a-aws-lb', 'terraform a-gcp-cluster', 'terraform a-gcp-lb'],
+    ],
     [
       'destroy',
       'http://127.0.0.1:5000',
       ['cleanup a-aws-cluster', 'terraform a-aws-cluster', 'check a-aws-lb', 'terraform a-aws-lb -refresh=false', 'cleanup after a-aws-lb', 'terraform a-gcp-cluster', 'terraform a-gcp-lb'],
     ],
   ] as const)(
-    'GIVEN a %s (emulator %s) WHEN each task runs THEN the GKE steps go around both GCP stacks (real clouds only), the AWS steps around both AWS destroys (the emulator too)',
+    'GIVEN a %s (emulator %s) WHEN each task runs THEN the GKE steps go around both GCP stacks (real clouds only), the AWS steps around both AWS destroys and before the cluster’s apply (the emulator too)',
     async (direction, endpoint, expected) => {
       const { calls, steps, terraform } = recorder();
       const run = stackTask(direction, endpoint, steps, terraform);

@@ -12,6 +12,7 @@ import { validConfig } from '../../../lib/config/load';
 import { runLifecycle } from '../../../lib/commands/lifecycle/lifecycle';
 import { stripAnsi } from '../../../lib/kit/terminal/terminal';
 import { FakeClock, FakeStream } from '../../support/fake-terminal';
+import { noOrphans } from '../../support/account-lookup';
 
 const TERRAFORM = `#!/bin/sh
 case "$1" in
@@ -50,7 +51,7 @@ describe('deploy progress', () => {
   test('GIVEN a stack creating an EKS cluster off a terminal WHEN a minute passes THEN one line names the stack, its time and the resource it waits on; none in between', async () => {
     const clock = new FakeClock(1_000_000);
     const lines: string[] = [];
-    const run = runLifecycle('deploy', { config: config(), kinds: ['aws-cluster'], cwd: dir, write: (l) => lines.push(l), clock });
+    const run = runLifecycle('deploy', { config: config(), kinds: ['aws-cluster'], cwd: dir, write: (l) => lines.push(l), clock, awsLookup: noOrphans });
     await creating();
     clock.advance(59_000);
     expect(lines.filter((l) => l.startsWith('  ...'))).toEqual([]);
@@ -73,7 +74,7 @@ describe('deploy progress', () => {
     const clock = new FakeClock(0);
     const stream = new FakeStream(true, 120);
     const lines: string[] = [];
-    const run = runLifecycle('deploy', { config: config(), kinds: ['aws-cluster'], cwd: dir, write: (l) => lines.push(l), clock, progressStream: stream });
+    const run = runLifecycle('deploy', { config: config(), kinds: ['aws-cluster'], cwd: dir, write: (l) => lines.push(l), clock, progressStream: stream, awsLookup: noOrphans });
     await creating();
     clock.advance(75_000);
     const frame = stripAnsi(stream.writes[stream.writes.length - 1]);
