@@ -1,8 +1,8 @@
 /**
  * An AWS account as deploy's orphan check looks it up (AccountLookup,
  * lib/commands/lifecycle/aws-orphans.ts), for tests that deploy with a
- * stand-in Terraform and no cloud: what exists under each role name or policy
- * ARN, with its tags; everything else absent. Every lookup is recorded.
+ * stand-in Terraform and no cloud: what exists under each role name, policy
+ * ARN or log group name, with its tags; everything else absent. Every lookup is recorded.
  */
 import { AccountLookup, Found } from '../../lib/commands/lifecycle/aws-orphans';
 
@@ -13,7 +13,7 @@ export function accountHolding(existing: Readonly<Record<string, Readonly<Record
     asked.push(key);
     return existing[key] ? { tags: existing[key] } : 'absent';
   };
-  return { asked, role: find, policy: find, account: async () => account };
+  return { asked, role: find, policy: find, logGroup: find, account: async () => account };
 }
 
 /** For deploys that must not reach AWS: an account that holds nothing. */

@@ -1,7 +1,8 @@
 /**
- * Before `<env>-aws-cluster` is applied: the stack's IAM roles and policies
- * that exist in the account, tagged as this environment's of this workshop,
- * but that its state does not hold, are imported into it (adopted).
+ * Before `<env>-aws-cluster` is applied: the stack's IAM roles and policies and
+ * its log group that exist in the account, tagged as this environment's of
+ * this workshop, but that its state does not hold, are imported into it
+ * (adopted).
  *
  * Why: these have fixed names, and a deploy interrupted while Terraform
  * created one can leave it made but not recorded. On Ctrl-C Terraform stops
@@ -16,6 +17,7 @@
  */
 import { GetPolicyCommand, GetRoleCommand, IAMClient, NoSuchEntityException, Tag } from '@aws-sdk/client-iam';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { CloudWatchLogsClient, DescribeLogGroupsCommand, ListTagsForResourceCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { awsClientConfig } from '../../kit/aws/aws-clients';
 import { literalString, resourcesOf, SynthStack } from '../../kit/terraform/terraform-json';
 import { TAG_KEYS } from '../../model/tags';
@@ -23,16 +25,16 @@ import { TAG_KEYS } from '../../model/tags';
 /** A resource of the stack with a fixed name: its Terraform address, what it is, its name. */
 export interface NamedResource {
   readonly address: string;
-  readonly type: 'aws_iam_role' | 'aws_iam_policy';
+  readonly type: 'aws_iam_role' | 'aws_iam_policy' | 'aws_cloudwatch_log_group';
   readonly name: string;
 }
 
 /** The kinds adopted, as said to the host. */
-const WHAT: Readonly<Record<NamedResource['type'], string>> = { aws_iam_role: 'IAM role', aws_iam_policy: 'IAM policy' };
+const WHAT: Readonly<Record<NamedResource['type'], string>> = { aws_iam_role: 'IAM role', aws_iam_policy: 'IAM policy', aws_cloudwatch_log_group: 'log group' };
 
-/** The stack's IAM roles and policies whose names are known before the apply. */
+/** The stack's IAM roles and policies, and its log group, whose names are known before the apply. */
 export function namedResources(stack: SynthStack): NamedResource[] {
-  return (['aws_iam_role', 'aws_iam_policy'] as const).flatMap((type) =>
+  return (['aws_iam_role', 'aws_iam_policy', 'aws_cloudwatch_log_group'] as const).flatMap((type) =>
     resourcesOf(stack, type).flatMap((r) => {
       const name = literalString(stack, r.config.name);
       return name === undefined ? [] : [{ address: r.address, type, name }];
@@ -58,6 +60,7 @@ export interface Orphan {
 export interface AccountLookup {
   role(name: string): Promise<Found>;
   policy(arn: string): Promise<Found>;
+  logGroup(name: string): Promise<Found>;
   /** The account's id, for a policy's ARN. */
   account(): Promise<string>;
 }
@@ -66,8 +69,8 @@ export interface AccountLookup {
 export async function findOrphans(named: readonly NamedResource[], inState: ReadonlySet<string>, lookup: AccountLookup, env: string, workshop: string): Promise<Orphan[]> {
   const orphans: Orphan[] = [];
   for (const resource of named.filter((r) => !inState.has(r.address))) {
-    const importId = resource.type === 'aws_iam_role' ? resource.name : `arn:aws:iam::${await lookup.account()}:policy/${resource.name}`;
-    const found = resource.type === 'aws_iam_role' ? await lookup.role(importId) : await lookup.policy(importId);
+    const importId = resource.type === 'aws_iam_policy' ? `arn:aws:iam::${await lookup.account()}:policy/${resource.name}` : resource.name;
+    const found = resource.type === 'aws_iam_role' ? await lookup.role(importId) : resource.type === 'aws_iam_policy' ? await lookup.policy(importId) : await lookup.logGroup(importId);
     if (found !== 'absent' && isOurs(found.tags, env, workshop)) orphans.push({ resource, importId });
   }
   return orphans;
@@ -79,6 +82,7 @@ const tagMap = (tags: readonly Tag[] | undefined): Record<string, string> => Obj
 export function accountLookup(target: { readonly region: string; readonly endpoint?: string; readonly roleArn?: string }): AccountLookup {
   const config = awsClientConfig(target);
   const iam = new IAMClient(config);
+  const logs = new CloudWatchLogsClient(config);
   let account: Promise<string> | undefined;
   const absentIfMissing = async (read: () => Promise<readonly Tag[] | undefined>): Promise<Found> => {
     try {
@@ -91,6 +95,12 @@ export function accountLookup(target: { readonly region: string; readonly endpoi
   return {
     role: (name) => absentIfMissing(async () => (await iam.send(new GetRoleCommand({ RoleName: name }))).Role?.Tags),
     policy: (arn) => absentIfMissing(async () => (await iam.send(new GetPolicyCommand({ PolicyArn: arn }))).Policy?.Tags),
+    logGroup: async (name) => {
+      const group = ((await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: name }))).logGroups ?? []).find((g) => g.logGroupName === name);
+      if (!group?.arn) return 'absent';
+      // As the provider reads its tags (logs:ListTagsForResource): the group's ARN without DescribeLogGroups' trailing `:*`.
+      return { tags: (await logs.send(new ListTagsForResourceCommand({ resourceArn: group.arn.replace(/:\*$/, '') }))).tags ?? {} };
+    },
     account: () => (account ??= new STSClient(config).send(new GetCallerIdentityCommand({})).then((id) => id.Account ?? '')),
   };
 }
@@ -124,7 +134,7 @@ export async function adoptOrphans(options: {
   } catch (error) {
     // Not a reason to stop: the apply goes on, and fails on an orphan only if there is one.
     options.say(
-      `could not look for IAM roles and policies an interrupted deploy may have left out of the state (${error instanceof Error ? error.message : String(error)}); ` +
+      `could not look for IAM roles, policies and log groups an interrupted deploy may have left out of the state (${error instanceof Error ? error.message : String(error)}); ` +
         'if the apply fails with EntityAlreadyExists, import the one it names (terraform import) or delete it',
     );
     return [];

@@ -57,7 +57,13 @@ describe('namedResources', () => {
   test('GIVEN the default aws-cluster stack THEN its IAM roles and policies, by address and fixed name', () => {
     const named = namedResources(stack);
     expect(named.map((r) => `${r.type} ${r.name}`).sort()).toEqual(
-      expect.arrayContaining(['aws_iam_role ws1-eks-cluster', 'aws_iam_role ws1-eks-nodes-node', 'aws_iam_role ws1-eks-aws-lb-controller', 'aws_iam_policy ws1-eks-aws-lb-controller']),
+      expect.arrayContaining([
+        'aws_iam_role ws1-eks-cluster',
+        'aws_iam_role ws1-eks-nodes-node',
+        'aws_iam_role ws1-eks-aws-lb-controller',
+        'aws_iam_policy ws1-eks-aws-lb-controller',
+        'aws_cloudwatch_log_group /aws/eks/ws1-eks/cluster',
+      ]),
     );
     expect(named.every((r) => r.address.startsWith(`${r.type}.`))).toBe(true);
   });
@@ -90,6 +96,15 @@ describe('adoptOrphans', () => {
     expect(calls).toEqual(['state list -no-color']);
   });
 
+  test('GIVEN the log group the state lacks, tagged as ws1’s THEN it is imported by its name', async () => {
+    const named = namedResources(stack);
+    const group = named.find((r) => r.type === 'aws_cloudwatch_log_group')!;
+    const others = named.filter((r) => r !== group);
+    const { calls, lines } = await adopt(others.map((r) => r.address).join('\n'), accountHolding({ '/aws/eks/ws1-eks/cluster': ours }));
+    expect(calls).toEqual(['state list -no-color', `import -input=false -no-color ${group.address} /aws/eks/ws1-eks/cluster`]);
+    expect(lines).toEqual(["log group /aws/eks/ws1-eks/cluster exists, tagged as ws1's, but not in the stack's state (a deploy was interrupted while making it): importing it"]);
+  });
+
   test('GIVEN every name in the state THEN nothing is looked up', async () => {
     const account = accountHolding();
     const { adopted } = await adopt(
@@ -114,7 +129,7 @@ describe('adoptOrphans', () => {
     const adopted = await adoptOrphans({ stack, env: 'ws1', workshop: WORKSHOP, lookup: failing, terraform: async () => 'aws_vpc.vpc', say: (line) => lines.push(line) });
     expect(adopted).toEqual([]);
     expect(lines).toEqual([
-      'could not look for IAM roles and policies an interrupted deploy may have left out of the state (AccessDenied: iam:GetRole); if the apply fails with EntityAlreadyExists, import the one it names (terraform import) or delete it',
+      'could not look for IAM roles, policies and log groups an interrupted deploy may have left out of the state (AccessDenied: iam:GetRole); if the apply fails with EntityAlreadyExists, import the one it names (terraform import) or delete it',
     ]);
   });
 });
