@@ -3,6 +3,16 @@ export const ENV_TAG = 'hoplab-env';
 /** Tag keys every resource carries. */
 export const TAG_KEYS = { env: ENV_TAG, workshop: 'hoplab-workshop', owner: 'hoplab-owner', expires: 'hoplab-expires', stack: 'hoplab-stack', managedBy: 'managed-by' } as const;
 
+/** AWS tags as the SDK lists them (`[{ Key, Value }]`), as a map; a tag without a key is dropped. */
+export function awsTagMap(tags: readonly { readonly Key?: string; readonly Value?: string }[] | undefined): Record<string, string> {
+  return Object.fromEntries((tags ?? []).filter((t): t is { Key: string; Value?: string } => t.Key !== undefined).map((t) => [t.Key, t.Value ?? '']));
+}
+
+/** Whether a resource's tags make it environment `env`'s of workshop `workshop` (what that workshop's deploy made). */
+export function isEnvironmentsOwn(tags: Readonly<Record<string, string>>, env: string, workshop: string): boolean {
+  return tags[TAG_KEYS.env] === env && tags[TAG_KEYS.workshop] === workshop;
+}
+
 /** What the tags are made of: an environment's name and its workshop's. */
 export interface TagSource {
   readonly name: string;

@@ -20,41 +20,7 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { CloudWatchLogsClient, DescribeLogGroupsCommand, ListTagsForResourceCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { awsClientConfig } from '../../kit/aws/aws-clients';
 import { literalString, resourcesOf, SynthStack } from '../../kit/terraform/terraform-json';
-import { TAG_KEYS } from '../../model/tags';
-
-/** A resource of the stack with a fixed name: its Terraform address, what it is, its name. */
-export interface NamedResource {
-  readonly address: string;
-  readonly type: 'aws_iam_role' | 'aws_iam_policy' | 'aws_cloudwatch_log_group';
-  readonly name: string;
-}
-
-/** The kinds adopted, as said to the host. */
-const WHAT: Readonly<Record<NamedResource['type'], string>> = { aws_iam_role: 'IAM role', aws_iam_policy: 'IAM policy', aws_cloudwatch_log_group: 'log group' };
-
-/** The stack's IAM roles and policies, and its log group, whose names are known before the apply. */
-export function namedResources(stack: SynthStack): NamedResource[] {
-  return (['aws_iam_role', 'aws_iam_policy', 'aws_cloudwatch_log_group'] as const).flatMap((type) =>
-    resourcesOf(stack, type).flatMap((r) => {
-      const name = literalString(stack, r.config.name);
-      return name === undefined ? [] : [{ address: r.address, type, name }];
-    }),
-  );
-}
-
-/** What is found of a name in the account: its tags, or that there is nothing of that name. */
-export type Found = { readonly tags: Readonly<Record<string, string>> } | 'absent';
-
-/** Whether `tags` make it environment `env`'s of `workshop`. */
-export function isOurs(tags: Readonly<Record<string, string>>, env: string, workshop: string): boolean {
-  return tags[TAG_KEYS.env] === env && tags[TAG_KEYS.workshop] === workshop;
-}
-
-/** One to adopt: the resource and the id `terraform import` takes for it (a role's name, a policy's ARN). */
-export interface Orphan {
-  readonly resource: NamedResource;
-  readonly importId: string;
-}
+import { awsTagMap, isEnvironmentsOwn } from '../../model/tags';
 
 /** Looks a name up in the account: its tags, or absent. */
 export interface AccountLookup {
@@ -65,18 +31,54 @@ export interface AccountLookup {
   account(): Promise<string>;
 }
 
+/** What is found of a name in the account: its tags, or that there is nothing of that name. */
+export type Found = { readonly tags: Readonly<Record<string, string>> } | 'absent';
+
+/** Each kind adopted: what the host is told it is, the id `terraform import` takes for one, and how it is looked up by that id. */
+const KINDS = {
+  aws_iam_role: { what: 'IAM role', importId: async (name: string) => name, find: (lookup: AccountLookup, id: string) => lookup.role(id) },
+  aws_iam_policy: {
+    what: 'IAM policy',
+    importId: async (name: string, lookup: AccountLookup) => `arn:aws:iam::${await lookup.account()}:policy/${name}`,
+    find: (lookup: AccountLookup, id: string) => lookup.policy(id),
+  },
+  aws_cloudwatch_log_group: { what: 'log group', importId: async (name: string) => name, find: (lookup: AccountLookup, id: string) => lookup.logGroup(id) },
+} as const;
+
+/** A resource of the stack with a fixed name: its Terraform address, what it is, its name. */
+export interface NamedResource {
+  readonly address: string;
+  readonly type: keyof typeof KINDS;
+  readonly name: string;
+}
+
+/** The stack's IAM roles and policies, and its log group, whose names are known before the apply. */
+export function namedResources(stack: SynthStack): NamedResource[] {
+  return (Object.keys(KINDS) as NamedResource['type'][]).flatMap((type) =>
+    resourcesOf(stack, type).flatMap((r) => {
+      const name = literalString(stack, r.config.name);
+      return name === undefined ? [] : [{ address: r.address, type, name }];
+    }),
+  );
+}
+
+/** One to adopt: the resource and the id `terraform import` takes for it (a role's name, a policy's ARN). */
+export interface Orphan {
+  readonly resource: NamedResource;
+  readonly importId: string;
+}
+
 /** The named resources the state lacks that exist tagged as `env`'s of `workshop`, in the stack's order. */
 export async function findOrphans(named: readonly NamedResource[], inState: ReadonlySet<string>, lookup: AccountLookup, env: string, workshop: string): Promise<Orphan[]> {
   const orphans: Orphan[] = [];
   for (const resource of named.filter((r) => !inState.has(r.address))) {
-    const importId = resource.type === 'aws_iam_policy' ? `arn:aws:iam::${await lookup.account()}:policy/${resource.name}` : resource.name;
-    const found = resource.type === 'aws_iam_role' ? await lookup.role(importId) : resource.type === 'aws_iam_policy' ? await lookup.policy(importId) : await lookup.logGroup(importId);
-    if (found !== 'absent' && isOurs(found.tags, env, workshop)) orphans.push({ resource, importId });
+    const kind = KINDS[resource.type];
+    const importId = await kind.importId(resource.name, lookup);
+    const found = await kind.find(lookup, importId);
+    if (found !== 'absent' && isEnvironmentsOwn(found.tags, env, workshop)) orphans.push({ resource, importId });
   }
   return orphans;
 }
-
-const tagMap = (tags: readonly Tag[] | undefined): Record<string, string> => Object.fromEntries((tags ?? []).map((t) => [t.Key ?? '', t.Value ?? '']));
 
 /** The account as the stack's provider reaches it (its region, the emulator, the role of its slot). */
 export function accountLookup(target: { readonly region: string; readonly endpoint?: string; readonly roleArn?: string }): AccountLookup {
@@ -86,7 +88,7 @@ export function accountLookup(target: { readonly region: string; readonly endpoi
   let account: Promise<string> | undefined;
   const absentIfMissing = async (read: () => Promise<readonly Tag[] | undefined>): Promise<Found> => {
     try {
-      return { tags: tagMap(await read()) };
+      return { tags: awsTagMap(await read()) };
     } catch (error) {
       if (error instanceof NoSuchEntityException) return 'absent';
       throw error;
@@ -140,7 +142,7 @@ export async function adoptOrphans(options: {
     return [];
   }
   for (const { resource, importId } of orphans) {
-    options.say(`${WHAT[resource.type]} ${resource.name} exists, tagged as ${options.env}'s, but not in the stack's state (a deploy was interrupted while making it): importing it`);
+    options.say(`${KINDS[resource.type].what} ${resource.name} exists, tagged as ${options.env}'s, but not in the stack's state (a deploy was interrupted while making it): importing it`);
     await options.terraform(['import', '-input=false', '-no-color', resource.address, importId]);
   }
   return orphans;

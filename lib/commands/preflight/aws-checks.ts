@@ -9,12 +9,12 @@
 import { DescribeAvailabilityZonesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { DescribeClusterCommand, EKSClient, ResourceNotFoundException } from '@aws-sdk/client-eks';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { GetPolicyCommand, GetRoleCommand, GetUserCommand, IAMClient, NoSuchEntityException, SimulatePrincipalPolicyCommand, Tag } from '@aws-sdk/client-iam';
+import { GetPolicyCommand, GetRoleCommand, GetUserCommand, IAMClient, NoSuchEntityException, SimulatePrincipalPolicyCommand } from '@aws-sdk/client-iam';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { SynthStack, literalString, resourcesOf } from '../../kit/terraform/terraform-json';
 import { isRefusal, parseIamPrincipal } from '../../model/identities';
-import { TAG_KEYS } from '../../model/tags';
+import { awsTagMap, isEnvironmentsOwn, TAG_KEYS } from '../../model/tags';
 import { Finding } from '../../lab/checks/finding';
 import { AwsSlot, slotGroup } from '../../model/slots';
 import { awsSlotClientConfig } from './aws-slot-clients';
@@ -347,14 +347,6 @@ export async function attendeeFindings(iam: IAMClient, account: string, attendee
   return findings;
 }
 
-const tagValue = (tags: readonly Tag[] | Record<string, string> | undefined, key: string) =>
-  Array.isArray(tags) ? tags.find((t) => t.Key === key)?.Value : (tags as Record<string, string> | undefined)?.[key];
-
-/** Whether an existing resource with these tags is this environment's own (a re-deploy updates it). */
-function ours(tags: readonly Tag[] | Record<string, string> | undefined, env: string, workshop: string): boolean {
-  return tagValue(tags, TAG_KEYS.env) === env && tagValue(tags, TAG_KEYS.workshop) === workshop;
-}
-
 async function nameFindings(eks: EKSClient, iam: IAMClient, account: string, workshop: string, clusterStacks: AwsSlotInput['clusterStacks']): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const { env, stack } of clusterStacks) {
@@ -365,19 +357,20 @@ async function nameFindings(eks: EKSClient, iam: IAMClient, account: string, wor
       resourcesOf(stack, type)
         .map((r) => literalString(stack, r.config.name))
         .filter((n): n is string => n !== undefined);
-    const check = async (label: string, lookup: () => Promise<readonly Tag[] | Record<string, string> | undefined>) => {
+    // An existing one tagged as this environment's own is updated by a re-deploy.
+    const check = async (label: string, lookup: () => Promise<Readonly<Record<string, string>>>) => {
       try {
         const tags = await lookup();
-        (ours(tags, env, workshop) ? mine : taken).push(label);
+        (isEnvironmentsOwn(tags, env, workshop) ? mine : taken).push(label);
       } catch (error) {
         if (error instanceof ResourceNotFoundException || error instanceof NoSuchEntityException) return;
         errors.push(`${label}: ${message(error)}`);
       }
     };
-    for (const name of names('aws_eks_cluster')) await check(`EKS cluster ${name}`, async () => (await eks.send(new DescribeClusterCommand({ name }))).cluster?.tags);
-    for (const name of names('aws_iam_role')) await check(`IAM role ${name}`, async () => (await iam.send(new GetRoleCommand({ RoleName: name }))).Role?.Tags);
+    for (const name of names('aws_eks_cluster')) await check(`EKS cluster ${name}`, async () => (await eks.send(new DescribeClusterCommand({ name }))).cluster?.tags ?? {});
+    for (const name of names('aws_iam_role')) await check(`IAM role ${name}`, async () => awsTagMap((await iam.send(new GetRoleCommand({ RoleName: name }))).Role?.Tags));
     for (const name of names('aws_iam_policy')) {
-      await check(`IAM policy ${name}`, async () => (await iam.send(new GetPolicyCommand({ PolicyArn: `arn:aws:iam::${account}:policy/${name}` }))).Policy?.Tags);
+      await check(`IAM policy ${name}`, async () => awsTagMap((await iam.send(new GetPolicyCommand({ PolicyArn: `arn:aws:iam::${account}:policy/${name}` }))).Policy?.Tags));
     }
     const total = names('aws_eks_cluster').length + names('aws_iam_role').length + names('aws_iam_policy').length;
     const label = `aws names ${env}`;

@@ -13,10 +13,10 @@
  * DescribeNatGateways (it returns every NAT gateway), so every answer's tags
  * are checked here as well.
  */
-import { EC2Client, Filter, paginateDescribeInstances, paginateDescribeNatGateways, paginateDescribeVpcs, DescribeAddressesCommand, Tag } from '@aws-sdk/client-ec2';
+import { EC2Client, Filter, paginateDescribeInstances, paginateDescribeNatGateways, paginateDescribeVpcs, DescribeAddressesCommand } from '@aws-sdk/client-ec2';
 import { DescribeClusterCommand, EKSClient, paginateListClusters, paginateListNodegroups } from '@aws-sdk/client-eks';
 import { DescribeTagsCommand, ElasticLoadBalancingV2Client, paginateDescribeLoadBalancers } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { TAG_KEYS } from '../../model/tags';
+import { awsTagMap, TAG_KEYS } from '../../model/tags';
 import { AwsSlot } from '../../model/slots';
 import { awsClientConfig } from '../../kit/aws/aws-clients';
 import { LB_CONTROLLER_CLUSTER_TAG } from './aws-leftovers';
@@ -36,9 +36,6 @@ export interface AwsTagQuery {
   /** A local emulator's endpoint. @default - AWS */
   readonly endpoint?: string;
 }
-
-const tagMap = (tags: readonly { Key?: string; Value?: string }[] | undefined): Record<string, string> =>
-  Object.fromEntries((tags ?? []).filter((t): t is Tag & { Key: string } => t.Key !== undefined).map((t) => [t.Key, t.Value ?? '']));
 
 /** Every tagged resource of the slot (see the module's comment). */
 export async function findAwsTagged(query: AwsTagQuery): Promise<TaggedResource[]> {
@@ -71,19 +68,19 @@ async function findEc2(ec2: EC2Client, where: Where): Promise<TaggedResource[]> 
     ),
   ]);
   for (const vpc of vpcs) {
-    const tags = tagMap(vpc.Tags);
+    const tags = awsTagMap(vpc.Tags);
     if (vpc.VpcId && expiring(tags)) found.push({ ...where, kind: 'ec2:vpc', id: vpc.VpcId, tags });
   }
   for (const nat of nats) {
-    const tags = tagMap(nat.Tags);
+    const tags = awsTagMap(nat.Tags);
     if (nat.NatGatewayId && LIVE_NAT_STATES.has(nat.State ?? '') && expiring(tags)) found.push({ ...where, kind: 'ec2:nat-gateway', id: nat.NatGatewayId, tags });
   }
   for (const address of addresses) {
-    const tags = tagMap(address.Tags);
+    const tags = awsTagMap(address.Tags);
     if (address.AllocationId && expiring(tags)) found.push({ ...where, kind: 'ec2:elastic-ip', id: address.AllocationId, tags });
   }
   for (const instance of instances) {
-    const tags = tagMap(instance.Tags);
+    const tags = awsTagMap(instance.Tags);
     if (!instance.InstanceId || !LIVE_INSTANCE_STATES.includes(instance.State?.Name ?? '') || !expiring(tags)) continue;
     const nodegroup = tags[EKS_NODEGROUP_TAG];
     found.push({ ...where, kind: 'ec2:instance', id: instance.InstanceId, tags, instanceType: instance.InstanceType ?? 'unknown', ...(nodegroup ? { nodegroup } : {}) });
@@ -113,7 +110,7 @@ async function findLoadBalancers(elb: ElasticLoadBalancingV2Client, where: Where
     if (batch.length === 0) continue;
     const answer = await elb.send(new DescribeTagsCommand({ ResourceArns: batch.map((lb) => lb.LoadBalancerArn!) }));
     for (const description of answer.TagDescriptions ?? []) {
-      const tags = tagMap(description.Tags);
+      const tags = awsTagMap(description.Tags);
       const lb = batch.find((b) => b.LoadBalancerArn === description.ResourceArn);
       if (!lb || !(expiring(tags) || LB_CONTROLLER_CLUSTER_TAG in tags)) continue;
       found.push({
