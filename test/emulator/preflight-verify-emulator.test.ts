@@ -37,7 +37,8 @@ describe('preflight, deploy and verify against the AWS emulator', () => {
 
   const run = async (command: string, args: string[]) => {
     const result = await runCommand(command, args, { cwd, env: { HOPLAB_AWS_ENDPOINT: moto.endpoint } });
-    return { code: result.code, out: result.stdout, all: result.out };
+    // The whole run (its name and Terraform logs, which toExitWith shows on a failure), with `out` its stdout alone.
+    return { ...result, out: result.stdout, all: result.out };
   };
   const line = (out: string, start: string) => out.split('\n').find((l) => l.startsWith(start)) ?? `(no line starting ${start})`;
 
